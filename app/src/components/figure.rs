@@ -1,0 +1,35 @@
+use engine::Figure;
+use leptos::prelude::*;
+use std::fmt::Display;
+
+/// One result: its meaning, its value with unit, and (on demand) the formula and source behind it.
+#[component]
+pub fn FigureRow<T>(
+    /// What the figure means, in words.
+    label: &'static str,
+    figure: Figure<T>,
+    /// A stable hook for tests and styling.
+    id: &'static str,
+) -> impl IntoView
+where
+    T: Display + Send + Sync + 'static,
+{
+    let Figure {
+        value,
+        formula,
+        source,
+    } = figure;
+    view! {
+        <tr>
+            <th scope="row">{label}</th>
+            <td class="figure" id=id>{value.to_string()}</td>
+            <td class="work">
+                <details>
+                    <summary>"How"</summary>
+                    <p class="formula">{formula}</p>
+                    <p class="source">"Source: " {source}</p>
+                </details>
+            </td>
+        </tr>
+    }
+}

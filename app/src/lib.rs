@@ -1,0 +1,71 @@
+#![recursion_limit = "256"]
+//! The Fabric Planner web application. Compiled twice: with `ssr` into the server, and with
+//! `hydrate` into the WebAssembly bundle that makes the pages live in the browser.
+
+pub mod components;
+pub mod design;
+pub mod error;
+pub mod form;
+pub mod pages;
+#[cfg(feature = "ssr")]
+pub mod respond;
+#[cfg(feature = "ssr")]
+pub mod store;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_router::{
+    components::{Route, Router, Routes},
+    ParamSegment, SsrMode, StaticSegment,
+};
+
+/// The HTML document around every page.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="en">
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <HydrationScripts options/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Stylesheet id="leptos" href="/pkg/fabric-planner.css"/>
+        <Title formatter=|page: String| format!("{page} · Fabric Planner")/>
+        <header class="site-header">
+            <a class="brand" href="/">"Fabric Planner"</a>
+            <span class="tagline">"Size the network of a GPU cluster before you buy it"</span>
+        </header>
+        <Router>
+            <main>
+                <Routes fallback=pages::NotFound>
+                    <Route path=StaticSegment("") view=pages::Planner/>
+                    <Route
+                        path=(StaticSegment("d"), ParamSegment("id"))
+                        view=pages::SavedDesign
+                        ssr=SsrMode::Async
+                    />
+                </Routes>
+            </main>
+        </Router>
+    }
+}
+
+/// The browser entry point: attaches the server-rendered page to the app.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hydrate() {
+    console_error_panic_hook::set_once();
+    leptos::mount::hydrate_body(App);
+}

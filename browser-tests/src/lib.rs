@@ -1,0 +1,1 @@
+//! Helpers for the browser tests live in `src/`; the tests in `tests/`.

@@ -1,0 +1,221 @@
+//! Quantities with their units. Bits and bytes never meet as bare `f64`: a rate in bits per
+//! second becomes a rate in bytes per second only through [`BitRate::to_byte_rate`].
+//!
+//! Conventions follow `DOMAIN.md`: GB = 10^9 B, GiB = 2^30 B, Gb/s = 10^9 bit/s.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::{Add, Div, Mul};
+
+/// An amount of data in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Bytes(pub f64);
+
+/// A data rate in bits per second (how links and NICs are sold: "400 Gb/s").
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct BitRate(pub f64);
+
+/// A data rate in bytes per second (how collectives and storage are measured: "46 GB/s").
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ByteRate(pub f64);
+
+/// A duration in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seconds(pub f64);
+
+pub const GB: f64 = 1e9;
+pub const GIB: f64 = 1_073_741_824.0;
+const BITS_PER_BYTE: f64 = 8.0;
+
+impl Bytes {
+    pub fn gigabytes(gb: f64) -> Self {
+        Bytes(gb * GB)
+    }
+    pub fn gibibytes(gib: f64) -> Self {
+        Bytes(gib * GIB)
+    }
+    pub fn as_gigabytes(self) -> f64 {
+        self.0 / GB
+    }
+}
+
+impl BitRate {
+    pub fn gbps(gigabits_per_second: f64) -> Self {
+        BitRate(gigabits_per_second * 1e9)
+    }
+    pub fn as_gbps(self) -> f64 {
+        self.0 / 1e9
+    }
+    /// The same rate counted in bytes: 400 Gb/s is 50 GB/s.
+    pub fn to_byte_rate(self) -> ByteRate {
+        ByteRate(self.0 / BITS_PER_BYTE)
+    }
+}
+
+impl ByteRate {
+    pub fn gigabytes_per_second(gb_per_s: f64) -> Self {
+        ByteRate(gb_per_s * GB)
+    }
+    pub fn as_gigabytes_per_second(self) -> f64 {
+        self.0 / GB
+    }
+    /// The same rate counted in bits: 50 GB/s is 400 Gb/s.
+    pub fn to_bit_rate(self) -> BitRate {
+        BitRate(self.0 * BITS_PER_BYTE)
+    }
+}
+
+impl Seconds {
+    pub fn from_millis(ms: f64) -> Self {
+        Seconds(ms / 1e3)
+    }
+    pub fn from_micros(us: f64) -> Self {
+        Seconds(us / 1e6)
+    }
+    pub fn as_millis(self) -> f64 {
+        self.0 * 1e3
+    }
+    pub fn as_micros(self) -> f64 {
+        self.0 * 1e6
+    }
+}
+
+/// Time to move `bytes` at `rate`. A zero or negative rate gives an infinite time rather than a
+/// panic or a NaN: validation refuses such rates before they reach a model.
+impl Div<ByteRate> for Bytes {
+    type Output = Seconds;
+    fn div(self, rate: ByteRate) -> Seconds {
+        if rate.0 > 0.0 {
+            Seconds(self.0 / rate.0)
+        } else {
+            Seconds(f64::INFINITY)
+        }
+    }
+}
+
+macro_rules! linear_quantity {
+    ($($unit:ident),*) => {$(
+        impl Add for $unit {
+            type Output = $unit;
+            fn add(self, other: $unit) -> $unit {
+                $unit(self.0 + other.0)
+            }
+        }
+        impl Mul<f64> for $unit {
+            type Output = $unit;
+            fn mul(self, factor: f64) -> $unit {
+                $unit(self.0 * factor)
+            }
+        }
+        impl Div<f64> for $unit {
+            type Output = $unit;
+            fn div(self, divisor: f64) -> $unit {
+                $unit(self.0 / divisor)
+            }
+        }
+    )*};
+}
+linear_quantity!(Bytes, BitRate, ByteRate, Seconds);
+
+/// Writes `value` with an SI prefix chosen so that the mantissa is below 1000, keeping three
+/// significant figures ("280 GB", "42.6 ms", "1.25 TB/s").
+fn write_si(
+    f: &mut fmt::Formatter<'_>,
+    value: f64,
+    unit: &str,
+    prefixes: &[(f64, &str)],
+) -> fmt::Result {
+    if !value.is_finite() {
+        return write!(f, "∞ {unit}");
+    }
+    let magnitude = value.abs();
+    if magnitude == 0.0 {
+        return write!(f, "0 {unit}");
+    }
+    let (scale, prefix) = prefixes
+        .iter()
+        .copied()
+        .find(|(scale, _)| magnitude >= *scale)
+        .unwrap_or(prefixes[prefixes.len() - 1]);
+    let mantissa = value / scale;
+    let decimals = if mantissa.abs() >= 100.0 {
+        0
+    } else if mantissa.abs() >= 10.0 {
+        1
+    } else {
+        2
+    };
+    write!(f, "{mantissa:.decimals$} {prefix}{unit}")
+}
+
+const DECIMAL_PREFIXES: &[(f64, &str)] = &[
+    (1e15, "P"),
+    (1e12, "T"),
+    (1e9, "G"),
+    (1e6, "M"),
+    (1e3, "k"),
+    (1.0, ""),
+];
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_si(f, self.0, "B", DECIMAL_PREFIXES)
+    }
+}
+
+impl fmt::Display for BitRate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_si(f, self.0, "b/s", DECIMAL_PREFIXES)
+    }
+}
+
+impl fmt::Display for ByteRate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_si(f, self.0, "B/s", DECIMAL_PREFIXES)
+    }
+}
+
+impl fmt::Display for Seconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const TIME_PREFIXES: &[(f64, &str)] = &[(1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n")];
+        if self.0 >= 3600.0 && self.0.is_finite() {
+            return write!(f, "{:.2} h", self.0 / 3600.0);
+        }
+        write_si(f, self.0, "s", TIME_PREFIXES)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn four_hundred_gigabits_per_second_is_fifty_gigabytes_per_second() {
+        let rate = BitRate::gbps(400.0).to_byte_rate();
+        assert_eq!(rate.as_gigabytes_per_second(), 50.0);
+        assert_eq!(rate.to_bit_rate().as_gbps(), 400.0);
+    }
+
+    #[test]
+    fn moving_bytes_over_a_dead_link_takes_forever_instead_of_panicking() {
+        assert_eq!(Bytes(1.0) / ByteRate(0.0), Seconds(f64::INFINITY));
+        assert_eq!(Bytes(1.0) / ByteRate(-5.0), Seconds(f64::INFINITY));
+    }
+
+    #[test]
+    fn quantities_print_with_three_significant_figures_and_their_unit() {
+        assert_eq!(Bytes::gigabytes(280.0).to_string(), "280 GB");
+        assert_eq!(Seconds::from_millis(42.614).to_string(), "42.6 ms");
+        assert_eq!(
+            ByteRate::gigabytes_per_second(1250.0).to_string(),
+            "1.25 TB/s"
+        );
+        assert_eq!(BitRate::gbps(25.0).to_string(), "25.0 Gb/s");
+        assert_eq!(Seconds(0.0).to_string(), "0 s");
+        assert_eq!(Seconds(5.0 * 3600.0).to_string(), "5.00 h");
+    }
+}

@@ -1,0 +1,7 @@
+//! The Fabric Planner server: configuration, the HTTP router with its middleware, and the
+//! commands of the binary.
+
+pub mod cli;
+pub mod evaluate;
+pub mod routes;
+pub mod serve;

@@ -1,0 +1,40 @@
+use clap::Parser;
+use server::cli::{Cli, Command};
+use server::serve::{open_store, shutdown_signal, start};
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let result = match cli.command.unwrap_or(Command::Serve(cli.serve)) {
+        Command::Serve(config) => serve(config).await,
+        Command::Migrate(database) => open_store(&database.path).await.map(|store| {
+            tracing::info!(database = %database.path.display(), "migrations applied");
+            drop(store);
+        }),
+        Command::Evaluate(args) => {
+            return std::process::ExitCode::from(server::evaluate::run(&args) as u8)
+        }
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!("{error:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(config: server::cli::ServeConfig) -> anyhow::Result<()> {
+    let running = start(&config, shutdown_signal()).await?;
+    tracing::info!(database = %config.database.path.display(), site_root = %config.site_root.display(), "started");
+    println!("Fabric Planner is running at http://{}/", running.addr);
+    running.done.await??;
+    Ok(())
+}
