@@ -10,7 +10,7 @@ pub fn FigureRow<T>(
     figure: Figure<T>,
     /// A stable hook for tests and styling.
     id: &'static str,
-) -> impl IntoView
+) -> AnyView
 where
     T: Display + Send + Sync + 'static,
 {
@@ -32,4 +32,5 @@ where
             </td>
         </tr>
     }
+    .into_any()
 }

@@ -14,7 +14,7 @@ pub fn NumberField(
     /// The engine's message for this field, if any.
     #[prop(into)]
     error: Signal<Option<String>>,
-) -> impl IntoView {
+) -> AnyView {
     let error_id = format!("{id}-error");
     let described_by = error_id.clone();
     view! {
@@ -37,4 +37,5 @@ pub fn NumberField(
             <p class="field-error" id=error_id role="alert">{move || error.get()}</p>
         </div>
     }
+    .into_any()
 }

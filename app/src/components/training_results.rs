@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 /// The communication of a data-parallel training job, per step, as the engine computed it.
 #[component]
-pub fn TrainingResults(report: DataParallelReport) -> impl IntoView {
+pub fn TrainingResults(report: DataParallelReport) -> AnyView {
     let network_note = if report.crosses_network {
         format!(
             "The ring spans {} nodes, so every step's gradients cross the network at {} per GPU.",
@@ -27,4 +27,5 @@ pub fn TrainingResults(report: DataParallelReport) -> impl IntoView {
         </table>
         <p class="note" id="network-note">{network_note}</p>
     }
+    .into_any()
 }

@@ -1,0 +1,172 @@
+use crate::process::{free_port, wait_for_port, GroupChild};
+use crate::temp_dir;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JavaScript {
+    Enabled,
+    Disabled,
+}
+
+/// Headless Chromium with a fresh profile, driven through its own ChromeDriver.
+pub struct Browser {
+    pub client: Client,
+    driver: GroupChild,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    pub async fn start(javascript: JavaScript) -> Browser {
+        let profile = temp_dir();
+        let port = free_port();
+        let driver = GroupChild::spawn(
+            Command::new("chromedriver")
+                .arg(format!("--port={port}"))
+                // The marker in an argument lets the test script find strays.
+                .arg(format!(
+                    "--log-path={}",
+                    profile.path().join("chromedriver.log").display()
+                ))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null()),
+        )
+        .expect("chromedriver starts (scripts/setup.sh --browser installs it)");
+        wait_for_port(port, "chromedriver").await;
+
+        let mut options = json!({
+            "binary": "/usr/bin/chromium",
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1280,900",
+                format!("--user-data-dir={}", profile.path().join("chromium").display()),
+            ],
+        });
+        if javascript == JavaScript::Disabled {
+            options["prefs"] = json!({ "profile.managed_default_content_settings.javascript": 2 });
+        }
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert("goog:chromeOptions".to_string(), options);
+        let client = ClientBuilder::new(HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("a Chromium session starts");
+        Browser {
+            client,
+            driver,
+            _profile: profile,
+        }
+    }
+
+    pub fn driver_pid(&self) -> u32 {
+        self.driver.pid()
+    }
+
+    pub async fn goto(&self, url: &str) {
+        self.client.goto(url).await.expect("the page opens");
+    }
+
+    pub async fn text(&self, css: &str) -> String {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+            .text()
+            .await
+            .expect("the element has text")
+    }
+
+    pub async fn attribute(&self, css: &str, name: &str) -> Option<String> {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+            .attr(name)
+            .await
+            .expect("attributes can be read")
+    }
+
+    /// Replaces the text of input `css` as a user would: select all, then type.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        let input = self
+            .client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no input {css}: {e}"));
+        input.clear().await.expect("the input clears");
+        input.send_keys(text).await.expect("the input takes keys");
+    }
+
+    pub async fn click(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+            .click()
+            .await
+            .expect("the element can be clicked");
+    }
+
+    /// Waits until the text of `css` satisfies `condition`; returns it.
+    pub async fn wait_for_text(&self, css: &str, condition: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            if let Ok(element) = self.client.find(Locator::Css(css)).await {
+                if let Ok(text) = element.text().await {
+                    if condition(&text) {
+                        return text;
+                    }
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{css} never showed the expected text"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Types `text` into `input` until `output` changes from what it showed before: typing
+    /// before the page has hydrated changes nothing, so this also waits for hydration, by
+    /// behaviour rather than by a sleep. Returns the new output and the time it took.
+    pub async fn type_until_output_changes(
+        &self,
+        input: &str,
+        text: &str,
+        output: &str,
+    ) -> (String, Duration) {
+        let started = Instant::now();
+        let before = self.text(output).await;
+        let deadline = started + Duration::from_secs(20);
+        loop {
+            self.type_into(input, text).await;
+            let attempt = Instant::now();
+            while attempt.elapsed() < Duration::from_millis(300) {
+                let now = self.text(output).await;
+                if now != before {
+                    return (now, started.elapsed());
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{output} never changed after typing into {input}: the page did not hydrate"
+            );
+        }
+    }
+
+    pub async fn close(self) {
+        let Browser {
+            client,
+            driver,
+            _profile,
+        } = self;
+        let _ = client.close().await;
+        drop(driver);
+    }
+}

@@ -1,0 +1,6 @@
+# Sourced by the other scripts: pinned tool versions and PATH for the tools they install.
+CARGO_LEPTOS_VERSION=0.3.10
+WASM_BINDGEN_VERSION=0.2.130
+BINARYEN_VERSION=132
+TOOLS_DIR="$(pwd)/.tools"
+export PATH="${TOOLS_DIR}/binaryen/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:${PATH}"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs every check and test of Fabric Planner, installing what is missing first:
+# formatting, clippy per package and feature set, the release build, then all tests
+# (engine, app, server over HTTP with a real SQLite file, headless Chromium end to end).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --browser
+source scripts/env.sh
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+step "formatting"
+cargo fmt --all --check
+
+step "clippy, per package and feature set (ssr and hydrate never together)"
+cargo clippy -q -p engine --all-targets -- -D warnings
+cargo clippy -q -p engine --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -q -p app --features ssr --all-targets -- -D warnings
+cargo clippy -q -p app --features hydrate --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -q -p server --all-targets -- -D warnings
+cargo clippy -q -p browser-tests --all-targets -- -D warnings
+
+step "release build (server and browser bundle)"
+cargo leptos build --release
+
+step "tests"
+leftovers() { pgrep -f fabric-planner-e2e- || true; }
+status=0
+if command -v cargo-nextest >/dev/null; then
+  cargo nextest run --workspace --no-fail-fast || status=$?
+else
+  cargo test --workspace --no-fail-fast || status=$?
+fi
+cargo test --workspace --doc || status=$?
+
+# The browser tests start servers and browsers with this marker in their arguments; none may
+# outlive the run, whether the tests passed or failed.
+if [ -n "$(leftovers)" ]; then
+  echo "test: processes left behind by the tests:" >&2
+  ps -o pid,args -p "$(leftovers | paste -sd,)" >&2 || true
+  pkill -KILL -f fabric-planner-e2e- || true
+  status=1
+fi
+exit $status

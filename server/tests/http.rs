@@ -1,0 +1,261 @@
+//! The real server over HTTP, each test with its own temporary SQLite file.
+
+use app::store::Store;
+use serde_json::{json, Value};
+use server::cli::{DatabaseConfig, ServeConfig};
+use server::serve::{start, Running};
+use std::path::{Path, PathBuf};
+use tokio::sync::oneshot;
+
+struct TestServer {
+    base: String,
+    client: reqwest::Client,
+    running: Running,
+    stop: oneshot::Sender<()>,
+}
+
+impl TestServer {
+    async fn start(database: &Path) -> TestServer {
+        let config = ServeConfig {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            database: DatabaseConfig {
+                path: database.to_path_buf(),
+            },
+            site_root: PathBuf::from("target/site"),
+            request_timeout_secs: 30,
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        let running = start(&config, async {
+            let _ = stopped.await;
+        })
+        .await
+        .expect("the server starts");
+        TestServer {
+            base: format!("http://{}", running.addr),
+            client: reqwest::Client::new(),
+            running,
+            stop,
+        }
+    }
+
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        self.running.done.await.unwrap().unwrap();
+    }
+
+    async fn save(&self, spec: &Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}/fn/save_design", self.base))
+            .json(&json!({ "spec": spec }))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+fn temp_database() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("designs.db");
+    (dir, path)
+}
+
+fn seventy_b_on_256_gpus() -> Value {
+    json!({
+        "schema_version": 1,
+        "title": "70B on 32 nodes",
+        "training": {
+            "parameters": 70e9,
+            "precision": "fp16",
+            "gpus": 256,
+            "gpus_per_node": 8,
+            "link_gbps": 400
+        }
+    })
+}
+
+async fn stored_designs(database: &Path) -> i64 {
+    let store = Store::open(database).await.unwrap();
+    let count = store.design_count().await.unwrap();
+    store.close().await;
+    count
+}
+
+#[tokio::test]
+async fn a_saved_design_loads_back_with_the_same_inputs_and_numbers() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+
+    let response = server.save(&seventy_b_on_256_gpus()).await;
+    assert_eq!(response.status(), 200);
+    let saved: Value = response.json().await.unwrap();
+    let id = saved["id"].as_str().unwrap().to_string();
+    assert_eq!(id.len(), 24);
+    assert_eq!(saved["revision"], 1);
+
+    let loaded: Value = server
+        .client
+        .post(format!("{}/fn/load_design", server.base))
+        .form(&[("id", &id)])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let spec: engine::DesignSpec = serde_json::from_value(loaded["spec"].clone()).unwrap();
+    let expected: engine::DesignSpec = serde_json::from_value(seventy_b_on_256_gpus()).unwrap();
+    assert_eq!(spec, expected);
+
+    let page = server.get(&format!("/d/{id}")).await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("70B on 32 nodes"));
+    // 2 × 255/256 × 140 GB, as the engine formats it.
+    assert!(
+        html.contains(">279 GB<"),
+        "the page shows the bytes per step"
+    );
+    assert!(html.contains(">256<"), "the page shows the GPU count");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_saved_design_is_still_there_after_a_restart() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let saved: Value = server
+        .save(&seventy_b_on_256_gpus())
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = saved["id"].as_str().unwrap().to_string();
+    server.stop().await;
+
+    let server = TestServer::start(&database).await;
+    let page = server.get(&format!("/d/{id}")).await;
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains(">279 GB<"));
+    server.stop().await;
+}
+
+async fn assert_refused(server: &TestServer, spec: Value, status: u16, field: &str) {
+    let response = server.save(&spec).await;
+    assert_eq!(response.status(), status, "for {spec}");
+    let body = response.text().await.unwrap();
+    assert!(body.contains(field), "the refusal names {field}: {body}");
+}
+
+#[tokio::test]
+async fn out_of_range_saves_are_refused_with_422_naming_the_field_and_nothing_is_written() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let with = |field: &str, value: Value| {
+        let mut spec = seventy_b_on_256_gpus();
+        spec["training"][field] = value;
+        spec
+    };
+    assert_refused(&server, with("gpus", json!(-4)), 422, "training.gpus").await;
+    assert_refused(
+        &server,
+        with("link_gbps", json!(0)),
+        422,
+        "training.link_gbps",
+    )
+    .await;
+    assert_refused(
+        &server,
+        with("parameters", json!(1e300)),
+        422,
+        "training.parameters",
+    )
+    .await;
+    assert_refused(
+        &server,
+        with("gpus_per_node", json!(0)),
+        422,
+        "training.gpus_per_node",
+    )
+    .await;
+    assert_refused(
+        &server,
+        with("precision", json!("fp12")),
+        422,
+        "training.precision",
+    )
+    .await;
+    let mut untitled = seventy_b_on_256_gpus();
+    untitled["title"] = json!("   ");
+    assert_refused(&server, untitled, 422, "title").await;
+    server.stop().await;
+    assert_eq!(stored_designs(&database).await, 0);
+}
+
+#[tokio::test]
+async fn malformed_and_oversized_requests_are_refused_and_stored_designs_are_untouched() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let saved: Value = server
+        .save(&seventy_b_on_256_gpus())
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = saved["id"].as_str().unwrap().to_string();
+    let save_url = format!("{}/fn/save_design", server.base);
+
+    // JSON has no NaN: a body that carries one is not JSON.
+    let nan = r#"{"spec": {"schema_version": 1, "title": "t", "training": {"parameters": NaN}}}"#;
+    let response = server
+        .client
+        .post(&save_url)
+        .header("content-type", "application/json")
+        .body(nan)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+
+    let ten_megabytes = vec![b'a'; 10 * 1024 * 1024];
+    let response = server
+        .client
+        .post(&save_url)
+        .header("content-type", "application/json")
+        .body(ten_megabytes)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+
+    let response = server.get("/d/aaaaaaaaaaaaaaaaaaaaaaaa").await;
+    assert_eq!(response.status(), 404);
+    assert!(response.text().await.unwrap().contains("Page not found"));
+    assert_eq!(server.get("/d/not-an-id").await.status(), 404);
+
+    // Still serving, and the design saved before is unchanged.
+    let page = server.get(&format!("/d/{id}")).await;
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains(">279 GB<"));
+    server.stop().await;
+    assert_eq!(stored_designs(&database).await, 1);
+}
+
+#[tokio::test]
+async fn the_planner_page_renders_the_default_design_on_the_server() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let page = server.get("/").await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    // The default: 70B FP16 on 128 GPUs, 2 × 127/128 × 140 GB per step.
+    assert!(html.contains(">278 GB<"), "{html}");
+    server.stop().await;
+}
