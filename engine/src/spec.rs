@@ -155,7 +155,7 @@ impl DataParallelTraining {
                 format!("{at}.gpus_per_node"),
                 format!("must be at most {MAX_GPUS_PER_NODE}"),
             ));
-        } else if self.gpus > 0 && self.gpus % self.gpus_per_node != 0 {
+        } else if self.gpus > 0 && !self.gpus.is_multiple_of(self.gpus_per_node) {
             errors.push(FieldError::new(
                 format!("{at}.gpus"),
                 format!(
