@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 
 #[tokio::main]
 async fn main() {
-    let runs: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(10);
+    let runs: usize = std::env::args()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10);
     let server = Server::start().await;
     let mut times: Vec<Duration> = Vec::with_capacity(runs);
     for _ in 0..runs {
