@@ -1,7 +1,7 @@
 //! The planner's form: what the user typed, as text, turned into a spec. Text that is not a
 //! number is reported here; ranges and combinations are the engine's to judge.
 
-use engine::{DataParallelTraining, DesignSpec, FieldError, Precision, SpecErrors, SPEC_VERSION};
+use engine::{DesignSpec, FieldError, Precision, SpecErrors, SpecV1, TrainingV1, WorkloadReport};
 
 /// The planner's inputs exactly as typed.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,20 +15,43 @@ pub struct TrainingForm {
     pub link_gbps: String,
 }
 
-impl TrainingForm {
-    pub fn from_spec(spec: &DesignSpec) -> Self {
-        let job = &spec.training;
+impl Default for TrainingForm {
+    /// The seed article's data-parallel example: a 70B model in FP16, here on 16 nodes of
+    /// 8 GPUs with one 400G NIC per GPU.
+    fn default() -> Self {
         TrainingForm {
-            title: spec.title.clone(),
-            parameters_billions: trim_number(job.parameters / 1e9),
-            precision: job.precision,
-            gpus: job.gpus.to_string(),
-            gpus_per_node: job.gpus_per_node.to_string(),
-            link_gbps: trim_number(job.link_gbps),
+            title: "70B FP16 data-parallel training".to_string(),
+            parameters_billions: "70".to_string(),
+            precision: Precision::Fp16,
+            gpus: "128".to_string(),
+            gpus_per_node: "8".to_string(),
+            link_gbps: "400".to_string(),
         }
     }
+}
 
-    /// The spec these inputs describe, or every error in them, each with its field path.
+impl TrainingForm {
+    /// The form of a design saved from it: the job is its first training workload.
+    pub fn from_spec(spec: &DesignSpec) -> Self {
+        let mut form = TrainingForm {
+            title: spec.title.clone(),
+            ..TrainingForm::default()
+        };
+        if let Some(engine::Workload::Training(t)) = spec.workloads.first() {
+            let p = &t.parallelism;
+            form.parameters_billions = trim_number(t.model.parameters / 1e9);
+            form.precision = t.model.precision;
+            form.gpus = (p.dp * p.tp * p.pp).to_string();
+        }
+        form.gpus_per_node = spec.cluster.gpus_per_node.to_string();
+        if let Some(f) = spec.fabrics.first() {
+            form.link_gbps = trim_number(f.port_gbps());
+        }
+        form
+    }
+
+    /// The spec these inputs describe, or every error in them, each with its field path. The
+    /// form is the engine's version-1 schema (one data-parallel job), upgraded to today's.
     pub fn to_spec(&self) -> Result<DesignSpec, SpecErrors> {
         let mut errors = Vec::new();
         let parameters_billions = number(
@@ -39,10 +62,10 @@ impl TrainingForm {
         let link_gbps = number(&mut errors, "training.link_gbps", &self.link_gbps);
         let gpus = count(&mut errors, "training.gpus", &self.gpus);
         let gpus_per_node = count(&mut errors, "training.gpus_per_node", &self.gpus_per_node);
-        let spec = DesignSpec {
-            schema_version: SPEC_VERSION,
+        let v1 = SpecV1 {
+            schema_version: 1,
             title: self.title.trim().to_string(),
-            training: DataParallelTraining {
+            training: TrainingV1 {
                 parameters: parameters_billions * 1e9,
                 precision: self.precision,
                 gpus,
@@ -51,19 +74,28 @@ impl TrainingForm {
             },
         };
         // Report the engine's judgement of the fields that did parse, next to the parse errors.
-        if let Err(SpecErrors(engine_errors)) = spec.validate() {
+        if let Err(SpecErrors(engine_errors)) = v1.validate() {
             for error in engine_errors {
                 if !errors.iter().any(|e: &FieldError| e.path == error.path) {
                     errors.push(error);
                 }
             }
         }
-        if errors.is_empty() {
-            Ok(spec)
-        } else {
-            Err(SpecErrors(errors))
+        if !errors.is_empty() {
+            return Err(SpecErrors(errors));
         }
+        let spec = v1.upgrade();
+        spec.validate()?;
+        Ok(spec)
     }
+}
+
+/// The data-parallel job's report within a design's report.
+pub fn training_report(report: &engine::Report) -> Option<&engine::TrainingReport> {
+    report.workloads.iter().find_map(|w| match w {
+        WorkloadReport::Training(t) => Some(t),
+        _ => None,
+    })
 }
 
 fn number(errors: &mut Vec<FieldError>, path: &str, text: &str) -> f64 {
@@ -100,13 +132,14 @@ mod tests {
     use super::*;
 
     fn form() -> TrainingForm {
-        TrainingForm::from_spec(&DesignSpec::default())
+        TrainingForm::default()
     }
 
     #[test]
-    fn the_default_form_describes_the_default_spec() {
-        assert_eq!(form().to_spec().unwrap(), DesignSpec::default());
-        assert_eq!(form().parameters_billions, "70");
+    fn a_saved_spec_gives_back_the_form_it_came_from() {
+        let spec = form().to_spec().unwrap();
+        assert_eq!(TrainingForm::from_spec(&spec), form());
+        assert_eq!(spec.cluster.nodes, 16);
     }
 
     #[test]

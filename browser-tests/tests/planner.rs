@@ -16,13 +16,11 @@ async fn a_design_computed_in_the_browser_saves_and_reopens_with_the_same_number
         .await;
     assert_eq!(bytes, "279 GB");
     browser.type_into("#link-gbps", "100").await;
+    // 2·255/256 × 140 GB over 8 × 100 Gb/s RoCE ports per node at 90 % efficiency (NVLink is
+    // faster): 3.10 s. Typing passes through 1 and 10 Gb/s first, so wait for the figure itself.
     let allreduce = browser
-        .wait_for_text("#allreduce-time", |t| t.ends_with(" s"))
+        .wait_for_text("#allreduce-time", |t| t == "3.10 s")
         .await;
-    assert!(
-        allreduce.starts_with("22."),
-        "70B FP16 over 100 Gb/s per GPU: {allreduce}"
-    );
 
     browser.click("#save").await;
     browser

@@ -1,151 +1,283 @@
-use crate::collective::{nccl_latency, ring_allreduce};
-use crate::error::SpecErrors;
-use crate::report::{DataParallelReport, Figure, Report};
-use crate::spec::{DataParallelTraining, DesignSpec};
-use crate::units::{BitRate, Bytes, Seconds};
-
-const RING_SOURCE: &str = "Ring AllReduce, alpha-beta model (Patarasuk & Yuan 2009; DOMAIN.md A1)";
-const NCCL_SOURCE: &str = "NCCL src/graph/tuning.cc ring latency, Simple protocol (DOMAIN.md A2)";
+use crate::bom::materials;
+use crate::catalog::{gpu, switch, Gpu};
+use crate::error::{FieldError, SpecErrors};
+use crate::headroom;
+use crate::links::{ports_per_node, Conditions, Links};
+use crate::report::{
+    ClusterSummary, FabricReport, Figure, Headline, Report, Severity, Totals, WorkloadReport,
+};
+use crate::spec::{DesignSpec, Fabric, Role, Workload};
+use crate::topology::{self, Demand, Layout, Plan};
+use crate::units::{BitRate, Ratio, Seconds};
+use crate::{findings, inference, rag, storage, training};
 
 /// Validates `spec` and computes its report. Never panics; an invalid spec returns every error.
 pub fn evaluate(spec: &DesignSpec) -> Result<Report, SpecErrors> {
+    evaluate_with(spec, Conditions::NORMAL)
+}
+
+/// [`evaluate`] under what-if `conditions` (a degraded link, congestion).
+pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report, SpecErrors> {
     spec.validate()?;
+    let gpu = gpu(&spec.cluster.gpu)
+        .ok_or_else(|| SpecErrors::single("cluster.gpu", "is not in the catalog"))?;
+    let mut errors = Vec::new();
+    let mut sized = Vec::with_capacity(spec.fabrics.len());
+    for (i, fabric) in spec.fabrics.iter().enumerate() {
+        match size_fabric(spec, fabric) {
+            Ok(plan) => sized.push(plan),
+            Err(reason) => errors.push(FieldError::new(format!("fabrics[{i}]"), reason)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(SpecErrors(errors));
+    }
+    let links: Vec<(Links, Links)> = spec
+        .fabrics
+        .iter()
+        .map(|f| {
+            (
+                Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions),
+                Links::new(&spec.cluster, gpu, f, &spec.calibration, Conditions::IDEAL),
+            )
+        })
+        .collect();
+    let workloads: Vec<WorkloadReport> = spec
+        .workloads
+        .iter()
+        .map(|w| {
+            let index = spec
+                .fabrics
+                .iter()
+                .position(|f| f.name == w.fabric())
+                .unwrap_or(0);
+            let (actual, ideal) = &links[index];
+            workload(w, gpu, actual, ideal)
+        })
+        .collect();
+    let fabrics: Vec<FabricReport> = spec
+        .fabrics
+        .iter()
+        .zip(sized)
+        .zip(&links)
+        .map(|((fabric, plan), (actual, _))| fabric_report(spec, fabric, plan, actual, &workloads))
+        .collect();
+    let findings = findings::findings(spec, &fabrics, &workloads);
+    let gpus = spec.cluster.gpus();
+    let cost: f64 = fabrics.iter().map(|f| f.cost_usd).sum();
+    let power: f64 = fabrics.iter().map(|f| f.power_w).sum();
+    let per_gpu = |x: f64| if gpus > 0 { x / gpus as f64 } else { 0.0 };
+    let headline = headline(&fabrics, &workloads, &findings, per_gpu(cost));
     Ok(Report {
         engine_version: crate::ENGINE_VERSION.to_string(),
-        training: data_parallel(&spec.training),
+        cluster: ClusterSummary {
+            gpu: gpu.name.to_string(),
+            nodes: spec.cluster.nodes,
+            gpus,
+            gpus_per_node: spec.cluster.gpus_per_node,
+            scale_up: links.first().map(|(l, _)| l.scale_up).unwrap_or_default(),
+        },
+        fabrics,
+        workloads,
+        findings,
+        totals: Totals {
+            cost_usd: cost,
+            power_w: power,
+            cost_per_gpu_usd: per_gpu(cost),
+            power_per_gpu_w: per_gpu(power),
+        },
+        headline,
     })
 }
 
-fn data_parallel(job: &DataParallelTraining) -> DataParallelReport {
-    let nodes = job.nodes();
-    let n = job.gpus;
-    let bytes_per_element = job.precision.bytes_per_element();
-    let gradients = Bytes(job.parameters * bytes_per_element);
-    let link = BitRate::gbps(job.link_gbps);
-    let crosses_network = nodes > 1;
-    let cost = ring_allreduce(n, nodes, gradients, link.to_byte_rate());
-    let (bandwidth_time, latency_time) = if crosses_network {
-        (cost.bandwidth_time, cost.latency_time)
-    } else {
-        (Seconds(0.0), Seconds(0.0))
-    };
-    let not_on_network = "all GPUs are in one node: the AllReduce runs over the scale-up domain (NVLink), not the network";
-    DataParallelReport {
-        nodes,
-        gradient_bytes: Figure::new(
-            gradients,
-            format!(
-                "S = parameters × bytes per element = {:e} × {} B ({})",
-                job.parameters,
-                bytes_per_element,
-                job.precision.label()
-            ),
-            "DOMAIN.md A6",
-        ),
-        bytes_per_gpu_per_step: Figure::new(
-            cost.wire_bytes_per_rank,
-            format!("2(n−1)/n × S with n = {n} GPUs, S = {gradients} (about 2× the model size)"),
-            RING_SOURCE,
-        ),
-        link_rate: link,
-        crosses_network,
-        bandwidth_time: Figure::new(
-            bandwidth_time,
-            if crosses_network {
-                format!(
-                    "2(n−1)/n × S / B = {} / {} ({})",
-                    cost.wire_bytes_per_rank,
-                    link.to_byte_rate(),
-                    link
-                )
-            } else {
-                not_on_network.to_string()
-            },
-            RING_SOURCE,
-        ),
-        latency_time: Figure::new(
-            latency_time,
-            if crosses_network {
-                format!(
-                    "1.4 × ({} + (2(n−1) − 2(k−1)) × {} + 2(k−1) × {}) µs with n = {n}, k = {nodes} nodes",
-                    nccl_latency::RING_BASE_US,
-                    nccl_latency::NVLINK_RING_US,
-                    nccl_latency::NET_RING_US
-                )
-            } else {
-                not_on_network.to_string()
-            },
-            NCCL_SOURCE,
-        ),
-        allreduce_time: Figure::new(
-            bandwidth_time + latency_time,
-            "bandwidth term + latency term",
-            RING_SOURCE,
-        ),
+fn workload(w: &Workload, gpu: &Gpu, links: &Links, ideal: &Links) -> WorkloadReport {
+    match w {
+        Workload::Training(t) => WorkloadReport::Training(training::training(t, gpu, links, ideal)),
+        Workload::Inference(i) => WorkloadReport::Inference(inference::inference(i, links, ideal)),
+        Workload::Rag(r) => WorkloadReport::Rag(rag::rag(r, links)),
+        Workload::Storage(s) => WorkloadReport::Storage(storage::storage(s, links)),
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::precision::Precision;
+fn attached_nodes(spec: &DesignSpec, fabric: &Fabric) -> u32 {
+    fabric.attached_nodes.unwrap_or(spec.cluster.nodes)
+}
 
-    fn seventy_b(gpus: u32) -> DesignSpec {
-        let mut spec = DesignSpec::default();
-        spec.training.parameters = 70e9;
-        spec.training.precision = Precision::Fp16;
-        spec.training.gpus = gpus;
-        spec
+fn size_fabric(spec: &DesignSpec, fabric: &Fabric) -> Result<Plan, String> {
+    let switch = switch(fabric.switch_key()).ok_or("the switch is not in the catalog")?;
+    let (_, radix) = switch
+        .port_mode_for(fabric.port_gbps())
+        .ok_or("the switch has no ports fast enough")?;
+    let ppn = ports_per_node(&spec.cluster, fabric);
+    let nodes = attached_nodes(spec, fabric);
+    let endpoints = u64::from(nodes) * u64::from(ppn) + u64::from(fabric.extra_endpoints);
+    let growth_nodes = spec.cluster.growth_target_nodes.unwrap_or(nodes).max(nodes);
+    let growth = if fabric.attached_nodes.is_some() {
+        endpoints
+    } else {
+        u64::from(growth_nodes) * u64::from(ppn) + u64::from(fabric.extra_endpoints)
+    };
+    let endpoints = u32::try_from(endpoints).map_err(|_| "too many endpoints".to_string())?;
+    let growth =
+        u32::try_from(growth).map_err(|_| "too many endpoints at the growth target".to_string())?;
+    // One node alone on a compute fabric needs no GPU fabric at all (seed C1).
+    if fabric.role == Role::Compute
+        && nodes == 1
+        && fabric.extra_endpoints == 0
+        && growth_nodes == 1
+    {
+        return Ok(Plan {
+            layout: Layout::SingleSwitch,
+            tiers: 0,
+            reason: "one node: GPU traffic stays on the scale-up domain, no GPU fabric is needed"
+                .into(),
+            radix,
+            leaves: 0,
+            spines: 0,
+            cores: 0,
+            leaf_downlinks: 0,
+            leaf_uplinks: 0,
+            leaves_per_pod: 0,
+            pods: 0,
+            node_leaf_links: 0,
+            leaf_spine_links: 0,
+            spine_core_links: 0,
+            capacity_endpoints: 0,
+            layout_max_endpoints: 0,
+            two_tier_exceeded: false,
+            beyond_three_tiers: false,
+        });
     }
-
-    // Seed claim C8: "a 70B-parameter model in FP16 means about 280 GB per synchronisation
-    // step" = 2 × (70e9 × 2 B). The ring sends 2(n−1)/n of that per GPU, so the article's
-    // figure is the large-ring limit; at 1,024 GPUs it is within 0.1 %.
-    #[test]
-    fn seventy_b_fp16_allreduce_moves_280_gb_per_step() {
-        let report = evaluate(&seventy_b(1024)).unwrap();
-        let moved = report.training.bytes_per_gpu_per_step.value.as_gigabytes();
-        assert!((moved - 280.0).abs() / 280.0 < 0.001, "moved {moved} GB");
-        assert_eq!(report.training.gradient_bytes.value.as_gigabytes(), 140.0);
+    let plan = topology::size(&Demand {
+        endpoints,
+        growth_endpoints: growth,
+        ports_per_node: ppn,
+        radix,
+        leaf_oversubscription: fabric.oversubscription.leaf,
+        spine_oversubscription: fabric.oversubscription.spine,
+        topology: fabric.topology,
+    });
+    if plan.beyond_three_tiers {
+        return Err(format!(
+            "{endpoints} endpoints exceed what 3 tiers of {radix}-port {} switches reach ({}): choose a switch with more ports",
+            switch.key, plan.layout_max_endpoints
+        ));
     }
+    Ok(plan)
+}
 
-    #[test]
-    fn seventy_b_fp16_on_sixteen_nodes_moves_exactly_two_times_127_over_128_of_the_model() {
-        let report = evaluate(&seventy_b(128)).unwrap();
-        let expected = 2.0 * 127.0 / 128.0 * 140.0;
-        assert!(
-            (report.training.bytes_per_gpu_per_step.value.as_gigabytes() - expected).abs() < 1e-9
-        );
+fn fabric_report(
+    spec: &DesignSpec,
+    fabric: &Fabric,
+    plan: Plan,
+    links: &Links,
+    workloads: &[WorkloadReport],
+) -> FabricReport {
+    // Validated and sized above, so the switch exists.
+    let switch = switch(fabric.switch_key()).unwrap_or(&crate::catalog::SWITCHES[0]);
+    let speed = fabric.port_gbps();
+    let m = materials(&plan, switch, speed, &fabric.cable_runs, &spec.overrides);
+    let nodes = attached_nodes(spec, fabric);
+    let ppn = ports_per_node(&spec.cluster, fabric);
+    let mapped: Vec<&WorkloadReport> = spec
+        .workloads
+        .iter()
+        .zip(workloads)
+        .filter(|(w, _)| w.fabric() == fabric.name)
+        .map(|(_, r)| r)
+        .collect();
+    let demand = headroom::demand(&mapped, nodes);
+    let tiers = headroom::tiers(&plan, nodes, ppn, links.port, demand);
+    let bottleneck = headroom::bottleneck(&tiers);
+    let port = BitRate::gbps(speed);
+    let leaf_spine = if plan.leaf_spine_links > 0 {
+        port * f64::from(plan.leaf_spine_links)
+    } else {
+        port * f64::from(plan.node_leaf_links)
+    };
+    let edge = port * f64::from(plan.node_leaf_links);
+    let bisection = if leaf_spine.0 < edge.0 {
+        leaf_spine
+    } else {
+        edge
+    } / 2.0;
+    let extra = fabric.extra_endpoints;
+    FabricReport {
+        name: fabric.name.clone(),
+        role: fabric.role,
+        technology: fabric.technology,
+        port_rate: port,
+        switch: switch.key.to_string(),
+        switch_name: switch.name.to_string(),
+        attached_nodes: nodes,
+        ports_per_node: ppn,
+        endpoints: plan.node_leaf_links,
+        ports_used: plan.ports_used(),
+        ports_free: plan.ports_total().saturating_sub(plan.ports_used()),
+        max_nodes: plan.capacity_endpoints.saturating_sub(extra) / ppn.max(1),
+        bisection: Figure::new(
+            bisection,
+            "min(edge ports, leaf uplinks) × port speed ÷ 2 (non-blocking: N/2 × port speed)",
+            "DOMAIN.md A7",
+        ),
+        oversubscription: fabric.oversubscription.leaf,
+        cables: m.cables,
+        transceivers: m.transceivers,
+        cost_usd: m.lines.iter().map(|l| l.total_usd).sum(),
+        power_w: m.lines.iter().map(|l| l.total_power_w).sum(),
+        bom: m.lines,
+        tiers,
+        bottleneck,
+        workloads: mapped.iter().map(|w| w.name().to_string()).collect(),
+        plan,
     }
+}
 
-    #[test]
-    fn a_single_node_job_does_not_touch_the_network() {
-        let mut spec = seventy_b(8);
-        spec.training.gpus_per_node = 8;
-        let report = evaluate(&spec).unwrap();
-        assert!(!report.training.crosses_network);
-        assert_eq!(report.training.allreduce_time.value, Seconds(0.0));
+fn headline(
+    fabrics: &[FabricReport],
+    workloads: &[WorkloadReport],
+    findings: &[crate::report::Finding],
+    cost_per_gpu: f64,
+) -> Headline {
+    let max = |a: Option<f64>, b: f64| Some(a.map_or(b, |a| a.max(b)));
+    let min = |a: Option<f64>, b: f64| Some(a.map_or(b, |a| a.min(b)));
+    let (mut slowdown, mut latency, mut read, mut checkpoint) = (None, None, None, None);
+    for w in workloads {
+        match w {
+            WorkloadReport::Training(t) => {
+                if let Some(s) = &t.slowdown {
+                    slowdown = max(slowdown, s.value.0);
+                }
+            }
+            WorkloadReport::Inference(i) => {
+                latency = max(latency, i.network_added_per_token.value.0)
+            }
+            WorkloadReport::Storage(s) => {
+                read = min(read, s.read_headroom.value.0);
+                if s.write_budget.0 > 0.0 {
+                    checkpoint = max(
+                        checkpoint,
+                        s.checkpoint_write_time.value.0 / s.write_budget.0,
+                    );
+                }
+            }
+            WorkloadReport::Rag(_) => {}
+        }
     }
-
-    #[test]
-    fn a_slower_link_makes_the_allreduce_slower() {
-        let mut slow = seventy_b(128);
-        slow.training.link_gbps = 100.0;
-        let fast = evaluate(&seventy_b(128)).unwrap();
-        let slow = evaluate(&slow).unwrap();
-        assert!(slow.training.allreduce_time.value > fast.training.allreduce_time.value);
-    }
-
-    #[test]
-    fn an_invalid_spec_is_refused_with_every_error() {
-        let mut spec = seventy_b(0);
-        spec.training.link_gbps = 0.0;
-        spec.training.parameters = f64::NAN;
-        let errors = evaluate(&spec).unwrap_err();
-        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
-        assert_eq!(
-            paths,
-            ["training.parameters", "training.link_gbps", "training.gpus"]
-        );
+    Headline {
+        worst_training_slowdown: slowdown.map(Ratio),
+        worst_added_latency_per_token: latency.map(Seconds),
+        storage_read_headroom: read.map(Ratio),
+        checkpoint_time_over_budget: checkpoint.map(Ratio),
+        switches: fabrics.iter().map(|f| f.plan.switches()).sum(),
+        cost_per_gpu_usd: cost_per_gpu,
+        critical_findings: findings
+            .iter()
+            .filter(|f| f.severity == Severity::Critical)
+            .count() as u32,
+        warnings: findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .count() as u32,
     }
 }

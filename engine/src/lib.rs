@@ -2,31 +2,50 @@
 //!
 //! Pure and deterministic: no I/O, no clock, no randomness. The same [`DesignSpec`] gives the
 //! same [`Report`] on the server, in the browser (compiled to wasm32) and on the command line.
+//! It sizes each fabric (switches, ports, cables, optics, cost, power), times each workload's
+//! communication (training steps, tokens of tensor-parallel inference, retrieval, storage and
+//! checkpoints), compares the bandwidth each tier needs with what it has, and raises findings.
 //!
 //! ```
-//! let spec = engine::DesignSpec::default();
+//! let spec = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_TRAINING).unwrap();
 //! let report = engine::evaluate(&spec).unwrap();
-//! assert!(report.training.bytes_per_gpu_per_step.value.as_gigabytes() > 270.0);
+//! assert!(report.headline.switches > 0);
 //! ```
 
+mod bom;
+pub mod catalog;
 mod collective;
 mod error;
 mod evaluate;
+pub mod examples;
+mod findings;
+mod headroom;
+mod inference;
+mod links;
 mod precision;
+mod rag;
 mod report;
 mod spec;
+mod storage;
+mod technology;
+mod topology;
+mod training;
 mod units;
+pub mod whatif;
 
-pub use collective::{nccl_latency, ring_allreduce, CollectiveCost};
-pub use error::{FieldError, SpecErrors};
-pub use evaluate::evaluate;
-pub use precision::Precision;
-pub use report::{DataParallelReport, Figure, Report};
-pub use spec::{
-    DataParallelTraining, DesignSpec, MAX_GPUS, MAX_GPUS_PER_NODE, MAX_LINK_GBPS, MAX_PARAMETERS,
-    MAX_TITLE_CHARS, SPEC_VERSION,
+pub use collective::{
+    all_to_all, allreduce, hierarchical_allreduce, ring_allreduce, Algorithm, Cost, Group,
+    Latencies,
 };
-pub use units::{BitRate, ByteRate, Bytes, Seconds, GB, GIB};
+pub use error::{FieldError, SpecErrors};
+pub use evaluate::{evaluate, evaluate_with};
+pub use links::Conditions;
+pub use precision::Precision;
+pub use report::*;
+pub use spec::*;
+pub use technology::{Technology, Transport};
+pub use topology::{Layout, Plan};
+pub use units::{BitRate, ByteRate, Bytes, Ratio, Seconds, GB, GIB};
 
 /// Version of this engine, stored with every saved revision so that a report computed by an
 /// older engine can be recognised.

@@ -1,21 +1,30 @@
-//! What the engine tells the user about a design.
+//! What the engine tells the user about a design. Every figure carries its unit (in its type)
+//! and can say which formula and which source produced it.
 
-use crate::units::{BitRate, Bytes, Seconds};
+use crate::catalog::ReachClass;
+use crate::collective::Algorithm;
+use crate::spec::Role;
+use crate::technology::Technology;
+use crate::topology::Plan;
+use crate::units::{BitRate, ByteRate, Bytes, Ratio, Seconds};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// A figure with the formula and source that produced it, so that any number shown can
 /// "show its work".
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Figure<T> {
     pub value: T,
-    /// The formula with the design's inputs substituted.
-    pub formula: String,
-    /// Where the model or constant comes from.
-    pub source: String,
+    pub formula: Cow<'static, str>,
+    pub source: Cow<'static, str>,
 }
 
 impl<T> Figure<T> {
-    pub fn new(value: T, formula: impl Into<String>, source: impl Into<String>) -> Self {
+    pub fn new(
+        value: T,
+        formula: impl Into<Cow<'static, str>>,
+        source: impl Into<Cow<'static, str>>,
+    ) -> Self {
         Figure {
             value,
             formula: formula.into(),
@@ -29,24 +38,237 @@ impl<T> Figure<T> {
 pub struct Report {
     /// Version of the engine that computed this report.
     pub engine_version: String,
-    pub training: DataParallelReport,
+    pub cluster: ClusterSummary,
+    pub fabrics: Vec<FabricReport>,
+    pub workloads: Vec<WorkloadReport>,
+    pub findings: Vec<Finding>,
+    pub totals: Totals,
+    pub headline: Headline,
 }
 
-/// Communication of a data-parallel training job, per step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DataParallelReport {
+pub struct ClusterSummary {
+    pub gpu: String,
     pub nodes: u32,
-    /// Size of the gradients: parameters x bytes per element.
-    pub gradient_bytes: Figure<Bytes>,
-    /// Bytes each GPU sends per step in a ring AllReduce of the gradients.
+    pub gpus: u64,
+    pub gpus_per_node: u32,
+    /// Achievable scale-up bandwidth per GPU.
+    pub scale_up: ByteRate,
+}
+
+/// The figures an architect looks at first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    /// The largest training slowdown against an ideal network.
+    pub worst_training_slowdown: Option<Ratio>,
+    /// The largest network-added latency per generated token.
+    pub worst_added_latency_per_token: Option<Seconds>,
+    /// The smallest storage read headroom (available ÷ provisioned).
+    pub storage_read_headroom: Option<Ratio>,
+    /// The largest checkpoint write time ÷ budget.
+    pub checkpoint_time_over_budget: Option<Ratio>,
+    pub switches: u32,
+    pub cost_per_gpu_usd: f64,
+    pub critical_findings: u32,
+    pub warnings: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Totals {
+    pub cost_usd: f64,
+    pub power_w: f64,
+    pub cost_per_gpu_usd: f64,
+    pub power_per_gpu_w: f64,
+}
+
+/// One fabric, sized.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FabricReport {
+    pub name: String,
+    pub role: Role,
+    pub technology: Technology,
+    pub port_rate: BitRate,
+    pub switch: String,
+    pub switch_name: String,
+    pub attached_nodes: u32,
+    pub ports_per_node: u32,
+    pub endpoints: u32,
+    pub plan: Plan,
+    pub ports_used: u64,
+    pub ports_free: u64,
+    /// Nodes the fabric can hold without adding spines or cores.
+    pub max_nodes: u32,
+    pub bisection: Figure<BitRate>,
+    pub oversubscription: f64,
+    pub cables: Vec<CableCount>,
+    pub transceivers: u32,
+    pub bom: Vec<BomLine>,
+    pub cost_usd: f64,
+    pub power_w: f64,
+    pub tiers: Vec<TierHeadroom>,
+    /// The tier with the least headroom, if any traffic crosses the fabric.
+    pub bottleneck: Option<String>,
+    pub workloads: Vec<String>,
+}
+
+/// Cables of one tier.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CableCount {
+    pub tier: String,
+    pub reach: ReachClass,
+    pub length_m: f64,
+    pub count: u32,
+}
+
+/// One line of the bill of materials.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BomLine {
+    /// Key used by price and power overrides (`switch:qm9700`).
+    pub item: String,
+    pub description: String,
+    pub quantity: u32,
+    pub unit_price_usd: f64,
+    pub total_usd: f64,
+    pub unit_power_w: f64,
+    pub total_power_w: f64,
+    /// The catalog's figure is an estimate (not overridden by the design).
+    pub estimate: bool,
+    pub source: Cow<'static, str>,
+}
+
+/// Bandwidth a tier of a fabric has against what its workloads need.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TierHeadroom {
+    pub tier: String,
+    pub available: ByteRate,
+    pub required: ByteRate,
+    /// (available − required) ÷ required × 100; `None` when nothing is required.
+    pub headroom_percent: Option<f64>,
+    pub formula: Cow<'static, str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WorkloadReport {
+    Training(TrainingReport),
+    Inference(InferenceReport),
+    Rag(RagReport),
+    Storage(StorageReport),
+}
+
+impl WorkloadReport {
+    pub fn name(&self) -> &str {
+        match self {
+            WorkloadReport::Training(w) => &w.name,
+            WorkloadReport::Inference(w) => &w.name,
+            WorkloadReport::Rag(w) => &w.name,
+            WorkloadReport::Storage(w) => &w.name,
+        }
+    }
+}
+
+/// One collective of a training step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CollectiveReport {
+    pub what: Cow<'static, str>,
+    pub algorithm: Algorithm,
+    pub bytes_per_gpu: Bytes,
+    pub network_bytes_per_node: Bytes,
+    pub time: Seconds,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainingReport {
+    pub name: String,
+    pub fabric: String,
+    pub gpus: u64,
+    pub nodes: u32,
+    pub tensor_parallel_crosses_nodes: bool,
+    pub gradient_bytes_per_gpu: Figure<Bytes>,
+    /// Data-parallel bytes each GPU sends per step.
     pub bytes_per_gpu_per_step: Figure<Bytes>,
-    pub link_rate: BitRate,
-    /// False when every GPU sits in one node: the AllReduce then never touches the network.
+    pub network_bytes_per_node_per_step: Bytes,
+    pub collectives: Vec<CollectiveReport>,
+    pub compute_time: Figure<Seconds>,
+    pub communication_time: Figure<Seconds>,
+    pub exposed_communication: Figure<Seconds>,
+    pub step_time: Figure<Seconds>,
+    pub ideal_step_time: Figure<Seconds>,
+    /// `None` when the spec gives no compute time (communication only).
+    pub slowdown: Option<Figure<Ratio>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InferenceReport {
+    pub name: String,
+    pub fabric: String,
+    pub tp_nodes: u32,
+    pub tp_ranks: u32,
     pub crosses_network: bool,
-    /// The bandwidth term of the AllReduce on the network link.
-    pub bandwidth_time: Figure<Seconds>,
-    /// The latency term (NCCL-like alpha).
-    pub latency_time: Figure<Seconds>,
-    /// Bandwidth plus latency: the AllReduce time per step on this link.
-    pub allreduce_time: Figure<Seconds>,
+    pub tokens_in_flight: u32,
+    pub allreduce_bytes: Figure<Bytes>,
+    pub per_layer_time: Figure<Seconds>,
+    pub communication_per_token: Figure<Seconds>,
+    pub network_added_per_token: Figure<Seconds>,
+    pub prefill_communication: Figure<Seconds>,
+    pub network_bytes_per_node_per_token: Bytes,
+    pub target_inter_token: Seconds,
+    pub meets_target: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RagReport {
+    pub name: String,
+    pub fabric: String,
+    pub bytes_per_query: Figure<Bytes>,
+    pub bandwidth: Figure<ByteRate>,
+    pub network_time_per_query: Figure<Seconds>,
+    pub share_of_budget: Figure<Ratio>,
+    pub vector_db_port_utilisation: Figure<Ratio>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StorageReport {
+    pub name: String,
+    pub fabric: String,
+    pub read_needed: Figure<ByteRate>,
+    pub read_provisioned: Figure<ByteRate>,
+    pub read_available: Figure<ByteRate>,
+    pub read_headroom: Figure<Ratio>,
+    pub checkpoint_size: Figure<Bytes>,
+    pub checkpoint_write_time: Figure<Seconds>,
+    pub checkpoint_overhead: Figure<Ratio>,
+    pub write_budget: Seconds,
+    pub within_budget: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Info,
+    Recommendation,
+    Warning,
+    Critical,
+}
+
+impl Severity {
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Recommendation => "recommendation",
+            Severity::Warning => "warning",
+            Severity::Critical => "critical",
+        }
+    }
+}
+
+/// A warning or recommendation, traceable to the rule that raised it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    pub severity: Severity,
+    /// Stable rule id (`roce-lossless`).
+    pub rule: Cow<'static, str>,
+    /// The fabric or workload it is about.
+    pub subject: String,
+    pub message: String,
 }

@@ -27,6 +27,11 @@ pub struct ByteRate(pub f64);
 #[serde(transparent)]
 pub struct Seconds(pub f64);
 
+/// A dimensionless ratio (a slowdown of 1.5 is "1.50×").
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Ratio(pub f64);
+
 pub const GB: f64 = 1e9;
 pub const GIB: f64 = 1_073_741_824.0;
 const BITS_PER_BYTE: f64 = 8.0;
@@ -119,7 +124,7 @@ macro_rules! linear_quantity {
         }
     )*};
 }
-linear_quantity!(Bytes, BitRate, ByteRate, Seconds);
+linear_quantity!(Bytes, BitRate, ByteRate, Seconds, Ratio);
 
 /// Writes `value` with an SI prefix chosen so that the mantissa is below 1000, keeping three
 /// significant figures ("280 GB", "42.6 ms", "1.25 TB/s").
@@ -186,6 +191,41 @@ impl fmt::Display for Seconds {
             return write!(f, "{:.2} h", self.0 / 3600.0);
         }
         write_si(f, self.0, "s", TIME_PREFIXES)
+    }
+}
+
+impl fmt::Display for Ratio {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_finite() {
+            write!(f, "{:.2}×", self.0)
+        } else {
+            f.write_str("∞×")
+        }
+    }
+}
+
+impl Seconds {
+    pub fn max(self, other: Seconds) -> Seconds {
+        if other.0 > self.0 {
+            other
+        } else {
+            self
+        }
+    }
+
+    pub fn min(self, other: Seconds) -> Seconds {
+        if other.0 < self.0 {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+impl std::ops::Sub for Seconds {
+    type Output = Seconds;
+    fn sub(self, other: Seconds) -> Seconds {
+        Seconds(self.0 - other.0)
     }
 }
 

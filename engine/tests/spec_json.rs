@@ -1,83 +1,150 @@
-//! Reading specs from JSON: every refusal names the field and the reason.
+//! Reading specs from JSON: every refusal names the field and the reason; older schema
+//! versions still load.
 
-use engine::{DesignSpec, SPEC_VERSION};
+use engine::{evaluate, examples, DesignSpec, SPEC_VERSION};
+use serde_json::{json, Value};
 
-fn spec_with_training(training: &str) -> String {
-    format!(r#"{{"schema_version": 1, "title": "t", "training": {training}}}"#)
+fn training_example() -> Value {
+    serde_json::from_str(examples::SEVENTY_B_TRAINING).unwrap()
+}
+
+fn errors_of(value: Value) -> engine::SpecErrors {
+    DesignSpec::from_value(value).unwrap_err()
 }
 
 #[test]
-fn the_default_spec_survives_a_round_trip_through_json() {
-    let spec = DesignSpec::default();
-    assert_eq!(DesignSpec::from_json(&spec.to_json()).unwrap(), spec);
+fn every_example_survives_a_round_trip_through_json() {
+    for (name, text) in examples::ALL {
+        let spec = DesignSpec::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            DesignSpec::from_json(&spec.to_json()).unwrap(),
+            spec,
+            "{name}"
+        );
+    }
 }
 
 #[test]
-fn a_negative_gpu_count_is_refused_at_its_path() {
-    let text = spec_with_training(
-        r#"{"parameters": 7e10, "precision": "fp16", "gpus": -4, "gpus_per_node": 8, "link_gbps": 400}"#,
+fn a_version_1_spec_still_loads_and_keeps_its_numbers() {
+    let v1 = json!({
+        "schema_version": 1,
+        "title": "70B FP16 data-parallel training",
+        "training": { "parameters": 70e9, "precision": "fp16", "gpus": 1024, "gpus_per_node": 8, "link_gbps": 400 }
+    });
+    let spec = DesignSpec::from_value(v1).unwrap();
+    assert_eq!(spec.schema_version, SPEC_VERSION);
+    assert_eq!(spec.cluster.nodes, 128);
+    let report = evaluate(&spec).unwrap();
+    let engine::WorkloadReport::Training(t) = &report.workloads[0] else {
+        panic!("a training workload")
+    };
+    let moved = t.bytes_per_gpu_per_step.value.as_gigabytes();
+    assert!(
+        (moved - 2.0 * 1023.0 / 1024.0 * 140.0).abs() < 1e-6,
+        "{moved}"
     );
-    let errors = DesignSpec::from_json(&text).unwrap_err();
-    let error = errors
-        .for_path("training.gpus")
-        .expect("an error at training.gpus");
-    assert_eq!(error.reason, "must be a whole number of at least 0, not -4");
 }
 
 #[test]
-fn zero_link_speed_is_refused_at_its_path() {
-    let text = spec_with_training(
-        r#"{"parameters": 7e10, "precision": "fp16", "gpus": 16, "gpus_per_node": 8, "link_gbps": 0}"#,
-    );
-    let errors = DesignSpec::from_json(&text).unwrap_err();
+fn a_negative_node_count_is_refused_at_its_path() {
+    let mut spec = training_example();
+    spec["cluster"]["nodes"] = json!(-4);
+    let errors = errors_of(spec);
     assert_eq!(
-        errors.for_path("training.link_gbps").unwrap().reason,
+        errors.for_path("cluster.nodes").unwrap().reason,
+        "must be a whole number of at least 0, not -4"
+    );
+}
+
+#[test]
+fn parallelism_larger_than_the_cluster_is_refused_with_the_arithmetic() {
+    let mut spec = training_example();
+    spec["cluster"]["nodes"] = json!(8);
+    spec["workloads"][0]["parallelism"] = json!({ "dp": 12, "tp": 8, "pp": 1 });
+    spec["workloads"][0]["global_batch"] = json!(96);
+    let errors = errors_of(spec);
+    assert_eq!(
+        errors.for_path("workloads[0].parallelism").unwrap().reason,
+        "tp x pp x dp = 96 but the cluster has 64 GPUs"
+    );
+}
+
+#[test]
+fn every_error_is_reported_at_once() {
+    let mut spec = training_example();
+    spec["title"] = json!("");
+    spec["cluster"]["gpu"] = json!("h900");
+    spec["workloads"][0]["fabric"] = json!("nowhere");
+    spec["workloads"][0]["compute"] = json!({ "mfu": 1.5 });
+    spec["fabrics"][1]["switch"] = json!("sn5600");
+    let errors = errors_of(spec);
+    let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+    for expected in [
+        "title",
+        "cluster.gpu",
+        "workloads[0].fabric",
+        "workloads[0].compute.mfu",
+        "fabrics[1].switch",
+    ] {
+        assert!(
+            paths.contains(&expected),
+            "{expected} missing from {paths:?}"
+        );
+    }
+    assert_eq!(
+        errors.for_path("fabrics[1].switch").unwrap().reason,
+        "NVIDIA Spectrum-4 SN5600 (64×800G OSFP) cannot carry InfiniBand NDR 400G"
+    );
+}
+
+#[test]
+fn zero_link_speed_and_nan_like_values_are_refused() {
+    let mut spec = training_example();
+    spec["fabrics"][0]["port_gbps"] = json!(0);
+    spec["workloads"][0]["overlap"] = json!(-0.5);
+    let errors = errors_of(spec);
+    assert_eq!(
+        errors.for_path("fabrics[0].port_gbps").unwrap().reason,
         "must be greater than 0 Gb/s"
     );
+    assert_eq!(
+        errors.for_path("workloads[0].overlap").unwrap().reason,
+        "must be at least 0"
+    );
 }
 
 #[test]
-fn an_unknown_precision_is_refused_at_its_path() {
-    let text = spec_with_training(
-        r#"{"parameters": 7e10, "precision": "fp12", "gpus": 16, "gpus_per_node": 8, "link_gbps": 400}"#,
-    );
-    let errors = DesignSpec::from_json(&text).unwrap_err();
-    assert!(errors.for_path("training.precision").is_some(), "{errors}");
-}
-
-#[test]
-fn a_missing_field_is_named() {
-    let text = spec_with_training(
-        r#"{"parameters": 7e10, "precision": "fp16", "gpus": 16, "gpus_per_node": 8}"#,
-    );
-    let errors = DesignSpec::from_json(&text).unwrap_err();
-    assert!(errors.to_string().contains("link_gbps"), "{errors}");
+fn an_unknown_field_is_named() {
+    let mut spec = training_example();
+    spec["cluster"]["colour"] = json!("green");
+    let errors = errors_of(spec);
+    assert!(errors.to_string().contains("colour"), "{errors}");
 }
 
 #[test]
 fn text_that_is_not_json_is_refused() {
-    let errors = DesignSpec::from_json("{\"schema_version\": 1,").unwrap_err();
+    let errors = DesignSpec::from_json("{\"schema_version\": 2,").unwrap_err();
     assert!(errors.to_string().starts_with("not valid JSON"), "{errors}");
 }
 
 #[test]
 fn a_spec_from_a_newer_engine_is_refused_by_its_version() {
-    let text = format!(
-        r#"{{"schema_version": {}, "title": "t"}}"#,
-        SPEC_VERSION + 1
-    );
-    let errors = DesignSpec::from_json(&text).unwrap_err();
+    let errors = errors_of(json!({ "schema_version": SPEC_VERSION + 1, "title": "t" }));
     assert_eq!(errors.0[0].path, "schema_version");
 }
 
 #[test]
-fn gpus_that_do_not_fill_whole_nodes_are_refused() {
-    let text = spec_with_training(
-        r#"{"parameters": 7e10, "precision": "fp16", "gpus": 12, "gpus_per_node": 8, "link_gbps": 400}"#,
-    );
-    let errors = DesignSpec::from_json(&text).unwrap_err();
-    assert_eq!(
-        errors.for_path("training.gpus").unwrap().reason,
-        "12 GPUs do not fill whole nodes of 8 GPUs"
+fn an_impossible_fabric_is_explained() {
+    // 4,096 DGX nodes × 8 NICs = 32,768 endpoints fit 3 tiers of QM9700 (65,536); 9,000 do not.
+    let mut spec = training_example();
+    spec["cluster"]["nodes"] = json!(9000);
+    let errors = evaluate(&DesignSpec::from_value(spec).unwrap()).unwrap_err();
+    assert!(
+        errors
+            .for_path("fabrics[0]")
+            .unwrap()
+            .reason
+            .contains("exceed what 3 tiers"),
+        "{errors}"
     );
 }

@@ -27,14 +27,7 @@ pub fn run(args: &EvaluateArgs) -> i32 {
     let report = engine::DesignSpec::from_json(&text).and_then(|spec| engine::evaluate(&spec));
     match report {
         Ok(report) if args.summary => {
-            let job = &report.training;
-            println!("nodes: {}", job.nodes);
-            println!("gradients: {}", job.gradient_bytes.value);
-            println!(
-                "sent per GPU per step: {}",
-                job.bytes_per_gpu_per_step.value
-            );
-            println!("AllReduce time per step: {}", job.allreduce_time.value);
+            print!("{}", summary(&report));
             0
         }
         Ok(report) => match serde_json::to_string_pretty(&report) {
@@ -54,4 +47,79 @@ pub fn run(args: &EvaluateArgs) -> i32 {
             INVALID_SPEC
         }
     }
+}
+
+/// A few lines an architect reads first: per fabric, per workload, and the findings.
+pub fn summary(report: &engine::Report) -> String {
+    use engine::WorkloadReport;
+    use std::fmt::Write;
+    let mut out = String::new();
+    let c = &report.cluster;
+    let _ = writeln!(
+        out,
+        "cluster: {} nodes × {} {} = {} GPUs",
+        c.nodes, c.gpus_per_node, c.gpu, c.gpus
+    );
+    for f in &report.fabrics {
+        let _ = writeln!(
+            out,
+            "fabric {} ({}, {}): {} — {} leaf, {} spine, {} core switches; {} cables; ${:.0}, {:.1} kW",
+            f.name,
+            f.role.label(),
+            f.technology.label(),
+            f.plan.layout.label(),
+            f.plan.leaves,
+            f.plan.spines,
+            f.plan.cores,
+            f.plan.node_leaf_links + f.plan.leaf_spine_links + f.plan.spine_core_links,
+            f.cost_usd,
+            f.power_w / 1e3
+        );
+    }
+    for w in &report.workloads {
+        let line = match w {
+            WorkloadReport::Training(t) => format!(
+                "training {}: step {} (compute {}, exposed communication {}){}",
+                t.name,
+                t.step_time.value,
+                t.compute_time.value,
+                t.exposed_communication.value,
+                t.slowdown
+                    .as_ref()
+                    .map(|s| format!(", slowdown {}", s.value))
+                    .unwrap_or_default()
+            ),
+            WorkloadReport::Inference(i) => format!(
+                "inference {}: {} per layer, {} per token (target {})",
+                i.name,
+                i.per_layer_time.value,
+                i.communication_per_token.value,
+                i.target_inter_token
+            ),
+            WorkloadReport::Rag(r) => format!(
+                "rag {}: {}, {} of the latency budget",
+                r.name, r.bandwidth.value, r.share_of_budget.value
+            ),
+            WorkloadReport::Storage(s) => format!(
+                "storage {}: read {} of {} available; checkpoint {} written in {}",
+                s.name,
+                s.read_provisioned.value,
+                s.read_available.value,
+                s.checkpoint_size.value,
+                s.checkpoint_write_time.value
+            ),
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    for f in &report.findings {
+        let _ = writeln!(out, "[{}] {}: {}", f.severity.label(), f.subject, f.message);
+    }
+    let _ = writeln!(
+        out,
+        "total: ${:.0} (${:.0} per GPU), {:.1} kW",
+        report.totals.cost_usd,
+        report.totals.cost_per_gpu_usd,
+        report.totals.power_w / 1e3
+    );
+    out
 }

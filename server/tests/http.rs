@@ -111,8 +111,10 @@ async fn a_saved_design_loads_back_with_the_same_inputs_and_numbers() {
         .await
         .unwrap();
     let spec: engine::DesignSpec = serde_json::from_value(loaded["spec"].clone()).unwrap();
-    let expected: engine::DesignSpec = serde_json::from_value(seventy_b_on_256_gpus()).unwrap();
+    // A version-1 spec is stored upgraded to today's schema.
+    let expected = engine::DesignSpec::from_value(seventy_b_on_256_gpus()).unwrap();
     assert_eq!(spec, expected);
+    assert_eq!(spec.schema_version, engine::SPEC_VERSION);
 
     let page = server.get(&format!("/d/{id}")).await;
     assert_eq!(page.status(), 200);

@@ -1,7 +1,7 @@
 use crate::components::{NumberField, TrainingResults};
 use crate::design::SaveDesign;
 use crate::form::TrainingForm;
-use engine::{DesignSpec, Precision, SpecErrors};
+use engine::{Precision, SpecErrors};
 use leptos::prelude::*;
 use leptos_meta::Title;
 
@@ -9,7 +9,7 @@ use leptos_meta::Title;
 /// engine in the browser as they type, what its gradient AllReduce costs on the network.
 #[component]
 pub fn Planner() -> impl IntoView {
-    let initial = TrainingForm::from_spec(&DesignSpec::default());
+    let initial = TrainingForm::default();
     let title = RwSignal::new(initial.title);
     let parameters = RwSignal::new(initial.parameters_billions);
     let precision = RwSignal::new(initial.precision);
@@ -99,7 +99,7 @@ pub fn Planner() -> impl IntoView {
             <section class="panel results-panel" aria-labelledby="results-heading" aria-live="polite">
                 <h2 id="results-heading">"Per training step"</h2>
                 {move || match evaluation.get() {
-                    Ok((_, report)) => view! { <TrainingResults report=report.training/> }.into_any(),
+                    Ok((_, report)) => view! { <TrainingResults report/> }.into_any(),
                     Err(errors) => view! { <InvalidDesign errors/> }.into_any(),
                 }}
                 <div class="save">

@@ -28,9 +28,9 @@ pub fn SavedDesign() -> impl IntoView {
 #[component]
 fn DesignView(stored: StoredDesign) -> impl IntoView {
     let spec = stored.spec.clone();
-    let job = spec.training.clone();
+    let job = crate::form::TrainingForm::from_spec(&spec);
     let results = match engine::evaluate(&spec) {
-        Ok(report) => view! { <TrainingResults report=report.training/> }.into_any(),
+        Ok(report) => view! { <TrainingResults report/> }.into_any(),
         Err(errors) => view! { <p class="save-error">{errors.to_string()}</p> }.into_any(),
     };
     view! {
@@ -44,10 +44,10 @@ fn DesignView(stored: StoredDesign) -> impl IntoView {
                 <table class="inputs-table">
                     <caption>"Data-parallel training job"</caption>
                     <tbody>
-                        <tr><th scope="row">"Model parameters"</th><td id="in-parameters">{format!("{} billion", job.parameters / 1e9)}</td></tr>
+                        <tr><th scope="row">"Model parameters"</th><td id="in-parameters">{format!("{} billion", job.parameters_billions)}</td></tr>
                         <tr><th scope="row">"Gradient precision"</th><td id="in-precision">{job.precision.label()}</td></tr>
-                        <tr><th scope="row">"GPUs in the job"</th><td id="in-gpus">{job.gpus}</td></tr>
-                        <tr><th scope="row">"GPUs per node"</th><td id="in-gpus-per-node">{job.gpus_per_node}</td></tr>
+                        <tr><th scope="row">"GPUs in the job"</th><td id="in-gpus">{job.gpus.clone()}</td></tr>
+                        <tr><th scope="row">"GPUs per node"</th><td id="in-gpus-per-node">{job.gpus_per_node.clone()}</td></tr>
                         <tr><th scope="row">"Network bandwidth per GPU"</th><td id="in-link-gbps">{format!("{} Gb/s", job.link_gbps)}</td></tr>
                     </tbody>
                 </table>

@@ -1,0 +1,154 @@
+use super::Provenance;
+
+/// A GPU model with the figures the engine needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gpu {
+    pub key: &'static str,
+    pub name: &'static str,
+    /// Dense BF16 tensor throughput, TFLOP/s (no sparsity).
+    pub bf16_tflops: f64,
+    /// Dense FP8 tensor throughput, TFLOP/s; 0 when the GPU has no FP8 tensor cores.
+    pub fp8_tflops: f64,
+    pub hbm_gb: f64,
+    /// Scale-up (NVLink/xGMI) bandwidth per GPU, one direction, line rate, GB/s.
+    pub scale_up_gbytes_per_s: f64,
+    /// What a ring collective achieves over that scale-up link, GB/s.
+    pub scale_up_effective_gbytes_per_s: f64,
+    /// GPUs that share one scale-up domain.
+    pub scale_up_domain: u32,
+    pub tdp_w: f64,
+    pub provenance: Provenance,
+}
+
+impl Gpu {
+    /// Dense tensor throughput at `precision`, TFLOP/s: FP8 (and FP4, counted at the FP8 rate)
+    /// where the GPU has FP8 tensor cores, BF16/FP16 otherwise; FP32 at half the BF16 rate (TF32).
+    pub fn dense_tflops(&self, precision: crate::precision::Precision) -> f64 {
+        use crate::precision::Precision;
+        match precision {
+            Precision::Fp8 | Precision::Fp4 if self.fp8_tflops > 0.0 => self.fp8_tflops,
+            Precision::Fp32 => self.bf16_tflops / 2.0,
+            _ => self.bf16_tflops,
+        }
+    }
+}
+
+const SPECS: &str =
+    "vendor datasheets via stas00/ml-engineering compute/accelerator (DOMAIN.md B1)";
+
+/// The GPUs the catalog knows [DOMAIN.md B1; effective NVLink from NCCL topo.h and nccl-tests
+/// #212 (H100 ring busbw ~370 GB/s), ~680 GB/s for B200 (DOMAIN.md A3)].
+pub const GPUS: &[Gpu] = &[
+    Gpu {
+        key: "h100-sxm",
+        name: "NVIDIA H100 SXM",
+        bf16_tflops: 989.0,
+        fp8_tflops: 1979.0,
+        hbm_gb: 80.0,
+        scale_up_gbytes_per_s: 450.0,
+        scale_up_effective_gbytes_per_s: 370.0,
+        scale_up_domain: 8,
+        tdp_w: 700.0,
+        provenance: Provenance {
+            source: SPECS,
+            estimate: false,
+        },
+    },
+    Gpu {
+        key: "h200-sxm",
+        name: "NVIDIA H200 SXM",
+        bf16_tflops: 989.0,
+        fp8_tflops: 1979.0,
+        hbm_gb: 141.0,
+        scale_up_gbytes_per_s: 450.0,
+        scale_up_effective_gbytes_per_s: 370.0,
+        scale_up_domain: 8,
+        tdp_w: 700.0,
+        provenance: Provenance {
+            source: SPECS,
+            estimate: false,
+        },
+    },
+    Gpu {
+        key: "b200",
+        name: "NVIDIA B200 SXM",
+        bf16_tflops: 2250.0,
+        fp8_tflops: 4500.0,
+        hbm_gb: 180.0,
+        scale_up_gbytes_per_s: 900.0,
+        scale_up_effective_gbytes_per_s: 680.0,
+        scale_up_domain: 8,
+        tdp_w: 1000.0,
+        provenance: Provenance {
+            source: "DOMAIN.md B1 (TDP UNVERIFIED, ~1 kW)",
+            estimate: true,
+        },
+    },
+    Gpu {
+        key: "gb200",
+        name: "NVIDIA GB200 (per GPU, NVL72)",
+        bf16_tflops: 2500.0,
+        fp8_tflops: 5000.0,
+        hbm_gb: 186.0,
+        scale_up_gbytes_per_s: 900.0,
+        scale_up_effective_gbytes_per_s: 680.0,
+        scale_up_domain: 72,
+        tdp_w: 1200.0,
+        provenance: Provenance {
+            source: "DOMAIN.md B1 (TDP estimate)",
+            estimate: true,
+        },
+    },
+    Gpu {
+        key: "a100-sxm",
+        name: "NVIDIA A100 SXM 80 GB",
+        bf16_tflops: 312.0,
+        fp8_tflops: 0.0,
+        hbm_gb: 80.0,
+        scale_up_gbytes_per_s: 300.0,
+        // NCCL topo.h uses 20 GB/s per SM80 NVLink link, 12 links (DERIVED).
+        scale_up_effective_gbytes_per_s: 240.0,
+        scale_up_domain: 8,
+        tdp_w: 400.0,
+        provenance: Provenance {
+            source: "DOMAIN.md B1, A2 (TDP UNVERIFIED)",
+            estimate: true,
+        },
+    },
+    Gpu {
+        key: "mi300x",
+        name: "AMD Instinct MI300X",
+        bf16_tflops: 1300.0,
+        fp8_tflops: 2610.0,
+        hbm_gb: 192.0,
+        scale_up_gbytes_per_s: 448.0,
+        // xGMI gives only 64 GB/s peer to peer; a ring over 7 peers sees about that per link.
+        scale_up_effective_gbytes_per_s: 300.0,
+        scale_up_domain: 8,
+        tdp_w: 750.0,
+        provenance: Provenance {
+            source: "DOMAIN.md B1 (effective xGMI and TDP estimates)",
+            estimate: true,
+        },
+    },
+    Gpu {
+        key: "l40s",
+        name: "NVIDIA L40S (PCIe)",
+        bf16_tflops: 362.0,
+        fp8_tflops: 733.0,
+        hbm_gb: 48.0,
+        // PCIe Gen4 x16 only.
+        scale_up_gbytes_per_s: 31.0,
+        scale_up_effective_gbytes_per_s: 25.0,
+        scale_up_domain: 1,
+        tdp_w: 350.0,
+        provenance: Provenance {
+            source: "DOMAIN.md B1 (TDP UNVERIFIED)",
+            estimate: true,
+        },
+    },
+];
+
+pub fn gpu(key: &str) -> Option<&'static Gpu> {
+    GPUS.iter().find(|g| g.key == key)
+}

@@ -1,0 +1,159 @@
+//! Cables and optics by speed and reach [NVIDIA LinkX, DOMAIN.md B4].
+
+use super::{Provenance, ESTIMATE};
+
+/// How far a link can reach, from cheapest to dearest.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ReachClass {
+    /// Passive copper, up to 2 m at 400G and above (3 m below) [MCP4Y10, MCP7Y00].
+    Dac,
+    /// Active copper, up to 5 m [LinkX ACC].
+    Acc,
+    /// Multimode optics (SR4), up to 50 m [MMA4Z00-NS].
+    Multimode,
+    /// Single-mode optics (DR4), up to 100 m [MMS4X00-NS].
+    SingleMode,
+    /// Single-mode long reach (FR4), up to 2 km.
+    LongReach,
+}
+
+impl ReachClass {
+    pub fn label(self) -> &'static str {
+        match self {
+            ReachClass::Dac => "passive copper (DAC)",
+            ReachClass::Acc => "active copper (ACC)",
+            ReachClass::Multimode => "multimode optics (SR)",
+            ReachClass::SingleMode => "single-mode optics (DR)",
+            ReachClass::LongReach => "single-mode optics (FR, 2 km)",
+        }
+    }
+
+    pub fn max_reach_m(self, speed_gbps: f64) -> f64 {
+        match self {
+            ReachClass::Dac if speed_gbps >= 400.0 => 2.0,
+            ReachClass::Dac => 3.0,
+            ReachClass::Acc => 5.0,
+            ReachClass::Multimode => 50.0,
+            ReachClass::SingleMode => 100.0,
+            ReachClass::LongReach => 2000.0,
+        }
+    }
+
+    pub fn is_optical(self) -> bool {
+        matches!(
+            self,
+            ReachClass::Multimode | ReachClass::SingleMode | ReachClass::LongReach
+        )
+    }
+}
+
+/// The cable or optics of one link of a given speed and length.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Media {
+    pub class: ReachClass,
+    /// Price of the cable itself (copper assembly, or the fibre patch cord of an optical link).
+    pub cable_price_usd: f64,
+    /// An optical link needs a transceiver at each end: the host end (one port) ...
+    pub host_transceiver_price_usd: f64,
+    pub host_transceiver_w: f64,
+    /// ... and the switch end, where one cage may serve several links (twin-port OSFP).
+    pub switch_transceiver_price_usd: f64,
+    pub switch_transceiver_w: f64,
+    pub power: Provenance,
+    pub cost: Provenance,
+}
+
+const LINKX_POWER: Provenance = Provenance {
+    source: "NVIDIA LinkX: twin-port 800G SR4 15 W, DR4 17 W; NIC-side 400G 9 W max (DOMAIN.md B4)",
+    estimate: false,
+};
+
+/// The cheapest media that reaches `distance_m` at `speed_gbps`, with `links_per_cage` links
+/// sharing one switch-side transceiver. `None` when nothing in the catalog reaches that far.
+pub fn media_for(speed_gbps: f64, distance_m: f64, links_per_cage: u32) -> Option<Media> {
+    let class = [
+        ReachClass::Dac,
+        ReachClass::Acc,
+        ReachClass::Multimode,
+        ReachClass::SingleMode,
+        ReachClass::LongReach,
+    ]
+    .into_iter()
+    .find(|class| distance_m <= class.max_reach_m(speed_gbps))?;
+    // Prices scale with speed from the 400G figures; all of them are estimates.
+    let scale = (speed_gbps / 400.0).powf(0.8);
+    let cage = f64::from(links_per_cage.max(1));
+    let (cable, host, host_w, cage_price, cage_w) = match class {
+        ReachClass::Dac => (180.0 * scale, 0.0, 0.0, 0.0, 0.0),
+        ReachClass::Acc => (450.0 * scale, 0.0, 0.0, 0.0, 0.0),
+        ReachClass::Multimode => (
+            60.0,
+            700.0 * scale,
+            8.0 * scale,
+            1_100.0 * scale * cage / 2.0,
+            15.0 * scale * cage / 2.0,
+        ),
+        ReachClass::SingleMode => (
+            80.0,
+            950.0 * scale,
+            9.0 * scale,
+            1_500.0 * scale * cage / 2.0,
+            17.0 * scale * cage / 2.0,
+        ),
+        ReachClass::LongReach => (
+            120.0,
+            1_400.0 * scale,
+            12.0 * scale,
+            2_300.0 * scale * cage / 2.0,
+            22.0 * scale * cage / 2.0,
+        ),
+    };
+    // Active copper draws about 1.5 W per end (estimate); passive copper "near zero" [MCP4Y10].
+    let (host_w, cage_w) = if class == ReachClass::Acc {
+        (1.5, 1.5)
+    } else {
+        (host_w, cage_w)
+    };
+    Some(Media {
+        class,
+        cable_price_usd: cable,
+        host_transceiver_price_usd: host,
+        host_transceiver_w: host_w,
+        switch_transceiver_price_usd: cage_price,
+        switch_transceiver_w: cage_w,
+        power: if class.is_optical() {
+            LINKX_POWER
+        } else {
+            ESTIMATE
+        },
+        cost: ESTIMATE,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_one_metre_400g_link_is_passive_copper_with_no_transceivers() {
+        let media = media_for(400.0, 1.0, 2).unwrap();
+        assert_eq!(media.class, ReachClass::Dac);
+        assert_eq!(media.host_transceiver_price_usd, 0.0);
+    }
+
+    #[test]
+    fn a_30_metre_400g_link_is_multimode_with_a_twin_port_15_w_cage() {
+        let media = media_for(400.0, 30.0, 2).unwrap();
+        assert_eq!(media.class, ReachClass::Multimode);
+        assert_eq!(media.switch_transceiver_w, 15.0);
+        assert_eq!(media.host_transceiver_w, 8.0);
+    }
+
+    #[test]
+    fn nothing_reaches_ten_kilometres() {
+        assert_eq!(media_for(400.0, 10_000.0, 2), None);
+    }
+}

@@ -1,0 +1,146 @@
+use super::{Provenance, ESTIMATE};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SwitchFamily {
+    InfiniBand,
+    Ethernet,
+}
+
+/// A fabric switch and the port configurations it supports.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Switch {
+    pub key: &'static str,
+    pub name: &'static str,
+    pub family: SwitchFamily,
+    /// (port speed in Gb/s, ports at that speed), fastest first.
+    pub port_modes: &'static [(f64, u32)],
+    /// Line rate of one physical cage (OSFP/QSFP); a cage carries `cage_gbps / port speed` links,
+    /// so one twin-port transceiver serves two links [DOMAIN.md A7, B4].
+    pub cage_gbps: f64,
+    pub rack_units: u32,
+    /// In-network reduction (SHARP) support.
+    pub sharp: bool,
+    pub ports: Provenance,
+    pub power_w: f64,
+    pub price_usd: f64,
+    pub cost: Provenance,
+}
+
+impl Switch {
+    /// The port mode an endpoint of `speed_gbps` uses: the slowest mode at least that fast
+    /// (a 50G NIC on a 100G port). `(mode speed, ports)`.
+    pub fn port_mode_for(&self, speed_gbps: f64) -> Option<(f64, u32)> {
+        self.port_modes
+            .iter()
+            .copied()
+            .filter(|(speed, _)| *speed >= speed_gbps - 1e-9)
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+
+    /// Links that share one physical cage at `speed_gbps` (2 for 400G links in an 800G cage).
+    pub fn links_per_cage(&self, speed_gbps: f64) -> u32 {
+        if speed_gbps <= 0.0 {
+            return 1;
+        }
+        ((self.cage_gbps / speed_gbps).floor() as u32).clamp(1, 8)
+    }
+}
+
+pub const SWITCHES: &[Switch] = &[
+    Switch {
+        key: "qm9700",
+        name: "NVIDIA Quantum-2 QM9700 (NDR, 64×400G, 32 twin-port OSFP)",
+        family: SwitchFamily::InfiniBand,
+        port_modes: &[(400.0, 64), (200.0, 128)],
+        cage_gbps: 800.0,
+        rack_units: 1,
+        sharp: true,
+        ports: Provenance { source: "docs.nvidia.com QM97X0 interfaces; DOMAIN.md B3", estimate: false },
+        power_w: 1720.0,
+        price_usd: 33_000.0,
+        cost: ESTIMATE,
+    },
+    Switch {
+        key: "q3400",
+        name: "NVIDIA Quantum-X800 Q3400 (XDR, 144×800G)",
+        family: SwitchFamily::InfiniBand,
+        port_modes: &[(800.0, 144), (400.0, 288)],
+        cage_gbps: 1600.0,
+        rack_units: 4,
+        sharp: true,
+        ports: Provenance { source: "DGX SuperPOD B300-XDR RA, 72 down + 72 up per leaf (DOMAIN.md B3; datasheet UNVERIFIED)", estimate: true },
+        power_w: 5600.0,
+        price_usd: 120_000.0,
+        cost: ESTIMATE,
+    },
+    Switch {
+        key: "sn5600",
+        name: "NVIDIA Spectrum-4 SN5600 (64×800G OSFP)",
+        family: SwitchFamily::Ethernet,
+        port_modes: &[(800.0, 64), (400.0, 128), (200.0, 256), (100.0, 256)],
+        cage_gbps: 800.0,
+        rack_units: 2,
+        sharp: false,
+        ports: Provenance { source: "docs.nvidia.com SN5000 data interfaces; DOMAIN.md B3", estimate: false },
+        power_w: 2000.0,
+        price_usd: 60_000.0,
+        cost: ESTIMATE,
+    },
+    Switch {
+        key: "sn5400",
+        name: "NVIDIA Spectrum-4 SN5400 (64×400G)",
+        family: SwitchFamily::Ethernet,
+        port_modes: &[(400.0, 64), (200.0, 128), (100.0, 128)],
+        cage_gbps: 400.0,
+        rack_units: 2,
+        sharp: false,
+        ports: Provenance { source: "DOMAIN.md B3 (25.6 Tb/s)", estimate: false },
+        power_w: 1200.0,
+        price_usd: 38_000.0,
+        cost: ESTIMATE,
+    },
+    Switch {
+        key: "tomahawk5",
+        name: "Broadcom Tomahawk 5 switch (e.g. Arista 7060X6, 64×800G)",
+        family: SwitchFamily::Ethernet,
+        port_modes: &[(800.0, 64), (400.0, 128), (200.0, 256), (100.0, 256)],
+        cage_gbps: 800.0,
+        rack_units: 2,
+        sharp: false,
+        ports: Provenance { source: "TechInsights TH5 note (DOMAIN.md B3)", estimate: false },
+        power_w: 1800.0,
+        price_usd: 50_000.0,
+        cost: ESTIMATE,
+    },
+    Switch {
+        key: "tomahawk6",
+        name: "Broadcom Tomahawk 6 switch (64×1.6T / 128×800G / 512×200G)",
+        family: SwitchFamily::Ethernet,
+        port_modes: &[(1600.0, 64), (800.0, 128), (400.0, 256), (200.0, 512), (100.0, 512)],
+        cage_gbps: 1600.0,
+        rack_units: 3,
+        sharp: false,
+        ports: Provenance { source: "Broadcom TH6 launch coverage 2025-06 (DOMAIN.md B3)", estimate: false },
+        power_w: 3000.0,
+        price_usd: 95_000.0,
+        cost: ESTIMATE,
+    },
+    Switch {
+        key: "sn4600c",
+        name: "NVIDIA Spectrum-3 SN4600C (64×100G)",
+        family: SwitchFamily::Ethernet,
+        // 25G through 2× breakout: the logical port count tops out at 128 (UNVERIFIED).
+        port_modes: &[(100.0, 64), (25.0, 128)],
+        cage_gbps: 100.0,
+        rack_units: 2,
+        sharp: false,
+        ports: Provenance { source: "DGX SuperPOD H100 RA in-band network (DOMAIN.md B3); 25G breakout UNVERIFIED", estimate: true },
+        power_w: 650.0,
+        price_usd: 18_000.0,
+        cost: ESTIMATE,
+    },
+];
+
+pub fn switch(key: &str) -> Option<&'static Switch> {
+    SWITCHES.iter().find(|s| s.key == key)
+}

@@ -1,0 +1,235 @@
+//! Warnings and recommendations, each raised by a named rule.
+
+use crate::report::{FabricReport, Finding, Severity, WorkloadReport};
+use crate::spec::{DesignSpec, Role, Workload};
+
+fn finding(severity: Severity, rule: &'static str, subject: &str, message: String) -> Finding {
+    Finding {
+        severity,
+        rule: rule.into(),
+        subject: subject.to_string(),
+        message,
+    }
+}
+
+pub fn findings(
+    spec: &DesignSpec,
+    fabrics: &[FabricReport],
+    workloads: &[WorkloadReport],
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if spec.cluster.nodes == 1 {
+        out.push(finding(
+            Severity::Info,
+            "single-node",
+            &spec.title,
+            "All GPUs sit in one node: GPU traffic stays on the scale-up domain, the network is not on the critical path and no GPU fabric is sized (seed C1).".into(),
+        ));
+    }
+    for f in fabrics {
+        if f.technology.needs_lossless_ethernet() {
+            out.push(finding(
+                Severity::Warning,
+                "roce-lossless",
+                &f.name,
+                format!(
+                    "RoCE needs lossless Ethernet: PFC on the RoCE priority and ECN on every switch in the path ({} here), CNP in strict priority (seed C5).",
+                    f.plan.switches()
+                ),
+            ));
+        }
+        if f.plan.two_tier_exceeded {
+            out.push(finding(
+                Severity::Critical,
+                "two-tier-exceeded",
+                &f.name,
+                format!(
+                    "{} endpoints do not fit in 2 tiers of {}-port switches (at most {}): the fabric was sized as 3 tiers.",
+                    f.endpoints, f.plan.radix, u64::from(f.plan.radix) * u64::from(f.plan.leaf_downlinks)
+                ),
+            ));
+        }
+        if f.plan.tiers == 3 && f.role == Role::Compute {
+            out.push(finding(
+                Severity::Info,
+                "three-tier",
+                &f.name,
+                format!(
+                    "{} (seed C4: beyond about 128 nodes, 3 tiers or rail-optimized).",
+                    f.plan.reason
+                ),
+            ));
+        }
+        if let Some(target) = spec.cluster.growth_target_nodes {
+            if f.role == Role::Compute && target > f.max_nodes {
+                out.push(finding(
+                    Severity::Warning,
+                    "growth-target",
+                    &f.name,
+                    format!("Growing to {target} nodes needs more spine or core switches: this fabric holds {} nodes.", f.max_nodes),
+                ));
+            }
+        }
+        for t in &f.tiers {
+            match t.headroom_percent {
+                Some(h) if h < 0.0 => out.push(finding(
+                    Severity::Critical,
+                    "headroom-negative",
+                    &f.name,
+                    format!(
+                        "The {} tier needs {} but has {}: communication cannot hide behind compute and the workloads slow down.",
+                        t.tier, t.required, t.available
+                    ),
+                )),
+                Some(h) if h < 20.0 => out.push(finding(
+                    Severity::Warning,
+                    "headroom-low",
+                    &f.name,
+                    format!("The {} tier has {h:.0} % headroom: a degraded link or a burst will show as slower jobs.", t.tier),
+                )),
+                _ => {}
+            }
+        }
+        if f.oversubscription > 1.0 && f.role == Role::Compute {
+            out.push(finding(
+                Severity::Warning,
+                "oversubscribed-training",
+                &f.name,
+                format!("Leaves are {:.1}:1 oversubscribed on a GPU fabric: collectives that cross the spine slow down when they contend.", f.oversubscription),
+            ));
+        }
+    }
+    for (spec_w, w) in spec.workloads.iter().zip(workloads) {
+        let fabric = spec.fabric(spec_w.fabric());
+        match (spec_w, w) {
+            (Workload::Storage(s), WorkloadReport::Storage(r)) => {
+                if fabric.is_some_and(|f| f.role == Role::Compute) {
+                    out.push(finding(
+                        Severity::Recommendation,
+                        "storage-shares-gpu-fabric",
+                        &s.name,
+                        "Storage traffic shares the GPU fabric: give it a fabric of its own on dedicated interfaces, NVMe-oF preferred (seed C12).".into(),
+                    ));
+                }
+                if r.read_headroom.value.0 < 1.0 {
+                    out.push(finding(
+                        Severity::Critical,
+                        "storage-starved",
+                        &s.name,
+                        format!(
+                            "Training data needs {} (with {}× headroom) but the storage path gives {}: the GPUs will wait for data (seed C11).",
+                            r.read_provisioned.value, s.read_headroom, r.read_available.value
+                        ),
+                    ));
+                }
+                if !r.within_budget {
+                    out.push(finding(
+                        Severity::Warning,
+                        "checkpoint-budget",
+                        &s.name,
+                        format!(
+                            "A {} checkpoint takes {} to write, over the {} budget (seed C11).",
+                            r.checkpoint_size.value, r.checkpoint_write_time.value, r.write_budget
+                        ),
+                    ));
+                }
+            }
+            (Workload::Inference(i), WorkloadReport::Inference(r)) => {
+                if i.tp_nodes == 1 {
+                    out.push(finding(
+                        Severity::Info,
+                        "single-node-inference",
+                        &i.name,
+                        "The model is served inside one node: its tensor parallelism needs no GPU fabric (seed C1).".into(),
+                    ));
+                } else if !r.meets_target {
+                    out.push(finding(
+                        Severity::Critical,
+                        "inter-token-latency",
+                        &i.name,
+                        format!(
+                            "Tensor parallelism over {} nodes adds {} of communication per token, over the {} target (seed C9).",
+                            i.tp_nodes, r.communication_per_token.value, r.target_inter_token
+                        ),
+                    ));
+                }
+                if let Some(f) = fabric {
+                    if !f.technology.has_rdma() && i.tp_nodes > 1 {
+                        out.push(finding(
+                            Severity::Warning,
+                            "tcp-tensor-parallel",
+                            &i.name,
+                            format!(
+                                "{} without RDMA carries tensor-parallel activations through the kernel: {} per token over {} layers.",
+                                f.technology.label(), r.communication_per_token.value, i.model.layers
+                            ),
+                        ));
+                    }
+                }
+            }
+            (Workload::Training(t), WorkloadReport::Training(r)) => {
+                if r.tensor_parallel_crosses_nodes {
+                    out.push(finding(
+                        Severity::Warning,
+                        "tensor-parallel-across-nodes",
+                        &t.name,
+                        format!(
+                            "Tensor parallelism of {} exceeds the {} GPUs of a node: its AllReduces cross the network every layer.",
+                            t.parallelism.tp, spec.cluster.gpus_per_node
+                        ),
+                    ));
+                }
+                if let Some(slowdown) = &r.slowdown {
+                    if slowdown.value.0 > 1.25 {
+                        out.push(finding(
+                            Severity::Warning,
+                            "network-bound-training",
+                            &t.name,
+                            format!(
+                                "Steps take {} against {} on an ideal network ({}): the network is on the critical path (seed C2).",
+                                r.step_time.value, r.ideal_step_time.value, slowdown.value
+                            ),
+                        ));
+                    }
+                }
+                if let Some(f) = fabric {
+                    if !f.technology.has_rdma() {
+                        out.push(finding(
+                            Severity::Warning,
+                            "tcp-training",
+                            &t.name,
+                            "Training over TCP: without RDMA the gradients are copied through the kernel; RoCE or InfiniBand reach far closer to line rate (seed C3).".into(),
+                        ));
+                    }
+                }
+            }
+            (Workload::Rag(q), WorkloadReport::Rag(r)) => {
+                if r.share_of_budget.value.0 > 0.5 {
+                    out.push(finding(
+                        Severity::Warning,
+                        "rag-latency-budget",
+                        &q.name,
+                        format!(
+                            "The network takes {} of the {} ms retrieval budget.",
+                            r.network_time_per_query.value, q.latency_budget_ms
+                        ),
+                    ));
+                }
+                if r.vector_db_port_utilisation.value.0 > 0.7 {
+                    out.push(finding(
+                        Severity::Warning,
+                        "rag-port-utilisation",
+                        &q.name,
+                        format!(
+                            "The vector database's port runs at {:.0} %: add ports or replicas, and give retrieval traffic its own QoS class (seed C10).",
+                            r.vector_db_port_utilisation.value.0 * 100.0
+                        ),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out
+}

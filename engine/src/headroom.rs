@@ -1,0 +1,115 @@
+//! Bandwidth headroom per tier of a fabric: what its workloads need against what it has.
+
+use crate::report::{TierHeadroom, WorkloadReport};
+use crate::topology::{Layout, Plan};
+use crate::units::ByteRate;
+
+/// Traffic the workloads mapped to a fabric inject into it, all nodes together, at the rate
+/// they need: training moves a step's network bytes within the step's compute time (so that it
+/// can hide behind it); inference a token's within the target inter-token latency; RAG and
+/// storage their sustained rates.
+pub fn demand(workloads: &[&WorkloadReport], attached_nodes: u32) -> ByteRate {
+    let mut total = 0.0;
+    for w in workloads {
+        total += match w {
+            WorkloadReport::Training(t) => {
+                let window = if t.compute_time.value.0 > 0.0 {
+                    t.compute_time.value
+                } else {
+                    t.step_time.value
+                };
+                if window.0 > 0.0 {
+                    t.network_bytes_per_node_per_step.0 * f64::from(t.nodes) / window.0
+                } else {
+                    0.0
+                }
+            }
+            WorkloadReport::Inference(i) if i.crosses_network && i.target_inter_token.0 > 0.0 => {
+                i.network_bytes_per_node_per_token.0 * f64::from(attached_nodes)
+                    / i.target_inter_token.0
+            }
+            WorkloadReport::Inference(_) => 0.0,
+            WorkloadReport::Rag(r) => r.bandwidth.value.0,
+            WorkloadReport::Storage(s) => {
+                let checkpoint = if s.write_budget.0 > 0.0 {
+                    s.checkpoint_size.value.0 / s.write_budget.0
+                } else {
+                    0.0
+                };
+                s.read_provisioned.value.0 + checkpoint
+            }
+        };
+    }
+    ByteRate(total)
+}
+
+/// Share of traffic that leaves a group of `local` of `nodes` nodes, peers chosen uniformly:
+/// 1 − (local − 1)/(nodes − 1). Jobs are not always placed contiguously, and trees and
+/// all-to-all reach far peers, so rings' mostly-local traffic is not assumed.
+fn leaving(local: u32, nodes: u32) -> f64 {
+    if nodes <= 1 {
+        return 0.0;
+    }
+    let local = local.clamp(1, nodes);
+    1.0 - f64::from(local - 1) / f64::from(nodes - 1)
+}
+
+pub fn tiers(
+    plan: &Plan,
+    nodes: u32,
+    ports_per_node: u32,
+    port: ByteRate,
+    demand: ByteRate,
+) -> Vec<TierHeadroom> {
+    let nodes_per_leaf = match plan.layout {
+        // Every leaf of a rail serves one port of each of its nodes.
+        Layout::RailOptimized => plan.leaf_downlinks,
+        _ => plan.leaf_downlinks / ports_per_node.max(1),
+    }
+    .max(1);
+    let nodes_per_pod = nodes_per_leaf.saturating_mul(plan.leaves_per_pod.max(1));
+    let tier = |name: &str, links: u32, share: f64, formula: &'static str| {
+        let available = port * f64::from(links);
+        let required = demand * share;
+        TierHeadroom {
+            tier: name.to_string(),
+            available,
+            required,
+            headroom_percent: (required.0 > 0.0)
+                .then(|| (available.0 - required.0) / required.0 * 100.0),
+            formula: formula.into(),
+        }
+    };
+    let mut out = vec![tier(
+        "node-leaf",
+        plan.node_leaf_links,
+        1.0,
+        "available = links × achievable port rate; required = traffic all nodes inject",
+    )];
+    if plan.leaf_spine_links > 0 {
+        out.push(tier(
+            "leaf-spine",
+            plan.leaf_spine_links,
+            leaving(nodes_per_leaf, nodes),
+            "required = injected traffic × share leaving the leaf, 1 − (nodes per leaf − 1)/(nodes − 1)",
+        ));
+    }
+    if plan.spine_core_links > 0 {
+        out.push(tier(
+            "spine-core",
+            plan.spine_core_links,
+            leaving(nodes_per_pod, nodes),
+            "required = injected traffic × share leaving the pod, 1 − (nodes per pod − 1)/(nodes − 1)",
+        ));
+    }
+    out
+}
+
+/// The tier with the least headroom.
+pub fn bottleneck(tiers: &[TierHeadroom]) -> Option<String> {
+    tiers
+        .iter()
+        .filter_map(|t| t.headroom_percent.map(|h| (h, &t.tier)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name.clone())
+}

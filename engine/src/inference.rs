@@ -1,0 +1,67 @@
+//! Tensor-parallel inference across nodes: two AllReduces of the activations per layer for every
+//! forward pass [Megatron-LM; DOMAIN.md A5; seed C9].
+
+use crate::collective::{allreduce, Cost};
+use crate::links::Links;
+use crate::report::{Figure, InferenceReport};
+use crate::spec::Inference;
+use crate::units::{Bytes, Seconds};
+
+/// The communication of one forward pass over `tokens` tokens in flight.
+fn forward_pass(w: &Inference, links: &Links, tokens: u32) -> Cost {
+    let m = &w.model;
+    let message = Bytes(f64::from(tokens) * f64::from(m.hidden) * m.precision.bytes_per_element());
+    let g = links.gpus_per_node.max(1);
+    let group = links.group(w.tp_nodes.max(1) * g, g, 1);
+    // After the attention output projection and after the MLP down projection.
+    allreduce(&group, message).repeated(2.0 * f64::from(m.layers))
+}
+
+pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport {
+    let m = &w.model;
+    let decode = forward_pass(w, links, w.decode_tokens);
+    let per_layer = decode.time() / f64::from(m.layers.max(1));
+    let network_added = decode.time() - forward_pass(w, ideal, w.decode_tokens).time();
+    let prefill = if w.prefill_tokens > 0 {
+        forward_pass(w, links, w.prefill_tokens).time()
+    } else {
+        Seconds(0.0)
+    };
+    let target = Seconds::from_millis(w.target_inter_token_ms);
+    InferenceReport {
+        name: w.name.clone(),
+        fabric: w.fabric.clone(),
+        tp_nodes: w.tp_nodes,
+        tp_ranks: w.tp_nodes * links.gpus_per_node,
+        crosses_network: w.tp_nodes > 1,
+        tokens_in_flight: w.decode_tokens,
+        allreduce_bytes: Figure::new(
+            Bytes(f64::from(w.decode_tokens) * f64::from(m.hidden) * m.precision.bytes_per_element()),
+            "tokens in flight × hidden size × bytes per element",
+            "DOMAIN.md A5",
+        ),
+        per_layer_time: Figure::new(
+            per_layer,
+            "2 AllReduces per layer (after attention and after the MLP), each the faster of ring and hierarchical",
+            "Megatron-LM arXiv:1909.08053; DOMAIN.md A3, A5",
+        ),
+        communication_per_token: Figure::new(
+            decode.time(),
+            "layers × per-layer AllReduce time, for every generated token",
+            "seed C9",
+        ),
+        network_added_per_token: Figure::new(
+            network_added,
+            "communication per token minus the same on an infinitely fast network",
+            "seed C9",
+        ),
+        prefill_communication: Figure::new(
+            prefill,
+            "the same AllReduces over the prefill tokens of one forward pass",
+            "DOMAIN.md A5",
+        ),
+        network_bytes_per_node_per_token: decode.network_bytes_per_node,
+        target_inter_token: target,
+        meets_target: decode.time() <= target,
+    }
+}

@@ -1,0 +1,117 @@
+//! What a workload's traffic can use: the cluster's scale-up links and the fabric it is mapped
+//! to, calibrated. Built once per fabric for each evaluation.
+
+use crate::catalog::Gpu;
+use crate::collective::{Group, Latencies};
+use crate::spec::{Calibration, Cluster, Fabric, Role};
+use crate::technology::Transport;
+use crate::units::{BitRate, ByteRate};
+
+/// Conditions an evaluation runs under: normal, or a what-if.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Conditions {
+    /// Fraction of its bandwidth the network delivers: 0.5 for one link degraded to half speed
+    /// (a ring runs at its slowest link, seed C14), 1/3 for heavy congestion.
+    pub network_share: f64,
+    /// An infinitely fast network with no latency: the reference for "slowdown".
+    pub ideal_network: bool,
+}
+
+impl Conditions {
+    pub const NORMAL: Conditions = Conditions {
+        network_share: 1.0,
+        ideal_network: false,
+    };
+    pub const IDEAL: Conditions = Conditions {
+        network_share: 1.0,
+        ideal_network: true,
+    };
+}
+
+/// The links one workload's traffic runs over.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Links {
+    pub gpus_per_node: u32,
+    /// Nodes attached to the fabric.
+    pub nodes: u32,
+    /// Achievable scale-up bandwidth per GPU.
+    pub scale_up: ByteRate,
+    /// Achievable network bandwidth of one port.
+    pub port: ByteRate,
+    /// Achievable network bandwidth of one node (all its ports on this fabric).
+    pub node: ByteRate,
+    pub ports_per_node: u32,
+    pub port_line_rate: BitRate,
+    pub transport: Transport,
+    pub latencies: Latencies,
+    /// Leaf oversubscription (downlink : uplink).
+    pub leaf_oversubscription: f64,
+}
+
+impl Links {
+    pub fn new(
+        cluster: &Cluster,
+        gpu: &Gpu,
+        fabric: &Fabric,
+        calibration: &Calibration,
+        conditions: Conditions,
+    ) -> Links {
+        let transport = fabric.technology.transport();
+        let ports_per_node = ports_per_node(cluster, fabric);
+        let line = BitRate::gbps(fabric.port_gbps());
+        let scale_up_line = cluster
+            .scale_up_gbytes_per_s
+            .unwrap_or(gpu.scale_up_gbytes_per_s);
+        let scale_up_efficiency = calibration
+            .scale_up_efficiency
+            .unwrap_or(gpu.scale_up_effective_gbytes_per_s / gpu.scale_up_gbytes_per_s);
+        let port = if conditions.ideal_network {
+            ByteRate(f64::INFINITY)
+        } else {
+            line.to_byte_rate() * (calibration.efficiency(transport) * conditions.network_share)
+        };
+        let network_hop_us = if conditions.ideal_network {
+            0.0
+        } else {
+            calibration.hop_latency_us(transport)
+        };
+        Links {
+            gpus_per_node: cluster.gpus_per_node,
+            nodes: fabric.attached_nodes.unwrap_or(cluster.nodes),
+            scale_up: ByteRate::gigabytes_per_second(scale_up_line * scale_up_efficiency),
+            port,
+            node: port * f64::from(ports_per_node),
+            ports_per_node,
+            port_line_rate: line,
+            transport,
+            latencies: Latencies {
+                base_us: calibration.collective_base_latency_us,
+                scale_up_hop_us: calibration.scale_up_hop_latency_us,
+                network_hop_us,
+            },
+            leaf_oversubscription: fabric.oversubscription.leaf,
+        }
+    }
+
+    /// A collective group of `ranks` ranks, `ranks_per_node` of them in each node, sharing the
+    /// node's network with `concurrent_groups` groups like it.
+    pub fn group(&self, ranks: u32, ranks_per_node: u32, concurrent_groups: u32) -> Group {
+        let ranks_per_node = ranks_per_node.clamp(1, ranks.max(1));
+        let nodes = ranks.div_ceil(ranks_per_node).max(1);
+        Group {
+            ranks,
+            nodes,
+            scale_up: self.scale_up,
+            node_network: self.node / f64::from(concurrent_groups.max(1)),
+            latencies: self.latencies,
+        }
+    }
+}
+
+/// Ports each attached node has on `fabric`.
+pub fn ports_per_node(cluster: &Cluster, fabric: &Fabric) -> u32 {
+    fabric.ports_per_node.unwrap_or(match fabric.role {
+        Role::Compute => cluster.nics_per_node,
+        _ => 1,
+    })
+}

@@ -1,0 +1,53 @@
+//! Retrieval-augmented generation: embeddings to the vector database, document chunks back
+//! (seed C10).
+
+use crate::links::Links;
+use crate::report::{Figure, RagReport};
+use crate::spec::Rag;
+use crate::units::{ByteRate, Bytes, Ratio, Seconds};
+
+/// Request framing and result metadata (ids, scores) per query and per hit (an estimate).
+const REQUEST_OVERHEAD_BYTES: f64 = 256.0;
+const RESULT_OVERHEAD_BYTES: f64 = 64.0;
+
+pub fn rag(w: &Rag, links: &Links) -> RagReport {
+    let request = Bytes(
+        f64::from(w.embedding_dim) * w.embedding_precision.bytes_per_element()
+            + REQUEST_OVERHEAD_BYTES,
+    );
+    let response = Bytes(f64::from(w.top_k) * (w.chunk_bytes + RESULT_OVERHEAD_BYTES));
+    let per_query = request + response;
+    let bandwidth = ByteRate(per_query.0 * w.queries_per_s);
+    // One round trip: request and response each cross the fabric (host, leaf, spine, leaf,
+    // host: four hops of latency each way) and serialise at the port rate.
+    let hops_us = 2.0 * 4.0 * links.latencies.network_hop_us;
+    let network_time = request / links.port + response / links.port + Seconds::from_micros(hops_us);
+    let budget = Seconds::from_millis(w.latency_budget_ms);
+    // All queries converge on the vector database's port.
+    let utilisation = Ratio(bandwidth.0 / links.port.0);
+    RagReport {
+        name: w.name.clone(),
+        fabric: w.fabric.clone(),
+        bytes_per_query: Figure::new(
+            per_query,
+            "embedding dim × bytes + top-k × (chunk bytes + 64 B metadata) + 256 B request",
+            "seed C10; overheads are estimates",
+        ),
+        bandwidth: Figure::new(bandwidth, "queries/s × bytes per query", "seed C10"),
+        network_time_per_query: Figure::new(
+            network_time,
+            "request and response at the port rate plus 8 network hops of latency",
+            "DOMAIN.md A2 (hop latency)",
+        ),
+        share_of_budget: Figure::new(
+            Ratio(network_time.0 / budget.0),
+            "network time per query ÷ latency budget",
+            "seed C10",
+        ),
+        vector_db_port_utilisation: Figure::new(
+            utilisation,
+            "bandwidth ÷ achievable rate of the vector database's port",
+            "seed C10",
+        ),
+    }
+}

@@ -1,0 +1,131 @@
+use crate::technology::Technology;
+use serde::{Deserialize, Serialize};
+
+/// What a fabric is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The GPU-to-GPU (east-west) fabric.
+    Compute,
+    /// The fabric of the inference serving fleet.
+    Inference,
+    Storage,
+    /// Front-end / in-band management and user traffic.
+    FrontEnd,
+}
+
+impl Role {
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Compute => "compute",
+            Role::Inference => "inference",
+            Role::Storage => "storage",
+            Role::FrontEnd => "front-end",
+        }
+    }
+}
+
+/// How the switches are arranged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Topology {
+    /// Two tiers while they suffice, else three (seed C4).
+    #[default]
+    Auto,
+    TwoTier,
+    ThreeTier,
+    /// NIC i of every node goes to leaf i of its scalable unit [DOMAIN.md A7].
+    RailOptimized,
+}
+
+/// Downlink : uplink bandwidth at each switch tier (1.0 is non-blocking).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Oversubscription {
+    pub leaf: f64,
+    /// At the spine of a 3-tier fabric (aggregation to core).
+    #[serde(default = "non_blocking")]
+    pub spine: f64,
+}
+
+fn non_blocking() -> f64 {
+    1.0
+}
+
+impl Default for Oversubscription {
+    fn default() -> Self {
+        Oversubscription {
+            leaf: 1.0,
+            spine: 1.0,
+        }
+    }
+}
+
+/// Cable runs, which set the reach class of every link.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CableRuns {
+    pub node_leaf_m: f64,
+    pub leaf_spine_m: f64,
+    #[serde(default = "default_spine_core_m")]
+    pub spine_core_m: f64,
+}
+
+fn default_spine_core_m() -> f64 {
+    100.0
+}
+
+impl Default for CableRuns {
+    /// Leaves in a network rack beside the compute racks, spines a row away.
+    fn default() -> Self {
+        CableRuns {
+            node_leaf_m: 10.0,
+            leaf_spine_m: 30.0,
+            spine_core_m: 100.0,
+        }
+    }
+}
+
+/// One fabric of the design.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fabric {
+    /// Unique within the design; workloads refer to it.
+    pub name: String,
+    pub role: Role,
+    pub technology: Technology,
+    /// Port speed, Gb/s, when it differs from the technology's (a 200G port on a 400G switch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port_gbps: Option<f64>,
+    /// Switch model, a catalog key; the technology's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch: Option<String>,
+    #[serde(default)]
+    pub topology: Topology,
+    #[serde(default)]
+    pub oversubscription: Oversubscription,
+    /// Cluster nodes attached to this fabric; all of them when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attached_nodes: Option<u32>,
+    /// Ports per attached node; the cluster's NICs per node for a compute fabric, else 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports_per_node: Option<u32>,
+    /// Other endpoints on the fabric: storage servers, the subnet manager (UFM), gateways.
+    #[serde(default)]
+    pub extra_endpoints: u32,
+    #[serde(default)]
+    pub cable_runs: CableRuns,
+}
+
+impl Fabric {
+    pub fn port_gbps(&self) -> f64 {
+        self.port_gbps
+            .unwrap_or_else(|| self.technology.port_gbps())
+    }
+
+    pub fn switch_key(&self) -> &str {
+        self.switch
+            .as_deref()
+            .unwrap_or_else(|| self.technology.default_switch())
+    }
+}

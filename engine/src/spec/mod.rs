@@ -1,0 +1,130 @@
+//! The design spec: what the user describes. Versioned: a saved design keeps loading after the
+//! spec grows, because older versions are upgraded when read.
+
+mod calibration;
+mod cluster;
+mod fabric;
+mod v1;
+pub(crate) mod validate;
+mod workload;
+
+pub use calibration::{Calibration, CatalogOverride};
+pub use cluster::Cluster;
+pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
+pub use v1::{SpecV1, TrainingV1};
+pub use validate::{MAX_GPUS_PER_NODE, MAX_NODES, MAX_PARAMETERS, MAX_TITLE_CHARS};
+pub use workload::{
+    default_checkpoint_bytes, default_overlap, default_read_headroom, Checkpoint, Compute,
+    Inference, Model, Parallelism, Rag, Sharding, Storage, Training, Workload,
+};
+
+use crate::error::SpecErrors;
+use serde::{Deserialize, Serialize};
+
+/// The schema version this engine writes. Version 1 (one data-parallel job) is upgraded on read.
+pub const SPEC_VERSION: u32 = 2;
+
+/// A design as the user describes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DesignSpec {
+    pub schema_version: u32,
+    pub title: String,
+    pub cluster: Cluster,
+    #[serde(default)]
+    pub workloads: Vec<Workload>,
+    #[serde(default)]
+    pub fabrics: Vec<Fabric>,
+    #[serde(default)]
+    pub calibration: Calibration,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<CatalogOverride>,
+}
+
+impl DesignSpec {
+    /// Reads a spec from JSON text, upgrading older schema versions, and validates it.
+    pub fn from_json(text: &str) -> Result<DesignSpec, SpecErrors> {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| SpecErrors::single("", format!("not valid JSON: {e}")))?;
+        DesignSpec::from_value(value)
+    }
+
+    /// Reads a spec from a JSON value, upgrading older schema versions, and validates it.
+    pub fn from_value(value: serde_json::Value) -> Result<DesignSpec, SpecErrors> {
+        let version = match value.get("schema_version") {
+            None => return Err(SpecErrors::single("schema_version", "is missing")),
+            Some(v) => v.as_u64().ok_or_else(|| {
+                SpecErrors::single("schema_version", format!("must be a whole number, not {v}"))
+            })?,
+        };
+        let spec = match version {
+            1 => {
+                let v1 = deserialize::<SpecV1>(value)?;
+                v1.validate()?;
+                v1.upgrade()
+            }
+            2 => deserialize::<DesignSpec>(value)?,
+            _ => {
+                return Err(SpecErrors::single(
+                    "schema_version",
+                    format!(
+                    "version {version} is not known to this engine (it reads 1 to {SPEC_VERSION})"
+                ),
+                ))
+            }
+        };
+        spec.validate()?;
+        Ok(spec)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Every error in the spec, each with its field path, or `Ok` when it can be evaluated.
+    pub fn validate(&self) -> Result<(), SpecErrors> {
+        let errors = validate::errors(self);
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(SpecErrors(errors))
+        }
+    }
+
+    pub fn fabric(&self, name: &str) -> Option<&Fabric> {
+        self.fabrics.iter().find(|f| f.name == name)
+    }
+}
+
+fn deserialize<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, SpecErrors> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        SpecErrors::single(path, plain_serde_message(&e.into_inner().to_string()))
+    })
+}
+
+/// serde's messages, reworded for people: "invalid value: integer `-4`, expected u32" becomes
+/// "must be a whole number of at least 0, not -4".
+fn plain_serde_message(message: &str) -> String {
+    let wanted = |expected: &str| match expected {
+        "u32" | "u64" => Some("a whole number of at least 0"),
+        "f64" | "f32" => Some("a number"),
+        "a string" => Some("text"),
+        _ => None,
+    };
+    if let Some((got, expected)) = message
+        .strip_prefix("invalid value: ")
+        .or_else(|| message.strip_prefix("invalid type: "))
+        .and_then(|rest| rest.split_once(", expected "))
+    {
+        let expected = expected.split(" at line").next().unwrap_or(expected);
+        if let Some(kind) = wanted(expected) {
+            let got = got.replace('`', "");
+            let got = got.strip_prefix("integer ").unwrap_or(&got);
+            let got = got.strip_prefix("floating point ").unwrap_or(got);
+            return format!("must be {kind}, not {got}");
+        }
+    }
+    message.to_string()
+}

@@ -1,0 +1,219 @@
+use crate::precision::Precision;
+use serde::{Deserialize, Serialize};
+
+/// One workload the cluster runs, mapped to the fabric that carries its traffic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Workload {
+    Training(Training),
+    Inference(Inference),
+    Rag(Rag),
+    Storage(Storage),
+}
+
+impl Workload {
+    pub fn name(&self) -> &str {
+        match self {
+            Workload::Training(w) => &w.name,
+            Workload::Inference(w) => &w.name,
+            Workload::Rag(w) => &w.name,
+            Workload::Storage(w) => &w.name,
+        }
+    }
+
+    /// Name of the fabric this workload's traffic is mapped to.
+    pub fn fabric(&self) -> &str {
+        match self {
+            Workload::Training(w) => &w.fabric,
+            Workload::Inference(w) => &w.fabric,
+            Workload::Rag(w) => &w.fabric,
+            Workload::Storage(w) => &w.fabric,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Workload::Training(_) => "training",
+            Workload::Inference(_) => "inference",
+            Workload::Rag(_) => "rag",
+            Workload::Storage(_) => "storage",
+        }
+    }
+}
+
+/// A transformer model's shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    /// The catalog preset it came from, if any (a label).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    pub parameters: f64,
+    /// Parameters active per token (mixture of experts); `parameters` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_parameters: Option<f64>,
+    pub layers: u32,
+    pub hidden: u32,
+    pub sequence_length: u32,
+    pub precision: Precision,
+    /// Routed experts (0 for a dense model) and experts each token visits.
+    #[serde(default)]
+    pub experts: u32,
+    #[serde(default)]
+    pub experts_per_token: u32,
+}
+
+impl Model {
+    pub fn active(&self) -> f64 {
+        self.active_parameters.unwrap_or(self.parameters)
+    }
+
+    pub fn is_moe(&self) -> bool {
+        self.experts > 1
+    }
+}
+
+/// How gradients, optimizer state and parameters are sharded across data-parallel ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sharding {
+    /// Plain data parallelism (DDP): AllReduce of the gradients.
+    #[default]
+    None,
+    Zero1,
+    Zero2,
+    /// ZeRO-3 / FSDP FULL_SHARD: parameters gathered forward and backward, gradients reduce-scattered.
+    Zero3,
+    /// FSDP HYBRID_SHARD: full sharding inside the node, AllReduce across nodes.
+    FsdpHybrid,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parallelism {
+    pub dp: u32,
+    pub tp: u32,
+    pub pp: u32,
+    /// Expert parallelism: ranks among which a MoE layer's experts are spread (within DP).
+    #[serde(default = "one")]
+    pub ep: u32,
+    #[serde(default)]
+    pub sharding: Sharding,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Where the compute time per step comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Compute {
+    /// From the GPU's dense throughput at the model precision times a model FLOPs utilisation.
+    Mfu(f64),
+    /// Measured or assumed compute seconds per step.
+    StepSeconds(f64),
+}
+
+/// Multi-node training.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Training {
+    pub name: String,
+    pub fabric: String,
+    pub model: Model,
+    pub parallelism: Parallelism,
+    /// Sequences per optimizer step, across all replicas.
+    pub global_batch: u32,
+    /// Sequences per micro-batch.
+    pub micro_batch: u32,
+    pub compute: Compute,
+    /// Fraction of the compute time behind which data-parallel communication can hide (0..1).
+    #[serde(default = "default_overlap")]
+    pub overlap: f64,
+}
+
+pub fn default_overlap() -> f64 {
+    // Gradient buckets are reduced during the backward pass, about two thirds of the step's
+    // compute; frameworks hide most but not all of it.
+    0.5
+}
+
+/// Tensor-parallel inference across nodes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Inference {
+    pub name: String,
+    pub fabric: String,
+    pub model: Model,
+    /// Nodes one tensor-parallel group spans (1: the model fits in one node).
+    pub tp_nodes: u32,
+    /// Tokens in flight per decode forward pass (the decode batch).
+    pub decode_tokens: u32,
+    /// Tokens of one prefill forward pass (prompt length × prompts batched).
+    pub prefill_tokens: u32,
+    /// The inter-token latency the service must meet, ms.
+    pub target_inter_token_ms: f64,
+}
+
+/// Retrieval-augmented generation against a vector database over the network.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rag {
+    pub name: String,
+    pub fabric: String,
+    pub queries_per_s: f64,
+    pub embedding_dim: u32,
+    pub embedding_precision: Precision,
+    pub top_k: u32,
+    /// Bytes of one retrieved document chunk.
+    pub chunk_bytes: f64,
+    /// End-to-end retrieval latency budget, ms.
+    pub latency_budget_ms: f64,
+}
+
+/// Training-data streaming and checkpoints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Storage {
+    pub name: String,
+    pub fabric: String,
+    /// Samples read per training step (the global batch).
+    pub samples_per_step: f64,
+    pub sample_bytes: f64,
+    pub steps_per_s: f64,
+    /// Provision this many times the average read rate for I/O peaks (seed C13: 2-3x).
+    #[serde(default = "default_read_headroom")]
+    pub read_headroom: f64,
+    pub checkpoint: Checkpoint,
+    /// What the storage system itself can read and write, GB/s (aggregate); unlimited when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_read_gbytes_per_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_write_gbytes_per_s: Option<f64>,
+}
+
+pub fn default_read_headroom() -> f64 {
+    2.5
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpoint {
+    /// Size of one checkpoint, GB; from `parameters × bytes_per_parameter` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_gb: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<f64>,
+    /// Bytes per parameter of a resumable checkpoint: bf16 weights + fp32 master, momentum,
+    /// variance ≈ 14 (DOMAIN.md A6, DERIVED).
+    #[serde(default = "default_checkpoint_bytes")]
+    pub bytes_per_parameter: f64,
+    pub interval_minutes: f64,
+    /// Longest a checkpoint write may block training, seconds.
+    pub write_budget_s: f64,
+}
+
+pub fn default_checkpoint_bytes() -> f64 {
+    14.0
+}

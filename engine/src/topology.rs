@@ -1,0 +1,403 @@
+//! Sizing a fat tree: how many leaf, spine and core switches, and how many links between them
+//! [DOMAIN.md A7, B5; seed C4].
+
+use crate::spec::Topology;
+use serde::{Deserialize, Serialize};
+
+/// What the sizing needs to know about a fabric.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Demand {
+    /// Ports to attach now: attached nodes × ports per node + extra endpoints.
+    pub endpoints: u32,
+    /// Ports to attach at the planned maximum size: spines are provisioned for it.
+    pub growth_endpoints: u32,
+    /// Ports per node (rails, for a rail-optimized fabric).
+    pub ports_per_node: u32,
+    /// Switch ports at the fabric's speed.
+    pub radix: u32,
+    pub leaf_oversubscription: f64,
+    pub spine_oversubscription: f64,
+    pub topology: Topology,
+}
+
+/// The layout the sizing chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    SingleSwitch,
+    TwoTier,
+    RailOptimized,
+    ThreeTier,
+}
+
+impl Layout {
+    pub fn label(self) -> &'static str {
+        match self {
+            Layout::SingleSwitch => "single switch",
+            Layout::TwoTier => "2-tier leaf-spine",
+            Layout::RailOptimized => "rail-optimized 2-tier",
+            Layout::ThreeTier => "3-tier fat tree",
+        }
+    }
+}
+
+/// A sized fabric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub layout: Layout,
+    pub tiers: u32,
+    /// Why this layout (shown to the user).
+    pub reason: String,
+    pub radix: u32,
+    pub leaves: u32,
+    pub spines: u32,
+    pub cores: u32,
+    /// Per leaf: ports towards the nodes and towards the spines.
+    pub leaf_downlinks: u32,
+    pub leaf_uplinks: u32,
+    /// Leaves in one pod of a 3-tier fabric.
+    pub leaves_per_pod: u32,
+    pub pods: u32,
+    pub node_leaf_links: u32,
+    pub leaf_spine_links: u32,
+    pub spine_core_links: u32,
+    /// Endpoints this fabric reaches without adding spines or cores.
+    pub capacity_endpoints: u32,
+    /// Endpoints the layout reaches at most (with every spine it can take).
+    pub layout_max_endpoints: u64,
+    /// The user asked for 2 tiers but they cannot reach every endpoint.
+    pub two_tier_exceeded: bool,
+    /// Endpoints beyond what even 3 tiers of this switch reach.
+    pub beyond_three_tiers: bool,
+}
+
+impl Plan {
+    pub fn switches(&self) -> u32 {
+        self.leaves + self.spines + self.cores
+    }
+
+    pub fn ports_total(&self) -> u64 {
+        u64::from(self.switches()) * u64::from(self.radix)
+    }
+
+    /// Switch ports with a cable in them (a switch-to-switch link uses two).
+    pub fn ports_used(&self) -> u64 {
+        u64::from(self.node_leaf_links)
+            + 2 * u64::from(self.leaf_spine_links)
+            + 2 * u64::from(self.spine_core_links)
+    }
+}
+
+/// Down and up ports of a switch of `radix` ports at `oversubscription` (down : up).
+fn split(radix: u32, oversubscription: f64) -> (u32, u32) {
+    let r = oversubscription.max(1.0);
+    let down = ((f64::from(radix) * r / (r + 1.0)).floor() as u32)
+        .clamp(1, radix.saturating_sub(1).max(1));
+    (down, radix - down)
+}
+
+/// Fewest spines (a divisor of the leaf's uplinks, so every leaf spreads its uplinks evenly)
+/// whose ports take all the uplinks of `leaves` leaves.
+fn spines_for(leaves: u32, uplinks: u32, radix: u32) -> u32 {
+    let needed = (u64::from(leaves) * u64::from(uplinks))
+        .div_ceil(u64::from(radix.max(1)))
+        .max(1);
+    (1..=uplinks.max(1))
+        .filter(|s| uplinks.is_multiple_of(*s))
+        .find(|s| u64::from(*s) >= needed)
+        .unwrap_or(uplinks.max(1))
+}
+
+pub fn size(d: &Demand) -> Plan {
+    let k = d.radix.max(2);
+    let (down, up) = split(k, d.leaf_oversubscription);
+    let two_tier_max = u64::from(k) * u64::from(down);
+    let needs_three = u64::from(d.growth_endpoints.max(d.endpoints)) > two_tier_max;
+    let mut plan = match d.topology {
+        Topology::Auto if d.growth_endpoints.max(d.endpoints) <= k => single_switch(d, k),
+        Topology::Auto if !needs_three => two_tier(d, k, down, up, false),
+        Topology::TwoTier | Topology::RailOptimized if !needs_three => {
+            two_tier(d, k, down, up, d.topology == Topology::RailOptimized)
+        }
+        _ => three_tier(d, k, down, up),
+    };
+    plan.layout_max_endpoints = match plan.layout {
+        Layout::SingleSwitch => u64::from(k),
+        Layout::TwoTier | Layout::RailOptimized => two_tier_max,
+        Layout::ThreeTier => {
+            let (agg_down, _) = split(k, d.spine_oversubscription);
+            u64::from(k) * u64::from(agg_down) * u64::from(down)
+        }
+    };
+    plan.two_tier_exceeded =
+        matches!(d.topology, Topology::TwoTier | Topology::RailOptimized) && needs_three;
+    plan.beyond_three_tiers = u64::from(d.endpoints) > plan.layout_max_endpoints;
+    plan
+}
+
+fn single_switch(d: &Demand, k: u32) -> Plan {
+    Plan {
+        layout: Layout::SingleSwitch,
+        tiers: 1,
+        reason: format!("{} endpoints fit on one {k}-port switch", d.endpoints),
+        radix: k,
+        leaves: 1,
+        spines: 0,
+        cores: 0,
+        leaf_downlinks: k,
+        leaf_uplinks: 0,
+        leaves_per_pod: 1,
+        pods: 1,
+        node_leaf_links: d.endpoints,
+        leaf_spine_links: 0,
+        spine_core_links: 0,
+        capacity_endpoints: k,
+        layout_max_endpoints: u64::from(k),
+        two_tier_exceeded: false,
+        beyond_three_tiers: false,
+    }
+}
+
+fn two_tier(d: &Demand, k: u32, down: u32, up: u32, rails: bool) -> Plan {
+    // Rail-optimized: NIC i of every node goes to a leaf of rail i, so each rail has its own
+    // leaves; endpoints outside the rails (UFM, storage) fill spare leaf ports.
+    let leaves_for = |endpoints: u32| {
+        if rails {
+            let rails = d.ports_per_node.max(1);
+            rails * endpoints.div_ceil(rails).div_ceil(down)
+        } else {
+            endpoints.div_ceil(down)
+        }
+        .max(1)
+    };
+    let leaves = leaves_for(d.endpoints);
+    let growth_leaves = leaves_for(d.growth_endpoints.max(d.endpoints)).min(k);
+    let spines = spines_for(growth_leaves, up, k);
+    // Leaves the spines can take: each spine gives every leaf up/spines ports.
+    let per_spine_per_leaf = (up / spines).max(1);
+    let max_leaves = (k / per_spine_per_leaf).min(k);
+    let layout = if rails {
+        Layout::RailOptimized
+    } else {
+        Layout::TwoTier
+    };
+    let reason = if rails {
+        format!(
+            "rail-optimized: each of the {} rails has its own leaves; {} endpoints fit in 2 tiers of {k}-port switches (up to {} endpoints)",
+            d.ports_per_node.max(1),
+            d.endpoints,
+            u64::from(k) * u64::from(down)
+        )
+    } else {
+        format!(
+            "{} endpoints fit in 2 tiers of {k}-port switches (up to {} with {down} ports down and {up} up per leaf)",
+            d.endpoints,
+            u64::from(k) * u64::from(down),
+        )
+    };
+    Plan {
+        layout,
+        tiers: 2,
+        reason,
+        radix: k,
+        leaves,
+        spines,
+        cores: 0,
+        leaf_downlinks: down,
+        leaf_uplinks: up,
+        leaves_per_pod: leaves,
+        pods: 1,
+        node_leaf_links: d.endpoints,
+        leaf_spine_links: leaves * up,
+        spine_core_links: 0,
+        capacity_endpoints: max_leaves * down,
+        layout_max_endpoints: 0,
+        two_tier_exceeded: false,
+        beyond_three_tiers: false,
+    }
+}
+
+fn three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
+    // A pod is a 2-tier block: `up` aggregation switches, each linking once to each of the
+    // pod's leaves; aggregation switches split their ports between leaves and cores.
+    let (agg_down, agg_up) = split(k, d.spine_oversubscription);
+    let leaves_per_pod = agg_down;
+    let aggs_per_pod = up;
+    let leaves = d.endpoints.div_ceil(down).max(1);
+    let pods = leaves.div_ceil(leaves_per_pod).max(1);
+    let growth_pods = d
+        .growth_endpoints
+        .max(d.endpoints)
+        .div_ceil(down)
+        .div_ceil(leaves_per_pod)
+        .clamp(1, k);
+    let cores_needed = (u64::from(growth_pods) * u64::from(aggs_per_pod) * u64::from(agg_up))
+        .div_ceil(u64::from(k));
+    let cores = cores_needed.min(u64::from(u32::MAX)) as u32;
+    let spines = pods * aggs_per_pod;
+    Plan {
+        layout: Layout::ThreeTier,
+        tiers: 3,
+        reason: format!(
+            "{} endpoints exceed 2 tiers of {k}-port switches ({}): {pods} pods of {leaves_per_pod} leaves under a core tier",
+            d.growth_endpoints.max(d.endpoints),
+            u64::from(k) * u64::from(down)
+        ),
+        radix: k,
+        leaves,
+        spines,
+        cores,
+        leaf_downlinks: down,
+        leaf_uplinks: up,
+        leaves_per_pod,
+        pods,
+        node_leaf_links: d.endpoints,
+        leaf_spine_links: leaves * up,
+        spine_core_links: spines * agg_up,
+        capacity_endpoints: {
+            let pods_by_cores = if aggs_per_pod * agg_up == 0 {
+                k
+            } else {
+                ((u64::from(cores) * u64::from(k)) / (u64::from(aggs_per_pod) * u64::from(agg_up))).min(u64::from(k)) as u32
+            };
+            pods_by_cores.saturating_mul(leaves_per_pod).saturating_mul(down)
+        },
+        layout_max_endpoints: 0,
+        two_tier_exceeded: false,
+        beyond_three_tiers: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// DGX SuperPOD H100 compute fabric: 8 rails of QM9700 (64 × NDR), 1:1, 32 nodes per SU of
+    /// which one slot holds UFM; UFM's 4 ports are extra endpoints [RA-11333-001 Table 4].
+    fn superpod(scalable_units: u32) -> Plan {
+        let nodes = 32 * scalable_units - 1;
+        size(&Demand {
+            endpoints: nodes * 8 + 4,
+            growth_endpoints: nodes * 8 + 4,
+            ports_per_node: 8,
+            radix: 64,
+            leaf_oversubscription: 1.0,
+            spine_oversubscription: 1.0,
+            topology: Topology::RailOptimized,
+        })
+    }
+
+    #[test]
+    fn one_superpod_su_has_8_leaves_4_spines_252_node_and_256_spine_cables() {
+        let plan = superpod(1);
+        assert_eq!(
+            (
+                plan.leaves,
+                plan.spines,
+                plan.node_leaf_links,
+                plan.leaf_spine_links
+            ),
+            (8, 4, 252, 256)
+        );
+    }
+
+    #[test]
+    fn two_superpod_sus_have_16_leaves_8_spines_508_node_and_512_spine_cables() {
+        let plan = superpod(2);
+        assert_eq!(
+            (
+                plan.leaves,
+                plan.spines,
+                plan.node_leaf_links,
+                plan.leaf_spine_links
+            ),
+            (16, 8, 508, 512)
+        );
+    }
+
+    #[test]
+    fn four_superpod_sus_have_32_leaves_16_spines_1020_node_and_1024_spine_cables() {
+        let plan = superpod(4);
+        assert_eq!(
+            (
+                plan.leaves,
+                plan.spines,
+                plan.node_leaf_links,
+                plan.leaf_spine_links
+            ),
+            (32, 16, 1020, 1024)
+        );
+        assert_eq!(plan.tiers, 2);
+    }
+
+    #[test]
+    fn planning_one_su_for_growth_to_four_provisions_the_four_su_spines() {
+        let mut demand = Demand {
+            endpoints: 31 * 8 + 4,
+            growth_endpoints: 127 * 8 + 4,
+            ports_per_node: 8,
+            radix: 64,
+            leaf_oversubscription: 1.0,
+            spine_oversubscription: 1.0,
+            topology: Topology::RailOptimized,
+        };
+        let plan = size(&demand);
+        assert_eq!((plan.leaves, plan.spines), (8, 16));
+        assert!(plan.capacity_endpoints >= 127 * 8 + 4);
+        demand.growth_endpoints = demand.endpoints;
+        assert!(size(&demand).capacity_endpoints < 127 * 8);
+    }
+
+    #[test]
+    fn a_non_blocking_two_tier_fabric_of_radix_k_reaches_k_squared_over_two() {
+        let plan = size(&Demand {
+            endpoints: 2048,
+            growth_endpoints: 2048,
+            ports_per_node: 1,
+            radix: 64,
+            leaf_oversubscription: 1.0,
+            spine_oversubscription: 1.0,
+            topology: Topology::Auto,
+        });
+        assert_eq!(plan.tiers, 2);
+        assert_eq!(plan.layout_max_endpoints, 64 * 64 / 2);
+        assert_eq!((plan.leaves, plan.spines), (64, 32));
+    }
+
+    #[test]
+    fn one_endpoint_more_than_k_squared_over_two_needs_three_tiers_reaching_k_cubed_over_four() {
+        let plan = size(&Demand {
+            endpoints: 2049,
+            growth_endpoints: 2049,
+            ports_per_node: 1,
+            radix: 64,
+            leaf_oversubscription: 1.0,
+            spine_oversubscription: 1.0,
+            topology: Topology::Auto,
+        });
+        assert_eq!(plan.tiers, 3);
+        assert_eq!(plan.layout_max_endpoints, 64 * 64 * 64 / 4);
+        // 65 leaves in 3 pods of 32 leaves; 32 aggregation switches per pod.
+        assert_eq!((plan.leaves, plan.pods, plan.spines), (65, 3, 96));
+    }
+
+    #[test]
+    fn a_forced_two_tier_fabric_that_cannot_fit_is_flagged_and_sized_as_three_tiers() {
+        let plan = size(&Demand {
+            endpoints: 4096,
+            growth_endpoints: 4096,
+            ports_per_node: 8,
+            radix: 64,
+            leaf_oversubscription: 1.0,
+            spine_oversubscription: 1.0,
+            topology: Topology::TwoTier,
+        });
+        assert!(plan.two_tier_exceeded);
+        assert_eq!(plan.tiers, 3);
+    }
+
+    #[test]
+    fn a_three_to_one_leaf_has_48_ports_down_and_16_up() {
+        assert_eq!(split(64, 3.0), (48, 16));
+    }
+}
