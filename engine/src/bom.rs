@@ -84,8 +84,10 @@ impl Builder<'_> {
         host_end: bool,
     ) -> u32 {
         let class = media.class;
+        // Whole gigabits format without the float machinery (this runs on every evaluation).
+        let speed = speed.round() as u32;
         let speed_label = format!("{speed}G");
-        let key = format!("{class:?}").to_lowercase();
+        let key = class.key();
         if class.is_optical() {
             self.add(
                 links,
@@ -115,10 +117,7 @@ impl Builder<'_> {
         let switch_ends = if host_end { 1 } else { 2 };
         let cages = links.div_ceil(links_per_cage.max(1)) * switch_ends;
         let cage_label = if links_per_cage > 1 {
-            format!(
-                "{links_per_cage}-port {}G",
-                speed * f64::from(links_per_cage)
-            )
+            format!("{links_per_cage}-port {}G", speed * links_per_cage)
         } else {
             speed_label.clone()
         };

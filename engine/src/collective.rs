@@ -90,6 +90,8 @@ impl Group {
 #[serde(rename_all = "snake_case")]
 pub enum Algorithm {
     Ring,
+    /// NCCL's double binary tree between nodes, chains inside them.
+    Tree,
     /// Reduce-scatter inside the node, AllReduce of the shard between nodes, all-gather.
     Hierarchical,
     AllToAll,
@@ -101,6 +103,7 @@ impl Algorithm {
     pub fn label(self) -> &'static str {
         match self {
             Algorithm::Ring => "ring",
+            Algorithm::Tree => "tree",
             Algorithm::Hierarchical => "hierarchical (NVLink + network)",
             Algorithm::AllToAll => "all-to-all",
             Algorithm::SendRecv => "send/receive",
@@ -146,20 +149,53 @@ impl Cost {
     }
 }
 
-/// AllReduce of `message` bytes: the faster of the ring and the hierarchical algorithm, as
-/// NCCL's tuner picks the algorithm with the lowest predicted time [NCCL tuning.cc].
+/// AllReduce of `message` bytes: the fastest of ring, tree and hierarchical, as NCCL's tuner
+/// picks the algorithm with the lowest predicted time [NCCL tuning.cc].
 pub fn allreduce(group: &Group, message: Bytes) -> Cost {
     if group.ranks <= 1 {
         return Cost::ZERO;
     }
-    let ring = ring_allreduce(group, message);
-    if group.crosses_network() && group.ranks_per_node() > 1 {
-        let hierarchical = hierarchical_allreduce(group, message);
-        if hierarchical.time() < ring.time() {
-            return hierarchical;
+    let mut best = ring_allreduce(group, message);
+    if group.crosses_network() {
+        let tree = tree_allreduce(group, message);
+        if tree.time() < best.time() {
+            best = tree;
+        }
+        if group.ranks_per_node() > 1 {
+            let hierarchical = hierarchical_allreduce(group, message);
+            if hierarchical.time() < best.time() {
+                best = hierarchical;
+            }
         }
     }
-    ring
+    best
+}
+
+/// NCCL's tree efficiency on bus bandwidth [tuning.cc: Tree busBw × 0.92; DOMAIN.md A2].
+const TREE_EFFICIENCY: f64 = 0.92;
+
+/// Tree AllReduce between nodes (reduce up, broadcast down): algorithm bandwidth is half the
+/// bus bandwidth, latency grows with log2(k) rather than k:
+/// base + 2·((ppn − 1)·intra + log2(k)·inter) [NCCL tuning.cc; DOMAIN.md A2].
+pub fn tree_allreduce(group: &Group, message: Bytes) -> Cost {
+    let g = f64::from(group.ranks_per_node());
+    let k = f64::from(group.nodes.max(1));
+    let bus = group.ring_bus_bandwidth() * TREE_EFFICIENCY;
+    let l = &group.latencies;
+    let latency_us =
+        l.base_us + 2.0 * ((g - 1.0) * l.scale_up_hop_us + k.log2() * l.network_hop_us);
+    Cost {
+        algorithm: Algorithm::Tree,
+        bytes_per_rank: message * 2.0,
+        // Every node sends the message up the tree and passes it down: 2·S.
+        network_bytes_per_node: if group.crosses_network() {
+            message * 2.0
+        } else {
+            Bytes(0.0)
+        },
+        bandwidth_time: message / (bus * 0.5),
+        latency_time: Seconds::from_micros(latency_us),
+    }
 }
 
 /// Ring AllReduce: 2(n−1)/n·S over the ring's bus bandwidth plus NCCL's ring latency.
@@ -358,6 +394,31 @@ mod tests {
         let nvlink_only = 2.0 * 7.0 / 8.0 * 1.073741824 / 450.0;
         assert_eq!(cost.algorithm, Algorithm::Hierarchical);
         assert!((cost.time().0 - nvlink_only).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_small_allreduce_over_many_nodes_takes_the_tree_for_its_log_latency() {
+        let group = Group {
+            ranks: 256,
+            nodes: 256,
+            scale_up: nic(400.0),
+            node_network: nic(400.0),
+            latencies: Latencies {
+                base_us: 8.4,
+                scale_up_hop_us: 3.4,
+                network_hop_us: 17.0,
+            },
+        };
+        let cost = allreduce(&group, Bytes(64.0 * 1024.0));
+        assert_eq!(cost.algorithm, Algorithm::Tree);
+        // 8.4 + 2·8·17 µs of latency instead of the ring's 1.4 × (8.4 + 510·17).
+        assert!((cost.latency_time.as_micros() - (8.4 + 2.0 * 8.0 * 17.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn large_messages_stay_on_the_ring() {
+        let cost = allreduce(&sixteen_nodes(1.0, 400.0, 1), Bytes::gibibytes(1.0));
+        assert_eq!(cost.algorithm, Algorithm::Ring);
     }
 
     #[test]

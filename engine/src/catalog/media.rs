@@ -31,6 +31,17 @@ impl ReachClass {
         }
     }
 
+    /// The name used in BOM item keys.
+    pub fn key(self) -> &'static str {
+        match self {
+            ReachClass::Dac => "dac",
+            ReachClass::Acc => "acc",
+            ReachClass::Multimode => "multimode",
+            ReachClass::SingleMode => "singlemode",
+            ReachClass::LongReach => "longreach",
+        }
+    }
+
     pub fn max_reach_m(self, speed_gbps: f64) -> f64 {
         match self {
             ReachClass::Dac if speed_gbps >= 400.0 => 2.0,

@@ -12,20 +12,58 @@ pub const MAX_GPUS_PER_NODE: u32 = 576;
 pub const MAX_PORTS_PER_NODE: u32 = 64;
 pub const MAX_CABLE_RUN_M: f64 = 2000.0;
 
+/// A field path, written out only when an error needs it (validation runs on every
+/// evaluation, and a valid spec should cost no allocations).
+#[derive(Clone, Copy)]
+struct At<'a>(&'a str, &'a str);
+
+impl At<'_> {
+    fn path(self) -> String {
+        match (self.0.is_empty(), self.1.is_empty()) {
+            (true, _) => self.1.to_string(),
+            (_, true) => self.0.to_string(),
+            _ => format!("{}.{}", self.0, self.1),
+        }
+    }
+}
+
+/// Anything that names a field: a lazy [`At`], or a path already written out.
+trait FieldPath: Copy {
+    fn path(self) -> String;
+}
+
+impl FieldPath for At<'_> {
+    fn path(self) -> String {
+        At::path(self)
+    }
+}
+
+impl FieldPath for &str {
+    fn path(self) -> String {
+        self.to_string()
+    }
+}
+
+impl FieldPath for &String {
+    fn path(self) -> String {
+        self.clone()
+    }
+}
+
 /// Collects errors at field paths.
 struct Checker {
     errors: Vec<FieldError>,
 }
 
 impl Checker {
-    fn fail(&mut self, path: impl Into<String>, reason: impl Into<String>) {
-        self.errors.push(FieldError::new(path, reason));
+    fn fail(&mut self, at: impl FieldPath, reason: impl Into<String>) {
+        self.errors.push(FieldError::new(at.path(), reason));
     }
 
     /// A finite number in `[min, max]`, or `(min, max]` when `exclusive_min`.
     fn number(
         &mut self,
-        path: &str,
+        path: impl FieldPath,
         value: f64,
         min: f64,
         exclusive_min: bool,
@@ -43,11 +81,11 @@ impl Checker {
         }
     }
 
-    fn positive(&mut self, path: &str, value: f64, max: f64, unit: &str) {
+    fn positive(&mut self, path: impl FieldPath, value: f64, max: f64, unit: &str) {
         self.number(path, value, 0.0, true, max, unit);
     }
 
-    fn count(&mut self, path: &str, value: u32, min: u32, max: u32) {
+    fn count(&mut self, path: impl FieldPath, value: u32, min: u32, max: u32) {
         if value < min {
             self.fail(path, format!("must be at least {min}"));
         } else if value > max {
@@ -55,7 +93,7 @@ impl Checker {
         }
     }
 
-    fn name(&mut self, path: &str, value: &str) {
+    fn name(&mut self, path: impl FieldPath, value: &str) {
         let value = value.trim();
         if value.is_empty() {
             self.fail(path, "must not be empty");
@@ -88,20 +126,13 @@ pub(super) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
     for (i, o) in spec.overrides.iter().enumerate() {
         let at = format!("overrides[{i}]");
         if o.item.trim().is_empty() {
-            check.fail(format!("{at}.item"), "must name a BOM item");
+            check.fail(At(&at, "item"), "must name a BOM item");
         }
         if let Some(price) = o.unit_price_usd {
-            check.number(
-                &format!("{at}.unit_price_usd"),
-                price,
-                0.0,
-                false,
-                1e9,
-                " USD",
-            );
+            check.number(At(&at, "unit_price_usd"), price, 0.0, false, 1e9, " USD");
         }
         if let Some(power) = o.power_w {
-            check.number(&format!("{at}.power_w"), power, 0.0, false, 1e6, " W");
+            check.number(At(&at, "power_w"), power, 0.0, false, 1e6, " W");
         }
     }
     check.errors
@@ -151,19 +182,19 @@ fn cluster(check: &mut Checker, spec: &DesignSpec) {
 
 fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
     let at = format!("fabrics[{i}]");
-    check.name(&format!("{at}.name"), &f.name);
+    check.name(At(&at, "name"), &f.name);
     if spec.fabrics[..i].iter().any(|other| other.name == f.name) {
         check.fail(
-            format!("{at}.name"),
+            At(&at, "name"),
             format!("{:?} names another fabric too", f.name),
         );
     }
     if let Some(speed) = f.port_gbps {
-        check.positive(&format!("{at}.port_gbps"), speed, 3200.0, " Gb/s");
+        check.positive(At(&at, "port_gbps"), speed, 3200.0, " Gb/s");
     }
     match switch(f.switch_key()) {
         None => check.fail(
-            format!("{at}.switch"),
+            At(&at, "switch"),
             format!("{:?} is not a switch in the catalog", f.switch_key()),
         ),
         Some(sw) => {
@@ -173,12 +204,12 @@ fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
             };
             if !family_fits {
                 check.fail(
-                    format!("{at}.switch"),
+                    At(&at, "switch"),
                     format!("{} cannot carry {}", sw.name, f.technology.label()),
                 );
             } else if f.port_gbps().is_finite() && sw.port_mode_for(f.port_gbps()).is_none() {
                 check.fail(
-                    format!("{at}.port_gbps"),
+                    At(&at, "port_gbps"),
                     format!(
                         "{} has no ports of {} Gb/s or faster",
                         sw.name,
@@ -189,7 +220,7 @@ fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
         }
     }
     check.number(
-        &format!("{at}.oversubscription.leaf"),
+        At(&at, "oversubscription.leaf"),
         f.oversubscription.leaf,
         1.0,
         false,
@@ -197,7 +228,7 @@ fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
         ":1",
     );
     check.number(
-        &format!("{at}.oversubscription.spine"),
+        At(&at, "oversubscription.spine"),
         f.oversubscription.spine,
         1.0,
         false,
@@ -207,94 +238,76 @@ fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
     if let Some(nodes) = f.attached_nodes {
         if nodes > spec.cluster.nodes {
             check.fail(
-                format!("{at}.attached_nodes"),
+                At(&at, "attached_nodes"),
                 format!("{nodes} nodes but the cluster has {}", spec.cluster.nodes),
             );
         }
     }
     if let Some(ports) = f.ports_per_node {
-        check.count(
-            &format!("{at}.ports_per_node"),
-            ports,
-            1,
-            MAX_PORTS_PER_NODE,
-        );
+        check.count(At(&at, "ports_per_node"), ports, 1, MAX_PORTS_PER_NODE);
     }
-    check.count(
-        &format!("{at}.extra_endpoints"),
-        f.extra_endpoints,
-        0,
-        100_000,
-    );
+    check.count(At(&at, "extra_endpoints"), f.extra_endpoints, 0, 100_000);
     let runs = &f.cable_runs;
+    let cable_runs = format!("{at}.cable_runs");
     for (field, metres) in [
         ("node_leaf_m", runs.node_leaf_m),
         ("leaf_spine_m", runs.leaf_spine_m),
         ("spine_core_m", runs.spine_core_m),
     ] {
-        check.positive(
-            &format!("{at}.cable_runs.{field}"),
-            metres,
-            MAX_CABLE_RUN_M,
-            " m",
-        );
+        check.positive(At(&cable_runs, field), metres, MAX_CABLE_RUN_M, " m");
     }
 }
 
 fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Workload) {
     let at = format!("workloads[{i}]");
-    check.name(&format!("{at}.name"), w.name());
+    check.name(At(&at, "name"), w.name());
     if spec.fabric(w.fabric()).is_none() {
         check.fail(
-            format!("{at}.fabric"),
+            At(&at, "fabric"),
             format!("no fabric is named {:?}", w.fabric()),
         );
     }
     let gpus = spec.cluster.gpus();
     match w {
         Workload::Training(t) => {
-            model(check, &format!("{at}.model"), &t.model);
+            model(check, &at, &t.model);
             let p = &t.parallelism;
+            let parallelism = format!("{at}.parallelism");
             for (field, degree) in [("dp", p.dp), ("tp", p.tp), ("pp", p.pp), ("ep", p.ep)] {
-                check.count(&format!("{at}.parallelism.{field}"), degree, 1, 1_000_000);
+                check.count(At(&parallelism, field), degree, 1, 1_000_000);
             }
             let used = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
             if used > gpus {
                 check.fail(
-                    format!("{at}.parallelism"),
+                    At(&at, "parallelism"),
                     format!("tp x pp x dp = {used} but the cluster has {gpus} GPUs"),
                 );
             }
             if p.ep > 1 {
                 if !t.model.is_moe() {
                     check.fail(
-                        format!("{at}.parallelism.ep"),
+                        At(&at, "parallelism.ep"),
                         "expert parallelism needs a mixture-of-experts model",
                     );
                 } else if p.ep > p.dp || p.dp % p.ep != 0 {
                     check.fail(
-                        format!("{at}.parallelism.ep"),
+                        At(&at, "parallelism.ep"),
                         format!("must divide dp = {}", p.dp),
                     );
                 }
             }
             if t.model.layers < p.pp {
                 check.fail(
-                    format!("{at}.parallelism.pp"),
+                    At(&at, "parallelism.pp"),
                     format!("{} pipeline stages for {} layers", p.pp, t.model.layers),
                 );
             }
-            check.count(&format!("{at}.micro_batch"), t.micro_batch, 1, 1_000_000);
-            check.count(
-                &format!("{at}.global_batch"),
-                t.global_batch,
-                1,
-                100_000_000,
-            );
+            check.count(At(&at, "micro_batch"), t.micro_batch, 1, 1_000_000);
+            check.count(At(&at, "global_batch"), t.global_batch, 1, 100_000_000);
             let per_step = u64::from(p.dp.max(1)) * u64::from(t.micro_batch.max(1));
             if t.global_batch > 0 && u64::from(t.global_batch) % per_step != 0 {
                 check.fail(
-                    format!("{at}.global_batch"),
+                    At(&at, "global_batch"),
                     format!(
                         "{} is not a multiple of dp × micro batch = {per_step}",
                         t.global_batch
@@ -302,88 +315,59 @@ fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Workload) {
                 );
             }
             match t.compute {
-                Compute::Mfu(mfu) => {
-                    check.number(&format!("{at}.compute.mfu"), mfu, 0.0, true, 1.0, "")
+                Compute::Mfu(mfu) => check.number(At(&at, "compute.mfu"), mfu, 0.0, true, 1.0, ""),
+                Compute::StepSeconds(s) => {
+                    check.number(At(&at, "compute.step_seconds"), s, 0.0, false, 1e6, " s")
                 }
-                Compute::StepSeconds(s) => check.number(
-                    &format!("{at}.compute.step_seconds"),
-                    s,
-                    0.0,
-                    false,
-                    1e6,
-                    " s",
-                ),
             }
-            check.number(&format!("{at}.overlap"), t.overlap, 0.0, false, 1.0, "");
+            check.number(At(&at, "overlap"), t.overlap, 0.0, false, 1.0, "");
         }
         Workload::Inference(inf) => {
-            model(check, &format!("{at}.model"), &inf.model);
+            model(check, &at, &inf.model);
             let nodes = spec
                 .fabric(&inf.fabric)
                 .and_then(|f| f.attached_nodes)
                 .unwrap_or(spec.cluster.nodes);
             if inf.tp_nodes == 0 {
-                check.fail(format!("{at}.tp_nodes"), "must be at least 1");
+                check.fail(At(&at, "tp_nodes"), "must be at least 1");
             } else if inf.tp_nodes > nodes {
                 check.fail(
-                    format!("{at}.tp_nodes"),
+                    At(&at, "tp_nodes"),
                     format!("{} nodes but the fabric reaches {nodes}", inf.tp_nodes),
                 );
             }
+            check.count(At(&at, "decode_tokens"), inf.decode_tokens, 1, 10_000_000);
             check.count(
-                &format!("{at}.decode_tokens"),
-                inf.decode_tokens,
-                1,
-                10_000_000,
-            );
-            check.count(
-                &format!("{at}.prefill_tokens"),
+                At(&at, "prefill_tokens"),
                 inf.prefill_tokens,
                 0,
                 100_000_000,
             );
             check.positive(
-                &format!("{at}.target_inter_token_ms"),
+                At(&at, "target_inter_token_ms"),
                 inf.target_inter_token_ms,
                 1e6,
                 " ms",
             );
         }
         Workload::Rag(r) => {
-            check.positive(&format!("{at}.queries_per_s"), r.queries_per_s, 1e9, "");
-            check.count(
-                &format!("{at}.embedding_dim"),
-                r.embedding_dim,
-                1,
-                1_000_000,
-            );
-            check.count(&format!("{at}.top_k"), r.top_k, 1, 100_000);
-            check.number(
-                &format!("{at}.chunk_bytes"),
-                r.chunk_bytes,
-                0.0,
-                false,
-                1e9,
-                " B",
-            );
+            check.positive(At(&at, "queries_per_s"), r.queries_per_s, 1e9, "");
+            check.count(At(&at, "embedding_dim"), r.embedding_dim, 1, 1_000_000);
+            check.count(At(&at, "top_k"), r.top_k, 1, 100_000);
+            check.number(At(&at, "chunk_bytes"), r.chunk_bytes, 0.0, false, 1e9, " B");
             check.positive(
-                &format!("{at}.latency_budget_ms"),
+                At(&at, "latency_budget_ms"),
                 r.latency_budget_ms,
                 1e6,
                 " ms",
             );
         }
         Workload::Storage(s) => {
-            check.positive(
-                &format!("{at}.samples_per_step"),
-                s.samples_per_step,
-                1e12,
-                "",
-            );
-            check.positive(&format!("{at}.sample_bytes"), s.sample_bytes, 1e12, " B");
-            check.positive(&format!("{at}.steps_per_s"), s.steps_per_s, 1e6, "");
+            check.positive(At(&at, "samples_per_step"), s.samples_per_step, 1e12, "");
+            check.positive(At(&at, "sample_bytes"), s.sample_bytes, 1e12, " B");
+            check.positive(At(&at, "steps_per_s"), s.steps_per_s, 1e6, "");
             check.number(
-                &format!("{at}.read_headroom"),
+                At(&at, "read_headroom"),
                 s.read_headroom,
                 1.0,
                 false,
@@ -393,89 +377,70 @@ fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Workload) {
             let c = &s.checkpoint;
             match (c.size_gb, c.parameters) {
                 (None, None) => check.fail(
-                    format!("{at}.checkpoint"),
+                    At(&at, "checkpoint"),
                     "needs size_gb, or parameters to derive it from",
                 ),
-                (Some(size), _) => {
-                    check.positive(&format!("{at}.checkpoint.size_gb"), size, 1e9, " GB")
+                (Some(size), _) => check.positive(At(&at, "checkpoint.size_gb"), size, 1e9, " GB"),
+                (None, Some(params)) => {
+                    check.positive(At(&at, "checkpoint.parameters"), params, MAX_PARAMETERS, "")
                 }
-                (None, Some(params)) => check.positive(
-                    &format!("{at}.checkpoint.parameters"),
-                    params,
-                    MAX_PARAMETERS,
-                    "",
-                ),
             }
             check.positive(
-                &format!("{at}.checkpoint.bytes_per_parameter"),
+                At(&at, "checkpoint.bytes_per_parameter"),
                 c.bytes_per_parameter,
                 64.0,
                 " B",
             );
             check.positive(
-                &format!("{at}.checkpoint.interval_minutes"),
+                At(&at, "checkpoint.interval_minutes"),
                 c.interval_minutes,
                 1e6,
                 " min",
             );
             check.positive(
-                &format!("{at}.checkpoint.write_budget_s"),
+                At(&at, "checkpoint.write_budget_s"),
                 c.write_budget_s,
                 1e7,
                 " s",
             );
             if let Some(rate) = s.system_read_gbytes_per_s {
-                check.positive(
-                    &format!("{at}.system_read_gbytes_per_s"),
-                    rate,
-                    1e7,
-                    " GB/s",
-                );
+                check.positive(At(&at, "system_read_gbytes_per_s"), rate, 1e7, " GB/s");
             }
             if let Some(rate) = s.system_write_gbytes_per_s {
-                check.positive(
-                    &format!("{at}.system_write_gbytes_per_s"),
-                    rate,
-                    1e7,
-                    " GB/s",
-                );
+                check.positive(At(&at, "system_write_gbytes_per_s"), rate, 1e7, " GB/s");
             }
         }
     }
 }
 
+/// The model of the workload at `at` (`workloads[0]`).
 fn model(check: &mut Checker, at: &str, m: &super::Model) {
-    check.positive(
-        &format!("{at}.parameters"),
-        m.parameters,
-        MAX_PARAMETERS,
-        "",
-    );
+    check.positive(At(at, "model.parameters"), m.parameters, MAX_PARAMETERS, "");
     if let Some(active) = m.active_parameters {
         check.positive(
-            &format!("{at}.active_parameters"),
+            At(at, "model.active_parameters"),
             active,
             MAX_PARAMETERS,
             "",
         );
         if active.is_finite() && m.parameters.is_finite() && active > m.parameters {
             check.fail(
-                format!("{at}.active_parameters"),
+                At(at, "model.active_parameters"),
                 "must not exceed the parameter count",
             );
         }
     }
-    check.count(&format!("{at}.layers"), m.layers, 1, 10_000);
-    check.count(&format!("{at}.hidden"), m.hidden, 1, 1_000_000);
+    check.count(At(at, "model.layers"), m.layers, 1, 10_000);
+    check.count(At(at, "model.hidden"), m.hidden, 1, 1_000_000);
     check.count(
-        &format!("{at}.sequence_length"),
+        At(at, "model.sequence_length"),
         m.sequence_length,
         1,
         100_000_000,
     );
     if m.experts_per_token > m.experts {
         check.fail(
-            format!("{at}.experts_per_token"),
+            At(at, "model.experts_per_token"),
             format!("more than the {} experts", m.experts),
         );
     }
@@ -488,7 +453,7 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
         ("roce_efficiency", c.roce_efficiency),
         ("tcp_efficiency", c.tcp_efficiency),
     ] {
-        check.number(&format!("calibration.{field}"), value, 0.0, true, 1.0, "");
+        check.number(At("calibration", field), value, 0.0, true, 1.0, "");
     }
     if let Some(e) = c.scale_up_efficiency {
         check.number("calibration.scale_up_efficiency", e, 0.0, true, 1.0, "");
@@ -499,13 +464,6 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
         ("scale_up_hop_latency_us", c.scale_up_hop_latency_us),
         ("collective_base_latency_us", c.collective_base_latency_us),
     ] {
-        check.number(
-            &format!("calibration.{field}"),
-            value,
-            0.0,
-            false,
-            1e6,
-            " µs",
-        );
+        check.number(At("calibration", field), value, 0.0, false, 1e6, " µs");
     }
 }

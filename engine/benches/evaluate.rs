@@ -1,0 +1,95 @@
+//! Speed of the engine (results in BENCHMARKS.md): `cargo bench -p engine`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use engine::{evaluate, DesignSpec, Technology};
+use serde_json::{json, Value};
+
+/// A cluster of `nodes` DGX-class nodes with training, inference, RAG and storage workloads on
+/// compute, inference and storage fabrics.
+fn four_workloads_three_fabrics(
+    nodes: u32,
+    gpu: &str,
+    compute_tech: &str,
+    compute_switch: &str,
+) -> Value {
+    let model = json!({ "parameters": 70e9, "layers": 80, "hidden": 8192, "sequence_length": 8192, "precision": "bf16" });
+    json!({
+        "schema_version": 2,
+        "title": format!("{nodes} nodes"),
+        "cluster": { "gpu": gpu, "gpus_per_node": 8, "nics_per_node": 8, "nodes": nodes },
+        "workloads": [
+            { "kind": "training", "name": "train", "fabric": "compute", "model": model,
+              "parallelism": { "dp": nodes, "tp": 8, "pp": 1, "sharding": "zero1" },
+              "global_batch": nodes * 4, "micro_batch": 1, "compute": { "mfu": 0.4 } },
+            { "kind": "inference", "name": "serve", "fabric": "inference", "model": model,
+              "tp_nodes": 2, "decode_tokens": 128, "prefill_tokens": 4096, "target_inter_token_ms": 50 },
+            { "kind": "rag", "name": "retrieve", "fabric": "inference", "queries_per_s": 1000,
+              "embedding_dim": 1024, "embedding_precision": "fp32", "top_k": 8, "chunk_bytes": 2048,
+              "latency_budget_ms": 50 },
+            { "kind": "storage", "name": "data", "fabric": "storage", "samples_per_step": nodes * 4,
+              "sample_bytes": 65536, "steps_per_s": 0.1,
+              "checkpoint": { "parameters": 70e9, "interval_minutes": 60, "write_budget_s": 120 } }
+        ],
+        "fabrics": [
+            { "name": "compute", "role": "compute", "technology": compute_tech, "switch": compute_switch, "topology": "rail_optimized" },
+            { "name": "inference", "role": "inference", "technology": "roce400", "switch": "tomahawk6" },
+            { "name": "storage", "role": "storage", "technology": "roce400", "switch": "tomahawk6", "ports_per_node": 2 }
+        ]
+    })
+}
+
+fn spec(value: Value) -> DesignSpec {
+    DesignSpec::from_value(value).expect("the benchmark spec is valid")
+}
+
+fn benches(c: &mut Criterion) {
+    let thousand = spec(four_workloads_three_fabrics(
+        1024, "h100-sxm", "ib_ndr", "qm9700",
+    ));
+    c.bench_function("evaluate 1,024 nodes, 4 workloads, 3 fabrics", |b| {
+        b.iter(|| evaluate(black_box(&thousand)).expect("evaluates"))
+    });
+
+    // 100,000 GPUs: 12,500 nodes of 8, on XDR switches (144 ports) in 3 tiers.
+    let huge = spec(four_workloads_three_fabrics(
+        12_500, "b200", "ib_xdr", "q3400",
+    ));
+    c.bench_function("evaluate 100,000 GPUs", |b| {
+        b.iter(|| evaluate(black_box(&huge)).expect("evaluates"))
+    });
+
+    // 64 cluster sizes × 4 fabric technologies, the specs built up front.
+    let sweep: Vec<DesignSpec> = (1..=64)
+        .flat_map(|i| {
+            [
+                Technology::IbNdr,
+                Technology::Roce400,
+                Technology::Tcp100,
+                Technology::Tcp25,
+            ]
+            .map(|t| {
+                let switch = match t {
+                    Technology::IbNdr => "qm9700",
+                    Technology::Roce400 => "tomahawk6",
+                    _ => "sn4600c",
+                };
+                spec(four_workloads_three_fabrics(
+                    i * 16,
+                    "h100-sxm",
+                    t.key(),
+                    switch,
+                ))
+            })
+        })
+        .collect();
+    c.bench_function("sweep 64 cluster sizes × 4 technologies", |b| {
+        b.iter(|| {
+            for s in &sweep {
+                black_box(evaluate(black_box(s)).expect("evaluates"));
+            }
+        })
+    });
+}
+
+criterion_group!(engine_benches, benches);
+criterion_main!(engine_benches);
