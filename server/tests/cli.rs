@@ -1,0 +1,69 @@
+//! The `evaluate` command: the engine on the command line.
+
+use std::process::Command;
+
+fn fabric_planner() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fabric-planner"))
+}
+
+fn examples() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
+}
+
+#[test]
+fn evaluate_prints_the_report_as_json() {
+    let out = fabric_planner()
+        .args(["evaluate"])
+        .arg(examples().join("superpod-4su.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let compute = &report["fabrics"][0]["plan"];
+    assert_eq!(
+        (compute["leaves"].as_u64(), compute["spines"].as_u64()),
+        (Some(32), Some(16))
+    );
+}
+
+#[test]
+fn evaluate_with_summary_prints_lines_for_people() {
+    let out = fabric_planner()
+        .args(["evaluate", "--summary"])
+        .arg(examples().join("seventy-b-inference-25g.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("per token"), "{text}");
+    assert!(text.contains("[critical]"), "{text}");
+}
+
+#[test]
+fn an_invalid_spec_exits_with_2_and_lists_every_error_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.json");
+    let mut spec: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(examples().join("seventy-b-training.json")).unwrap(),
+    )
+    .unwrap();
+    spec["cluster"]["nodes"] = serde_json::json!(0);
+    spec["workloads"][0]["fabric"] = serde_json::json!("nowhere");
+    std::fs::write(&path, spec.to_string()).unwrap();
+    let out = fabric_planner()
+        .arg("evaluate")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let errors = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        errors.contains("cluster.nodes: must be at least 1"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("workloads[0].fabric: no fabric is named \"nowhere\""),
+        "{errors}"
+    );
+}
