@@ -35,9 +35,16 @@ pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report
     let links: Vec<(Links, Links)> = spec
         .fabrics
         .iter()
-        .map(|f| {
+        .zip(&sized)
+        .map(|(f, plan)| {
+            let leaving = headroom::share_leaving_leaf(
+                plan,
+                attached_nodes(spec, f),
+                ports_per_node(&spec.cluster, f),
+            );
             (
-                Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions),
+                Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions)
+                    .on_plan(f.oversubscription.leaf, leaving),
                 Links::new(&spec.cluster, gpu, f, &spec.calibration, Conditions::IDEAL),
             )
         })

@@ -54,6 +54,24 @@ fn leaving(local: u32, nodes: u32) -> f64 {
     1.0 - f64::from(local - 1) / f64::from(nodes - 1)
 }
 
+/// Nodes that share one leaf (for a rail-optimized fabric, one port of each).
+fn nodes_per_leaf(plan: &Plan, ports_per_node: u32) -> u32 {
+    match plan.layout {
+        // Every leaf of a rail serves one port of each of its nodes.
+        Layout::RailOptimized => plan.leaf_downlinks,
+        _ => plan.leaf_downlinks / ports_per_node.max(1),
+    }
+    .max(1)
+}
+
+/// Share of uniformly spread traffic that leaves a node's leaf on this plan.
+pub fn share_leaving_leaf(plan: &Plan, nodes: u32, ports_per_node: u32) -> f64 {
+    if plan.leaf_spine_links == 0 {
+        return 0.0;
+    }
+    leaving(nodes_per_leaf(plan, ports_per_node), nodes)
+}
+
 pub fn tiers(
     plan: &Plan,
     nodes: u32,
@@ -61,12 +79,7 @@ pub fn tiers(
     port: ByteRate,
     demand: ByteRate,
 ) -> Vec<TierHeadroom> {
-    let nodes_per_leaf = match plan.layout {
-        // Every leaf of a rail serves one port of each of its nodes.
-        Layout::RailOptimized => plan.leaf_downlinks,
-        _ => plan.leaf_downlinks / ports_per_node.max(1),
-    }
-    .max(1);
+    let nodes_per_leaf = nodes_per_leaf(plan, ports_per_node);
     let nodes_per_pod = nodes_per_leaf.saturating_mul(plan.leaves_per_pod.max(1));
     let tier = |name: &str, links: u32, share: f64, formula: &'static str| {
         let available = port * f64::from(links);

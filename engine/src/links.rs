@@ -44,8 +44,10 @@ pub struct Links {
     pub port_line_rate: BitRate,
     pub transport: Transport,
     pub latencies: Latencies,
-    /// Leaf oversubscription (downlink : uplink).
-    pub leaf_oversubscription: f64,
+    /// Fraction of a node's bandwidth left to uniformly spread traffic (all-to-all) once the
+    /// share that leaves the leaf squeezes through oversubscribed uplinks: 1 / max(1, r × f),
+    /// r the leaf oversubscription, f the share leaving the leaf.
+    pub uniform_traffic_share: f64,
 }
 
 impl Links {
@@ -89,8 +91,15 @@ impl Links {
                 scale_up_hop_us: calibration.scale_up_hop_latency_us,
                 network_hop_us,
             },
-            leaf_oversubscription: fabric.oversubscription.leaf,
+            uniform_traffic_share: 1.0,
         }
+    }
+
+    /// These links on a fabric sized as `plan`, where `leaving_leaf` of uniformly spread
+    /// traffic leaves a node's leaf.
+    pub fn on_plan(mut self, oversubscription: f64, leaving_leaf: f64) -> Links {
+        self.uniform_traffic_share = 1.0 / (oversubscription * leaving_leaf).max(1.0);
+        self
     }
 
     /// A collective group of `ranks` ranks, `ranks_per_node` of them in each node, sharing the
