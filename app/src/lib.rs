@@ -3,14 +3,19 @@
 //! `hydrate` into the WebAssembly bundle that makes the pages live in the browser.
 
 pub mod components;
+pub mod dashboard;
 pub mod design;
+pub mod editor;
 pub mod error;
-pub mod form;
+pub mod fields;
+pub mod money;
 pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod respond;
 #[cfg(feature = "ssr")]
 pub mod store;
+pub mod templates;
+pub mod wizard;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};

@@ -112,6 +112,49 @@ impl Browser {
             .expect("the element can be clicked");
     }
 
+    /// Chooses the option with value `value` in the select `css`.
+    pub async fn select(&self, css: &str, value: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no select {css}: {e}"))
+            .select_by_value(value)
+            .await
+            .unwrap_or_else(|e| panic!("{css} has no option {value}: {e}"));
+    }
+
+    /// Whether an element matches `css`.
+    pub async fn exists(&self, css: &str) -> bool {
+        self.client.find(Locator::Css(css)).await.is_ok()
+    }
+
+    /// Waits until an element matches `css` (or, with `present` false, none does).
+    pub async fn wait_for(&self, css: &str, present: bool) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while self.exists(css).await != present {
+            assert!(
+                Instant::now() < deadline,
+                "{css} never {}",
+                if present { "appeared" } else { "went away" }
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until the page has hydrated: the wizard then shows one step at a time, so the
+    /// second step is hidden (without JavaScript every step shows).
+    pub async fn wait_for_hydration(&self) {
+        self.wait_for("#workloads-step.hidden", true).await;
+    }
+
+    /// Runs `script` in the page and returns what it returns.
+    pub async fn run(&self, script: &str) -> serde_json::Value {
+        self.client
+            .execute(script, vec![])
+            .await
+            .expect("the script runs")
+    }
+
     /// Waits until the text of `css` satisfies `condition`; returns it.
     pub async fn wait_for_text(&self, css: &str, condition: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + Duration::from_secs(15);

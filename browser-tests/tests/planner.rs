@@ -1,27 +1,210 @@
-//! The planner and its share link in a real headless Chromium against the release server.
+//! The planner wizard, its results and its dashboard in a real headless Chromium against the
+//! release server.
 
 use browser_tests::{Browser, JavaScript, Server};
 
+/// Seconds from a figure as the engine prints it ("452 ms", "1.20 s", "830 µs").
+fn seconds(text: &str) -> f64 {
+    let (number, unit) = text
+        .trim()
+        .split_once(' ')
+        .unwrap_or_else(|| panic!("{text:?} is a number and a unit"));
+    let number: f64 = number.parse().unwrap_or_else(|_| panic!("{text:?}"));
+    let scale = match unit {
+        "s" => 1.0,
+        "ms" => 1e-3,
+        "µs" => 1e-6,
+        "ns" => 1e-9,
+        "h" => 3600.0,
+        other => panic!("{other} is not a unit of time"),
+    };
+    number * scale
+}
+
+/// Removes every workload of the design being edited.
+async fn remove_all_workloads(browser: &Browser) {
+    while browser.exists("#remove-workload-0").await {
+        let before = browser
+            .run("return document.querySelectorAll('fieldset.workload').length")
+            .await;
+        browser.click("#remove-workload-0").await;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while browser
+            .run("return document.querySelectorAll('fieldset.workload').length")
+            .await
+            == before
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the workload was not removed"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+}
+
 #[tokio::test]
-async fn a_design_computed_in_the_browser_saves_and_reopens_with_the_same_numbers() {
+async fn seventy_b_served_over_four_nodes_at_25gbe_adds_the_articles_latency_and_400g_removes_it() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+
+    // Cluster: 4 DGX H100 nodes.
+    browser.type_into("#cluster-nodes", "4").await;
+
+    // Workloads: only Llama 3 70B, tensor parallel over the 4 nodes, 256 tokens in flight.
+    browser.click("#step-workloads").await;
+    remove_all_workloads(&browser).await;
+    browser.click("#add-inference").await;
+    browser.wait_for("#workloads-0-tp_nodes", true).await;
+    browser
+        .select("#workloads-0-model-preset", "llama3-70b")
+        .await;
+    browser.type_into("#workloads-0-tp_nodes", "4").await;
+    browser.type_into("#workloads-0-decode_tokens", "256").await;
+
+    // Fabric: one 25GbE port per node.
+    browser.click("#step-fabrics").await;
+    browser.select("#fabrics-0-technology", "tcp25").await;
+    browser.type_into("#fabrics-0-ports_per_node", "1").await;
+
+    // Seed claim C9: 5-8 ms per layer at 25 Gb/s, 400-640 ms over 80 layers.
+    let latency = browser
+        .wait_for_text("#headline-latency", |t| {
+            t != "—" && (0.400..=0.640).contains(&seconds(t))
+        })
+        .await;
+    let per_layer = browser
+        .wait_for_text("#w0-per-layer-time", |t| {
+            (0.005..=0.008).contains(&seconds(t))
+        })
+        .await;
+    println!("25GbE: {latency} per token, {per_layer} per layer");
+
+    // At 400 Gb/s the same model adds under 1 ms per layer, under 80 ms per token.
+    browser.select("#fabrics-0-technology", "roce400").await;
+    let latency = browser
+        .wait_for_text("#headline-latency", |t| seconds(t) < 0.080)
+        .await;
+    let per_layer = browser
+        .wait_for_text("#w0-per-layer-time", |t| seconds(t) < 0.001)
+        .await;
+    println!("400GbE: {latency} per token, {per_layer} per layer");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_training_design_with_storage_changes_its_switch_count_when_the_topology_changes() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+
+    // Training only, on 64 nodes.
+    browser.type_into("#cluster-nodes", "64").await;
+    browser.click("#step-workloads").await;
+    remove_all_workloads(&browser).await;
+    browser.click("#add-training").await;
+    browser.wait_for("#workload-0", true).await;
+    let switches = browser
+        .wait_for_text("#headline-switches", |t| t.parse::<u32>().is_ok())
+        .await;
+
+    // A storage workload on the storage fabric.
+    browser.click("#add-storage").await;
+    browser.wait_for("#workload-1", true).await;
+    browser
+        .wait_for_text("#w1-read-available", |t| t.ends_with("B/s"))
+        .await;
+
+    // A 3-tier fat tree for the compute fabric needs more switches than 2 tiers.
+    browser.click("#step-fabrics").await;
+    browser.select("#fabrics-0-topology", "three_tier").await;
+    let three_tier = browser
+        .wait_for_text("#headline-switches", |t| t != switches)
+        .await;
+    let (before, after): (u32, u32) = (switches.parse().unwrap(), three_tier.parse().unwrap());
+    assert!(
+        after > before,
+        "3 tiers: {after} switches, 2 tiers: {before}"
+    );
+    // The dashboard, drawn on the server, follows.
+    browser
+        .wait_for_text("#fabric-report-compute .fabric-tiers", |t| t == "3")
+        .await;
+
+    // Rail-optimized changes the leaf layer again.
+    browser
+        .select("#fabrics-0-topology", "rail_optimized")
+        .await;
+    browser
+        .wait_for_text("#headline-switches", |t| t != three_tier)
+        .await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn an_invalid_input_shows_the_engines_message_next_to_the_field_and_blocks_saving() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+
+    browser.type_into("#cluster-nodes", "0").await;
+    browser
+        .wait_for_text("#cluster-nodes-error", |t| t == "must be at least 1")
+        .await;
+    assert_eq!(
+        browser
+            .attribute("#cluster-nodes", "aria-invalid")
+            .await
+            .as_deref(),
+        Some("true")
+    );
+    browser.type_into("#cluster-nodes", "many").await;
+    browser
+        .wait_for_text("#cluster-nodes-error", |t| t == "must be a number")
+        .await;
+    browser.click("#step-review").await;
+    assert_eq!(
+        browser.attribute("#save", "disabled").await.as_deref(),
+        Some("true")
+    );
+
+    // A combination that cannot work is explained, not corrected: tensor parallelism over more
+    // nodes than the cluster has.
+    browser.click("#step-cluster").await;
+    browser.type_into("#cluster-nodes", "2").await;
+    browser.click("#step-workloads").await;
+    browser.click("#add-inference").await;
+    browser.wait_for("#workloads-2-tp_nodes", true).await;
+    browser.type_into("#workloads-2-tp_nodes", "4").await;
+    let message = browser
+        .wait_for_text("#workloads-2-tp_nodes-error", |t| !t.is_empty())
+        .await;
+    assert!(message.contains("2"), "{message}");
+    assert_eq!(
+        browser.attribute("#save", "disabled").await.as_deref(),
+        Some("true")
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_saved_design_reopens_with_the_same_numbers_and_its_dashboard_is_complete_without_javascript(
+) {
     let mut server = Server::start().await;
     let browser = Browser::start(JavaScript::Enabled).await;
     browser.goto(&server.url("/")).await;
-    // The server rendered the default design: 70B FP16 on 128 GPUs.
-    assert_eq!(browser.text("#bytes-per-step").await, "278 GB");
-
-    // The engine runs in the browser: more GPUs change the figure without a round trip.
-    let (bytes, _) = browser
-        .type_until_output_changes("#gpus", "256", "#bytes-per-step")
+    browser.wait_for_hydration().await;
+    browser.type_into("#title", "Seventy B on 32 nodes").await;
+    browser.type_into("#cluster-nodes", "32").await;
+    let switches = browser
+        .wait_for_text("#headline-switches", |t| t.parse::<u32>().is_ok())
         .await;
-    assert_eq!(bytes, "279 GB");
-    browser.type_into("#link-gbps", "100").await;
-    // 2·255/256 × 140 GB over 8 × 100 Gb/s RoCE ports per node at 90 % efficiency (NVLink is
-    // faster): 3.10 s. Typing passes through 1 and 10 Gb/s first, so wait for the figure itself.
-    let allreduce = browser
-        .wait_for_text("#allreduce-time", |t| t == "3.10 s")
-        .await;
-
+    let slowdown = browser.text("#headline-slowdown").await;
+    browser.click("#step-review").await;
     browser.click("#save").await;
     browser
         .wait_for_text("#share-link", |t| t.starts_with("/d/"))
@@ -33,51 +216,39 @@ async fn a_design_computed_in_the_browser_saves_and_reopens_with_the_same_number
     let share_path = share_path.trim_start_matches(&server.url(""));
     browser.close().await;
 
-    // After a restart, in a fresh browser profile, the link shows the same inputs and numbers.
+    // After a restart, in a fresh profile with JavaScript disabled, the link shows the same
+    // numbers, every chart as SVG, the topology diagrams and the bill of materials.
     server.restart().await;
-    let other = Browser::start(JavaScript::Enabled).await;
-    other.goto(&server.url(share_path)).await;
-    assert_eq!(other.text("#in-gpus").await, "256");
-    assert_eq!(other.text("#in-link-gbps").await, "100 Gb/s");
-    assert_eq!(other.text("#bytes-per-step").await, "279 GB");
-    assert_eq!(other.text("#allreduce-time").await, allreduce);
-    other.close().await;
-
-    // And without JavaScript the server-rendered page is complete.
     let no_js = Browser::start(JavaScript::Disabled).await;
     no_js.goto(&server.url(share_path)).await;
-    assert_eq!(no_js.text("#bytes-per-step").await, "279 GB");
-    assert_eq!(no_js.text("#allreduce-time").await, allreduce);
+    assert_eq!(no_js.text("#design-title").await, "Seventy B on 32 nodes");
+    assert_eq!(no_js.text("#headline-switches").await, switches);
+    assert_eq!(no_js.text("#headline-slowdown").await, slowdown);
+    let svgs = no_js
+        .run("return ['chart-technologies','chart-scaling','chart-degraded'].map(id => !!document.querySelector('#' + id + ' > svg'))")
+        .await;
+    assert_eq!(svgs, serde_json::json!([true, true, true]));
+    let counts = no_js
+        .run("return [document.querySelectorAll('[id^=chart-headroom-] > svg').length, document.querySelectorAll('svg.topology').length, document.querySelectorAll('table.bom tbody tr').length]")
+        .await;
+    let counts: Vec<u64> = serde_json::from_value(counts).unwrap();
+    assert_eq!(counts[0], 2, "a headroom chart per fabric");
+    assert_eq!(counts[1], 2, "a topology diagram per fabric");
+    assert!(counts[2] > 2, "bill of materials rows: {}", counts[2]);
     no_js.close().await;
 }
 
 #[tokio::test]
-async fn an_invalid_input_shows_the_engines_message_next_to_the_field() {
-    let server = Server::start().await;
-    let browser = Browser::start(JavaScript::Enabled).await;
-    browser.goto(&server.url("/")).await;
-    browser
-        .type_until_output_changes("#gpus", "-4", "#gpus-error")
-        .await;
-    assert_eq!(browser.text("#gpus-error").await, "must be at least 1");
-    assert_eq!(
-        browser.attribute("#save", "disabled").await.as_deref(),
-        Some("true")
-    );
-    browser.type_into("#link-gbps", "0").await;
-    browser
-        .wait_for_text("#link-gbps-error", |t| t == "must be greater than 0 Gb/s")
-        .await;
-    browser.close().await;
-}
-
-#[tokio::test]
-async fn without_javascript_typing_changes_nothing_so_the_disabled_mode_is_real() {
+async fn without_javascript_every_wizard_step_shows_and_typing_changes_nothing() {
     let server = Server::start().await;
     let browser = Browser::start(JavaScript::Disabled).await;
     browser.goto(&server.url("/")).await;
-    browser.type_into("#gpus", "256").await;
+    for step in ["cluster", "workloads", "fabrics", "review"] {
+        assert!(browser.exists(&format!("#{step}-step:not(.hidden)")).await);
+    }
+    let switches = browser.text("#headline-switches").await;
+    browser.type_into("#cluster-nodes", "512").await;
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    assert_eq!(browser.text("#bytes-per-step").await, "278 GB");
+    assert_eq!(browser.text("#headline-switches").await, switches);
     browser.close().await;
 }

@@ -12,6 +12,7 @@
 //! assert!(report.headline.switches > 0);
 //! ```
 
+mod assumptions;
 mod bom;
 pub mod catalog;
 mod collective;
@@ -27,12 +28,14 @@ mod rag;
 mod report;
 mod spec;
 mod storage;
+pub mod studies;
 mod technology;
 mod topology;
 mod training;
 mod units;
 pub mod whatif;
 
+pub use assumptions::{assumptions, Assumption};
 pub use collective::{
     all_to_all, allreduce, hierarchical_allreduce, ring_allreduce, Algorithm, Cost, Group,
     Latencies,

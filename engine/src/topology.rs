@@ -183,7 +183,7 @@ fn two_tier(d: &Demand, k: u32, down: u32, up: u32, rails: bool) -> Plan {
     };
     let reason = if rails {
         format!(
-            "rail-optimized: each of the {} rails has its own leaves; {} endpoints fit in 2 tiers of {k}-port switches (up to {} endpoints)",
+            "each of the {} rails has its own leaves; {} endpoints fit in 2 tiers of {k}-port switches (up to {} endpoints)",
             d.ports_per_node.max(1),
             d.endpoints,
             u64::from(k) * u64::from(down)

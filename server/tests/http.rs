@@ -81,6 +81,44 @@ fn seventy_b_on_256_gpus() -> Value {
     })
 }
 
+/// The text inside the element with id `id` (up to its first child tag).
+fn text_of<'a>(html: &'a str, id: &str) -> &'a str {
+    let at = html
+        .find(&format!(r#"id="{id}""#))
+        .unwrap_or_else(|| panic!("the page has #{id}"));
+    let start = at + html[at..].find('>').unwrap() + 1;
+    let end = start + html[start..].find('<').unwrap();
+    &html[start..end]
+}
+
+/// The saved page shows the data-parallel bytes per GPU of 70B FP16 on 256 GPUs:
+/// 2 × 255/256 × 140 GB, as the engine formats it.
+fn shows_bytes_per_step_of_256_gpus(html: &str) -> bool {
+    text_of(html, "w0-bytes-per-step") == "279 GB"
+}
+
+/// The dashboard is in the server's HTML: every chart as SVG, the topology diagram and the
+/// bill of materials.
+fn assert_dashboard_is_complete(html: &str) {
+    for chart in [
+        "chart-headroom-",
+        "chart-technologies",
+        "chart-scaling",
+        "chart-degraded",
+    ] {
+        let at = html
+            .find(&format!(r#"id="{chart}"#))
+            .unwrap_or_else(|| panic!("the page has {chart}"));
+        let tag_end = at + html[at..].find('>').unwrap() + 1;
+        assert!(
+            html[tag_end..].starts_with("<svg"),
+            "{chart} is drawn as SVG"
+        );
+    }
+    assert!(html.contains(r#"class="topology""#), "a topology diagram");
+    assert!(html.contains(r#"class="bom""#), "a bill of materials");
+}
+
 async fn stored_designs(database: &Path) -> i64 {
     let store = Store::open(database).await.unwrap();
     let count = store.design_count().await.unwrap();
@@ -122,10 +160,14 @@ async fn a_saved_design_loads_back_with_the_same_inputs_and_numbers() {
     assert!(html.contains("70B on 32 nodes"));
     // 2 × 255/256 × 140 GB, as the engine formats it.
     assert!(
-        html.contains(">279 GB<"),
+        shows_bytes_per_step_of_256_gpus(&html),
         "the page shows the bytes per step"
     );
-    assert!(html.contains(">256<"), "the page shows the GPU count");
+    assert!(
+        html.contains("32 nodes × 8 GPUs"),
+        "the page shows the cluster"
+    );
+    assert_dashboard_is_complete(&html);
     server.stop().await;
 }
 
@@ -145,7 +187,9 @@ async fn a_saved_design_is_still_there_after_a_restart() {
     let server = TestServer::start(&database).await;
     let page = server.get(&format!("/d/{id}")).await;
     assert_eq!(page.status(), 200);
-    assert!(page.text().await.unwrap().contains(">279 GB<"));
+    assert!(shows_bytes_per_step_of_256_gpus(
+        &page.text().await.unwrap()
+    ));
     server.stop().await;
 }
 
@@ -245,7 +289,9 @@ async fn malformed_and_oversized_requests_are_refused_and_stored_designs_are_unt
     // Still serving, and the design saved before is unchanged.
     let page = server.get(&format!("/d/{id}")).await;
     assert_eq!(page.status(), 200);
-    assert!(page.text().await.unwrap().contains(">279 GB<"));
+    assert!(shows_bytes_per_step_of_256_gpus(
+        &page.text().await.unwrap()
+    ));
     server.stop().await;
     assert_eq!(stored_designs(&database).await, 1);
 }
@@ -257,7 +303,20 @@ async fn the_planner_page_renders_the_default_design_on_the_server() {
     let page = server.get("/").await;
     assert_eq!(page.status(), 200);
     let html = page.text().await.unwrap();
-    // The default: 70B FP16 on 128 GPUs, 2 × 127/128 × 140 GB per step.
-    assert!(html.contains(">278 GB<"), "{html}");
+    // The planner opens with the seed's 70B training design; its headline figures are the
+    // engine's.
+    let report = engine::evaluate(&app::templates::first_design()).unwrap();
+    let slowdown = report.headline.worst_training_slowdown.unwrap().to_string();
+    assert_eq!(text_of(&html, "headline-slowdown"), slowdown);
+    let switches = report.headline.switches.to_string();
+    assert_eq!(text_of(&html, "headline-switches"), switches);
+    // Without JavaScript the wizard's inputs still show the design.
+    let nodes = html.find(r#"id="cluster-nodes""#).unwrap();
+    let tag = &html[nodes..nodes + html[nodes..].find('>').unwrap()];
+    assert!(tag.contains(r#"value="16""#), "{tag}");
+    assert!(
+        html.contains(r#"id="cluster-nodes""#),
+        "the wizard's first step"
+    );
     server.stop().await;
 }

@@ -9,7 +9,8 @@ pub fn FigureRow<T>(
     label: &'static str,
     figure: Figure<T>,
     /// A stable hook for tests and styling.
-    id: &'static str,
+    #[prop(into)]
+    id: String,
 ) -> AnyView
 where
     T: Display + Send + Sync + 'static,

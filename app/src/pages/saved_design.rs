@@ -1,23 +1,41 @@
-use crate::components::TrainingResults;
-use crate::design::{load_design, StoredDesign};
+use crate::error::AppError;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
+use serde::{Deserialize, Serialize};
 
-/// A saved design at its share link, rendered on the server from the stored spec: complete
-/// without JavaScript.
+/// A saved design's page, rendered on the server from the stored spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RenderedDesign {
+    pub title: String,
+    pub html: String,
+}
+
+/// The page of design `id` at its latest revision; 404 when there is none.
+#[server(prefix = "/fn", endpoint = "design_page")]
+pub async fn design_page(id: String) -> Result<RenderedDesign, AppError> {
+    let stored = crate::design::load_design(id).await?;
+    Ok(render::page(stored))
+}
+
+/// A saved design at its share link. Everything on it is rendered on the server, complete
+/// without JavaScript; the browser only receives the finished HTML.
 #[component]
 pub fn SavedDesign() -> impl IntoView {
     let params = use_params_map();
-    let design = Resource::new(
+    let page = Resource::new(
         move || params.read().get("id").unwrap_or_default(),
-        load_design,
+        design_page,
     );
     view! {
         <Suspense fallback=|| view! { <p>"Loading the design…"</p> }>
             {move || Suspend::new(async move {
-                match design.await {
-                    Ok(stored) => view! { <DesignView stored/> }.into_any(),
+                match page.await {
+                    Ok(page) => view! {
+                        <Title text=page.title/>
+                        <div class="saved-design" inner_html=page.html></div>
+                    }
+                    .into_any(),
                     Err(_) => view! { <crate::pages::NotFound/> }.into_any(),
                 }
             })}
@@ -25,37 +43,78 @@ pub fn SavedDesign() -> impl IntoView {
     }
 }
 
-#[component]
-fn DesignView(stored: StoredDesign) -> impl IntoView {
-    let spec = stored.spec.clone();
-    let job = crate::form::TrainingForm::from_spec(&spec);
-    let results = match engine::evaluate(&spec) {
-        Ok(report) => view! { <TrainingResults report/> }.into_any(),
-        Err(errors) => view! { <p class="save-error">{errors.to_string()}</p> }.into_any(),
-    };
-    view! {
-        <Title text=spec.title.clone()/>
-        <div class="planner">
-            <section class="panel inputs" aria-labelledby="design-title">
-                <h1 id="design-title">{spec.title.clone()}</h1>
-                <p class="meta">
-                    "Revision " {stored.revision} " · engine " {stored.engine_version.clone()}
-                </p>
-                <table class="inputs-table">
-                    <caption>"Data-parallel training job"</caption>
-                    <tbody>
-                        <tr><th scope="row">"Model parameters"</th><td id="in-parameters">{format!("{} billion", job.parameters_billions)}</td></tr>
-                        <tr><th scope="row">"Gradient precision"</th><td id="in-precision">{job.precision.label()}</td></tr>
-                        <tr><th scope="row">"GPUs in the job"</th><td id="in-gpus">{job.gpus.clone()}</td></tr>
-                        <tr><th scope="row">"GPUs per node"</th><td id="in-gpus-per-node">{job.gpus_per_node.clone()}</td></tr>
-                        <tr><th scope="row">"Network bandwidth per GPU"</th><td id="in-link-gbps">{format!("{} Gb/s", job.link_gbps)}</td></tr>
-                    </tbody>
-                </table>
-            </section>
-            <section class="panel results-panel" aria-labelledby="results-heading">
-                <h2 id="results-heading">"Per training step"</h2>
-                {results}
-            </section>
-        </div>
+#[cfg(feature = "ssr")]
+mod render {
+    use super::RenderedDesign;
+    use crate::dashboard::{render::dashboard, Findings, Headline};
+    use crate::design::StoredDesign;
+    use engine::Workload;
+    use leptos::prelude::*;
+    use leptos::tachys::view::RenderHtml;
+
+    pub fn page(stored: StoredDesign) -> RenderedDesign {
+        let spec = stored.spec;
+        let title = spec.title.clone();
+        let c = &spec.cluster;
+        let cluster = format!(
+            "{} nodes × {} GPUs ({}), {} compute NICs per node",
+            c.nodes, c.gpus_per_node, c.gpu, c.nics_per_node
+        );
+        let workloads = spec
+            .workloads
+            .iter()
+            .map(|w| {
+                let kind = match w {
+                    Workload::Training(_) => "training",
+                    Workload::Inference(_) => "inference",
+                    Workload::Rag(_) => "RAG",
+                    Workload::Storage(_) => "storage",
+                };
+                view! { <li>{format!("{} ({kind}) on {}", w.name(), w.fabric())}</li> }
+            })
+            .collect_view();
+        let fabrics = spec
+            .fabrics
+            .iter()
+            .map(|f| view! { <li>{format!("{}: {} ({})", f.name, f.technology.label(), f.role.label())}</li> })
+            .collect_view();
+        let meta = format!(
+            "Revision {} · saved by engine {}",
+            stored.revision, stored.engine_version
+        );
+        let html = match engine::evaluate(&spec) {
+            Ok(report) => {
+                let top = view! {
+                    <div class="planner">
+                        <section class="panel inputs" aria-labelledby="design-title">
+                            <h1 id="design-title">{title.clone()}</h1>
+                            <p class="meta">{meta}</p>
+                            <dl class="summary">
+                                <dt>"Cluster"</dt>
+                                <dd id="design-cluster">{cluster}</dd>
+                                <dt>"Workloads"</dt>
+                                <dd><ul>{workloads}</ul></dd>
+                                <dt>"Fabrics"</dt>
+                                <dd><ul>{fabrics}</ul></dd>
+                            </dl>
+                        </section>
+                        <aside class="panel results-panel" aria-labelledby="results-heading">
+                            <h2 id="results-heading">"Results"</h2>
+                            <Headline report=report.clone()/>
+                            <h3>"Findings"</h3>
+                            <Findings report=report.clone()/>
+                        </aside>
+                    </div>
+                }
+                .to_html();
+                top + &dashboard(spec, report)
+            }
+            Err(errors) => view! {
+                <h1 id="design-title">{title.clone()}</h1>
+                <p class="save-error">{errors.to_string()}</p>
+            }
+            .to_html(),
+        };
+        RenderedDesign { title, html }
     }
 }

@@ -21,7 +21,7 @@ async fn main() {
         let started = Instant::now();
         browser.goto(&server.url("/")).await;
         let (_, _) = browser
-            .type_until_output_changes("#gpus", "256", "#bytes-per-step")
+            .type_until_output_changes("#cluster-nodes", "256", "#headline-switches")
             .await;
         times.push(started.elapsed());
         browser.close().await;

@@ -1,0 +1,49 @@
+use crate::money::{usd, watts};
+use engine::BomLine;
+use leptos::prelude::*;
+
+/// The bill of materials of one fabric, with its totals; estimates are marked.
+#[component]
+pub fn BomTable(lines: Vec<BomLine>, fabric: String) -> AnyView {
+    let total: f64 = lines.iter().map(|l| l.total_usd).sum();
+    let power: f64 = lines.iter().map(|l| l.total_power_w).sum();
+    let any_estimate = lines.iter().any(|l| l.estimate);
+    let rows = lines
+        .into_iter()
+        .map(|l| {
+            view! {
+                <tr>
+                    <td>{l.description}{l.estimate.then_some(" *")}</td>
+                    <td class="num">{l.quantity}</td>
+                    <td class="num">{usd(l.unit_price_usd)}</td>
+                    <td class="num">{usd(l.total_usd)}</td>
+                    <td class="num">{watts(l.total_power_w)}</td>
+                    <td class="source">{l.source.to_string()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="bom">
+            <caption>{format!("Bill of materials, fabric {fabric}")}</caption>
+            <thead>
+                <tr><th scope="col">"Item"</th><th scope="col" class="num">"Qty"</th><th scope="col" class="num">"Unit price"</th><th scope="col" class="num">"Total"</th><th scope="col" class="num">"Power"</th><th scope="col">"Source"</th></tr>
+            </thead>
+            <tbody>{rows}</tbody>
+            <tfoot>
+                <tr><th scope="row">"Total"</th><td></td><td></td><td class="num bom-total">{usd(total)}</td><td class="num">{watts(power)}</td><td></td></tr>
+            </tfoot>
+        </table>
+        {any_estimate.then(|| view! { <p class="note">"* Catalog estimate: no public price or power figure was found; override it in the design."</p> })}
+    }
+    .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn money_is_grouped_in_thousands() {
+        assert_eq!(super::usd(4_108_040.4), "$4,108,040");
+        assert_eq!(super::usd(950.0), "$950");
+    }
+}

@@ -1,0 +1,419 @@
+//! The dashboard's charts, drawn with plotters as SVG text. Every number comes from the engine;
+//! these functions only draw. Text that plotters writes is escaped by it.
+
+use engine::studies::{DegradedPoint, ScalingPoint, TechnologyPoint};
+use engine::TierHeadroom;
+use plotters::coord::ranged1d::SegmentValue;
+use plotters::prelude::*;
+
+const WIDTH: u32 = 560;
+const HEIGHT: u32 = 300;
+const AVAILABLE: RGBColor = RGBColor(11, 92, 173);
+const REQUIRED: RGBColor = RGBColor(214, 120, 0);
+const SHORT: RGBColor = RGBColor(164, 22, 26);
+const FONT: &str = "sans-serif";
+const CAPTION: u32 = 17;
+const LABEL: u32 = 14;
+
+/// An axis number with at most three significant digits and no trailing zeros.
+fn axis_number(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return "0".into();
+    }
+    let digits = (2 - v.abs().log10().floor() as i32).clamp(0, 6) as usize;
+    let text = format!("{v:.digits$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// The unit that keeps the largest of `seconds` readable: (divisor, unit).
+fn time_unit(largest_s: f64) -> (f64, &'static str) {
+    if largest_s >= 10.0 {
+        (1.0, "s")
+    } else if largest_s >= 0.01 {
+        (1e-3, "ms")
+    } else {
+        (1e-6, "µs")
+    }
+}
+
+/// A short name for an axis label.
+fn short_label(t: engine::Technology) -> &'static str {
+    use engine::Technology::*;
+    match t {
+        IbNdr => "IB NDR 400G",
+        IbXdr => "IB XDR 800G",
+        Roce100 => "RoCE 100G",
+        Roce200 => "RoCE 200G",
+        Roce400 => "RoCE 400G",
+        Roce800 => "RoCE 800G",
+        Tcp25 => "25GbE TCP",
+        Tcp100 => "100GbE TCP",
+    }
+}
+
+/// A filled square for a legend entry.
+fn swatch(color: RGBColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
+    move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
+}
+
+/// Draws into an SVG string; a drawing error leaves a chart that says so rather than a panic.
+type Drawn = Result<(), String>;
+
+fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Drawn) -> String {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
+        let drawn = root
+            .fill(&WHITE)
+            .map_err(|e| e.to_string())
+            .and_then(|_| draw(&root));
+        if drawn.is_err() {
+            let _ = root.draw(&Text::new("chart unavailable", (20, 20), (FONT, 14)));
+        }
+        let _ = root.present();
+    }
+    out
+}
+
+/// Bandwidth each tier has against what its workloads need (log scale: they differ by orders
+/// of magnitude). The tier with the least headroom is marked.
+pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) -> String {
+    svg(|root| {
+        let n = tiers.len() as u32;
+        let values = tiers
+            .iter()
+            .flat_map(|t| [t.available.0, t.required.0])
+            .filter(|v| *v > 0.0);
+        let (low, high) = values.fold((f64::MAX, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let (low, high) = if high > 0.0 {
+            (low / 10.0, high * 3.0)
+        } else {
+            (1e6, 1e12)
+        };
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!("Fabric {fabric}: bandwidth per tier, one direction"),
+                (FONT, CAPTION),
+            )
+            .margin(12)
+            .x_label_area_size(34)
+            .y_label_area_size(64)
+            .build_cartesian_2d((0..n.max(1)).into_segmented(), (low..high).log_scale())
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => tiers
+                    .get(*i as usize)
+                    .map(|t| {
+                        if Some(t.tier.as_str()) == bottleneck {
+                            format!("{} (bottleneck)", t.tier)
+                        } else {
+                            t.tier.clone()
+                        }
+                    })
+                    .unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_label_formatter(&|v| axis_number(v / 1e9))
+            .y_desc("GB/s (log scale)")
+            .label_style((FONT, LABEL))
+            .axis_desc_style((FONT, LABEL))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let at = |i: usize| i as u32;
+        chart
+            .draw_series(tiers.iter().enumerate().map(|(i, t)| {
+                Rectangle::new(
+                    [
+                        (SegmentValue::Exact(at(i)), low),
+                        (SegmentValue::CenterOf(at(i)), t.available.0.max(low)),
+                    ],
+                    AVAILABLE.filled(),
+                )
+            }))
+            .map_err(|e| e.to_string())?
+            .label("available")
+            .legend(swatch(AVAILABLE));
+        chart
+            .draw_series(tiers.iter().enumerate().map(|(i, t)| {
+                let short = t.required.0 > t.available.0;
+                Rectangle::new(
+                    [
+                        (SegmentValue::CenterOf(at(i)), low),
+                        (SegmentValue::Exact(at(i) + 1), t.required.0.max(low)),
+                    ],
+                    if short {
+                        SHORT.filled()
+                    } else {
+                        REQUIRED.filled()
+                    },
+                )
+            }))
+            .map_err(|e| e.to_string())?
+            .label("required (red: short)")
+            .legend(swatch(REQUIRED));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font((FONT, LABEL))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+/// Communication of one workload on each compared technology.
+pub fn technologies(points: &[TechnologyPoint], per: &str) -> String {
+    svg(|root| {
+        let n = points.len() as u32;
+        let largest = points.iter().map(|p| p.communication.0).fold(0.0, f64::max);
+        let (scale, unit) = time_unit(largest);
+        let value = |p: &TechnologyPoint| p.communication.0 / scale;
+        let high = largest / scale * 1.15;
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!("Communication {per} by fabric technology"),
+                (FONT, CAPTION),
+            )
+            .margin(12)
+            .x_label_area_size(34)
+            .y_label_area_size(64)
+            .build_cartesian_2d((0..n.max(1)).into_segmented(), 0.0..high.max(1e-3))
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => points
+                    .get(*i as usize)
+                    .map(|p| short_label(p.technology).to_string())
+                    .unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_label_formatter(&|v| axis_number(*v))
+            .y_desc(unit)
+            .label_style((FONT, LABEL))
+            .axis_desc_style((FONT, LABEL))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(points.iter().enumerate().map(|(i, p)| {
+                let i = i as u32;
+                let mut bar = Rectangle::new(
+                    [
+                        (SegmentValue::Exact(i), 0.0),
+                        (SegmentValue::Exact(i + 1), value(p)),
+                    ],
+                    AVAILABLE.mix(if i == 0 { 1.0 } else { 0.75 }).filled(),
+                );
+                bar.set_margin(0, 0, 8, 8);
+                bar
+            }))
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+/// Step time and communication share as the cluster grows.
+pub fn scaling(points: &[ScalingPoint]) -> String {
+    svg(|root| {
+        let max_nodes = points.iter().map(|p| p.nodes).max().unwrap_or(1).max(2);
+        let min_nodes = points.iter().map(|p| p.nodes).min().unwrap_or(1).max(1);
+        let high = points.iter().map(|p| p.step_time.0).fold(0.0, f64::max) * 1.15;
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                "Step time and communication share by cluster size",
+                (FONT, CAPTION),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .right_y_label_area_size(56)
+            .build_cartesian_2d(
+                (f64::from(min_nodes)..f64::from(max_nodes)).log_scale(),
+                0.0..high.max(1e-3),
+            )
+            .map_err(|e| e.to_string())?
+            .set_secondary_coord(
+                (f64::from(min_nodes)..f64::from(max_nodes)).log_scale(),
+                0.0..100.0,
+            );
+        chart
+            .configure_mesh()
+            .x_desc("nodes (log scale)")
+            .y_desc("step time, s")
+            .x_labels(6)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| axis_number(*v))
+            .label_style((FONT, LABEL))
+            .axis_desc_style((FONT, LABEL))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_secondary_axes()
+            .y_desc("communication share, %")
+            .y_label_formatter(&|v| axis_number(*v))
+            .label_style((FONT, LABEL))
+            .axis_desc_style((FONT, LABEL))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().map(|p| (f64::from(p.nodes), p.step_time.0)),
+                AVAILABLE.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label("step time")
+            .legend(swatch(AVAILABLE));
+        chart
+            .draw_series(
+                points.iter().map(|p| {
+                    Circle::new((f64::from(p.nodes), p.step_time.0), 3, AVAILABLE.filled())
+                }),
+            )
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_secondary_series(LineSeries::new(
+                points
+                    .iter()
+                    .map(|p| (f64::from(p.nodes), p.communication_share.0 * 100.0)),
+                REQUIRED.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label("communication share")
+            .legend(swatch(REQUIRED));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .label_font((FONT, LABEL))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+/// Slowdown as one link of the ring loses speed.
+pub fn degraded(points: &[DegradedPoint]) -> String {
+    svg(|root| {
+        let high = points.iter().map(|p| p.slowdown.0).fold(1.0, f64::max) * 1.1;
+        let mut chart = ChartBuilder::on(root)
+            .caption("One degraded link: slowdown", (FONT, CAPTION))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.0..100.0, 0.9..high)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("speed left on the link, %")
+            .y_desc("× the healthy time")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| axis_number(*v))
+            .label_style((FONT, LABEL))
+            .axis_desc_style((FONT, LABEL))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().map(|p| (p.remaining.0 * 100.0, p.slowdown.0)),
+                SHORT.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .map(|p| Circle::new((p.remaining.0 * 100.0, p.slowdown.0), 3, SHORT.filled())),
+            )
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_numbers_keep_three_significant_digits() {
+        assert_eq!(axis_number(10000.0), "10000");
+        assert_eq!(axis_number(12.5), "12.5");
+        assert_eq!(axis_number(0.125), "0.125");
+        assert_eq!(axis_number(1.0), "1");
+        assert_eq!(axis_number(0.0), "0");
+    }
+    use engine::{ByteRate, Ratio, Seconds, Technology};
+
+    #[test]
+    fn a_headroom_chart_is_svg_with_the_tiers_and_the_bottleneck() {
+        let tiers = vec![
+            TierHeadroom {
+                tier: "node-leaf".into(),
+                available: ByteRate(6e12),
+                required: ByteRate(1e10),
+                headroom_percent: Some(59900.0),
+                formula: "".into(),
+            },
+            TierHeadroom {
+                tier: "leaf-spine".into(),
+                available: ByteRate(3e12),
+                required: ByteRate(4e12),
+                headroom_percent: Some(-25.0),
+                formula: "".into(),
+            },
+        ];
+        let svg = headroom("compute", &tiers, Some("leaf-spine"));
+        assert!(svg.starts_with("<svg"));
+        assert!(svg.contains("leaf-spine (bottleneck)"));
+        assert!(
+            svg.contains("#A4161A") || svg.contains("#a4161a"),
+            "the short tier is drawn in red"
+        );
+    }
+
+    #[test]
+    fn the_other_charts_draw_their_points() {
+        let tech = technologies(
+            &[TechnologyPoint {
+                technology: Technology::IbNdr,
+                communication: Seconds(0.5),
+            }],
+            "per step",
+        );
+        assert!(tech.contains("IB NDR 400G"));
+        let scale = scaling(&[
+            ScalingPoint {
+                nodes: 8,
+                step_time: Seconds(10.0),
+                communication_share: Ratio(0.1),
+            },
+            ScalingPoint {
+                nodes: 64,
+                step_time: Seconds(12.0),
+                communication_share: Ratio(0.3),
+            },
+        ]);
+        assert!(scale.contains("<polyline") || scale.contains("<path"));
+        let degraded = degraded(&[
+            DegradedPoint {
+                remaining: Ratio(1.0),
+                slowdown: Ratio(1.0),
+            },
+            DegradedPoint {
+                remaining: Ratio(0.5),
+                slowdown: Ratio(1.8),
+            },
+        ]);
+        assert!(degraded.contains("<svg"));
+    }
+}

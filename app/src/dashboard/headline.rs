@@ -1,0 +1,100 @@
+use engine::{Report, Severity};
+use leptos::prelude::*;
+
+fn or_dash<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_else(|| "—".into())
+}
+
+/// A headroom ratio; beyond 100× the exact figure means nothing to the reader.
+fn headroom(value: Option<engine::Ratio>) -> String {
+    match value {
+        Some(r) if r.0 > 100.0 => "over 100×".into(),
+        other => or_dash(other),
+    }
+}
+
+/// The figures an architect reads first.
+#[component]
+pub fn Headline(report: Report) -> AnyView {
+    let h = &report.headline;
+    let tiles = [
+        (
+            "headline-slowdown",
+            "Training step slowdown",
+            or_dash(h.worst_training_slowdown),
+            "against an ideal network",
+        ),
+        (
+            "headline-latency",
+            "Added latency per token",
+            or_dash(h.worst_added_latency_per_token),
+            "tensor parallelism across nodes",
+        ),
+        (
+            "headline-storage",
+            "Storage read headroom",
+            headroom(h.storage_read_headroom),
+            "available ÷ provisioned",
+        ),
+        (
+            "headline-checkpoint",
+            "Checkpoint write ÷ budget",
+            or_dash(h.checkpoint_time_over_budget),
+            "below 1 fits the budget",
+        ),
+        (
+            "headline-switches",
+            "Switches",
+            h.switches.to_string(),
+            "all fabrics",
+        ),
+        (
+            "headline-cost",
+            "Network cost per GPU",
+            crate::money::usd(h.cost_per_gpu_usd),
+            "switches, cables, optics",
+        ),
+    ]
+    .into_iter()
+    .map(|(id, label, value, note)| {
+        view! {
+            <div class="tile">
+                <span class="tile-label">{label}</span>
+                <span class="tile-value" id=id>{value}</span>
+                <span class="tile-note">{note}</span>
+            </div>
+        }
+    })
+    .collect_view();
+    view! { <div class="tiles">{tiles}</div> }.into_any()
+}
+
+/// Warnings and recommendations, most severe first, each with the rule that raised it.
+#[component]
+pub fn Findings(report: Report) -> AnyView {
+    if report.findings.is_empty() {
+        return view! { <p class="note" id="findings">"No findings: nothing in this design breaks a rule."</p> }.into_any();
+    }
+    let items = report
+        .findings
+        .into_iter()
+        .map(|f| {
+            let class = match f.severity {
+                Severity::Critical => "finding critical",
+                Severity::Warning => "finding warning",
+                Severity::Recommendation => "finding recommendation",
+                Severity::Info => "finding info",
+            };
+            view! {
+                <li class=class data-rule=f.rule.to_string()>
+                    <span class="severity">{f.severity.label()}</span>
+                    <span class="subject">{f.subject}</span>
+                    " "
+                    {f.message}
+                    <span class="rule">{format!(" [{}]", f.rule)}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ul class="findings" id="findings">{items}</ul> }.into_any()
+}

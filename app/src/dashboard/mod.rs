@@ -1,0 +1,164 @@
+//! The dashboard of a design: the same view for a design being edited and for a saved design.
+//! Everything in it comes from the engine's report; it only lays it out and draws it.
+//!
+//! It is rendered on the server (its tables, diagrams and plotters charts stay out of the
+//! browser bundle): a saved design's page carries it complete, and while a design is edited
+//! the browser fetches it again after each change through [`dashboard_html`]. The headline
+//! figures and findings beside the wizard are computed in the browser.
+
+#[cfg(feature = "ssr")]
+mod bom;
+#[cfg(feature = "ssr")]
+mod charts;
+#[cfg(feature = "ssr")]
+mod fabric;
+mod headline;
+#[cfg(feature = "ssr")]
+mod studies;
+#[cfg(feature = "ssr")]
+mod topology;
+#[cfg(feature = "ssr")]
+mod workloads;
+
+pub use headline::{Findings, Headline};
+
+use crate::error::AppError;
+use engine::DesignSpec;
+use leptos::prelude::*;
+use leptos::server_fn::codec::Json;
+
+/// The dashboard of the design `spec` (its JSON), as HTML.
+#[server(prefix = "/fn", endpoint = "dashboard", input = Json)]
+pub async fn dashboard_html(spec: String) -> Result<String, AppError> {
+    use crate::respond::fail;
+    let spec = DesignSpec::from_json(&spec).map_err(|e| fail(e.into()))?;
+    let report = engine::evaluate(&spec).map_err(|e| fail(e.into()))?;
+    Ok(render::dashboard(spec, report))
+}
+
+/// The dashboard of the design `spec` holds, fetched from the server whenever it changes.
+#[component]
+pub fn DashboardView(#[prop(into)] spec: Signal<DesignSpec>) -> AnyView {
+    let html = Resource::new(
+        move || spec.with(|s| serde_json::to_string(s).unwrap_or_default()),
+        dashboard_html,
+    );
+    view! {
+        <Transition fallback=|| view! { <p class="note">"Preparing the dashboard…"</p> }>
+            {move || Suspend::new(async move {
+                match html.await {
+                    Ok(html) => view! { <div class="dashboard-host" inner_html=html></div> }.into_any(),
+                    Err(AppError::Invalid(_)) => view! { <p class="note">"The dashboard appears once the design is valid."</p> }.into_any(),
+                    Err(e) => view! { <p class="note">{format!("The dashboard could not be prepared: {e}")}</p> }.into_any(),
+                }
+            })}
+        </Transition>
+    }
+    .into_any()
+}
+
+#[cfg(feature = "ssr")]
+pub(crate) mod render {
+    use super::studies::{self, Chart, Charts};
+    use super::{fabric, workloads};
+    use engine::{DesignSpec, Report};
+    use leptos::prelude::*;
+    use leptos::tachys::view::RenderHtml;
+
+    fn chart(c: Chart) -> AnyView {
+        view! { <div class="chart" id=c.id role="img" aria-label=c.label inner_html=c.svg></div> }
+            .into_any()
+    }
+
+    fn chart_views(charts: Charts) -> AnyView {
+        let rows = charts.comparison_rows;
+        view! {
+            <div class="charts">{charts.comparison.into_iter().map(chart).collect_view()}</div>
+            {(!rows.is_empty()).then(|| view! {
+                <table class="comparison">
+                    <caption>{charts.comparison_caption}</caption>
+                    <tbody>
+                        {rows.into_iter().map(|(tech, time)| view! { <tr><th scope="row">{tech}</th><td class="num">{time}</td></tr> }).collect_view()}
+                    </tbody>
+                </table>
+            })}
+            <h3>"Bandwidth headroom per tier"</h3>
+            <div class="charts">{charts.headroom.into_iter().map(chart).collect_view()}</div>
+        }
+        .into_any()
+    }
+
+    /// What the engine took from the catalog and the calibration, with sources.
+    fn assumptions(spec: &DesignSpec) -> AnyView {
+        let rows = engine::assumptions(spec)
+            .into_iter()
+            .map(|a| {
+                let source = if a.estimate {
+                    format!("{} (estimate)", a.source)
+                } else {
+                    a.source.to_string()
+                };
+                view! {
+                    <tr class:estimate=a.estimate>
+                        <th scope="row">{a.subject}</th>
+                        <td>{a.value}</td>
+                        <td class="source">{source}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <table class="assumptions" id="assumptions">
+                <caption>"Every catalog figure and calibration value behind the results. Override calibration and prices in the design's JSON."</caption>
+                <thead><tr><th scope="col">"What"</th><th scope="col">"Figure"</th><th scope="col">"Source"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        }
+        .into_any()
+    }
+
+    /// The whole dashboard as HTML.
+    pub fn dashboard(spec: DesignSpec, report: Report) -> String {
+        let charts = studies::charts(&spec, &report);
+        let assumptions = assumptions(&spec);
+        let fabrics = report
+            .fabrics
+            .iter()
+            .cloned()
+            .map(|fabric| view! { <fabric::FabricSection fabric/> })
+            .collect_view();
+        let workloads = report
+            .workloads
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(index, report)| view! { <workloads::WorkloadDetail report index/> })
+            .collect_view();
+        let totals = &report.totals;
+        let summary = format!(
+            "Network for {} GPUs: {} ({} per GPU), {} ({} per GPU). Engine {}.",
+            report.cluster.gpus,
+            crate::money::usd(totals.cost_usd),
+            crate::money::usd(totals.cost_per_gpu_usd),
+            crate::money::watts(totals.power_w),
+            crate::money::watts(totals.power_per_gpu_w),
+            report.engine_version
+        );
+        view! {
+            <section class="dashboard" aria-labelledby="dashboard-heading">
+                <h2 id="dashboard-heading">"Dashboard"</h2>
+                <p class="totals" id="totals">{summary}</p>
+                <h2>"Fabrics"</h2>
+                {fabrics}
+                <h2>"What the network costs the workloads"</h2>
+                {chart_views(charts)}
+                <h2>"Workloads, figure by figure"</h2>
+                <p class="note">"Open “How” beside a figure for its formula, inputs and source."</p>
+                {workloads}
+                <h2>"Assumptions and sources"</h2>
+                {assumptions}
+            </section>
+        }
+        .to_html()
+    }
+}

@@ -1,0 +1,121 @@
+use engine::FabricReport;
+use leptos::prelude::*;
+
+const WIDTH: f64 = 560.0;
+const BOX_W: f64 = 46.0;
+const BOX_H: f64 = 22.0;
+/// Switches drawn per tier before the rest is summarised.
+const DRAWN: u32 = 8;
+
+/// A tier of the diagram: its switches as boxes, and the count.
+fn tier_row(label: &str, count: u32, y: f64, class: &'static str) -> (AnyView, Vec<f64>) {
+    let drawn = count.min(DRAWN);
+    let step = if drawn > 0 {
+        (WIDTH - 140.0) / f64::from(drawn)
+    } else {
+        0.0
+    };
+    let xs: Vec<f64> = (0..drawn)
+        .map(|i| 120.0 + step * (f64::from(i) + 0.5) - BOX_W / 2.0)
+        .collect();
+    let boxes = xs
+        .iter()
+        .map(|x| view! { <rect x=*x y=y width=BOX_W height=BOX_H rx="3" class=class/> })
+        .collect_view();
+    let more = (count > drawn).then(|| format!(" (showing {drawn})"));
+    let label = if count == 1 {
+        label.replace("switches", "switch")
+    } else {
+        label.to_string()
+    };
+    let view = view! {
+        <text x="8" y=y + 15.0 class="tier-label">{format!("{count} {label}{}", more.unwrap_or_default())}</text>
+        {boxes}
+    }
+    .into_any();
+    (view, xs.iter().map(|x| x + BOX_W / 2.0).collect())
+}
+
+fn links(from: &[f64], y_from: f64, to: &[f64], y_to: f64) -> AnyView {
+    from.iter()
+        .flat_map(|a| to.iter().map(move |b| (*a, *b)))
+        .map(|(a, b)| view! { <line x1=a y1=y_from x2=b y2=y_to class="link"/> })
+        .collect_view()
+        .into_any()
+}
+
+/// The fabric's tiers with their switch counts, link counts and speed, as SVG.
+#[component]
+pub fn TopologyDiagram(fabric: FabricReport) -> AnyView {
+    let plan = &fabric.plan;
+    if plan.switches() == 0 {
+        return view! { <p class="note">"No switches: " {plan.reason.clone()}</p> }.into_any();
+    }
+    let tiers = plan.tiers.max(1);
+    let height = 70.0 + 60.0 * f64::from(tiers);
+    let mut y = 16.0;
+    let mut rows: Vec<AnyView> = Vec::new();
+    // The x positions and y of the tier drawn last, to link the next one to it.
+    let mut last: Option<(Vec<f64>, f64)> = None;
+    let speed = fabric.port_rate.to_string();
+    for (label, count, links_count, class) in [
+        (
+            "core switches",
+            plan.cores,
+            plan.spine_core_links,
+            "switch core",
+        ),
+        (
+            if plan.tiers == 3 {
+                "aggregation (spine) switches"
+            } else {
+                "spine switches"
+            },
+            plan.spines,
+            plan.leaf_spine_links,
+            "switch spine",
+        ),
+        (
+            "leaf switches",
+            plan.leaves,
+            plan.node_leaf_links,
+            "switch leaf",
+        ),
+    ] {
+        if count == 0 {
+            continue;
+        }
+        let (row, xs) = tier_row(label, count, y, class);
+        if let Some((above, y_above)) = &last {
+            rows.push(links(above, *y_above + BOX_H, &xs, y));
+        }
+        rows.push(row);
+        rows.push(view! { <text x=WIDTH - 4.0 y=y + 38.0 class="link-label" text-anchor="end">{format!("{links_count} links × {speed} below")}</text> }.into_any());
+        last = Some((xs, y));
+        y += 60.0;
+    }
+    let others = fabric
+        .endpoints
+        .saturating_sub(fabric.attached_nodes * fabric.ports_per_node);
+    let mut nodes = format!(
+        "{} nodes × {} ports",
+        fabric.attached_nodes, fabric.ports_per_node
+    );
+    if others > 0 {
+        nodes.push_str(&format!(" + {others} other endpoints"));
+    }
+    let label = format!(
+        "Topology of fabric {}: {}",
+        fabric.name,
+        plan.layout.label()
+    );
+    view! {
+        <svg class="topology" viewBox=format!("0 0 {WIDTH} {height}") role="img" aria-label=label>
+            {rows}
+            <rect x="120" y=y width=WIDTH - 140.0 height="18" rx="3" class="nodes"/>
+            <text x="8" y=y + 13.0 class="tier-label">"endpoints"</text>
+            <text x="128" y=y + 13.0 class="tier-label">{nodes}</text>
+        </svg>
+    }
+    .into_any()
+}

@@ -1,0 +1,74 @@
+//! The design wizard: cluster → workloads → fabrics → review. Every step edits the one spec the
+//! page holds, so going back loses nothing.
+
+mod cluster;
+mod fabrics;
+mod lens;
+mod options;
+mod review;
+mod workloads;
+
+use leptos::prelude::*;
+
+const STEPS: [(&str, &str); 4] = [
+    ("cluster", "1. Cluster"),
+    ("workloads", "2. Workloads"),
+    ("fabrics", "3. Fabrics"),
+    ("review", "4. Review"),
+];
+
+#[component]
+pub fn Wizard() -> AnyView {
+    // Without JavaScript every step shows; once hydrated, one at a time.
+    let current = RwSignal::new(None::<usize>);
+    Effect::new(move |_| {
+        if current.get_untracked().is_none() {
+            current.set(Some(0));
+        }
+    });
+    let shown = move |step: usize| move || current.get().is_none_or(|c| c == step);
+    let go = move |step: usize| move |_| current.set(Some(step));
+    let nav = STEPS
+        .iter()
+        .enumerate()
+        .map(|(i, (key, label))| {
+            view! {
+                <li>
+                    <button
+                        type="button"
+                        id=format!("step-{key}")
+                        class="step"
+                        class:current=move || current.get() == Some(i)
+                        aria-current=move || if current.get() == Some(i) { "step" } else { "false" }
+                        on:click=go(i)
+                    >
+                        {*label}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let section = |i: usize, title: &'static str, body: AnyView| {
+        let (key, _) = STEPS[i];
+        view! {
+            <section class="wizard-step" id=format!("{key}-step") class:hidden=move || !shown(i)() aria-labelledby=format!("{key}-heading")>
+                <h2 id=format!("{key}-heading")>{title}</h2>
+                {body}
+                <div class="step-buttons">
+                    {(i > 0).then(|| view! { <button type="button" class="secondary" on:click=go(i - 1)>"Back"</button> })}
+                    {(i + 1 < STEPS.len()).then(|| view! { <button type="button" class="next" on:click=go(i + 1)>"Next"</button> })}
+                </div>
+            </section>
+        }
+    };
+    view! {
+        <nav class="steps" aria-label="Wizard steps">
+            <ol>{nav}</ol>
+        </nav>
+        {section(0, "Cluster", view! { <cluster::ClusterStep/> }.into_any())}
+        {section(1, "Workloads", view! { <workloads::WorkloadsStep/> }.into_any())}
+        {section(2, "Fabrics", view! { <fabrics::FabricsStep/> }.into_any())}
+        {section(3, "Review and save", view! { <review::ReviewStep/> }.into_any())}
+    }
+    .into_any()
+}

@@ -1,0 +1,173 @@
+//! The choices the wizard's select boxes offer, from the engine's catalog and enums.
+
+use engine::catalog::{SwitchFamily, GPUS, MODEL_PRESETS, NODE_PRESETS, SWITCHES};
+use engine::{Precision, Role, Sharding, Technology, Topology};
+use leptos::prelude::*;
+
+pub type Options = Signal<Vec<(String, String)>>;
+
+fn fixed(items: Vec<(&str, &str)>) -> Options {
+    let items: Vec<(String, String)> = items
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Signal::stored(items)
+}
+
+pub const CUSTOM: &str = "custom";
+
+pub fn node_presets() -> Options {
+    let mut items: Vec<(String, String)> = NODE_PRESETS
+        .iter()
+        .map(|n| (n.key.to_string(), n.name.to_string()))
+        .collect();
+    items.push((CUSTOM.into(), "Custom node".into()));
+    Signal::stored(items)
+}
+
+pub fn gpus() -> Options {
+    Signal::stored(
+        GPUS.iter()
+            .map(|g| (g.key.to_string(), g.name.to_string()))
+            .collect(),
+    )
+}
+
+pub fn model_presets() -> Options {
+    let mut items: Vec<(String, String)> = MODEL_PRESETS
+        .iter()
+        .map(|m| (m.key.to_string(), m.name.to_string()))
+        .collect();
+    items.push((CUSTOM.into(), "Custom model".into()));
+    Signal::stored(items)
+}
+
+pub fn precisions() -> Options {
+    Signal::stored(
+        Precision::ALL
+            .into_iter()
+            .map(|p| {
+                (
+                    p.key().to_string(),
+                    format!("{} ({} B per value)", p.label(), p.bytes_per_element()),
+                )
+            })
+            .collect(),
+    )
+}
+
+pub fn technologies() -> Options {
+    Signal::stored(
+        Technology::ALL
+            .into_iter()
+            .map(|t| (t.key().to_string(), t.label().to_string()))
+            .collect(),
+    )
+}
+
+pub fn roles() -> Options {
+    fixed(vec![
+        ("compute", "Compute (GPU to GPU)"),
+        ("inference", "Inference serving"),
+        ("storage", "Storage"),
+        ("front_end", "Front-end"),
+    ])
+}
+
+pub fn role_key(role: Role) -> &'static str {
+    match role {
+        Role::Compute => "compute",
+        Role::Inference => "inference",
+        Role::Storage => "storage",
+        Role::FrontEnd => "front_end",
+    }
+}
+
+pub fn role_from(key: &str) -> Option<Role> {
+    [
+        Role::Compute,
+        Role::Inference,
+        Role::Storage,
+        Role::FrontEnd,
+    ]
+    .into_iter()
+    .find(|r| role_key(*r) == key)
+}
+
+pub fn topologies() -> Options {
+    fixed(vec![
+        ("auto", "Automatic (2 tiers while they suffice)"),
+        ("two_tier", "2-tier leaf-spine"),
+        ("three_tier", "3-tier fat tree"),
+        ("rail_optimized", "Rail-optimized"),
+    ])
+}
+
+pub fn topology_key(t: Topology) -> &'static str {
+    match t {
+        Topology::Auto => "auto",
+        Topology::TwoTier => "two_tier",
+        Topology::ThreeTier => "three_tier",
+        Topology::RailOptimized => "rail_optimized",
+    }
+}
+
+pub fn topology_from(key: &str) -> Option<Topology> {
+    [
+        Topology::Auto,
+        Topology::TwoTier,
+        Topology::ThreeTier,
+        Topology::RailOptimized,
+    ]
+    .into_iter()
+    .find(|t| topology_key(*t) == key)
+}
+
+pub fn shardings() -> Options {
+    fixed(vec![
+        ("none", "None (DDP: AllReduce of the gradients)"),
+        ("zero1", "ZeRO-1"),
+        ("zero2", "ZeRO-2"),
+        ("zero3", "ZeRO-3 / FSDP full shard"),
+        ("fsdp_hybrid", "FSDP hybrid shard"),
+    ])
+}
+
+pub fn sharding_key(s: Sharding) -> &'static str {
+    match s {
+        Sharding::None => "none",
+        Sharding::Zero1 => "zero1",
+        Sharding::Zero2 => "zero2",
+        Sharding::Zero3 => "zero3",
+        Sharding::FsdpHybrid => "fsdp_hybrid",
+    }
+}
+
+pub fn sharding_from(key: &str) -> Option<Sharding> {
+    [
+        Sharding::None,
+        Sharding::Zero1,
+        Sharding::Zero2,
+        Sharding::Zero3,
+        Sharding::FsdpHybrid,
+    ]
+    .into_iter()
+    .find(|s| sharding_key(*s) == key)
+}
+
+/// Switches that can carry `technology`, the technology's default first.
+pub fn switches_for(technology: Technology) -> Vec<(String, String)> {
+    let family = if technology.is_ethernet() {
+        SwitchFamily::Ethernet
+    } else {
+        SwitchFamily::InfiniBand
+    };
+    let default = technology.default_switch();
+    let mut items: Vec<(String, String)> = SWITCHES
+        .iter()
+        .filter(|s| s.family == family)
+        .map(|s| (s.key.to_string(), s.name.to_string()))
+        .collect();
+    items.sort_by_key(|(k, _)| k != default);
+    items
+}

@@ -1,0 +1,283 @@
+//! The assumptions behind a design's figures: every catalog entry it uses and every calibration
+//! value, each with its source, so the user can check what the engine took for granted.
+
+use crate::catalog::{gpu, model_preset, node_preset, switch};
+use crate::spec::{DesignSpec, Workload};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+/// One figure the engine took from the catalog or the calibration, not from the user.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Assumption {
+    /// What it is about: "GPU H100 SXM", "Switch QM9700 (fabric compute)", "Calibration".
+    pub subject: String,
+    /// The figure, with its unit.
+    pub value: String,
+    pub source: Cow<'static, str>,
+    /// No public source confirms it: check it with the vendor, or override it.
+    pub estimate: bool,
+}
+
+fn item(
+    subject: impl Into<String>,
+    value: impl Into<String>,
+    source: impl Into<Cow<'static, str>>,
+    estimate: bool,
+) -> Assumption {
+    Assumption {
+        subject: subject.into(),
+        value: value.into(),
+        source: source.into(),
+        estimate,
+    }
+}
+
+/// Every catalog figure and calibration value `spec` relies on, in the order the engine uses
+/// them: cluster, models, fabrics, calibration, then the design's own overrides.
+pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
+    let mut out = Vec::new();
+    let c = &spec.cluster;
+    if let Some(n) = c.node_preset.as_deref().and_then(node_preset) {
+        out.push(item(
+            format!("Node {}", n.name),
+            format!(
+                "{} GPUs, {} compute NICs per node",
+                n.gpus_per_node, n.nics_per_node
+            ),
+            n.source,
+            false,
+        ));
+    }
+    if let Some(g) = gpu(&c.gpu) {
+        out.push(item(
+            format!("GPU {}", g.name),
+            format!(
+                "{} TFLOP/s dense BF16, {} TFLOP/s FP8, {} GB HBM",
+                g.bf16_tflops, g.fp8_tflops, g.hbm_gb
+            ),
+            g.provenance.source,
+            g.provenance.estimate,
+        ));
+        let scale_up = match c.scale_up_gbytes_per_s {
+            Some(own) => format!("{own} GB/s per GPU per direction (the design's figure)"),
+            None => format!(
+                "{} GB/s per GPU per direction line rate, {} GB/s achieved by a ring, {} GPUs per domain",
+                g.scale_up_gbytes_per_s, g.scale_up_effective_gbytes_per_s, g.scale_up_domain
+            ),
+        };
+        out.push(item(
+            format!("Scale-up of {}", g.name),
+            scale_up,
+            "NCCL topo.h and nccl-tests #212: H100 ring busbw about 370 GB/s (DOMAIN.md A3)",
+            false,
+        ));
+        out.push(item(
+            format!("Power of {}", g.name),
+            format!("{} W TDP", g.tdp_w),
+            g.provenance.source,
+            g.provenance.estimate,
+        ));
+    }
+    let mut models: Vec<&str> = Vec::new();
+    for w in &spec.workloads {
+        let preset = match w {
+            Workload::Training(t) => t.model.preset.as_deref(),
+            Workload::Inference(i) => i.model.preset.as_deref(),
+            _ => None,
+        };
+        if let Some(p) = preset.and_then(model_preset) {
+            if !models.contains(&p.key) {
+                models.push(p.key);
+                out.push(item(
+                    format!("Model {}", p.name),
+                    format!(
+                        "{:.0} B parameters, {} layers, hidden size {}",
+                        p.parameters / 1e9,
+                        p.layers,
+                        p.hidden
+                    ),
+                    p.source,
+                    false,
+                ));
+            }
+        }
+    }
+    let mut priced: Vec<&str> = Vec::new();
+    for f in &spec.fabrics {
+        out.push(item(
+            format!("Fabric {}: {}", f.name, f.technology.label()),
+            format!(
+                "{} Gb/s per port, {} transport",
+                f.port_gbps(),
+                match f.technology.transport() {
+                    crate::Transport::InfiniBand => "InfiniBand RDMA",
+                    crate::Transport::Roce => "RoCE v2 RDMA",
+                    crate::Transport::Tcp => "kernel TCP (no RDMA)",
+                }
+            ),
+            "IEEE 802.3 and InfiniBand Trade Association line rates (DOMAIN.md B2, B3)",
+            false,
+        ));
+        if let Some(s) = switch(f.switch_key()) {
+            let modes = s
+                .port_modes
+                .iter()
+                .map(|(speed, ports)| format!("{ports} × {speed} Gb/s"))
+                .collect::<Vec<_>>()
+                .join(" or ");
+            out.push(item(
+                format!("Switch {} (fabric {})", s.name, f.name),
+                modes,
+                s.ports.source,
+                s.ports.estimate,
+            ));
+            if !priced.contains(&s.key) {
+                priced.push(s.key);
+                out.push(item(
+                    format!("Price and power of {}", s.name),
+                    format!("${:.0} each, {} W", s.price_usd, s.power_w),
+                    s.cost.source,
+                    s.cost.estimate,
+                ));
+            }
+        }
+    }
+    let k = &spec.calibration;
+    let calibration = [
+        (
+            "InfiniBand efficiency",
+            format!("{} of line rate", k.infiniband_efficiency),
+            "ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings (nccl-tests #290, #267; DOMAIN.md B2)",
+            false,
+        ),
+        (
+            "RoCE v2 efficiency",
+            format!("{} of line rate, with PFC and ECN configured", k.roce_efficiency),
+            "assumed a little below InfiniBand: no published NCCL figure in the reference",
+            true,
+        ),
+        (
+            "TCP efficiency",
+            format!("{} of line rate", k.tcp_efficiency),
+            "NCCL's socket transport copies through the kernel (seed C3); no published figure",
+            true,
+        ),
+        (
+            "Network hop latency",
+            format!("{} µs per ring step", k.network_hop_latency_us),
+            "NCCL tuning.cc: NET ring 14 µs + 3 × 1 µs per step, Simple protocol (DOMAIN.md A2)",
+            false,
+        ),
+        (
+            "Extra TCP hop latency",
+            format!("{} µs per ring step", k.tcp_extra_latency_us),
+            "kernel TCP stack",
+            true,
+        ),
+        (
+            "NVLink hop latency",
+            format!("{} µs per ring step", k.scale_up_hop_latency_us),
+            "NCCL tuning.cc (DOMAIN.md A2)",
+            false,
+        ),
+        (
+            "Collective base latency",
+            format!("{} µs per collective", k.collective_base_latency_us),
+            "NCCL tuning.cc, Simple protocol (DOMAIN.md A2)",
+            false,
+        ),
+    ];
+    for (what, value, source, estimate) in calibration {
+        out.push(item(
+            format!("Calibration: {what}"),
+            value,
+            source,
+            estimate,
+        ));
+    }
+    if let Some(e) = k.scale_up_efficiency {
+        out.push(item(
+            "Calibration: scale-up efficiency",
+            format!("{e} of the NVLink line rate"),
+            "the design's figure",
+            false,
+        ));
+    }
+    for o in &spec.overrides {
+        let mut parts = Vec::new();
+        if let Some(p) = o.unit_price_usd {
+            parts.push(format!("${p:.0} each"));
+        }
+        if let Some(w) = o.power_w {
+            parts.push(format!("{w} W"));
+        }
+        out.push(item(
+            format!("Override of {}", o.item),
+            parts.join(", "),
+            "the design's figure, replacing the catalog's",
+            false,
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seventy_b_training_design_lists_its_gpu_model_switches_and_calibration() {
+        let spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+        let list = assumptions(&spec);
+        let subjects: Vec<&str> = list.iter().map(|a| a.subject.as_str()).collect();
+        assert!(
+            subjects
+                .iter()
+                .any(|s| s.starts_with("GPU ") && s.contains("H100")),
+            "{subjects:?}"
+        );
+        assert!(
+            subjects.iter().any(|s| s.starts_with("Model Llama 3 70B")),
+            "{subjects:?}"
+        );
+        assert!(subjects
+            .iter()
+            .any(|s| s.starts_with("Switch ") && s.ends_with("(fabric compute)")));
+        let ib = list
+            .iter()
+            .find(|a| a.subject == "Calibration: InfiniBand efficiency")
+            .unwrap();
+        assert_eq!(ib.value, "0.95 of line rate");
+        assert!(ib.source.contains("nccl-tests"));
+        assert!(list
+            .iter()
+            .all(|a| !a.source.is_empty() && !a.value.is_empty()));
+    }
+
+    #[test]
+    fn estimates_are_marked_and_overrides_are_listed() {
+        let mut spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+        spec.overrides.push(crate::CatalogOverride {
+            item: "switch:qm9700".into(),
+            unit_price_usd: Some(30_000.0),
+            power_w: None,
+        });
+        let list = assumptions(&spec);
+        assert!(list
+            .iter()
+            .any(|a| a.subject == "Calibration: RoCE v2 efficiency" && a.estimate));
+        let o = list.last().unwrap();
+        assert_eq!(o.subject, "Override of switch:qm9700");
+        assert_eq!(o.value, "$30000 each");
+    }
+
+    #[test]
+    fn unknown_catalog_keys_are_skipped_not_a_panic() {
+        let mut spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+        spec.cluster.gpu = "no-such-gpu".into();
+        spec.cluster.node_preset = Some("no-such-node".into());
+        spec.fabrics[0].switch = Some("no-such-switch".into());
+        let list = assumptions(&spec);
+        assert!(!list.iter().any(|a| a.subject.starts_with("GPU")));
+    }
+}
