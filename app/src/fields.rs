@@ -58,7 +58,10 @@ fn field_frame(
     view! {
         <div class="field" class:invalid=move || error.get().is_some()>
             <label for=id.clone()>{label}</label>
-            <div class="input-with-unit">{control}<span class="unit">{unit}</span></div>
+            <div class="input-with-unit">
+                {control}
+                {(!unit.is_empty()).then(|| view! { <span class="unit">{unit}</span> })}
+            </div>
             {(!help.is_empty()).then(|| view! { <p class="help">{help}</p> })}
             <p class="field-error" id=error_id role="alert">{move || error.get()}</p>
         </div>

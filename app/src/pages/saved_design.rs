@@ -58,7 +58,10 @@ mod render {
         let c = &spec.cluster;
         let cluster = format!(
             "{} nodes × {} GPUs ({}), {} compute NICs per node",
-            c.nodes, c.gpus_per_node, c.gpu, c.nics_per_node
+            c.nodes,
+            c.gpus_per_node,
+            engine::catalog::gpu(&c.gpu).map_or(c.gpu.as_str(), |g| g.name),
+            c.nics_per_node
         );
         let workloads = spec
             .workloads

@@ -42,7 +42,7 @@ pub fn ReviewStep() -> AnyView {
             view! {
                 <dl class="summary">
                     <dt>"Cluster"</dt>
-                    <dd>{format!("{} nodes × {} GPUs ({}), {} compute NICs per node", c.nodes, c.gpus_per_node, c.gpu, c.nics_per_node)}</dd>
+                    <dd>{format!("{} nodes × {} GPUs ({}), {} compute NICs per node", c.nodes, c.gpus_per_node, engine::catalog::gpu(&c.gpu).map_or(c.gpu.as_str(), |g| g.name), c.nics_per_node)}</dd>
                     <dt>"Workloads"</dt>
                     <dd><ul>{workloads}</ul></dd>
                     <dt>"Fabrics"</dt>

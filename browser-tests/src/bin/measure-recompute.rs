@@ -1,9 +1,10 @@
 //! Measures how long the planner takes, in headless Chromium, from an input change to the
 //! engine's new results in the page, for a design of three workloads (training, storage,
-//! inference). The time runs from the input event to the first task after it, by which the
-//! reactive updates (microtasks) have rewritten the results panel: an upper bound.
+//! inference): from dispatching the input event to the moment a MutationObserver sees the
+//! results panel show the new figures. The dashboard below, fetched from the server after each
+//! change, is left to arrive between changes.
 //!
-//! `cargo run -p browser-tests --release --bin measure-recompute [CHANGES]` after
+//! `cargo run -p browser-tests --release --bin measure-recompute [CHANGES]` (default 100) after
 //! `cargo leptos build --release`.
 
 use browser_tests::{Browser, JavaScript, Server};
@@ -11,21 +12,29 @@ use browser_tests::{Browser, JavaScript, Server};
 const SCRIPT: &str = r#"
 const [changes, done] = [arguments[0], arguments[arguments.length - 1]];
 const input = document.querySelector('#cluster-nodes');
+const panel = document.querySelector('.results-panel');
 const result = () => document.querySelector('#headline-switches').textContent
     + document.querySelector('#headline-cost').textContent;
 const times = [];
 const sizes = [16, 64, 32, 128];
+const settle = () => new Promise(r => setTimeout(r, 400));
 (async () => {
   for (let i = 0; i < changes; i++) {
     const before = result();
+    const changed = new Promise(resolve => {
+      const observer = new MutationObserver(() => {
+        if (result() !== before) { observer.disconnect(); resolve(performance.now()); }
+      });
+      observer.observe(panel, { subtree: true, childList: true, characterData: true });
+    });
     const t0 = performance.now();
     input.value = String(sizes[i % sizes.length]);
     input.dispatchEvent(new Event('input', { bubbles: true }));
-    await new Promise(r => setTimeout(r, 0));
-    const t1 = performance.now();
-    if (result() === before) { done({ error: 'the results did not change at change ' + i }); return; }
+    const t1 = await Promise.race([changed, new Promise(r => setTimeout(() => r(null), 2000))]);
+    if (t1 === null) { done({ error: 'the results did not change at change ' + i }); return; }
     times.push(t1 - t0);
-    await new Promise(r => setTimeout(r, 30));
+    // Let the dashboard, fetched from the server after each change, arrive before the next.
+    await settle();
   }
   done({ times });
 })();
@@ -36,7 +45,7 @@ async fn main() {
     let changes: usize = std::env::args()
         .nth(1)
         .and_then(|n| n.parse().ok())
-        .unwrap_or(200);
+        .unwrap_or(100);
     let server = Server::start().await;
     let browser = Browser::start(JavaScript::Enabled).await;
     browser.goto(&server.url("/")).await;
@@ -47,6 +56,13 @@ async fn main() {
     browser.click("#step-cluster").await;
     // Start from a size the first change differs from.
     browser.type_into("#cluster-nodes", "256").await;
+    let mut timeouts = browser.client.get_timeouts().await.expect("timeouts");
+    timeouts.set_script(Some(std::time::Duration::from_secs(600)));
+    browser
+        .client
+        .update_timeouts(timeouts)
+        .await
+        .expect("the script timeout can be raised");
     let outcome = browser
         .client
         .execute_async(SCRIPT, vec![serde_json::json!(changes)])
