@@ -23,6 +23,7 @@ mod findings;
 mod headroom;
 mod inference;
 mod links;
+pub mod nccl_tests;
 mod precision;
 mod rag;
 mod report;
