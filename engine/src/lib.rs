@@ -24,6 +24,7 @@ mod headroom;
 mod inference;
 mod links;
 pub mod nccl_tests;
+pub mod operations;
 mod precision;
 mod rag;
 mod report;

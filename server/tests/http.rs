@@ -117,6 +117,14 @@ fn assert_dashboard_is_complete(html: &str) {
     }
     assert!(html.contains(r#"class="topology""#), "a topology diagram");
     assert!(html.contains(r#"class="bom""#), "a bill of materials");
+    assert!(
+        html.contains(r#"class="operations""#) && html.contains("Monitoring: link health"),
+        "the operating guidance"
+    );
+    assert!(
+        html.contains(r#"id="assumptions""#),
+        "the assumptions and sources"
+    );
 }
 
 async fn stored_designs(database: &Path) -> i64 {

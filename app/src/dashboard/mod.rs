@@ -14,6 +14,8 @@ mod charts;
 mod fabric;
 mod headline;
 #[cfg(feature = "ssr")]
+mod operations;
+#[cfg(feature = "ssr")]
 mod studies;
 #[cfg(feature = "ssr")]
 mod topology;
@@ -60,7 +62,7 @@ pub fn DashboardView(#[prop(into)] spec: Signal<DesignSpec>) -> AnyView {
 #[cfg(feature = "ssr")]
 pub(crate) mod render {
     use super::studies::{self, Chart, Charts};
-    use super::{fabric, workloads};
+    use super::{fabric, operations, workloads};
     use engine::{DesignSpec, Report};
     use leptos::prelude::*;
     use leptos::tachys::view::RenderHtml;
@@ -121,6 +123,10 @@ pub(crate) mod render {
     pub fn dashboard(spec: DesignSpec, report: Report) -> String {
         let charts = studies::charts(&spec, &report);
         let assumptions = assumptions(&spec);
+        let operations = engine::operations::operations(&spec, &report)
+            .into_iter()
+            .map(|ops| view! { <operations::OperationsSection ops/> })
+            .collect_view();
         let fabrics = report
             .fabrics
             .iter()
@@ -155,6 +161,9 @@ pub(crate) mod render {
                 <h2>"Workloads, figure by figure"</h2>
                 <p class="note">"Open “How” beside a figure for its formula, inputs and source."</p>
                 {workloads}
+                <h2>"Operating the fabric"</h2>
+                <p class="note">"Network faults show up as slow training, not outages: configure every fabric as below, keep a baseline, and watch these counters."</p>
+                {operations}
                 <h2>"Assumptions and sources"</h2>
                 {assumptions}
             </section>
