@@ -166,6 +166,131 @@ pub fn degraded_link_curve(spec: &DesignSpec, workload: usize) -> Vec<DegradedPo
         .collect()
 }
 
+/// Leaf oversubscriptions the sweep compares (seed C2: congestion turns 4 h into 12 h).
+pub const OVERSUBSCRIPTIONS: [f64; 5] = [1.0, 1.5, 2.0, 3.0, 4.0];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OversubscriptionPoint {
+    /// Leaf oversubscription (downlinks ÷ uplinks).
+    pub oversubscription: f64,
+    /// Step (or token) time against the non-blocking fabric.
+    pub slowdown: Ratio,
+}
+
+/// Workload `workload` with the leaves of its fabric oversubscribed from 1:1 to 4:1.
+pub fn oversubscription_sweep(spec: &DesignSpec, workload: usize) -> Vec<OversubscriptionPoint> {
+    let Some(fabric_name) = spec.workloads.get(workload).map(|w| w.fabric().to_string()) else {
+        return Vec::new();
+    };
+    let time = |variant: &DesignSpec| {
+        let report = evaluate(variant).ok()?;
+        match report.workloads.get(workload)? {
+            WorkloadReport::Training(t) => Some(t.step_time.value),
+            WorkloadReport::Inference(i) => Some(i.communication_per_token.value),
+            _ => None,
+        }
+    };
+    let at = |ratio: f64| {
+        let mut variant = spec.clone();
+        let fabric = variant.fabrics.iter_mut().find(|f| f.name == fabric_name)?;
+        fabric.oversubscription.leaf = ratio;
+        time(&variant)
+    };
+    let Some(base) = at(1.0).filter(|t| t.0 > 0.0) else {
+        return Vec::new();
+    };
+    OVERSUBSCRIPTIONS
+        .iter()
+        .filter_map(|&ratio| {
+            Some(OversubscriptionPoint {
+                oversubscription: ratio,
+                slowdown: Ratio(at(ratio)?.0 / base.0),
+            })
+        })
+        .collect()
+}
+
+/// The leaf-spine tier of one fabric after losing spine switches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpineLoss {
+    pub fabric: String,
+    pub spines: u32,
+    /// Spines lost: 1, then 2 (a double failure).
+    pub lost: u32,
+    pub bisection_after: crate::units::BitRate,
+    pub leaf_spine_available: crate::units::ByteRate,
+    pub leaf_spine_required: crate::units::ByteRate,
+    /// The workloads still get the leaf-spine bandwidth they need.
+    pub survives: bool,
+}
+
+/// One and two spines lost in every fabric that has spines: each leaf loses its uplinks to a
+/// lost spine, so leaf-spine capacity and bisection fall by lost ÷ spines (ECMP spreads the
+/// traffic over the spines left).
+pub fn spine_losses(report: &Report) -> Vec<SpineLoss> {
+    let mut out = Vec::new();
+    for f in &report.fabrics {
+        let spines = f.plan.spines;
+        if spines == 0 {
+            continue;
+        }
+        let Some(tier) = f.tiers.iter().find(|t| t.tier == "leaf-spine") else {
+            continue;
+        };
+        for lost in 1..=2.min(spines) {
+            let left = f64::from(spines - lost) / f64::from(spines);
+            let available = crate::units::ByteRate(tier.available.0 * left);
+            out.push(SpineLoss {
+                fabric: f.name.clone(),
+                spines,
+                lost,
+                bisection_after: crate::units::BitRate(f.bisection.value.0 * left),
+                leaf_spine_available: available,
+                leaf_spine_required: tier.required,
+                survives: available.0 >= tier.required.0 && lost < spines,
+            });
+        }
+    }
+    out
+}
+
+/// Checkpoint intervals the sweep compares, minutes.
+pub const CHECKPOINT_INTERVALS_MIN: [f64; 6] = [5.0, 10.0, 15.0, 30.0, 60.0, 120.0];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointPoint {
+    pub interval_minutes: f64,
+    /// Share of the time spent writing checkpoints.
+    pub overhead: Ratio,
+    pub write_time: Seconds,
+}
+
+/// Storage workload `workload` checkpointing at each of [`CHECKPOINT_INTERVALS_MIN`]: the
+/// write time stays (bandwidth-bound), the share of time spent writing falls with the interval.
+pub fn checkpoint_sweep(spec: &DesignSpec, workload: usize) -> Vec<CheckpointPoint> {
+    if !matches!(spec.workloads.get(workload), Some(Workload::Storage(_))) {
+        return Vec::new();
+    }
+    CHECKPOINT_INTERVALS_MIN
+        .iter()
+        .filter_map(|&minutes| {
+            let mut variant = spec.clone();
+            if let Some(Workload::Storage(s)) = variant.workloads.get_mut(workload) {
+                s.checkpoint.interval_minutes = minutes;
+            }
+            let report = evaluate(&variant).ok()?;
+            match report.workloads.get(workload)? {
+                WorkloadReport::Storage(s) => Some(CheckpointPoint {
+                    interval_minutes: minutes,
+                    overhead: s.checkpoint_overhead.value,
+                    write_time: s.checkpoint_write_time.value,
+                }),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,5 +323,89 @@ mod tests {
         for pair in points.windows(2) {
             assert!(pair[1].slowdown >= pair[0].slowdown);
         }
+    }
+
+    #[test]
+    fn oversubscribed_leaves_never_speed_a_workload_up() {
+        let spec = spec(crate::examples::SEVENTY_B_TRAINING);
+        let points = oversubscription_sweep(&spec, 0);
+        assert_eq!(points.len(), OVERSUBSCRIPTIONS.len());
+        assert_eq!(points[0].slowdown, Ratio(1.0));
+        for pair in points.windows(2) {
+            assert!(pair[1].slowdown.0 >= pair[0].slowdown.0 - 1e-12);
+        }
+    }
+
+    #[test]
+    fn one_lost_spine_of_four_leaves_three_quarters_of_the_bisection() {
+        let spec = spec(crate::examples::SEVENTY_B_TRAINING);
+        let report = evaluate(&spec).unwrap();
+        let compute = &report.fabrics[0];
+        assert_eq!(compute.plan.spines, 4);
+        let losses = spine_losses(&report);
+        let one = losses
+            .iter()
+            .find(|l| l.fabric == "compute" && l.lost == 1)
+            .unwrap();
+        let two = losses
+            .iter()
+            .find(|l| l.fabric == "compute" && l.lost == 2)
+            .unwrap();
+        assert!((one.bisection_after.0 - 0.75 * compute.bisection.value.0).abs() < 1.0);
+        assert!((two.bisection_after.0 - 0.5 * compute.bisection.value.0).abs() < 1.0);
+        // Rail-optimized rings stay inside the leaves: nothing needs the spines.
+        assert!(one.survives && two.survives);
+        // A single-switch fabric has no spine to lose.
+        assert!(!losses.iter().any(|l| l.fabric == "storage"));
+    }
+
+    #[test]
+    fn a_spine_loss_that_leaves_less_than_the_traffic_needs_does_not_survive() {
+        let spec = spec(crate::examples::SUPERPOD_4SU);
+        let mut report = evaluate(&spec).unwrap();
+        let f = report
+            .fabrics
+            .iter_mut()
+            .find(|f| f.plan.spines > 2)
+            .unwrap();
+        let tier = f.tiers.iter_mut().find(|t| t.tier == "leaf-spine").unwrap();
+        // Traffic at 90 % of the tier: one lost spine of many leaves too little.
+        tier.required = crate::units::ByteRate(tier.available.0 * 0.9);
+        let name = f.name.clone();
+        let spines = f.plan.spines;
+        let losses = spine_losses(&report);
+        let one = losses
+            .iter()
+            .find(|l| l.fabric == name && l.lost == 1)
+            .unwrap();
+        assert_eq!(
+            one.survives,
+            f64::from(spines - 1) / f64::from(spines) >= 0.9
+        );
+        let two = losses
+            .iter()
+            .find(|l| l.fabric == name && l.lost == 2)
+            .unwrap();
+        assert_eq!(
+            two.survives,
+            f64::from(spines - 2) / f64::from(spines) >= 0.9
+        );
+    }
+
+    #[test]
+    fn checkpointing_less_often_spends_less_time_writing() {
+        let spec = spec(crate::examples::SEVENTY_B_TRAINING);
+        let points = checkpoint_sweep(&spec, 1);
+        assert_eq!(points.len(), CHECKPOINT_INTERVALS_MIN.len());
+        for p in &points {
+            // overhead = write time ÷ interval
+            let expected = p.write_time.0 / (p.interval_minutes * 60.0);
+            assert!((p.overhead.0 - expected).abs() < 1e-9, "{p:?}");
+        }
+        assert!(points[0].overhead.0 > points[5].overhead.0);
+        assert!(
+            checkpoint_sweep(&spec, 0).is_empty(),
+            "the training workload has no checkpoint"
+        );
     }
 }

@@ -105,6 +105,7 @@ fn assert_dashboard_is_complete(html: &str) {
         "chart-technologies",
         "chart-scaling",
         "chart-degraded",
+        "chart-oversubscription",
     ] {
         let at = html
             .find(&format!(r#"id="{chart}"#))

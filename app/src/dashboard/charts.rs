@@ -1,7 +1,9 @@
 //! The dashboard's charts, drawn with plotters as SVG text. Every number comes from the engine;
 //! these functions only draw. Text that plotters writes is escaped by it.
 
-use engine::studies::{DegradedPoint, ScalingPoint, TechnologyPoint};
+use engine::studies::{
+    CheckpointPoint, DegradedPoint, OversubscriptionPoint, ScalingPoint, TechnologyPoint,
+};
 use engine::TierHeadroom;
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
@@ -338,6 +340,91 @@ pub fn degraded(points: &[DegradedPoint]) -> String {
             .map_err(|e| e.to_string())?;
         Ok(())
     })
+}
+
+/// A line with its points marked, on a chart from `x` to `y`.
+fn line_chart(
+    caption: &str,
+    x_desc: &str,
+    y_desc: &str,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+    points: &[(f64, f64)],
+    color: RGBColor,
+) -> String {
+    svg(|root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(caption, (FONT, CAPTION))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x, y)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_label_formatter(&|v| axis_number(*v))
+            .y_label_formatter(&|v| axis_number(*v))
+            .label_style((FONT, LABEL))
+            .axis_desc_style((FONT, LABEL))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                color.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(points.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+/// Slowdown as the leaves of the workload's fabric are oversubscribed.
+pub fn oversubscription(points: &[OversubscriptionPoint]) -> String {
+    let high = points.iter().map(|p| p.slowdown.0).fold(1.0, f64::max) * 1.1;
+    let xy: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.oversubscription, p.slowdown.0))
+        .collect();
+    line_chart(
+        "Leaf oversubscription: slowdown",
+        "oversubscription (downlinks ÷ uplinks)",
+        "× the non-blocking time",
+        1.0..4.0,
+        0.9..high,
+        &xy,
+        REQUIRED,
+    )
+}
+
+/// Share of the time spent writing checkpoints, by interval.
+pub fn checkpoints(points: &[CheckpointPoint]) -> String {
+    let high = points
+        .iter()
+        .map(|p| p.overhead.0 * 100.0)
+        .fold(0.0, f64::max)
+        * 1.15;
+    let xy: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.interval_minutes, p.overhead.0 * 100.0))
+        .collect();
+    let last = points
+        .iter()
+        .map(|p| p.interval_minutes)
+        .fold(1.0, f64::max);
+    line_chart(
+        "Checkpoint interval: time spent writing",
+        "minutes between checkpoints",
+        "% of the time writing",
+        0.0..last,
+        0.0..high.max(0.1),
+        &xy,
+        AVAILABLE,
+    )
 }
 
 #[cfg(test)]

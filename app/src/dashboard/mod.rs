@@ -72,6 +72,36 @@ pub(crate) mod render {
             .into_any()
     }
 
+    /// Bisection and leaf-spine headroom after one and two spine failures.
+    fn spine_losses(losses: Vec<engine::studies::SpineLoss>) -> AnyView {
+        if losses.is_empty() {
+            return ().into_any();
+        }
+        let rows = losses
+            .into_iter()
+            .map(|l| {
+                view! {
+                    <tr class:short=!l.survives>
+                        <th scope="row">{l.fabric}</th>
+                        <td class="num">{format!("{} of {}", l.lost, l.spines)}</td>
+                        <td class="num">{l.bisection_after.to_string()}</td>
+                        <td class="num">{l.leaf_spine_available.to_string()}</td>
+                        <td class="num">{l.leaf_spine_required.to_string()}</td>
+                        <td>{if l.survives { "survives" } else { "short of bandwidth" }}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <table class="headroom" id="spine-losses">
+                <caption>"Spine switches lost: each leaf loses its uplinks to them, ECMP spreads the traffic over the spines left"</caption>
+                <thead><tr><th scope="col">"Fabric"</th><th scope="col" class="num">"Spines lost"</th><th scope="col" class="num">"Bisection after"</th><th scope="col" class="num">"Leaf-spine available"</th><th scope="col" class="num">"Required"</th><th scope="col">"Verdict"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        }
+        .into_any()
+    }
+
     fn chart_views(charts: Charts) -> AnyView {
         let rows = charts.comparison_rows;
         view! {
@@ -86,6 +116,9 @@ pub(crate) mod render {
             })}
             <h3>"Bandwidth headroom per tier"</h3>
             <div class="charts">{charts.headroom.into_iter().map(chart).collect_view()}</div>
+            <h3>"What if"</h3>
+            <div class="charts">{charts.whatifs.into_iter().map(chart).collect_view()}</div>
+            {spine_losses(charts.spine_losses)}
         }
         .into_any()
     }

@@ -1,7 +1,10 @@
 //! The studies behind the dashboard's charts (the engine's numbers), drawn as SVG.
 
 use crate::dashboard::charts;
-use engine::studies::{degraded_link_curve, scaling_curve, technology_comparison};
+use engine::studies::{
+    checkpoint_sweep, degraded_link_curve, oversubscription_sweep, scaling_curve, spine_losses,
+    technology_comparison, SpineLoss,
+};
 use engine::{DesignSpec, Report, Workload};
 
 /// One chart: SVG text and what it shows, for screen readers.
@@ -20,6 +23,9 @@ pub struct Charts {
     /// The technology comparison as rows (technology, communication), for a table beside it.
     pub comparison_rows: Vec<(String, String)>,
     pub comparison_caption: String,
+    /// What-ifs: oversubscription, checkpoint interval.
+    pub whatifs: Vec<Chart>,
+    pub spine_losses: Vec<SpineLoss>,
 }
 
 pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
@@ -47,9 +53,26 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
             .iter()
             .position(|w| matches!(w, Workload::Inference(_)))
     });
+    let mut whatifs: Vec<Chart> = spec
+        .workloads
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| matches!(w, Workload::Storage(_)))
+        .map(|(i, w)| Chart {
+            id: format!("chart-checkpoints-{i}"),
+            label: format!(
+                "Share of time {} spends writing checkpoints, by interval",
+                w.name()
+            ),
+            svg: charts::checkpoints(&checkpoint_sweep(spec, i)),
+        })
+        .collect();
+    let spine_losses = spine_losses(report);
     let Some(timed) = timed else {
         return Charts {
             headroom,
+            whatifs,
+            spine_losses,
             ..Charts::default()
         };
     };
@@ -82,8 +105,23 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
         label: format!("Slowdown of {name} with one degraded link"),
         svg: charts::degraded(&degraded_link_curve(spec, timed)),
     });
+    let sweep = oversubscription_sweep(spec, timed);
+    if !sweep.is_empty() {
+        whatifs.insert(
+            0,
+            Chart {
+                id: "chart-oversubscription".into(),
+                label: format!(
+                    "Slowdown of {name} as its leaves are oversubscribed from 1:1 to 4:1"
+                ),
+                svg: charts::oversubscription(&sweep),
+            },
+        );
+    }
     Charts {
         headroom,
+        whatifs,
+        spine_losses,
         comparison,
         comparison_rows: points
             .iter()
