@@ -6,7 +6,7 @@
 use crate::report::{Figure, Report, WorkloadReport};
 use crate::spec::{DesignSpec, Fabric};
 use crate::technology::{Technology, Transport};
-use crate::units::{Bytes, Ratio};
+use crate::units::{ByteRate, Bytes, Ratio};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -80,6 +80,33 @@ pub struct FabricOperations {
     pub expected_utilisation: Vec<ExpectedUtilisation>,
     /// Application correlation: what to record next to the training metrics.
     pub application: Vec<String>,
+    /// What `all_reduce_perf` across every node of a compute fabric should show at 1 GiB and
+    /// above: the baseline a measured run is judged against.
+    pub expected_allreduce_busbw: Option<Figure<ByteRate>>,
+}
+
+/// Large-message bus bandwidth of a ring AllReduce across the nodes of a fabric:
+/// min(achievable scale-up per GPU, ports per node × achievable port rate) [DOMAIN.md A3,
+/// derived from nccl-tests #290, #267, #212: 46-49 GB/s per NDR NIC, about 370 GB/s NVLink on H100].
+pub fn expected_allreduce_busbw(
+    scale_up: ByteRate,
+    ports_per_node: u32,
+    port_rate: crate::units::BitRate,
+    efficiency: f64,
+) -> Figure<ByteRate> {
+    let network = f64::from(ports_per_node) * port_rate.to_byte_rate().0 * efficiency;
+    let (value, limit) = if scale_up.0 <= network {
+        (scale_up.0, "the GPUs' scale-up links")
+    } else {
+        (network, "the NICs")
+    };
+    Figure::new(
+        ByteRate(value),
+        format!(
+            "min({scale_up} scale-up per GPU, {ports_per_node} ports × {port_rate} × {efficiency}): limited by {limit}"
+        ),
+        "DOMAIN.md A3 (nccl-tests #290, #267, #212)",
+    )
 }
 
 /// Buffer a switch port must hold back, per lossless priority, for the bytes still arriving
@@ -479,6 +506,19 @@ pub fn operations(spec: &DesignSpec, report: &Report) -> Vec<FabricOperations> {
                 .into(),
                 expected_utilisation: expected_utilisation(spec, fabric, report),
                 application: application(fabric, report),
+                expected_allreduce_busbw: report
+                    .fabrics
+                    .iter()
+                    .find(|f| f.name == fabric.name)
+                    .filter(|f| f.role == crate::spec::Role::Compute && f.attached_nodes > 1)
+                    .map(|f| {
+                        expected_allreduce_busbw(
+                            report.cluster.scale_up,
+                            f.ports_per_node,
+                            f.port_rate,
+                            spec.calibration.efficiency(technology.transport()),
+                        )
+                    }),
             }
         })
         .collect()
@@ -576,6 +616,25 @@ mod tests {
             u.average.value.0
         );
         assert!(compute.application[0].contains("communication time per step"));
+        // DGX H100 on NDR: min(370 GB/s NVLink, 8 × 50 GB/s × 0.95 = 380 GB/s) = 370 GB/s.
+        let busbw = compute.expected_allreduce_busbw.as_ref().unwrap();
+        assert!((busbw.value.as_gigabytes_per_second() - 370.0).abs() < 1e-9);
+        assert!(busbw.formula.contains("scale-up links"));
+        // The storage fabric carries no collectives.
+        assert!(ops[1].expected_allreduce_busbw.is_none());
+    }
+
+    #[test]
+    fn four_nics_per_node_make_the_network_the_allreduce_limit() {
+        // 4 × 400 Gb/s × 0.95 = 190 GB/s, under the 370 GB/s of NVLink.
+        let f = expected_allreduce_busbw(
+            ByteRate::gigabytes_per_second(370.0),
+            4,
+            crate::units::BitRate::gbps(400.0),
+            0.95,
+        );
+        assert!((f.value.as_gigabytes_per_second() - 190.0).abs() < 1e-9);
+        assert!(f.formula.contains("limited by the NICs"));
     }
 
     #[test]

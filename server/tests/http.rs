@@ -323,6 +323,11 @@ async fn the_planner_page_renders_the_default_design_on_the_server() {
     let nodes = html.find(r#"id="cluster-nodes""#).unwrap();
     let tag = &html[nodes..nodes + html[nodes..].find('>').unwrap()];
     assert!(tag.contains(r#"value="16""#), "{tag}");
+    // The baseline nccl-tests should reach on its 16 DGX H100: min(370, 8 × 50 × 0.95) GB/s.
+    assert!(
+        html.contains(r#"class="expected-busbw">370 GB/s<"#),
+        "the expected AllReduce bus bandwidth"
+    );
     assert!(
         html.contains(r#"id="cluster-nodes""#),
         "the wizard's first step"

@@ -94,6 +94,19 @@ pub fn OperationsSection(ops: FabricOperations) -> AnyView {
             }
         })
         .collect_view();
+    let baseline = ops.expected_allreduce_busbw.map(|b| {
+        view! {
+            <p class="baseline">
+                "Baseline: all_reduce_perf -b 1M -e 8G -f 2 -g 1 with one rank per GPU on every node should show about "
+                <strong class="expected-busbw">{b.value.to_string()}</strong>
+                {format!(
+                    " bus bandwidth at 1 GiB and above; below {:.0} % of it, look for a degraded link, a NIC at reduced speed or misconfigured PFC/ECN.",
+                    engine::nccl_tests::HEALTHY_SHARE * 100.0
+                )}
+                <span class="source">" — " {b.formula.to_string()} " [" {b.source.to_string()} "]"</span>
+            </p>
+        }
+    });
     let application = ops
         .application
         .into_iter()
@@ -112,6 +125,7 @@ pub fn OperationsSection(ops: FabricOperations) -> AnyView {
             <p>{ops.traffic_tool.to_string()} ". What the design's workloads should show, so that hot spots stand out:"</p>
             <ul>{utilisation}</ul>
             <h4>"Monitoring: application correlation"</h4>
+            {baseline}
             <ul>{application}</ul>
         </article>
     }
