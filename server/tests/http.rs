@@ -334,3 +334,45 @@ async fn the_planner_page_renders_the_default_design_on_the_server() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn responses_carry_a_content_security_policy_and_refuse_sniffing_and_framing() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let page = server.get("/").await;
+    let header = |response: &reqwest::Response, name: &str| {
+        response
+            .headers()
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} is set"))
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    let policy = header(&page, "content-security-policy");
+    assert_eq!(header(&page, "x-content-type-options"), "nosniff");
+    assert_eq!(header(&page, "x-frame-options"), "DENY");
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert!(policy.contains("object-src 'none'"), "{policy}");
+    assert!(!policy.contains("unsafe-inline"), "{policy}");
+    // The page's inline scripts carry the nonce the policy names.
+    let html = page.text().await.unwrap();
+    let at = html.find("<script type=\"module\" nonce=\"").unwrap() + 29;
+    let nonce = &html[at..at + html[at..].find('"').unwrap()];
+    assert!(
+        policy.contains(&format!("'nonce-{nonce}'")),
+        "{policy} / {nonce}"
+    );
+    // Two pages, two nonces.
+    let other = header(&server.get("/").await, "content-security-policy");
+    assert_ne!(other, policy);
+
+    // Server functions and files get the policy that allows nothing.
+    let response = server.save(&json!({"schema_version": 2})).await;
+    assert_eq!(
+        header(&response, "content-security-policy"),
+        "default-src 'none'; frame-ancestors 'none'"
+    );
+    assert_eq!(header(&response, "x-content-type-options"), "nosniff");
+    server.stop().await;
+}
