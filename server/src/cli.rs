@@ -53,6 +53,12 @@ pub struct ServeConfig {
     /// Seconds a request may take before it is answered with 408.
     #[arg(long, env = "FABRIC_PLANNER_REQUEST_TIMEOUT", default_value_t = 30)]
     pub request_timeout_secs: u64,
+    /// Saves a client (IP address) may make per minute; 0 for no limit.
+    #[arg(long, env = "FABRIC_PLANNER_WRITES_PER_MINUTE", default_value_t = 60)]
+    pub writes_per_minute: u32,
+    /// Saves a client may make at once, above the steady rate.
+    #[arg(long, env = "FABRIC_PLANNER_WRITE_BURST", default_value_t = 20)]
+    pub write_burst: u32,
 }
 
 #[derive(Debug, Clone, Args)]

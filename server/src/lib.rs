@@ -3,5 +3,6 @@
 
 pub mod cli;
 pub mod evaluate;
+pub mod rate_limit;
 pub mod routes;
 pub mod serve;

@@ -1,6 +1,7 @@
 //! The HTTP router: the Leptos pages and server functions, static files, and the middleware
 //! every response passes through.
 
+use crate::rate_limit::{limit_writes, WriteLimit};
 use app::store::Store;
 use app::{shell, App};
 use axum::http::{header, HeaderValue};
@@ -55,7 +56,12 @@ pub fn leptos_options(site_root: &std::path::Path, addr: std::net::SocketAddr) -
 }
 
 /// The whole application as a router, ready to serve or to test.
-pub fn router(store: Store, options: LeptosOptions, request_timeout: Duration) -> Router {
+pub fn router(
+    store: Store,
+    options: LeptosOptions,
+    request_timeout: Duration,
+    write_limit: WriteLimit,
+) -> Router {
     let routes = generate_route_list(App);
     let context = {
         let store = store.clone();
@@ -73,6 +79,10 @@ pub fn router(store: Store, options: LeptosOptions, request_timeout: Duration) -
             context, shell,
         ))
         .with_state(options)
+        .layer(axum::middleware::from_fn_with_state(
+            write_limit,
+            limit_writes,
+        ))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(DEFAULT_POLICY),

@@ -2,6 +2,7 @@
 //! Ctrl-C or SIGTERM.
 
 use crate::cli::ServeConfig;
+use crate::rate_limit::WriteLimit;
 use crate::routes::{leptos_options, router};
 use anyhow::Context;
 use app::store::Store;
@@ -44,11 +45,15 @@ pub async fn start(
         store.clone(),
         options,
         Duration::from_secs(config.request_timeout_secs),
+        WriteLimit::new(config.writes_per_minute, config.write_burst),
     );
     let done = tokio::spawn(async move {
-        let result = axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown)
-            .await;
+        let result = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown)
+        .await;
         store.close().await;
         result
     });

@@ -16,6 +16,14 @@ struct TestServer {
 
 impl TestServer {
     async fn start(database: &Path) -> TestServer {
+        TestServer::start_limited(database, 60, 20).await
+    }
+
+    async fn start_limited(
+        database: &Path,
+        writes_per_minute: u32,
+        write_burst: u32,
+    ) -> TestServer {
         let config = ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
             database: DatabaseConfig {
@@ -23,6 +31,8 @@ impl TestServer {
             },
             site_root: PathBuf::from("target/site"),
             request_timeout_secs: 30,
+            writes_per_minute,
+            write_burst,
         };
         let (stop, stopped) = oneshot::channel::<()>();
         let running = start(&config, async {
@@ -375,4 +385,29 @@ async fn responses_carry_a_content_security_policy_and_refuse_sniffing_and_frami
     );
     assert_eq!(header(&response, "x-content-type-options"), "nosniff");
     server.stop().await;
+}
+
+#[tokio::test]
+async fn a_client_that_saves_too_often_gets_429_and_nothing_more_is_written() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start_limited(&database, 6, 3).await;
+    for _ in 0..3 {
+        assert_eq!(server.save(&seventy_b_on_256_gpus()).await.status(), 200);
+    }
+    let refused = server.save(&seventy_b_on_256_gpus()).await;
+    assert_eq!(refused.status(), 429);
+    let wait: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=10).contains(&wait), "retry after {wait} s");
+    let body: Value = refused.json().await.unwrap();
+    assert!(body["error"].as_str().unwrap().contains("too many saves"));
+    // Reading is not limited.
+    for _ in 0..10 {
+        assert_eq!(server.get("/").await.status(), 200);
+    }
+    server.stop().await;
+    assert_eq!(stored_designs(&database).await, 3);
 }
