@@ -3,3 +3,5 @@
 mod figure;
 
 pub use figure::FigureRow;
+mod summary;
+pub use summary::DesignSummary;

@@ -46,41 +46,15 @@ pub fn SavedDesign() -> impl IntoView {
 #[cfg(feature = "ssr")]
 mod render {
     use super::RenderedDesign;
+    use crate::components::DesignSummary;
     use crate::dashboard::{render::dashboard, Findings, Headline};
     use crate::design::StoredDesign;
-    use engine::Workload;
     use leptos::prelude::*;
     use leptos::tachys::view::RenderHtml;
 
     pub fn page(stored: StoredDesign) -> RenderedDesign {
         let spec = stored.spec;
         let title = spec.title.clone();
-        let c = &spec.cluster;
-        let cluster = format!(
-            "{} nodes × {} GPUs ({}), {} compute NICs per node",
-            c.nodes,
-            c.gpus_per_node,
-            engine::catalog::gpu(&c.gpu).map_or(c.gpu.as_str(), |g| g.name),
-            c.nics_per_node
-        );
-        let workloads = spec
-            .workloads
-            .iter()
-            .map(|w| {
-                let kind = match w {
-                    Workload::Training(_) => "training",
-                    Workload::Inference(_) => "inference",
-                    Workload::Rag(_) => "RAG",
-                    Workload::Storage(_) => "storage",
-                };
-                view! { <li>{format!("{} ({kind}) on {}", w.name(), w.fabric())}</li> }
-            })
-            .collect_view();
-        let fabrics = spec
-            .fabrics
-            .iter()
-            .map(|f| view! { <li>{format!("{}: {} ({})", f.name, f.technology.label(), f.role.label())}</li> })
-            .collect_view();
         let meta = format!(
             "Revision {} · saved by engine {}",
             stored.revision, stored.engine_version
@@ -92,14 +66,7 @@ mod render {
                         <section class="panel inputs" aria-labelledby="design-title">
                             <h1 id="design-title">{title.clone()}</h1>
                             <p class="meta">{meta}</p>
-                            <dl class="summary">
-                                <dt>"Cluster"</dt>
-                                <dd id="design-cluster">{cluster}</dd>
-                                <dt>"Workloads"</dt>
-                                <dd><ul>{workloads}</ul></dd>
-                                <dt>"Fabrics"</dt>
-                                <dd><ul>{fabrics}</ul></dd>
-                            </dl>
+                            <DesignSummary spec=spec.clone()/>
                         </section>
                         <aside class="panel results-panel" aria-labelledby="results-heading">
                             <h2 id="results-heading">"Results"</h2>

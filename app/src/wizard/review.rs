@@ -1,6 +1,6 @@
+use crate::components::DesignSummary;
 use crate::design::SaveDesign;
 use crate::editor::Editor;
-use engine::Workload;
 use leptos::prelude::*;
 
 /// Step 4: what the design holds, and saving it.
@@ -18,39 +18,7 @@ pub fn ReviewStep() -> AnyView {
             }
         }
     };
-    let summary = move || {
-        editor.spec.with(|s| {
-            let c = &s.cluster;
-            let workloads = s
-                .workloads
-                .iter()
-                .map(|w| {
-                    let kind = match w {
-                        Workload::Training(_) => "training",
-                        Workload::Inference(_) => "inference",
-                        Workload::Rag(_) => "RAG",
-                        Workload::Storage(_) => "storage",
-                    };
-                    view! { <li>{format!("{} ({kind}) on {}", w.name(), w.fabric())}</li> }
-                })
-                .collect_view();
-            let fabrics = s
-                .fabrics
-                .iter()
-                .map(|f| view! { <li>{format!("{}: {} ({})", f.name, f.technology.label(), f.role.label())}</li> })
-                .collect_view();
-            view! {
-                <dl class="summary">
-                    <dt>"Cluster"</dt>
-                    <dd>{format!("{} nodes × {} GPUs ({}), {} compute NICs per node", c.nodes, c.gpus_per_node, engine::catalog::gpu(&c.gpu).map_or(c.gpu.as_str(), |g| g.name), c.nics_per_node)}</dd>
-                    <dt>"Workloads"</dt>
-                    <dd><ul>{workloads}</ul></dd>
-                    <dt>"Fabrics"</dt>
-                    <dd><ul>{fabrics}</ul></dd>
-                </dl>
-            }
-        })
-    };
+    let summary = move || view! { <DesignSummary spec=editor.spec.get()/> };
     view! {
         {summary}
         <div class="save">

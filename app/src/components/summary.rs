@@ -1,0 +1,42 @@
+use engine::{DesignSpec, Workload};
+use leptos::prelude::*;
+
+/// What a design holds, in words: cluster, workloads with their fabrics, fabrics.
+#[component]
+pub fn DesignSummary(spec: DesignSpec) -> AnyView {
+    let c = &spec.cluster;
+    let gpu = engine::catalog::gpu(&c.gpu).map_or(c.gpu.as_str(), |g| g.name);
+    let cluster = format!(
+        "{} nodes × {} GPUs ({gpu}), {} compute NICs per node",
+        c.nodes, c.gpus_per_node, c.nics_per_node
+    );
+    let workloads = spec
+        .workloads
+        .iter()
+        .map(|w| {
+            let kind = match w {
+                Workload::Training(_) => "training",
+                Workload::Inference(_) => "inference",
+                Workload::Rag(_) => "RAG",
+                Workload::Storage(_) => "storage",
+            };
+            view! { <li>{format!("{} ({kind}) on {}", w.name(), w.fabric())}</li> }
+        })
+        .collect_view();
+    let fabrics = spec
+        .fabrics
+        .iter()
+        .map(|f| view! { <li>{format!("{}: {} ({})", f.name, f.technology.label(), f.role.label())}</li> })
+        .collect_view();
+    view! {
+        <dl class="summary">
+            <dt>"Cluster"</dt>
+            <dd id="design-cluster">{cluster}</dd>
+            <dt>"Workloads"</dt>
+            <dd><ul>{workloads}</ul></dd>
+            <dt>"Fabrics"</dt>
+            <dd><ul>{fabrics}</ul></dd>
+        </dl>
+    }
+    .into_any()
+}
