@@ -21,7 +21,7 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    ParamSegment, SsrMode, StaticSegment,
+    StaticSegment,
 };
 
 /// The HTML document around every page.
@@ -56,11 +56,6 @@ pub fn App() -> impl IntoView {
             <main>
                 <Routes fallback=pages::NotFound>
                     <Route path=StaticSegment("") view=pages::Planner/>
-                    <Route
-                        path=(StaticSegment("d"), ParamSegment("id"))
-                        view=pages::SavedDesign
-                        ssr=SsrMode::Async
-                    />
                 </Routes>
             </main>
         </Router>

@@ -51,11 +51,24 @@ impl Browser {
         }
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("goog:chromeOptions".to_string(), options);
-        let client = ClientBuilder::new(HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .expect("a Chromium session starts");
+        // Chromium occasionally fails to start when the machine is busy; a second try is a
+        // new process, not a masked failure of the page under test.
+        let mut attempt = 0;
+        let client = loop {
+            attempt += 1;
+            match ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&format!("http://127.0.0.1:{port}"))
+                .await
+            {
+                Ok(client) => break client,
+                Err(e) if attempt < 3 => {
+                    eprintln!("Chromium did not start (attempt {attempt}): {e}");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                Err(e) => panic!("a Chromium session starts: {e}"),
+            }
+        };
         Browser {
             client,
             driver,

@@ -4,7 +4,10 @@
 use crate::rate_limit::{limit_writes, WriteLimit};
 use app::store::Store;
 use app::{shell, App};
-use axum::http::{header, HeaderValue};
+use axum::extract::Path;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::Html;
+use axum::routing::get;
 use axum::Router;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
@@ -27,6 +30,10 @@ pub fn page_policy(nonce: &str) -> String {
          base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     )
 }
+
+/// A page without scripts: its stylesheet and nothing else.
+const DOCUMENT_POLICY: &str = "default-src 'self'; script-src 'none'; object-src 'none'; \
+     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// For every other response (server functions, files, errors): nothing to run or frame.
 const DEFAULT_POLICY: &str = "default-src 'none'; frame-ancestors 'none'";
@@ -70,7 +77,20 @@ pub fn router(
             set_page_policy();
         }
     };
+    // Saved designs are finished documents without scripts, served outside the Leptos routes.
+    let saved = {
+        let store = store.clone();
+        move |Path(id): Path<String>| async move {
+            let (status, html) = app::pages::saved_design_page(&store, &id).await;
+            (
+                StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+                [(header::CONTENT_SECURITY_POLICY, DOCUMENT_POLICY)],
+                Html(html),
+            )
+        }
+    };
     Router::new()
+        .route("/d/{id}", get(saved))
         .leptos_routes_with_context(&options, routes, context.clone(), {
             let options = options.clone();
             move || shell(options.clone())

@@ -186,6 +186,11 @@ async fn a_saved_design_loads_back_with_the_same_inputs_and_numbers() {
         html.contains("32 nodes × 8 GPUs"),
         "the page shows the cluster"
     );
+    // A finished document: no scripts, and a policy that allows none.
+    assert!(
+        !html.contains("<script"),
+        "the share page carries no script"
+    );
     assert_dashboard_is_complete(&html);
     server.stop().await;
 }

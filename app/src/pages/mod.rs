@@ -2,8 +2,10 @@
 
 mod not_found;
 mod planner;
+#[cfg(feature = "ssr")]
 mod saved_design;
 
 pub use not_found::NotFound;
 pub use planner::Planner;
-pub use saved_design::SavedDesign;
+#[cfg(feature = "ssr")]
+pub use saved_design::saved_design_page;

@@ -32,7 +32,7 @@ pub fn ReviewStep() -> AnyView {
                         let path = saved.share_path();
                         view! {
                             <p class="saved" id="share">
-                                "Saved. Share link: " <a id="share-link" href=path.clone()>{path.clone()}</a>
+                                "Saved. Share link: " <a id="share-link" rel="external" href=path.clone()>{path.clone()}</a>
                             </p>
                         }
                             .into_any()
