@@ -48,10 +48,7 @@ pub fn App() -> impl IntoView {
     view! {
         <Stylesheet id="leptos" href="/pkg/fabric-planner.css"/>
         <Title formatter=|page: String| format!("{page} · Fabric Planner")/>
-        <header class="site-header">
-            <a class="brand" href="/">"Fabric Planner"</a>
-            <span class="tagline">"Size the network of a GPU cluster before you buy it"</span>
-        </header>
+        <components::SiteHeader/>
         <Router>
             <main>
                 <Routes fallback=pages::NotFound>

@@ -46,18 +46,23 @@ pub fn first_design() -> DesignSpec {
             sample_bytes: 32768.0,
             steps_per_s: 0.05,
             read_headroom: 2.5,
-            checkpoint: Checkpoint {
-                size_gb: None,
-                parameters: Some(70e9),
-                bytes_per_parameter: default_checkpoint_bytes(),
-                interval_minutes: 60.0,
-                write_budget_s: 120.0,
-            },
+            checkpoint: hourly_70b_checkpoint(),
             system_read_gbytes_per_s: None,
             system_write_gbytes_per_s: Some(62.0),
         }),
     ];
     spec
+}
+
+/// A 70B model's checkpoint every hour, to be written within two minutes.
+fn hourly_70b_checkpoint() -> Checkpoint {
+    Checkpoint {
+        size_gb: None,
+        parameters: Some(70e9),
+        bytes_per_parameter: default_checkpoint_bytes(),
+        interval_minutes: 60.0,
+        write_budget_s: 120.0,
+    }
 }
 
 fn empty_design() -> DesignSpec {
@@ -176,13 +181,7 @@ pub fn workload(spec: &DesignSpec, kind: &str) -> Workload {
             sample_bytes: 65536.0,
             steps_per_s: 0.1,
             read_headroom: default_read_headroom(),
-            checkpoint: Checkpoint {
-                size_gb: None,
-                parameters: Some(70e9),
-                bytes_per_parameter: default_checkpoint_bytes(),
-                interval_minutes: 60.0,
-                write_budget_s: 120.0,
-            },
+            checkpoint: hourly_70b_checkpoint(),
             system_read_gbytes_per_s: None,
             system_write_gbytes_per_s: None,
         }),

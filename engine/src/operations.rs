@@ -3,7 +3,7 @@
 //! monitoring plan in three layers (link health, traffic visibility, application correlation)
 //! with the per-port utilisation the design's workloads should produce.
 
-use crate::report::{Figure, Report, WorkloadReport};
+use crate::report::{FabricReport, Figure, Report, WorkloadReport};
 use crate::spec::{DesignSpec, Fabric};
 use crate::technology::{Technology, Transport};
 use crate::units::{ByteRate, Bytes, Ratio};
@@ -388,11 +388,9 @@ fn snippets(fabric: &Fabric) -> Vec<Snippet> {
 fn expected_utilisation(
     spec: &DesignSpec,
     fabric: &Fabric,
+    fabric_report: &FabricReport,
     report: &Report,
 ) -> Vec<ExpectedUtilisation> {
-    let Some(fabric_report) = report.fabrics.iter().find(|f| f.name == fabric.name) else {
-        return Vec::new();
-    };
     let port = fabric_report.port_rate.to_byte_rate().0;
     let ports = f64::from(fabric_report.ports_per_node.max(1));
     let nodes = f64::from(fabric_report.attached_nodes.max(1));
@@ -468,11 +466,8 @@ pub fn operations(spec: &DesignSpec, report: &Report) -> Vec<FabricOperations> {
                 Transport::InfiniBand => infiniband_checklist(sharp),
                 Transport::Tcp => Vec::new(),
             };
-            let tiers = report
-                .fabrics
-                .iter()
-                .find(|f| f.name == fabric.name)
-                .map_or(1, |f| f.plan.tiers);
+            let sized = report.fabrics.iter().find(|f| f.name == fabric.name);
+            let tiers = sized.map_or(1, |f| f.plan.tiers);
             let runs = &fabric.cable_runs;
             let pfc_headroom = if technology.needs_lossless_ethernet() {
                 [
@@ -504,12 +499,11 @@ pub fn operations(spec: &DesignSpec, report: &Report) -> Vec<FabricOperations> {
                     _ => "sFlow or IPFIX from every switch, per-port counters by gNMI or SNMP",
                 }
                 .into(),
-                expected_utilisation: expected_utilisation(spec, fabric, report),
+                expected_utilisation: sized
+                    .map(|f| expected_utilisation(spec, fabric, f, report))
+                    .unwrap_or_default(),
                 application: application(fabric, report),
-                expected_allreduce_busbw: report
-                    .fabrics
-                    .iter()
-                    .find(|f| f.name == fabric.name)
+                expected_allreduce_busbw: sized
                     .filter(|f| f.role == crate::spec::Role::Compute && f.attached_nodes > 1)
                     .map(|f| {
                         expected_allreduce_busbw(

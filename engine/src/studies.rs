@@ -28,6 +28,26 @@ fn communication(report: &Report, workload: usize) -> Option<Seconds> {
     }
 }
 
+/// The time a what-if compares: step time (training) or communication per token (inference).
+fn timed(report: &Report, workload: usize) -> Option<Seconds> {
+    match report.workloads.get(workload)? {
+        WorkloadReport::Training(t) => Some(t.step_time.value),
+        WorkloadReport::Inference(i) => Some(i.communication_per_token.value),
+        _ => None,
+    }
+}
+
+/// `points` as slowdowns against the first one (the healthy or non-blocking case).
+fn against_first(points: Vec<(f64, Seconds)>) -> Vec<(f64, Ratio)> {
+    let Some(base) = points.first().map(|(_, t)| t.0).filter(|t| *t > 0.0) else {
+        return Vec::new();
+    };
+    points
+        .into_iter()
+        .map(|(x, t)| (x, Ratio(t.0 / base)))
+        .collect()
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TechnologyPoint {
     pub technology: Technology,
@@ -134,34 +154,23 @@ pub struct DegradedPoint {
 /// Workload `workload` with one link of its ring degraded to each of `remaining` (a ring runs
 /// at its slowest link, seed C14).
 pub fn degraded_link_curve(spec: &DesignSpec, workload: usize) -> Vec<DegradedPoint> {
-    let time = |report: &Report| match report.workloads.get(workload) {
-        Some(WorkloadReport::Training(t)) => Some(t.step_time.value),
-        Some(WorkloadReport::Inference(i)) => Some(i.communication_per_token.value),
-        _ => None,
-    };
-    let Some(healthy) = evaluate(spec).ok().as_ref().and_then(time) else {
-        return Vec::new();
-    };
-    [1.0, 0.9, 0.75, 0.5, 0.25, 0.1]
+    // The first share is the healthy fabric (evaluate_with at 1.0 is evaluate).
+    let times = [1.0, 0.9, 0.75, 0.5, 0.25, 0.1]
         .into_iter()
-        .filter_map(|remaining| {
-            let report = evaluate_with(
-                spec,
-                Conditions {
-                    network_share: remaining,
-                    ideal_network: false,
-                },
-            )
-            .ok()?;
-            let t = time(&report)?;
-            Some(DegradedPoint {
-                remaining: Ratio(remaining),
-                slowdown: Ratio(if healthy.0 > 0.0 {
-                    t.0 / healthy.0
-                } else {
-                    1.0
-                }),
-            })
+        .map_while(|remaining| {
+            let conditions = Conditions {
+                network_share: remaining,
+                ideal_network: false,
+            };
+            let report = evaluate_with(spec, conditions).ok()?;
+            Some((remaining, timed(&report, workload)?))
+        })
+        .collect();
+    against_first(times)
+        .into_iter()
+        .map(|(remaining, slowdown)| DegradedPoint {
+            remaining: Ratio(remaining),
+            slowdown,
         })
         .collect()
 }
@@ -182,30 +191,21 @@ pub fn oversubscription_sweep(spec: &DesignSpec, workload: usize) -> Vec<Oversub
     let Some(fabric_name) = spec.workloads.get(workload).map(|w| w.fabric().to_string()) else {
         return Vec::new();
     };
-    let time = |variant: &DesignSpec| {
-        let report = evaluate(variant).ok()?;
-        match report.workloads.get(workload)? {
-            WorkloadReport::Training(t) => Some(t.step_time.value),
-            WorkloadReport::Inference(i) => Some(i.communication_per_token.value),
-            _ => None,
-        }
-    };
-    let at = |ratio: f64| {
-        let mut variant = spec.clone();
-        let fabric = variant.fabrics.iter_mut().find(|f| f.name == fabric_name)?;
-        fabric.oversubscription.leaf = ratio;
-        time(&variant)
-    };
-    let Some(base) = at(1.0).filter(|t| t.0 > 0.0) else {
-        return Vec::new();
-    };
-    OVERSUBSCRIPTIONS
-        .iter()
-        .filter_map(|&ratio| {
-            Some(OversubscriptionPoint {
-                oversubscription: ratio,
-                slowdown: Ratio(at(ratio)?.0 / base.0),
-            })
+    // The first ratio is 1:1, the non-blocking fabric the others are compared with.
+    let times = OVERSUBSCRIPTIONS
+        .into_iter()
+        .map_while(|ratio| {
+            let mut variant = spec.clone();
+            let fabric = variant.fabrics.iter_mut().find(|f| f.name == fabric_name)?;
+            fabric.oversubscription.leaf = ratio;
+            Some((ratio, timed(&evaluate(&variant).ok()?, workload)?))
+        })
+        .collect();
+    against_first(times)
+        .into_iter()
+        .map(|(oversubscription, slowdown)| OversubscriptionPoint {
+            oversubscription,
+            slowdown,
         })
         .collect()
 }

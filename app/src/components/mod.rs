@@ -5,3 +5,5 @@ mod figure;
 pub use figure::FigureRow;
 mod summary;
 pub use summary::DesignSummary;
+mod site;
+pub use site::{NotFoundMessage, SiteHeader};

@@ -57,6 +57,22 @@ fn short_label(t: engine::Technology) -> &'static str {
     }
 }
 
+/// The chart's series labels, in one style for every chart.
+fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>, position: SeriesLabelPosition) -> Drawn
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font((FONT, LABEL))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
 /// A filled square for a legend entry.
 fn swatch(color: RGBColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
     move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
@@ -160,14 +176,7 @@ pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) 
             .map_err(|e| e.to_string())?
             .label("required (red: short)")
             .legend(swatch(REQUIRED));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FONT, LABEL))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     })
 }
@@ -292,54 +301,27 @@ pub fn scaling(points: &[ScalingPoint]) -> String {
             .map_err(|e| e.to_string())?
             .label("communication share")
             .legend(swatch(REQUIRED));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font((FONT, LABEL))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     })
 }
 
 /// Slowdown as one link of the ring loses speed.
 pub fn degraded(points: &[DegradedPoint]) -> String {
-    svg(|root| {
-        let high = points.iter().map(|p| p.slowdown.0).fold(1.0, f64::max) * 1.1;
-        let mut chart = ChartBuilder::on(root)
-            .caption("One degraded link: slowdown", (FONT, CAPTION))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0.0..100.0, 0.9..high)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("speed left on the link, %")
-            .y_desc("× the healthy time")
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_label_formatter(&|v| axis_number(*v))
-            .label_style((FONT, LABEL))
-            .axis_desc_style((FONT, LABEL))
-            .draw()
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().map(|p| (p.remaining.0 * 100.0, p.slowdown.0)),
-                SHORT.stroke_width(2),
-            ))
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .map(|p| Circle::new((p.remaining.0 * 100.0, p.slowdown.0), 3, SHORT.filled())),
-            )
-            .map_err(|e| e.to_string())?;
-        Ok(())
-    })
+    let high = points.iter().map(|p| p.slowdown.0).fold(1.0, f64::max) * 1.1;
+    let xy: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.remaining.0 * 100.0, p.slowdown.0))
+        .collect();
+    line_chart(
+        "One degraded link: slowdown",
+        "speed left on the link, %",
+        "× the healthy time",
+        0.0..100.0,
+        0.9..high,
+        &xy,
+        SHORT,
+    )
 }
 
 /// A line with its points marked, on a chart from `x` to `y`.

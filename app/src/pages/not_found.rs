@@ -1,3 +1,4 @@
+use crate::components::NotFoundMessage;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
@@ -7,9 +8,6 @@ pub fn NotFound() -> impl IntoView {
     crate::respond::set_status(404);
     view! {
         <Title text="Not found"/>
-        <section class="panel">
-            <h1>"Page not found"</h1>
-            <p>"There is nothing at this address. " <a href="/">"Start a new design"</a> "."</p>
-        </section>
+        <NotFoundMessage/>
     }
 }

@@ -2,7 +2,7 @@
 //! stored spec. Nothing on it needs JavaScript (the "How" details open natively), so it carries
 //! no hydration script and no browser bundle: it loads at once for whoever the link was sent to.
 
-use crate::components::DesignSummary;
+use crate::components::{DesignSummary, NotFoundMessage, SiteHeader};
 use crate::dashboard::{render::dashboard, Findings, Headline};
 use crate::design::StoredDesign;
 use crate::store::{DesignId, Store};
@@ -47,29 +47,14 @@ fn document(title: &str, body: String) -> String {
         </head>
     }
     .to_html();
-    let header = view! {
-        <header class="site-header">
-            <a class="brand" href="/">"Fabric Planner"</a>
-            <span class="tagline">"Size the network of a GPU cluster before you buy it"</span>
-        </header>
-    }
-    .to_html();
+    let header = view! { <SiteHeader/> }.to_html();
     format!(
         "<!DOCTYPE html><html lang=\"en\">{head}<body>{header}<main>{body}</main></body></html>"
     )
 }
 
 fn not_found() -> String {
-    document(
-        "Not found",
-        view! {
-            <section class="panel">
-                <h1>"Page not found"</h1>
-                <p>"There is nothing at this address. " <a href="/">"Start a new design"</a> "."</p>
-            </section>
-        }
-        .to_html(),
-    )
+    document("Not found", view! { <NotFoundMessage/> }.to_html())
 }
 
 fn page(stored: StoredDesign) -> String {
