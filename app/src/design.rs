@@ -1,8 +1,8 @@
-//! Saved designs: the server functions that store and load them, and the types they exchange.
-//! They are a public API: everything they receive is validated by the engine before it is stored.
+//! Saved designs: the server functions that store them and load them for editing, and the
+//! types they exchange. They are a public API: everything they receive is validated by the
+//! engine before it is stored.
 
 use crate::error::AppError;
-use engine::DesignSpec;
 use leptos::prelude::*;
 use leptos::server_fn::codec::Json;
 use serde::{Deserialize, Serialize};
@@ -12,61 +12,128 @@ use serde::{Deserialize, Serialize};
 pub struct SavedDesign {
     pub id: String,
     pub revision: u32,
+    /// The secret edit key, returned once, when the design is created.
+    pub edit_key: Option<String>,
 }
 
 impl SavedDesign {
     pub fn share_path(&self) -> String {
         format!("/d/{}", self.id)
     }
+
+    pub fn revision_path(&self) -> String {
+        format!("/d/{}/r/{}", self.id, self.revision)
+    }
+
+    /// The link that gives any browser the right to edit: shown once, for the owner to keep.
+    pub fn edit_path(&self) -> Option<String> {
+        self.edit_key
+            .as_ref()
+            .map(|key| format!("/d/{}/claim?key={key}", self.id))
+    }
 }
 
-/// A stored design at its latest revision.
+/// A stored design to open in the planner: to edit it (when this browser holds its key) or to
+/// duplicate it as a new design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StoredDesign {
+pub struct OpenedDesign {
     pub id: String,
     pub revision: u32,
-    pub spec: DesignSpec,
-    pub engine_version: String,
-    /// Milliseconds since the Unix epoch, UTC.
-    pub saved_at_ms: i64,
+    /// The spec as JSON text: the browser bundle reads specs one way only.
+    pub spec_json: String,
+    /// Whether this browser holds the design's edit key.
+    pub editable: bool,
 }
 
-/// Validates `spec` with the engine and stores it as a new design. Refuses an invalid spec with
-/// 422 and every field error; nothing is written then.
+/// Validates `spec` with the engine and stores it as a new design; the response sets the
+/// cookie that lets this browser save new revisions. Refuses an invalid spec with 422 and
+/// every field error; nothing is written then.
 #[server(prefix = "/fn", endpoint = "save_design", input = Json)]
-pub async fn save_design(spec: serde_json::Value) -> Result<SavedDesign, AppError> {
-    use crate::{respond::fail, store::Store};
-    let spec = DesignSpec::from_value(spec).map_err(|e| fail(e.into()))?;
+pub async fn save_design(
+    spec: serde_json::Value,
+    note: Option<String>,
+) -> Result<SavedDesign, AppError> {
+    use crate::server::{fail, store, stored};
+    let spec = engine::DesignSpec::from_value(spec).map_err(|e| fail(e.into()))?;
     let report = engine::evaluate(&spec).map_err(|e| fail(e.into()))?;
-    let store = use_context::<Store>()
-        .ok_or_else(|| fail(AppError::Internal("the design store is unavailable".into())))?;
-    store.create_design(&spec, &report).await.map_err(|error| {
-        tracing::error!(%error, "saving a design failed");
-        fail(AppError::Internal(
-            "the design could not be saved; nothing was stored".into(),
-        ))
+    let note = crate::server::note(note)?;
+    let (id, key) = stored(store()?.create_design(&spec, &report, &note).await)?;
+    crate::server::give_key(&id, &key);
+    Ok(SavedDesign {
+        id: id.as_str().to_string(),
+        revision: 1,
+        edit_key: Some(key.as_str().to_string()),
     })
 }
 
-/// The latest revision of design `id`; 404 when there is none.
-#[server(prefix = "/fn", endpoint = "load_design")]
-pub async fn load_design(id: String) -> Result<StoredDesign, AppError> {
-    use crate::{
-        respond::fail,
-        store::{DesignId, Store},
-    };
+/// Appends a revision to design `id`, with the edit key from this browser's cookie: 403 when
+/// it holds none or the wrong one, 404 for an unknown id, 422 for an invalid spec; nothing is
+/// written then.
+#[server(prefix = "/fn", endpoint = "save_revision", input = Json)]
+pub async fn save_revision(
+    id: String,
+    spec: serde_json::Value,
+    note: Option<String>,
+) -> Result<SavedDesign, AppError> {
+    use crate::server::{fail, request_headers, store, stored};
+    use crate::store::{DesignId, SaveOutcome};
     let not_found = || fail(AppError::NotFound(format!("no design has the id {id:?}")));
     let design_id = DesignId::parse(&id).ok_or_else(not_found)?;
-    let store = use_context::<Store>()
-        .ok_or_else(|| fail(AppError::Internal("the design store is unavailable".into())))?;
-    match store.latest_revision(&design_id).await {
-        Ok(Some(design)) => Ok(design),
-        Ok(None) => Err(not_found()),
-        Err(error) => {
-            tracing::error!(%error, "loading a design failed");
-            Err(fail(AppError::Internal(
-                "the design could not be read".into(),
-            )))
-        }
+    let spec = engine::DesignSpec::from_value(spec).map_err(|e| fail(e.into()))?;
+    let report = engine::evaluate(&spec).map_err(|e| fail(e.into()))?;
+    let note = crate::server::note(note)?;
+    let store = store()?;
+    if stored(store.design(&design_id).await)?.is_none() {
+        return Err(not_found());
     }
+    let Some(key) = crate::ownership::key_for(&request_headers(), &design_id) else {
+        return Err(fail(AppError::Forbidden(
+            "this browser does not hold the edit key of this design: duplicate it instead".into(),
+        )));
+    };
+    let outcome = stored(
+        store
+            .save_revision(&design_id, &key, &spec, &report, &note)
+            .await,
+    )?;
+    match outcome {
+        SaveOutcome::Saved(revision) => {
+            crate::server::give_key(&design_id, &key);
+            Ok(SavedDesign {
+                id,
+                revision,
+                edit_key: None,
+            })
+        }
+        SaveOutcome::WrongKey => Err(fail(AppError::Forbidden(
+            "the edit key this browser holds is not this design's".into(),
+        ))),
+        SaveOutcome::NoSuchDesign => Err(not_found()),
+    }
+}
+
+/// Revision `revision` (the newest when absent) of design `id`, to edit or duplicate.
+#[server(prefix = "/fn", endpoint = "design_to_edit")]
+pub async fn design_to_edit(id: String, revision: Option<u32>) -> Result<OpenedDesign, AppError> {
+    use crate::server::{fail, request_headers, store, stored};
+    use crate::store::DesignId;
+    let not_found = || {
+        fail(AppError::NotFound(match revision {
+            Some(n) => format!("design {id:?} has no revision {n}"),
+            None => format!("no design has the id {id:?}"),
+        }))
+    };
+    let design_id = DesignId::parse(&id).ok_or_else(not_found)?;
+    let store = store()?;
+    let found = stored(store.revision(&design_id, revision).await)?.ok_or_else(not_found)?;
+    let editable = match crate::ownership::key_for(&request_headers(), &design_id) {
+        Some(key) => stored(store.holds_key(&design_id, &key).await)?,
+        None => false,
+    };
+    Ok(OpenedDesign {
+        id,
+        revision: found.number,
+        spec_json: found.spec.to_json(),
+        editable,
+    })
 }

@@ -12,6 +12,8 @@ pub struct Editor {
     pub unparsed: RwSignal<BTreeMap<String, String>>,
     /// The engine's report, or every error: unparsed text first, then the engine's own.
     pub evaluation: Memo<Result<Report, SpecErrors>>,
+    /// The stored design that saving adds a revision to; `None` until the design is saved.
+    pub editing: RwSignal<Option<String>>,
 }
 
 impl Editor {
@@ -41,6 +43,7 @@ impl Editor {
             spec,
             unparsed,
             evaluation,
+            editing: RwSignal::new(None),
         }
     }
 

@@ -14,6 +14,8 @@ pub enum AppError {
     Invalid(Vec<FieldError>),
     /// Nothing exists at this id (404).
     NotFound(String),
+    /// The edit key is missing or wrong: nothing was written (403).
+    Forbidden(String),
     /// The request itself could not be read (400).
     BadRequest(String),
     /// The server could not do its part; the message is generic (500).
@@ -27,6 +29,7 @@ impl AppError {
         match self {
             AppError::Invalid(_) => 422,
             AppError::NotFound(_) => 404,
+            AppError::Forbidden(_) => 403,
             AppError::BadRequest(_) => 400,
             AppError::Internal(_) | AppError::Unreachable(_) => 500,
         }
@@ -54,6 +57,7 @@ impl fmt::Display for AppError {
                 write!(f, "invalid design: {}", SpecErrors(errors.clone()))
             }
             AppError::NotFound(what) => write!(f, "not found: {what}"),
+            AppError::Forbidden(why) => write!(f, "not allowed: {why}"),
             AppError::BadRequest(why) => write!(f, "bad request: {why}"),
             AppError::Internal(what) => write!(f, "server error: {what}"),
             AppError::Unreachable(why) => write!(f, "the server could not be reached: {why}"),
@@ -79,7 +83,7 @@ impl FromServerFnError for AppError {
         };
         // On the server this runs while the response is being built: give it the right status.
         #[cfg(feature = "ssr")]
-        crate::respond::set_status(error.status());
+        crate::server::set_status(error.status());
         error
     }
 }

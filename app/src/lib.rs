@@ -9,9 +9,11 @@ pub mod editor;
 pub mod error;
 pub mod fields;
 pub mod money;
+#[cfg(feature = "ssr")]
+pub mod ownership;
 pub mod pages;
 #[cfg(feature = "ssr")]
-pub mod respond;
+pub mod server;
 #[cfg(feature = "ssr")]
 pub mod store;
 pub mod templates;
@@ -21,7 +23,7 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    StaticSegment,
+    path, SsrMode,
 };
 
 /// The HTML document around every page.
@@ -52,7 +54,9 @@ pub fn App() -> impl IntoView {
         <Router>
             <main>
                 <Routes fallback=pages::NotFound>
-                    <Route path=StaticSegment("") view=pages::Planner/>
+                    <Route path=path!("") view=pages::NewDesign/>
+                    <Route path=path!("/d/:id/edit") view=pages::EditDesign ssr=SsrMode::Async/>
+                    <Route path=path!("/d/:id/duplicate") view=pages::DuplicateDesign ssr=SsrMode::Async/>
                 </Routes>
             </main>
         </Router>

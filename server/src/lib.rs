@@ -1,8 +1,10 @@
 //! The Fabric Planner server: configuration, the HTTP router with its middleware, and the
 //! commands of the binary.
 
+pub mod api;
 pub mod cli;
 pub mod evaluate;
+pub mod pages;
 pub mod rate_limit;
 pub mod routes;
 pub mod serve;

@@ -11,8 +11,14 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-/// Paths whose POSTs write to the store.
-const WRITE_PATHS: [&str; 1] = ["/fn/save_design"];
+/// Whether a request writes to the store: the saves of the planner, the import form and the
+/// API's creates and revisions.
+fn writes(method: &Method, path: &str) -> bool {
+    method == Method::POST
+        && (matches!(path, "/fn/save_design" | "/fn/save_revision" | "/import")
+            || path == "/api/designs"
+            || path.starts_with("/api/designs/"))
+}
 
 /// Writes allowed per client: a steady rate per minute and a burst above it.
 #[derive(Clone)]
@@ -41,7 +47,7 @@ pub async fn limit_writes(
     request: Request,
     next: Next,
 ) -> Response {
-    let writes = request.method() == Method::POST && WRITE_PATHS.contains(&request.uri().path());
+    let writes = writes(request.method(), request.uri().path());
     if let (true, Some(limiter)) = (writes, &limit.limiter) {
         // Without connection info (a router driven in process) every request is one client.
         let client = request
@@ -56,8 +62,8 @@ pub async fn limit_writes(
                 .as_secs()
                 .max(1);
             let body = serde_json::json!({
-                "error": format!("too many saves from this address: try again in {wait} s"),
-                "details": [],
+                "error": "too_many_requests",
+                "details": format!("too many saves from this address: try again in {wait} s"),
             });
             return (
                 StatusCode::TOO_MANY_REQUESTS,

@@ -4,10 +4,7 @@
 use crate::rate_limit::{limit_writes, WriteLimit};
 use app::store::Store;
 use app::{shell, App};
-use axum::extract::Path;
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::Html;
-use axum::routing::get;
+use axum::http::{header, HeaderValue};
 use axum::Router;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
@@ -32,7 +29,8 @@ pub fn page_policy(nonce: &str) -> String {
 }
 
 /// A page without scripts: its stylesheet and nothing else.
-const DOCUMENT_POLICY: &str = "default-src 'self'; script-src 'none'; object-src 'none'; \
+pub(crate) const DOCUMENT_POLICY: &str =
+    "default-src 'self'; script-src 'none'; object-src 'none'; \
      base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// For every other response (server functions, files, errors): nothing to run or frame.
@@ -77,20 +75,7 @@ pub fn router(
             set_page_policy();
         }
     };
-    // Saved designs are finished documents without scripts, served outside the Leptos routes.
-    let saved = {
-        let store = store.clone();
-        move |Path(id): Path<String>| async move {
-            let (status, html) = app::pages::saved_design_page(&store, &id).await;
-            (
-                StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-                [(header::CONTENT_SECURITY_POLICY, DOCUMENT_POLICY)],
-                Html(html),
-            )
-        }
-    };
     Router::new()
-        .route("/d/{id}", get(saved))
         .leptos_routes_with_context(&options, routes, context.clone(), {
             let options = options.clone();
             move || shell(options.clone())
@@ -99,6 +84,11 @@ pub fn router(
             context, shell,
         ))
         .with_state(options)
+        // Saved designs and the other script-free documents, and the JSON API.
+        .merge(crate::pages::routes(crate::pages::Pages::new(
+            store.clone(),
+        )))
+        .merge(crate::api::routes(store))
         .layer(axum::middleware::from_fn_with_state(
             write_limit,
             limit_writes,

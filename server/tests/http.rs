@@ -1,149 +1,9 @@
 //! The real server over HTTP, each test with its own temporary SQLite file.
 
-use app::store::Store;
+mod common;
+
+use common::*;
 use serde_json::{json, Value};
-use server::cli::{DatabaseConfig, ServeConfig};
-use server::serve::{start, Running};
-use std::path::{Path, PathBuf};
-use tokio::sync::oneshot;
-
-struct TestServer {
-    base: String,
-    client: reqwest::Client,
-    running: Running,
-    stop: oneshot::Sender<()>,
-}
-
-impl TestServer {
-    async fn start(database: &Path) -> TestServer {
-        TestServer::start_limited(database, 60, 20).await
-    }
-
-    async fn start_limited(
-        database: &Path,
-        writes_per_minute: u32,
-        write_burst: u32,
-    ) -> TestServer {
-        let config = ServeConfig {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            database: DatabaseConfig {
-                path: database.to_path_buf(),
-            },
-            site_root: PathBuf::from("target/site"),
-            request_timeout_secs: 30,
-            writes_per_minute,
-            write_burst,
-        };
-        let (stop, stopped) = oneshot::channel::<()>();
-        let running = start(&config, async {
-            let _ = stopped.await;
-        })
-        .await
-        .expect("the server starts");
-        TestServer {
-            base: format!("http://{}", running.addr),
-            client: reqwest::Client::new(),
-            running,
-            stop,
-        }
-    }
-
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        self.running.done.await.unwrap().unwrap();
-    }
-
-    async fn save(&self, spec: &Value) -> reqwest::Response {
-        self.client
-            .post(format!("{}/fn/save_design", self.base))
-            .json(&json!({ "spec": spec }))
-            .send()
-            .await
-            .unwrap()
-    }
-
-    async fn get(&self, path: &str) -> reqwest::Response {
-        self.client
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await
-            .unwrap()
-    }
-}
-
-fn temp_database() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("designs.db");
-    (dir, path)
-}
-
-fn seventy_b_on_256_gpus() -> Value {
-    json!({
-        "schema_version": 1,
-        "title": "70B on 32 nodes",
-        "training": {
-            "parameters": 70e9,
-            "precision": "fp16",
-            "gpus": 256,
-            "gpus_per_node": 8,
-            "link_gbps": 400
-        }
-    })
-}
-
-/// The text inside the element with id `id` (up to its first child tag).
-fn text_of<'a>(html: &'a str, id: &str) -> &'a str {
-    let at = html
-        .find(&format!(r#"id="{id}""#))
-        .unwrap_or_else(|| panic!("the page has #{id}"));
-    let start = at + html[at..].find('>').unwrap() + 1;
-    let end = start + html[start..].find('<').unwrap();
-    &html[start..end]
-}
-
-/// The saved page shows the data-parallel bytes per GPU of 70B FP16 on 256 GPUs:
-/// 2 × 255/256 × 140 GB, as the engine formats it.
-fn shows_bytes_per_step_of_256_gpus(html: &str) -> bool {
-    text_of(html, "w0-bytes-per-step") == "279 GB"
-}
-
-/// The dashboard is in the server's HTML: every chart as SVG, the topology diagram and the
-/// bill of materials.
-fn assert_dashboard_is_complete(html: &str) {
-    for chart in [
-        "chart-headroom-",
-        "chart-technologies",
-        "chart-scaling",
-        "chart-degraded",
-        "chart-oversubscription",
-    ] {
-        let at = html
-            .find(&format!(r#"id="{chart}"#))
-            .unwrap_or_else(|| panic!("the page has {chart}"));
-        let tag_end = at + html[at..].find('>').unwrap() + 1;
-        assert!(
-            html[tag_end..].starts_with("<svg"),
-            "{chart} is drawn as SVG"
-        );
-    }
-    assert!(html.contains(r#"class="topology""#), "a topology diagram");
-    assert!(html.contains(r#"class="bom""#), "a bill of materials");
-    assert!(
-        html.contains(r#"class="operations""#) && html.contains("Monitoring: link health"),
-        "the operating guidance"
-    );
-    assert!(
-        html.contains(r#"id="assumptions""#),
-        "the assumptions and sources"
-    );
-}
-
-async fn stored_designs(database: &Path) -> i64 {
-    let store = Store::open(database).await.unwrap();
-    let count = store.design_count().await.unwrap();
-    store.close().await;
-    count
-}
 
 #[tokio::test]
 async fn a_saved_design_loads_back_with_the_same_inputs_and_numbers() {
@@ -157,13 +17,10 @@ async fn a_saved_design_loads_back_with_the_same_inputs_and_numbers() {
     assert_eq!(id.len(), 24);
     assert_eq!(saved["revision"], 1);
 
+    assert_eq!(saved["edit_key"].as_str().unwrap().len(), 32);
     let loaded: Value = server
-        .client
-        .post(format!("{}/fn/load_design", server.base))
-        .form(&[("id", &id)])
-        .send()
+        .get(&format!("/api/designs/{id}/revisions/1"))
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
@@ -408,7 +265,8 @@ async fn a_client_that_saves_too_often_gets_429_and_nothing_more_is_written() {
         .unwrap();
     assert!((1..=10).contains(&wait), "retry after {wait} s");
     let body: Value = refused.json().await.unwrap();
-    assert!(body["error"].as_str().unwrap().contains("too many saves"));
+    assert_eq!(body["error"], "too_many_requests");
+    assert!(body["details"].as_str().unwrap().contains("too many saves"));
     // Reading is not limited.
     for _ in 0..10 {
         assert_eq!(server.get("/").await.status(), 200);

@@ -13,11 +13,11 @@ fn headroom(value: Option<engine::Ratio>) -> String {
     }
 }
 
-/// The figures an architect reads first.
-#[component]
-pub fn Headline(report: Report) -> AnyView {
-    let h = &report.headline;
-    let tiles = [
+/// The figures an architect reads first: element id, label, value, what it means.
+pub fn headline_figures(
+    h: &engine::Headline,
+) -> [(&'static str, &'static str, String, &'static str); 6] {
+    [
         (
             "headline-slowdown",
             "Training step slowdown",
@@ -55,17 +55,23 @@ pub fn Headline(report: Report) -> AnyView {
             "switches, cables, optics",
         ),
     ]
-    .into_iter()
-    .map(|(id, label, value, note)| {
-        view! {
-            <div class="tile">
-                <span class="tile-label">{label}</span>
-                <span class="tile-value" id=id>{value}</span>
-                <span class="tile-note">{note}</span>
-            </div>
-        }
-    })
-    .collect_view();
+}
+
+/// The headline figures as tiles.
+#[component]
+pub fn Headline(report: Report) -> AnyView {
+    let tiles = headline_figures(&report.headline)
+        .into_iter()
+        .map(|(id, label, value, note)| {
+            view! {
+                <div class="tile">
+                    <span class="tile-label">{label}</span>
+                    <span class="tile-value" id=id>{value}</span>
+                    <span class="tile-note">{note}</span>
+                </div>
+            }
+        })
+        .collect_view();
     view! { <div class="tiles">{tiles}</div> }.into_any()
 }
 

@@ -22,7 +22,7 @@ mod topology;
 #[cfg(feature = "ssr")]
 mod workloads;
 
-pub use headline::{Findings, Headline};
+pub use headline::{headline_figures, Findings, Headline};
 
 use crate::error::AppError;
 use engine::DesignSpec;
@@ -32,7 +32,7 @@ use leptos::server_fn::codec::Json;
 /// The dashboard of the design `spec` (its JSON), as HTML.
 #[server(prefix = "/fn", endpoint = "dashboard", input = Json)]
 pub async fn dashboard_html(spec: String) -> Result<String, AppError> {
-    use crate::respond::fail;
+    use crate::server::fail;
     let spec = DesignSpec::from_json(&spec).map_err(|e| fail(e.into()))?;
     let report = engine::evaluate(&spec).map_err(|e| fail(e.into()))?;
     Ok(render::dashboard(spec, report))
@@ -60,7 +60,7 @@ pub fn DashboardView(#[prop(into)] spec: Signal<DesignSpec>) -> AnyView {
 }
 
 #[cfg(feature = "ssr")]
-pub(crate) mod render {
+pub mod render {
     use super::studies::{self, Chart, Charts};
     use super::{fabric, operations, workloads};
     use engine::{DesignSpec, Report};
@@ -202,5 +202,10 @@ pub(crate) mod render {
             </section>
         }
         .to_html()
+    }
+
+    /// The headroom chart of one fabric, as SVG.
+    pub fn headroom_chart(fabric: &engine::FabricReport) -> String {
+        super::charts::headroom(&fabric.name, &fabric.tiers, fabric.bottleneck.as_deref())
     }
 }

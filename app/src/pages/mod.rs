@@ -1,11 +1,21 @@
-//! One module per page.
+//! One module per page. The planner is a Leptos page that hydrates; the others are finished
+//! documents rendered on the server, without scripts.
 
+mod edit;
 mod not_found;
 mod planner;
-#[cfg(feature = "ssr")]
-mod saved_design;
 
+pub use edit::{DuplicateDesign, EditDesign};
 pub use not_found::NotFound;
-pub use planner::Planner;
+pub use planner::{NewDesign, Planner};
+
 #[cfg(feature = "ssr")]
-pub use saved_design::saved_design_page;
+pub mod compare;
+#[cfg(feature = "ssr")]
+pub mod design_view;
+#[cfg(feature = "ssr")]
+pub mod document;
+#[cfg(feature = "ssr")]
+pub mod import;
+#[cfg(feature = "ssr")]
+pub mod my_designs;

@@ -5,7 +5,7 @@ use leptos_meta::Title;
 #[component]
 pub fn NotFound() -> impl IntoView {
     #[cfg(feature = "ssr")]
-    crate::respond::set_status(404);
+    crate::server::set_status(404);
     view! {
         <Title text="Not found"/>
         <NotFoundMessage/>

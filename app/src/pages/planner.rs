@@ -1,15 +1,22 @@
 use crate::dashboard::{DashboardView, Findings, Headline};
 use crate::editor::Editor;
-use crate::templates::first_design;
 use crate::wizard::Wizard;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-/// The planner: the wizard beside the results, and the dashboard below, all recomputed by the
-/// engine in the browser on every change.
+/// A new design, from the first template.
 #[component]
-pub fn Planner() -> impl IntoView {
-    let editor = Editor::new(first_design());
+pub fn NewDesign() -> impl IntoView {
+    view! { <Planner spec=crate::templates::first_design() editing=None/> }
+}
+
+/// The planner: the wizard beside the results, and the dashboard below, all recomputed by the
+/// engine in the browser on every change. `editing` is the stored design that saving adds a
+/// revision to; without it, saving creates a new design.
+#[component]
+pub fn Planner(spec: engine::DesignSpec, editing: Option<String>) -> impl IntoView {
+    let editor = Editor::new(spec);
+    editor.editing.set(editing);
     provide_context(editor);
     let results = move || {
         match editor.evaluation.get() {

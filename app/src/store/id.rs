@@ -17,8 +17,7 @@ impl DesignId {
 
     /// An id as it appears in a link, or `None` if it cannot be one of ours.
     pub fn parse(text: &str) -> Option<DesignId> {
-        (text.len() == LENGTH && text.bytes().all(|b| ALPHABET.contains(&b)))
-            .then(|| DesignId(text.to_string()))
+        (text.len() == LENGTH && is_base32(text)).then(|| DesignId(text.to_string()))
     }
 
     pub fn as_str(&self) -> &str {
@@ -26,8 +25,13 @@ impl DesignId {
     }
 }
 
+/// Whether every character of `text` is in the lowercase base32 alphabet.
+pub(super) fn is_base32(text: &str) -> bool {
+    text.bytes().all(|b| ALPHABET.contains(&b))
+}
+
 /// RFC 4648 base32 of a whole number of 5-byte groups, lowercase, no padding needed.
-fn base32(bytes: &[u8]) -> String {
+pub(super) fn base32(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() * 8 / 5);
     for group in bytes.chunks(5) {
         let mut buffer = [0u8; 5];

@@ -1,46 +1,93 @@
 use crate::components::DesignSummary;
-use crate::design::SaveDesign;
+use crate::design::{save_design, save_revision, SavedDesign};
 use crate::editor::Editor;
+use crate::error::AppError;
 use leptos::prelude::*;
 
-/// Step 4: what the design holds, and saving it.
+/// What a save sends: the design it adds a revision to (none for a new design), the spec as
+/// JSON and the note.
+type SaveInput = (Option<String>, serde_json::Value, String);
+
+/// Step 4: what the design holds, and saving it: a new design the first time, then a new
+/// revision of it on every save.
 #[component]
 pub fn ReviewStep() -> AnyView {
     let editor = Editor::get();
-    let save = ServerAction::<SaveDesign>::new();
+    let note = RwSignal::new(String::new());
+    let save = Action::new(|(editing, spec, note): &SaveInput| {
+        let (editing, spec, note) = (editing.clone(), spec.clone(), Some(note.clone()));
+        async move {
+            match editing {
+                Some(id) => save_revision(id, spec, note).await,
+                None => save_design(spec, note).await,
+            }
+        }
+    });
+    // The edit link of a design created here, kept for as long as the page is open.
+    let edit_link = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        if let Some(Ok(saved)) = save.value().get() {
+            editor.editing.set(Some(saved.id.clone()));
+            if let Some(path) = saved.edit_path() {
+                edit_link.set(Some(path));
+            }
+            note.set(String::new());
+        }
+    });
     let invalid = Memo::new(move |_| editor.evaluation.with(|e| e.is_err()));
     let on_save = move |_| {
         if editor.evaluation.with_untracked(|e| e.is_ok()) {
             // Through text, so that the bundle serialises a spec only one way.
             let json = editor.spec.with_untracked(serde_json::to_string);
             if let Ok(spec) = json.and_then(|j| serde_json::from_str(&j)) {
-                save.dispatch(SaveDesign { spec });
+                save.dispatch((editor.editing.get_untracked(), spec, note.get_untracked()));
             }
         }
     };
     let summary = move || view! { <DesignSummary spec=editor.spec.get()/> };
+    let label = move || match (save.pending().get(), editor.editing.get().is_some()) {
+        (true, _) => "Saving…",
+        (false, true) => "Save a new revision",
+        (false, false) => "Save design",
+    };
     view! {
         {summary}
         <div class="save">
+            <label for="save-note">"Note for this revision (optional)"</label>
+            <input id="save-note" type="text" maxlength="500" placeholder="what changed"
+                prop:value=move || note.get() on:input=move |ev| note.set(event_target_value(&ev))/>
             <button id="save" type="button" on:click=on_save disabled=move || invalid.get() || save.pending().get()>
-                {move || if save.pending().get() { "Saving…" } else { "Save design" }}
+                {label}
             </button>
             {move || invalid.get().then(|| view! { <p class="help">"Fix the inputs marked in the steps before saving."</p> })}
-            {move || {
-                save.value().get().map(|result| match result {
-                    Ok(saved) => {
-                        let path = saved.share_path();
-                        view! {
-                            <p class="saved" id="share">
-                                "Saved. Share link: " <a id="share-link" rel="external" href=path.clone()>{path.clone()}</a>
-                            </p>
-                        }
-                            .into_any()
-                    }
-                    Err(error) => view! { <p class="save-error" role="alert">{error.to_string()}</p> }.into_any(),
-                })
-            }}
+            {move || save.value().get().map(outcome)}
+            {move || edit_link.get().map(|path| view! {
+                <p class="edit-link" id="edit-link-note">
+                    "Edit link — keep it private; it is shown only this once and lets any browser change the design: "
+                    <a id="edit-link" rel="external" href=path.clone()>{path.clone()}</a>
+                </p>
+            })}
         </div>
     }
     .into_any()
+}
+
+fn outcome(result: Result<SavedDesign, AppError>) -> AnyView {
+    match result {
+        Ok(saved) => {
+            let path = saved.share_path();
+            let revision = saved.revision_path();
+            view! {
+                <p class="saved" id="share">
+                    {format!("Saved revision {}. Share link: ", saved.revision)}
+                    <a id="share-link" rel="external" href=path.clone()>{path.clone()}</a>
+                    " · this revision: " <a id="revision-link" rel="external" href=revision.clone()>{revision.clone()}</a>
+                </p>
+            }
+            .into_any()
+        }
+        Err(error) => {
+            view! { <p class="save-error" role="alert">{error.to_string()}</p> }.into_any()
+        }
+    }
 }

@@ -1,0 +1,282 @@
+//! Two designs, or two revisions of one, side by side: the inputs that differ highlighted,
+//! the key outputs and the headroom charts of both.
+
+use super::document::{document, Page};
+use crate::dashboard::{headline_figures, render::headroom_chart};
+use crate::store::{DesignId, StoredRevision};
+use engine::Report;
+use leptos::prelude::*;
+use leptos::tachys::view::RenderHtml;
+use std::collections::BTreeMap;
+
+/// A design named by its share link, a revision link, `ID` or `ID/r/N`.
+pub fn parse_reference(text: &str) -> Option<(DesignId, Option<u32>)> {
+    let text = text.trim();
+    let text = text.rsplit_once("/d/").map_or(text, |(_, rest)| rest);
+    let mut parts = text.trim_end_matches('/').split('/');
+    let id = DesignId::parse(parts.next()?)?;
+    match (parts.next(), parts.next(), parts.next()) {
+        (None, _, _) => Some((id, None)),
+        (Some("r"), Some(n), None) => Some((id, Some(n.parse().ok().filter(|n| *n >= 1)?))),
+        _ => None,
+    }
+}
+
+/// One side of a comparison: a stored revision and today's report of it.
+pub struct Side {
+    /// What the user typed, to show it back in the form.
+    pub reference: String,
+    pub revision: StoredRevision,
+    pub report: Result<Report, engine::SpecErrors>,
+}
+
+/// Every leaf of `value` by its path: `fabrics[0].technology` → `"roce-400"`.
+pub fn flatten(value: &serde_json::Value) -> BTreeMap<String, String> {
+    fn walk(value: &serde_json::Value, path: String, out: &mut BTreeMap<String, String>) {
+        match value {
+            serde_json::Value::Object(map) if !map.is_empty() => {
+                for (key, v) in map {
+                    let p = if path.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{path}.{key}")
+                    };
+                    walk(v, p, out);
+                }
+            }
+            serde_json::Value::Array(items) if !items.is_empty() => {
+                for (i, v) in items.iter().enumerate() {
+                    walk(v, format!("{path}[{i}]"), out);
+                }
+            }
+            serde_json::Value::String(s) => {
+                out.insert(path, s.clone());
+            }
+            other => {
+                out.insert(path, other.to_string());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(value, String::new(), &mut out);
+    out
+}
+
+fn label(side: &Side) -> String {
+    format!(
+        "{} (revision {})",
+        side.revision.spec.title, side.revision.number
+    )
+}
+
+/// The compare page: the form, and the comparison once both sides are known. `errors` says
+/// what was wrong with each reference given.
+pub fn compare_page(
+    a: Option<&Side>,
+    b: Option<&Side>,
+    inputs: [&str; 2],
+    errors: &[String],
+) -> Page {
+    let form = view! {
+        <form class="compare-form" method="get" action="/compare">
+            <label>"Design A " <input type="text" name="a" size="48" value=inputs[0].to_string() placeholder="share link, or ID/r/N"/></label>
+            <label>"Design B " <input type="text" name="b" size="48" value=inputs[1].to_string() placeholder="share link, or ID/r/N"/></label>
+            <button type="submit">"Compare"</button>
+        </form>
+    };
+    let problems = (!errors.is_empty()).then(|| {
+        let items = errors
+            .iter()
+            .map(|e| view! { <li>{e.clone()}</li> })
+            .collect_view();
+        view! { <ul class="save-error" id="compare-errors" role="alert">{items}</ul> }
+    });
+    let comparison = match (a, b) {
+        (Some(a), Some(b)) => comparison(a, b),
+        _ => String::new(),
+    };
+    let body = view! {
+        <section class="panel" aria-labelledby="compare-heading">
+            <h1 id="compare-heading">"Compare designs"</h1>
+            <p class="note">"Paste two share links (or revision links) to see what differs between them."</p>
+            {form}
+            {problems}
+        </section>
+    }
+    .to_html();
+    let status = if errors.is_empty() { 200 } else { 404 };
+    Page {
+        status,
+        html: document("Compare designs", body + &comparison),
+    }
+}
+
+fn comparison(a: &Side, b: &Side) -> String {
+    let (la, lb) = (label(a), label(b));
+    let inputs_a = flatten(&serde_json::to_value(&a.revision.spec).unwrap_or_default());
+    let inputs_b = flatten(&serde_json::to_value(&b.revision.spec).unwrap_or_default());
+    let mut paths: Vec<&String> = inputs_a.keys().chain(inputs_b.keys()).collect();
+    paths.sort();
+    paths.dedup();
+    let absent = "—".to_string();
+    let differing = paths
+        .iter()
+        .filter(|p| inputs_a.get(**p) != inputs_b.get(**p))
+        .count();
+    let rows = paths
+        .iter()
+        .map(|path| {
+            let (va, vb) = (inputs_a.get(*path), inputs_b.get(*path));
+            let differs = va != vb;
+            view! {
+                <tr class:differs=differs>
+                    <th scope="row"><code>{path.to_string()}</code></th>
+                    <td>{va.unwrap_or(&absent).clone()}</td>
+                    <td>{vb.unwrap_or(&absent).clone()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let summary = match differing {
+        0 => "The two specs are identical.".to_string(),
+        1 => "1 input differs (highlighted).".to_string(),
+        n => format!("{n} inputs differ (highlighted)."),
+    };
+    let outputs = outputs_table(a, b, &la, &lb);
+    let charts = |side: &Side| {
+        match &side.report {
+        Ok(report) => report
+            .fabrics
+            .iter()
+            .map(|f| {
+                view! {
+                    <figure class="chart">
+                        <div role="img" aria-label=format!("Bandwidth per tier of fabric {}", f.name) inner_html=headroom_chart(f)></div>
+                        <figcaption>{format!("Fabric {}", f.name)}</figcaption>
+                    </figure>
+                }
+            })
+            .collect_view()
+            .into_any(),
+        Err(e) => view! { <p class="save-error">{e.to_string()}</p> }.into_any(),
+    }
+    };
+    view! {
+        <section class="panel" aria-labelledby="outputs-heading">
+            <h2 id="outputs-heading">"Key outputs"</h2>
+            {outputs}
+        </section>
+        <section class="panel" aria-labelledby="headroom-heading">
+            <h2 id="headroom-heading">"Bandwidth headroom per tier"</h2>
+            <div class="side-by-side">
+                <div><h3>{la.clone()}</h3>{charts(a)}</div>
+                <div><h3>{lb.clone()}</h3>{charts(b)}</div>
+            </div>
+        </section>
+        <section class="panel" aria-labelledby="inputs-heading">
+            <h2 id="inputs-heading">"Inputs"</h2>
+            <p id="differing-inputs">{summary}</p>
+            <table class="compare-inputs" id="compare-inputs">
+                <thead><tr><th scope="col">"Input"</th><th scope="col">{la}</th><th scope="col">{lb}</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </section>
+    }
+    .to_html()
+}
+
+/// Headline figures, totals and per-fabric size of both sides, row by row.
+fn outputs_table(a: &Side, b: &Side, la: &str, lb: &str) -> AnyView {
+    let figures = |side: &Side| -> Vec<(String, String)> {
+        let Ok(r) = &side.report else {
+            return vec![];
+        };
+        let mut rows: Vec<(String, String)> = headline_figures(&r.headline)
+            .into_iter()
+            .map(|(_, label, value, _)| (label.to_string(), value))
+            .collect();
+        rows.push(("Network cost".into(), crate::money::usd(r.totals.cost_usd)));
+        rows.push((
+            "Network power".into(),
+            crate::money::watts(r.totals.power_w),
+        ));
+        for f in &r.fabrics {
+            rows.push((
+                format!("Fabric {}: leaf / spine / core switches", f.name),
+                format!("{} / {} / {}", f.plan.leaves, f.plan.spines, f.plan.cores),
+            ));
+            rows.push((
+                format!("Fabric {}: oversubscription", f.name),
+                format!("{}:1", f.oversubscription),
+            ));
+        }
+        rows
+    };
+    let (fa, fb) = (figures(a), figures(b));
+    let mut labels: Vec<String> = fa.iter().map(|(l, _)| l.clone()).collect();
+    for (l, _) in &fb {
+        if !labels.contains(l) {
+            labels.push(l.clone());
+        }
+    }
+    let find = |rows: &[(String, String)], label: &str| {
+        rows.iter()
+            .find(|(l, _)| l == label)
+            .map_or_else(|| "—".to_string(), |(_, v)| v.clone())
+    };
+    let rows = labels
+        .iter()
+        .map(|label| {
+            let (va, vb) = (find(&fa, label), find(&fb, label));
+            let differs = va != vb;
+            view! {
+                <tr class:differs=differs>
+                    <th scope="row">{label.clone()}</th>
+                    <td class="num">{va}</td>
+                    <td class="num">{vb}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="compare-figures" id="compare-outputs">
+            <thead><tr><th scope="col">"Figure"</th><th scope="col" class="num">{la.to_string()}</th><th scope="col" class="num">{lb.to_string()}</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+    .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_are_share_links_revision_links_or_bare_ids() {
+        let id = DesignId::random();
+        let i = id.as_str();
+        assert_eq!(parse_reference(i), Some((id.clone(), None)));
+        assert_eq!(
+            parse_reference(&format!("http://host:3000/d/{i}/r/3")),
+            Some((id.clone(), Some(3)))
+        );
+        assert_eq!(
+            parse_reference(&format!("/d/{i}/")),
+            Some((id.clone(), None))
+        );
+        assert_eq!(parse_reference(&format!("{i}/r/0")), None);
+        assert_eq!(parse_reference(&format!("{i}/edit")), None);
+        assert_eq!(parse_reference("' OR 1=1"), None);
+    }
+
+    #[test]
+    fn a_spec_flattens_to_one_entry_per_leaf_with_its_path() {
+        let value =
+            serde_json::json!({"title": "t", "cluster": {"nodes": 4}, "fabrics": [{"name": "a"}]});
+        let flat = flatten(&value);
+        assert_eq!(flat.get("title").map(String::as_str), Some("t"));
+        assert_eq!(flat.get("cluster.nodes").map(String::as_str), Some("4"));
+        assert_eq!(flat.get("fabrics[0].name").map(String::as_str), Some("a"));
+        assert_eq!(flat.len(), 3);
+    }
+}

@@ -1,0 +1,205 @@
+//! A saved design at its share link (its newest revision, with the history) and each of its
+//! revisions at its own link: finished documents rendered on the server from the stored spec.
+//! Nothing on them needs JavaScript (the "How" details open natively), so they carry no script:
+//! they load at once for whoever the link was sent to, and a revision's page never changes.
+
+use super::document::{date, document, Page};
+use crate::components::DesignSummary;
+use crate::dashboard::{headline_figures, render::dashboard, Findings, Headline};
+use crate::store::{DesignHead, RevisionMeta, StoredRevision};
+use engine::{Report, ENGINE_VERSION};
+use leptos::prelude::*;
+use leptos::tachys::view::RenderHtml;
+
+/// Which page of a design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DesignView {
+    /// The share link: the newest revision and the history.
+    Latest,
+    /// One revision at its own link.
+    Revision,
+}
+
+/// What today's engine says about a revision computed by an older one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Staleness {
+    /// Same engine, or the same numbers.
+    Current,
+    /// An older engine, and today's numbers differ from the saved snapshot.
+    Changed { saved: Box<Report> },
+    /// An older engine whose snapshot today's engine cannot read.
+    Unreadable,
+}
+
+/// Compares the saved snapshot of `stored` with `today`'s report of the same spec.
+pub fn staleness(stored: &StoredRevision, today: &Report) -> Staleness {
+    if stored.engine_version == ENGINE_VERSION {
+        return Staleness::Current;
+    }
+    match &stored.report {
+        None => Staleness::Unreadable,
+        Some(saved) => {
+            let mut same_engine = saved.clone();
+            same_engine.engine_version = today.engine_version.clone();
+            if &same_engine == today {
+                Staleness::Current
+            } else {
+                Staleness::Changed {
+                    saved: Box::new(saved.clone()),
+                }
+            }
+        }
+    }
+}
+
+/// The page of revision `stored` of design `head`, whose history is `history` (newest first).
+pub fn design_page(
+    head: &DesignHead,
+    stored: &StoredRevision,
+    history: &[RevisionMeta],
+    view_kind: DesignView,
+) -> Page {
+    let spec = stored.spec.clone();
+    let title = spec.title.clone();
+    let (id, n) = (head.id.clone(), stored.number);
+    let meta = format!(
+        "Revision {n} of {} · saved {} · engine {}",
+        head.latest_revision,
+        date(stored.saved_at_ms),
+        stored.engine_version
+    );
+    let report = match engine::evaluate(&spec) {
+        Ok(report) => report,
+        Err(errors) => {
+            let body = view! {
+                <section class="panel">
+                    <h1 id="design-title">{title.clone()}</h1>
+                    <p class="meta">{meta}</p>
+                    <p class="save-error">"Today's engine refuses this revision: " {errors.to_string()}</p>
+                </section>
+            }
+            .to_html();
+            return Page::ok(document(&title, body));
+        }
+    };
+    let newer = (view_kind == DesignView::Revision && n < head.latest_revision).then(|| {
+        view! {
+            <p class="notice" id="newer-revision">
+                "This is an earlier revision. " <a href=format!("/d/{id}")>{format!("See the latest (revision {})", head.latest_revision)}</a>
+            </p>
+        }
+    });
+    let stale = stale_notice(&staleness(stored, &report), &report, &stored.engine_version);
+    let note = (!stored.note.is_empty())
+        .then(|| view! { <p class="revision-note">{stored.note.clone()}</p> });
+    let compare_previous = (n > 1).then(|| {
+        view! { <a href=format!("/compare?a={id}/r/{}&b={id}/r/{n}", n - 1)>"Compare with the previous revision"</a> }
+    });
+    let top = view! {
+        <div class="planner">
+            <section class="panel inputs" aria-labelledby="design-title">
+                <h1 id="design-title">{title.clone()}</h1>
+                <p class="meta">{meta}</p>
+                {note}
+                {newer}
+                {stale}
+                <ul class="design-actions">
+                    <li><a id="edit-design" href=format!("/d/{id}/edit")>"Edit"</a></li>
+                    <li><a id="duplicate-design" href=format!("/d/{id}/duplicate?revision={n}")>"Duplicate as a new design"</a></li>
+                    <li>{compare_previous}</li>
+                    <li><a href=format!("/d/{id}/r/{n}/spec.json") download="">"Download the spec (JSON)"</a></li>
+                    <li><a href=format!("/d/{id}/r/{n}/report.json") download="">"Download the report (JSON)"</a></li>
+                </ul>
+                <p class="share">
+                    "Share link: " <a id="share-latest" href=format!("/d/{id}")>{format!("/d/{id}")}</a>
+                    " · this revision: " <a id="share-revision" href=format!("/d/{id}/r/{n}")>{format!("/d/{id}/r/{n}")}</a>
+                </p>
+                <DesignSummary spec=spec.clone()/>
+            </section>
+            <aside class="panel results-panel" aria-labelledby="results-heading">
+                <h2 id="results-heading">"Results"</h2>
+                <Headline report=report.clone()/>
+                <h3>"Findings"</h3>
+                <Findings report=report.clone()/>
+            </aside>
+        </div>
+    }
+    .to_html();
+    let history = history_table(&id, n, history);
+    Page::ok(document(&title, top + &history + &dashboard(spec, report)))
+}
+
+fn stale_notice(staleness: &Staleness, today: &Report, saved_by: &str) -> Option<AnyView> {
+    match staleness {
+        Staleness::Current => None,
+        Staleness::Unreadable => Some(
+            view! {
+                <div class="notice stale" id="stale-engine" role="note">
+                    <p>{format!("This revision was computed by engine {saved_by}, whose saved report today's engine ({ENGINE_VERSION}) cannot read. The figures on this page are today's.")}</p>
+                </div>
+            }
+            .into_any(),
+        ),
+        Staleness::Changed { saved } => {
+            let rows = headline_figures(&saved.headline)
+                .into_iter()
+                .zip(headline_figures(&today.headline))
+                .map(|((_, label, then, _), (_, _, now, _))| {
+                    let differs = then != now;
+                    view! {
+                        <tr class:differs=differs>
+                            <th scope="row">{label}</th>
+                            <td class="num">{then}</td>
+                            <td class="num">{now}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            Some(
+                view! {
+                    <div class="notice stale" id="stale-engine" role="note">
+                        <p>{format!("This revision was computed by engine {saved_by}; today's engine ({ENGINE_VERSION}) gives different numbers. The page shows today's; the saved ones are beside them.")}</p>
+                        <table class="compare-figures">
+                            <thead><tr><th scope="col">"Figure"</th><th scope="col" class="num">{format!("Saved (engine {saved_by})")}</th><th scope="col" class="num">{format!("Today (engine {ENGINE_VERSION})")}</th></tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                }
+                .into_any(),
+            )
+        }
+    }
+}
+
+fn history_table(id: &str, shown: u32, history: &[RevisionMeta]) -> String {
+    let rows = history
+        .iter()
+        .map(|r| {
+            let current = r.number == shown;
+            let link = format!("/d/{id}/r/{}", r.number);
+            let compare = (r.number > 1).then(|| {
+                view! { <a href=format!("/compare?a={id}/r/{}&b={id}/r/{}", r.number - 1, r.number)>"changes"</a> }
+            });
+            view! {
+                <tr class:current=current>
+                    <td class="num"><a href=link>{r.number}</a></td>
+                    <td>{r.title.clone()}</td>
+                    <td>{r.note.clone()}</td>
+                    <td>{date(r.saved_at_ms)}</td>
+                    <td>{r.engine_version.clone()}</td>
+                    <td>{compare}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="panel history" aria-labelledby="history-heading">
+            <h2 id="history-heading">"Revision history"</h2>
+            <table class="revisions" id="revisions">
+                <thead><tr><th scope="col" class="num">"Revision"</th><th scope="col">"Title"</th><th scope="col">"Note"</th><th scope="col">"Saved"</th><th scope="col">"Engine"</th><th scope="col">"Compare"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </section>
+    }
+    .to_html()
+}

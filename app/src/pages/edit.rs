@@ -1,0 +1,102 @@
+//! A stored design opened in the planner: to save new revisions of it (with its edit key), or
+//! to duplicate it as a new design (anyone with its share link). Rendered only once the design
+//! is loaded, so that a missing design or key gets its status (404, 403).
+
+use super::planner::Planner;
+use crate::design::{design_to_edit, OpenedDesign};
+use crate::error::AppError;
+use engine::DesignSpec;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+fn problem(error: AppError) -> AnyView {
+    let (heading, text) = match &error {
+        AppError::NotFound(_) => ("Design not found", error.to_string()),
+        _ => ("The design could not be opened", error.to_string()),
+    };
+    view! {
+        <Title text=heading/>
+        <section class="panel message">
+            <h1>{heading}</h1>
+            <p>{text}</p>
+            <p><a href="/">"Start a new design"</a></p>
+        </section>
+    }
+    .into_any()
+}
+
+/// The spec of a loaded design; the browser bundle reads a spec only from its own JSON.
+fn spec_of(design: &OpenedDesign) -> Result<DesignSpec, AppError> {
+    DesignSpec::from_json(&design.spec_json).map_err(AppError::from)
+}
+
+/// `/d/:id/edit`: the planner on the newest revision, saving new revisions of the design.
+#[component]
+pub fn EditDesign() -> impl IntoView {
+    let params = use_params_map();
+    let loaded = Resource::new(
+        move || params.read().get("id").unwrap_or_default(),
+        |id| design_to_edit(id, None),
+    );
+    view! {
+        <Suspense fallback=|| view! { <p class="note">"Opening the design…"</p> }>
+            {move || Suspend::new(async move {
+                match loaded.await {
+                    Ok(design) if design.editable => match spec_of(&design) {
+                        Ok(spec) => view! { <Planner spec editing=Some(design.id)/> }.into_any(),
+                        Err(e) => problem(e),
+                    },
+                    Ok(design) => {
+                        #[cfg(feature = "ssr")]
+                        crate::server::set_status(403);
+                        let duplicate = format!("/d/{}/duplicate", design.id);
+                        let view_link = format!("/d/{}", design.id);
+                        view! {
+                            <Title text="Not your design to edit"/>
+                            <section class="panel message" id="not-editable">
+                                <h1>"This browser cannot edit this design"</h1>
+                                <p>"Only a browser holding the design's edit key can save revisions of it. Open the edit link you were given when it was created, or make your own copy."</p>
+                                <p><a id="duplicate-instead" href=duplicate>"Duplicate as a new design"</a> " · " <a href=view_link>"View it"</a></p>
+                            </section>
+                        }
+                        .into_any()
+                    }
+                    Err(e) => problem(e),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+/// `/d/:id/duplicate?revision=N`: the planner on a copy of the revision, saved as a new design.
+#[component]
+pub fn DuplicateDesign() -> impl IntoView {
+    let params = use_params_map();
+    let query = use_query_map();
+    let loaded = Resource::new(
+        move || {
+            (
+                params.read().get("id").unwrap_or_default(),
+                query
+                    .read()
+                    .get("revision")
+                    .and_then(|n| n.parse::<u32>().ok()),
+            )
+        },
+        |(id, revision)| design_to_edit(id, revision),
+    );
+    view! {
+        <Suspense fallback=|| view! { <p class="note">"Opening the design…"</p> }>
+            {move || Suspend::new(async move {
+                match loaded.await.and_then(|d| spec_of(&d)) {
+                    Ok(mut spec) => {
+                        spec.title = format!("{} (copy)", spec.title);
+                        view! { <Planner spec editing=None/> }.into_any()
+                    }
+                    Err(e) => problem(e),
+                }
+            })}
+        </Suspense>
+    }
+}

@@ -1,0 +1,267 @@
+//! The JSON API under `/api/`, documented in `openapi.json` (served at `/api/openapi.json`):
+//! evaluate a spec; create a design; save a revision with the edit key; read a design, its
+//! revisions and their reports. Errors have the shape of the server functions' errors:
+//! `{"error": kind, "details": …}`, with 400 for unreadable JSON, 403 for a missing or wrong
+//! edit key, 404 for an unknown design or revision, 413 for a body over 256 KiB and 422 with
+//! every field error for an invalid spec. Nothing is written unless the answer is 201.
+
+use app::error::AppError;
+use app::store::{DesignId, EditKey, SaveOutcome, Store, StoreError, StoredRevision};
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use engine::{DesignSpec, Report, SpecErrors};
+use serde::Deserialize;
+use serde_json::json;
+
+/// The OpenAPI 3.1 description of this API.
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+pub fn routes(store: Store) -> Router {
+    Router::new()
+        .route("/api/openapi.json", get(openapi))
+        .route("/api/evaluate", post(evaluate))
+        .route("/api/designs", post(create))
+        .route("/api/designs/{id}", get(design))
+        .route("/api/designs/{id}/revisions", get(revisions).post(save))
+        .route("/api/designs/{id}/revisions/{n}", get(revision))
+        .route("/api/designs/{id}/revisions/{n}/report", get(report))
+        .route("/api/{*rest}", axum::routing::any(unknown))
+        .with_state(store)
+}
+
+/// An error as JSON with its status.
+struct Failure(AppError);
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        let status =
+            StatusCode::from_u16(self.0.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, Json(self.0)).into_response()
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(error: StoreError) -> Self {
+        tracing::error!(%error, "the design store failed");
+        Failure(AppError::Internal(
+            "the design store failed; nothing was changed".into(),
+        ))
+    }
+}
+
+impl From<SpecErrors> for Failure {
+    fn from(errors: SpecErrors) -> Self {
+        Failure(errors.into())
+    }
+}
+
+type Answer = Result<Response, Failure>;
+
+fn no_design(id: &str) -> Failure {
+    Failure(AppError::NotFound(format!("no design has the id {id:?}")))
+}
+
+fn design_id(id: &str) -> Result<DesignId, Failure> {
+    DesignId::parse(id).ok_or_else(|| no_design(id))
+}
+
+fn revision_number(id: &str, n: &str) -> Result<u32, Failure> {
+    n.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
+        Failure(AppError::NotFound(format!(
+            "design {id:?} has no revision {n:?}"
+        )))
+    })
+}
+
+/// The body as JSON: 400 when it is not.
+fn json_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, Failure> {
+    serde_json::from_slice(body).map_err(|e| {
+        Failure(AppError::BadRequest(format!(
+            "the body is not the JSON expected: {e}"
+        )))
+    })
+}
+
+/// A spec validated and evaluated by the engine: 422 with every field error otherwise.
+fn evaluated(spec: serde_json::Value) -> Result<(DesignSpec, Report), Failure> {
+    let spec = DesignSpec::from_value(spec)?;
+    let report = engine::evaluate(&spec)?;
+    Ok((spec, report))
+}
+
+/// The report of a stored revision: its snapshot, or today's when the snapshot can no longer
+/// be read.
+pub fn report_of(stored: &StoredRevision) -> Result<Report, SpecErrors> {
+    match &stored.report {
+        Some(report) => Ok(report.clone()),
+        None => engine::evaluate(&stored.spec),
+    }
+}
+
+async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+}
+
+async fn unknown() -> Failure {
+    Failure(AppError::NotFound(
+        "no such API endpoint; see /api/openapi.json".into(),
+    ))
+}
+
+async fn evaluate(body: Bytes) -> Answer {
+    let (_, report) = evaluated(json_body(&body)?)?;
+    Ok(Json(report).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SaveBody {
+    spec: serde_json::Value,
+    #[serde(default)]
+    note: String,
+}
+
+fn note(text: &str) -> Result<String, Failure> {
+    app::server::note(Some(text.to_string())).map_err(Failure)
+}
+
+fn links(id: &str, revision: u32) -> serde_json::Value {
+    json!({
+        "share": format!("/d/{id}"),
+        "revision": format!("/d/{id}/r/{revision}"),
+        "api": format!("/api/designs/{id}"),
+    })
+}
+
+async fn create(State(store): State<Store>, body: Bytes) -> Answer {
+    let body: SaveBody = json_body(&body)?;
+    let (spec, report) = evaluated(body.spec)?;
+    let note = note(&body.note)?;
+    let (id, key) = store.create_design(&spec, &report, &note).await?;
+    let id = id.as_str();
+    Ok((
+        StatusCode::CREATED,
+        [(header::LOCATION, format!("/api/designs/{id}"))],
+        Json(json!({
+            "id": id,
+            "revision": 1,
+            "edit_key": key.as_str(),
+            "edit_link": format!("/d/{id}/claim?key={}", key.as_str()),
+            "links": links(id, 1),
+        })),
+    )
+        .into_response())
+}
+
+/// The edit key of a request: `Authorization: Bearer KEY` or `X-Edit-Key: KEY`.
+fn edit_key(headers: &HeaderMap) -> Option<EditKey> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let named = headers.get("x-edit-key").and_then(|v| v.to_str().ok());
+    EditKey::parse(bearer.or(named)?.trim())
+}
+
+async fn save(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Answer {
+    let design_id = design_id(&id)?;
+    if store.design(&design_id).await?.is_none() {
+        return Err(no_design(&id));
+    }
+    let forbidden = |why: &str| Failure(AppError::Forbidden(why.to_string()));
+    let key = edit_key(&headers).ok_or_else(|| {
+        forbidden("saving a revision needs the design's edit key (Authorization: Bearer KEY)")
+    })?;
+    let body: SaveBody = json_body(&body)?;
+    let (spec, report) = evaluated(body.spec)?;
+    let note = note(&body.note)?;
+    match store
+        .save_revision(&design_id, &key, &spec, &report, &note)
+        .await?
+    {
+        SaveOutcome::Saved(n) => Ok((
+            StatusCode::CREATED,
+            [(header::LOCATION, format!("/api/designs/{id}/revisions/{n}"))],
+            Json(json!({ "id": id, "revision": n, "links": links(&id, n) })),
+        )
+            .into_response()),
+        SaveOutcome::WrongKey => Err(forbidden("the edit key is not this design's")),
+        SaveOutcome::NoSuchDesign => Err(no_design(&id)),
+    }
+}
+
+async fn design(State(store): State<Store>, Path(id): Path<String>) -> Answer {
+    let head = store
+        .design(&design_id(&id)?)
+        .await?
+        .ok_or_else(|| no_design(&id))?;
+    Ok(Json(json!({
+        "id": head.id,
+        "title": head.title,
+        "latest_revision": head.latest_revision,
+        "created_at_ms": head.created_at_ms,
+        "updated_at_ms": head.updated_at_ms,
+        "links": links(&id, head.latest_revision),
+    }))
+    .into_response())
+}
+
+async fn revisions(State(store): State<Store>, Path(id): Path<String>) -> Answer {
+    let design_id = design_id(&id)?;
+    let list = store.revisions(&design_id).await?;
+    if list.is_empty() {
+        return Err(no_design(&id));
+    }
+    let list: Vec<_> = list
+        .into_iter()
+        .map(|r| {
+            json!({
+                "number": r.number,
+                "title": r.title,
+                "note": r.note,
+                "engine_version": r.engine_version,
+                "saved_at_ms": r.saved_at_ms,
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "id": id, "revisions": list })).into_response())
+}
+
+async fn stored(store: &Store, id: &str, n: &str) -> Result<StoredRevision, Failure> {
+    let (design_id, number) = (design_id(id)?, revision_number(id, n)?);
+    store
+        .revision(&design_id, Some(number))
+        .await?
+        .ok_or_else(|| {
+            Failure(AppError::NotFound(format!(
+                "design {id:?} has no revision {number}"
+            )))
+        })
+}
+
+async fn revision(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let r = stored(&store, &id, &n).await?;
+    Ok(Json(json!({
+        "id": id,
+        "number": r.number,
+        "note": r.note,
+        "engine_version": r.engine_version,
+        "saved_at_ms": r.saved_at_ms,
+        "spec": r.spec,
+    }))
+    .into_response())
+}
+
+async fn report(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let r = stored(&store, &id, &n).await?;
+    Ok(Json(report_of(&r)?).into_response())
+}

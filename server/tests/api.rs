@@ -1,0 +1,304 @@
+//! The JSON API under `/api/`, and its OpenAPI document: every documented operation answers,
+//! and with a status the document lists for it.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+async fn post(
+    server: &TestServer,
+    path: &str,
+    body: String,
+    key: Option<&str>,
+) -> reqwest::Response {
+    let mut request = server
+        .client
+        .post(format!("{}{path}", server.base))
+        .header("content-type", "application/json")
+        .body(body);
+    if let Some(key) = key {
+        request = request.header("authorization", format!("Bearer {key}"));
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+
+    let response = post(
+        &server,
+        "/api/evaluate",
+        seventy_b_on_256_gpus().to_string(),
+        None,
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let report: engine::Report = response.json().await.unwrap();
+    let expected =
+        engine::evaluate(&engine::DesignSpec::from_value(seventy_b_on_256_gpus()).unwrap())
+            .unwrap();
+    assert_eq!(report, expected);
+    assert_eq!(
+        stored_designs(&database).await,
+        0,
+        "evaluating stores nothing"
+    );
+
+    let body = json!({"spec": seventy_b_on_256_gpus(), "note": "first"}).to_string();
+    let response = post(&server, "/api/designs", body, None).await;
+    assert_eq!(response.status(), 201);
+    let created: Value = response.json().await.unwrap();
+    let id = created["id"].as_str().unwrap().to_string();
+    let key = created["edit_key"].as_str().unwrap().to_string();
+    assert_eq!(created["revision"], 1);
+
+    let mut bigger = seventy_b_on_256_gpus();
+    bigger["training"]["gpus"] = json!(512);
+    let body = json!({"spec": bigger, "note": "double"}).to_string();
+    let path = format!("/api/designs/{id}/revisions");
+    assert_eq!(post(&server, &path, body.clone(), None).await.status(), 403);
+    assert_eq!(
+        post(&server, &path, body.clone(), Some(&"a".repeat(32)))
+            .await
+            .status(),
+        403
+    );
+    let response = post(&server, &path, body.clone(), Some(&key)).await;
+    assert_eq!(response.status(), 201);
+    assert_eq!(response.json::<Value>().await.unwrap()["revision"], 2);
+    // The key in its own header works too.
+    let response = server
+        .client
+        .post(format!("{}{path}", server.base))
+        .header("x-edit-key", &key)
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+
+    let design: Value = server
+        .get(&format!("/api/designs/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(design["latest_revision"], 3);
+    assert_eq!(design["title"], "70B on 32 nodes");
+    let list: Value = server.get(&path).await.json().await.unwrap();
+    let numbers: Vec<u64> = list["revisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [3, 2, 1]);
+    assert_eq!(list["revisions"][2]["note"], "first");
+    let revision: Value = server.get(&format!("{path}/2")).await.json().await.unwrap();
+    assert_eq!(revision["spec"]["cluster"]["nodes"], 64);
+    let report: engine::Report = server
+        .get(&format!("{path}/1/report"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(report, expected);
+    server.stop().await;
+    assert_eq!(stored_revisions(&database).await, 3);
+}
+
+#[tokio::test]
+async fn api_refusals_have_their_status_and_write_nothing() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let created: Value = post(
+        &server,
+        "/api/designs",
+        json!({"spec": seventy_b_on_256_gpus()}).to_string(),
+        None,
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let (id, key) = (
+        created["id"].as_str().unwrap(),
+        created["edit_key"].as_str().unwrap(),
+    );
+    let revisions = format!("/api/designs/{id}/revisions");
+
+    let response = post(&server, "/api/designs", "{ not json".into(), None).await;
+    assert_eq!(response.status(), 400);
+    assert_eq!(
+        response.json::<Value>().await.unwrap()["error"],
+        "bad_request"
+    );
+    let mut bad = seventy_b_on_256_gpus();
+    bad["training"]["gpus"] = json!(0);
+    bad["training"]["link_gbps"] = json!(0);
+    let response = post(
+        &server,
+        &revisions,
+        json!({"spec": bad}).to_string(),
+        Some(key),
+    )
+    .await;
+    assert_eq!(response.status(), 422);
+    let errors: Value = response.json().await.unwrap();
+    assert_eq!(errors["error"], "invalid");
+    let paths: Vec<&str> = errors["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"training.gpus") && paths.contains(&"training.link_gbps"),
+        "{paths:?}"
+    );
+    let huge = format!(r#"{{"spec": "{}"}}"#, "a".repeat(300 * 1024));
+    assert_eq!(
+        post(&server, &revisions, huge, Some(key)).await.status(),
+        413
+    );
+    let unknown = "/api/designs/aaaaaaaaaaaaaaaaaaaaaaaa/revisions";
+    assert_eq!(
+        post(
+            &server,
+            unknown,
+            json!({"spec": seventy_b_on_256_gpus()}).to_string(),
+            Some(key)
+        )
+        .await
+        .status(),
+        404
+    );
+    assert_eq!(
+        server
+            .get("/api/designs/aaaaaaaaaaaaaaaaaaaaaaaa")
+            .await
+            .status(),
+        404
+    );
+    assert_eq!(server.get(&format!("{revisions}/9")).await.status(), 404);
+    assert_eq!(
+        server.get(&format!("{revisions}/0/report")).await.status(),
+        404
+    );
+    let response = server.get("/api/nothing").await;
+    assert_eq!(response.status(), 404);
+    assert_eq!(
+        response.json::<Value>().await.unwrap()["error"],
+        "not_found"
+    );
+    server.stop().await;
+    assert_eq!(stored_revisions(&database).await, 1);
+}
+
+/// `{id}` and `{n}` of a documented path, filled with a design that exists.
+fn concrete(path: &str, id: &str) -> String {
+    path.replace("{id}", id).replace("{n}", "1")
+}
+
+#[tokio::test]
+async fn every_operation_in_the_openapi_document_answers_with_a_documented_status() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let document: Value = server.get("/api/openapi.json").await.json().await.unwrap();
+    assert_eq!(document["openapi"], "3.1.0");
+    let created: Value = post(
+        &server,
+        "/api/designs",
+        json!({"spec": seventy_b_on_256_gpus()}).to_string(),
+        None,
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let (id, key) = (
+        created["id"].as_str().unwrap(),
+        created["edit_key"].as_str().unwrap(),
+    );
+    let paths = document["paths"].as_object().unwrap();
+    assert_eq!(paths.len(), 7, "{:?}", paths.keys());
+    let mut checked = 0;
+    for (path, operations) in paths {
+        for (method, operation) in operations.as_object().unwrap() {
+            let documented: Vec<&String> =
+                operation["responses"].as_object().unwrap().keys().collect();
+            let url = concrete(path, id);
+            let cases: Vec<(Option<String>, bool)> = match method.as_str() {
+                "get" => vec![(None, false)],
+                "post" if path == "/api/evaluate" => vec![
+                    (Some(seventy_b_on_256_gpus().to_string()), false),
+                    (Some("[".into()), false),
+                ],
+                "post" => vec![
+                    (
+                        Some(json!({"spec": seventy_b_on_256_gpus()}).to_string()),
+                        true,
+                    ),
+                    (
+                        Some(json!({"spec": {"schema_version": 2}}).to_string()),
+                        true,
+                    ),
+                    (Some("{".into()), true),
+                ],
+                other => panic!("undocumented method {other}"),
+            };
+            for (body, with_key) in cases {
+                let response = match body {
+                    None => server.get(&url).await,
+                    Some(body) => post(&server, &url, body, with_key.then_some(key)).await,
+                };
+                let status = response.status().as_u16().to_string();
+                assert!(
+                    documented.contains(&&status),
+                    "{method} {path} answered {status}, documented {documented:?}"
+                );
+                if status.starts_with('2') {
+                    let schema =
+                        &operation["responses"][&status]["content"]["application/json"]["schema"];
+                    assert!(
+                        schema.is_object(),
+                        "{method} {path} {status} documents its body"
+                    );
+                    let body: Value = response.json().await.unwrap();
+                    if let Some(required) = required_fields(&document, schema) {
+                        for field in required {
+                            assert!(
+                                body.get(&field).is_some(),
+                                "{method} {path}: {field} in {body}"
+                            );
+                        }
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 13);
+    server.stop().await;
+}
+
+/// The required properties of `schema` (following one `$ref`).
+fn required_fields(document: &Value, schema: &Value) -> Option<Vec<String>> {
+    let schema = match schema["$ref"].as_str() {
+        Some(reference) => {
+            let name = reference.rsplit('/').next()?;
+            &document["components"]["schemas"][name]
+        }
+        None => schema,
+    };
+    Some(
+        schema["required"]
+            .as_array()?
+            .iter()
+            .filter_map(|f| f.as_str().map(String::from))
+            .collect(),
+    )
+}
