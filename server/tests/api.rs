@@ -23,6 +23,18 @@ async fn post(
     request.send().await.unwrap()
 }
 
+/// A design created through the API: its id and edit key.
+async fn create(server: &TestServer) -> (String, String) {
+    let body = json!({"spec": seventy_b_on_256_gpus()}).to_string();
+    let created: Value = post(server, "/api/designs", body, None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let field = |name: &str| created[name].as_str().unwrap().to_string();
+    (field("id"), field("edit_key"))
+}
+
 #[tokio::test]
 async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
     let (_dir, database) = temp_database();
@@ -114,20 +126,8 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
 async fn api_refusals_have_their_status_and_write_nothing() {
     let (_dir, database) = temp_database();
     let server = TestServer::start(&database).await;
-    let created: Value = post(
-        &server,
-        "/api/designs",
-        json!({"spec": seventy_b_on_256_gpus()}).to_string(),
-        None,
-    )
-    .await
-    .json()
-    .await
-    .unwrap();
-    let (id, key) = (
-        created["id"].as_str().unwrap(),
-        created["edit_key"].as_str().unwrap(),
-    );
+    let (id, key) = create(&server).await;
+    let (id, key) = (id.as_str(), key.as_str());
     let revisions = format!("/api/designs/{id}/revisions");
 
     let response = post(&server, "/api/designs", "{ not json".into(), None).await;
@@ -209,20 +209,8 @@ async fn every_operation_in_the_openapi_document_answers_with_a_documented_statu
     let server = TestServer::start(&database).await;
     let document: Value = server.get("/api/openapi.json").await.json().await.unwrap();
     assert_eq!(document["openapi"], "3.1.0");
-    let created: Value = post(
-        &server,
-        "/api/designs",
-        json!({"spec": seventy_b_on_256_gpus()}).to_string(),
-        None,
-    )
-    .await
-    .json()
-    .await
-    .unwrap();
-    let (id, key) = (
-        created["id"].as_str().unwrap(),
-        created["edit_key"].as_str().unwrap(),
-    );
+    let (id, key) = create(&server).await;
+    let (id, key) = (id.as_str(), key.as_str());
     let paths = document["paths"].as_object().unwrap();
     assert_eq!(paths.len(), 7, "{:?}", paths.keys());
     let mut checked = 0;

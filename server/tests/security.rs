@@ -69,13 +69,8 @@ async fn titles_notes_fabric_names_and_imported_specs_are_rendered_escaped_every
         let spec = spec_with(payload);
         let design = server.create(&spec).await;
         let response = server
-            .client
-            .post(format!("{}/fn/save_revision", server.base))
-            .header("cookie", &design.cookie)
-            .json(&json!({"id": design.id, "spec": spec, "note": payload}))
-            .send()
-            .await
-            .unwrap();
+            .save_noted_revision(&design.id, &spec, payload, Some(&design.cookie))
+            .await;
         assert_eq!(response.status(), 200, "{payload}");
         jar.push(design.cookie.clone());
         let id = &design.id;
@@ -166,13 +161,8 @@ async fn sql_in_titles_notes_ids_keys_and_searches_is_stored_as_text_and_runs_no
         spec["title"] = json!(payload);
         let design = server.create(&spec).await;
         let response = server
-            .client
-            .post(format!("{}/fn/save_revision", server.base))
-            .header("cookie", &design.cookie)
-            .json(&json!({"id": design.id, "spec": spec, "note": payload}))
-            .send()
-            .await
-            .unwrap();
+            .save_noted_revision(&design.id, &spec, payload, Some(&design.cookie))
+            .await;
         assert_eq!(response.status(), 200);
         jar.push(design.cookie.clone());
         let revisions: Value = server

@@ -183,10 +183,20 @@ impl TestServer {
         spec: &Value,
         cookie: Option<&str>,
     ) -> reqwest::Response {
+        self.save_noted_revision(id, spec, "revised", cookie).await
+    }
+
+    pub async fn save_noted_revision(
+        &self,
+        id: &str,
+        spec: &Value,
+        note: &str,
+        cookie: Option<&str>,
+    ) -> reqwest::Response {
         let mut request = self
             .client
             .post(format!("{}/fn/save_revision", self.base))
-            .json(&json!({ "id": id, "spec": spec, "note": "revised" }));
+            .json(&json!({ "id": id, "spec": spec, "note": note }));
         if let Some(cookie) = cookie {
             request = request.header("cookie", cookie);
         }
