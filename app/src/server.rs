@@ -56,14 +56,21 @@ pub fn give_key(id: &DesignId, key: &EditKey) {
     }
 }
 
+/// What is wrong with a save's note, if anything.
+pub fn note_error(note: &str) -> Option<engine::FieldError> {
+    (note.chars().count() > MAX_NOTE_CHARS).then(|| {
+        engine::FieldError::new(
+            "note",
+            format!("must be at most {MAX_NOTE_CHARS} characters"),
+        )
+    })
+}
+
 /// A save's note, trimmed; refused with 422 when too long.
 pub fn note(note: Option<String>) -> Result<String, AppError> {
     let note = note.unwrap_or_default().trim().to_string();
-    if note.chars().count() > MAX_NOTE_CHARS {
-        return Err(fail(AppError::Invalid(vec![engine::FieldError::new(
-            "note".to_string(),
-            format!("must be at most {MAX_NOTE_CHARS} characters"),
-        )])));
+    match note_error(&note) {
+        Some(error) => Err(fail(AppError::Invalid(vec![error]))),
+        None => Ok(note),
     }
-    Ok(note)
 }

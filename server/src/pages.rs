@@ -360,13 +360,7 @@ struct ImportForm {
 /// Stores the pasted spec as a new design, or shows it back with every error.
 async fn import(State(pages): State<Pages>, Form(form): Form<ImportForm>) -> Response {
     let note = form.note.unwrap_or_default().trim().to_string();
-    let mut errors = vec![];
-    if note.chars().count() > app::server::MAX_NOTE_CHARS {
-        errors.push(engine::FieldError::new(
-            "note",
-            format!("must be at most {} characters", app::server::MAX_NOTE_CHARS),
-        ));
-    }
+    let mut errors: Vec<_> = app::server::note_error(&note).into_iter().collect();
     let evaluated = engine::DesignSpec::from_json(&form.spec)
         .and_then(|spec| engine::evaluate(&spec).map(|report| (spec, report)));
     let (spec, report) = match evaluated {

@@ -39,7 +39,6 @@ pub struct RevisionMeta {
 /// One stored revision, whole.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredRevision {
-    pub design_id: String,
     pub number: u32,
     pub spec: DesignSpec,
     /// The report as the engine of `engine_version` computed it when saved; `None` when
@@ -233,7 +232,6 @@ impl Store {
             DesignSpec::from_json(&spec_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let report_json: String = row.try_get("report_json")?;
         Ok(Some(StoredRevision {
-            design_id: id.as_str().to_string(),
             number: row.try_get("number")?,
             spec,
             report: serde_json::from_str(&report_json).ok(),
@@ -267,14 +265,15 @@ impl Store {
             query = query.bind(id.as_str());
         }
         let rows = query.fetch_all(&self.pool).await?;
+        // Each key hashed once; a browser may send several keys for one id.
+        let held: std::collections::HashSet<(&str, String)> =
+            keys.iter().map(|(i, k)| (i.as_str(), k.hash())).collect();
         let search = search.trim().to_lowercase();
         let mut designs = Vec::with_capacity(rows.len());
         for row in &rows {
             let id: String = row.try_get("id")?;
             let hash: Option<String> = row.try_get("edit_key_hash")?;
-            let held = keys
-                .iter()
-                .any(|(i, k)| i.as_str() == id && hash.as_deref() == Some(k.hash().as_str()));
+            let held = hash.is_some_and(|h| held.contains(&(id.as_str(), h)));
             let design = head(row)?;
             if held && design.title.to_lowercase().contains(&search) {
                 designs.push(design);
