@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test of Fabric Planner, installing what is missing first:
 # formatting, clippy per package and feature set, the release build, then all tests
-# (engine, app, server over HTTP with a real SQLite file, headless Chromium end to end).
+# (engine, app, server over HTTP with a real SQLite file and on a real PostgreSQL server,
+# headless Chromium end to end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
@@ -24,6 +25,10 @@ step "release build (server and browser bundle)"
 cargo leptos build --release
 
 step "tests"
+# The store's tests on PostgreSQL run against a server of their own, stopped when the run ends.
+FABRIC_PLANNER_TEST_POSTGRES="$(scripts/postgres.sh start)"
+export FABRIC_PLANNER_TEST_POSTGRES FABRIC_PLANNER_REQUIRE_POSTGRES=1
+trap 'scripts/postgres.sh stop' EXIT
 leftovers() { pgrep -f fabric-planner-e2e- || true; }
 status=0
 if command -v cargo-nextest >/dev/null; then

@@ -1,6 +1,7 @@
 //! The command line: `serve` (the default), `migrate`, `evaluate`. Every setting comes from a
 //! flag or the environment, with defaults that run the app from a checkout.
 
+use app::store::Database;
 use clap::{Args, Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -31,13 +32,15 @@ pub enum Command {
 
 #[derive(Debug, Clone, Args)]
 pub struct DatabaseConfig {
-    /// SQLite database file; created, with its folder, if missing.
+    /// Where designs are kept: a SQLite file (created, with its folder, if missing) or a
+    /// PostgreSQL URL (`postgres://user:password@host/database`).
     #[arg(
         long = "database",
         env = "FABRIC_PLANNER_DATABASE",
-        default_value = "data/fabric-planner.db"
+        default_value = "data/fabric-planner.db",
+        value_parser = parse_database
     )]
-    pub path: PathBuf,
+    pub database: Database,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -68,4 +71,11 @@ pub struct EvaluateArgs {
     /// Print a short human summary instead of the JSON report.
     #[arg(long)]
     pub summary: bool,
+}
+
+fn parse_database(setting: &str) -> Result<Database, String> {
+    if setting.trim().is_empty() {
+        return Err("give a SQLite file path or a postgres:// URL".to_string());
+    }
+    Ok(Database::parse(setting))
 }

@@ -14,8 +14,8 @@ async fn main() -> std::process::ExitCode {
         .init();
     let result = match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(config) => serve(config).await,
-        Command::Migrate(database) => open_store(&database.path).await.map(|store| {
-            tracing::info!(database = %database.path.display(), "migrations applied");
+        Command::Migrate(database) => open_store(&database.database).await.map(|store| {
+            tracing::info!(database = %database.database, "migrations applied");
             drop(store);
         }),
         Command::Evaluate(args) => {
@@ -33,7 +33,7 @@ async fn main() -> std::process::ExitCode {
 
 async fn serve(config: server::cli::ServeConfig) -> anyhow::Result<()> {
     let running = start(&config, shutdown_signal()).await?;
-    tracing::info!(database = %config.database.path.display(), site_root = %config.site_root.display(), "started");
+    tracing::info!(database = %config.database.database, site_root = %config.site_root.display(), "started");
     println!("Fabric Planner is running at http://{}/", running.addr);
     running.done.await??;
     Ok(())

@@ -5,18 +5,21 @@ use crate::cli::ServeConfig;
 use crate::rate_limit::WriteLimit;
 use crate::routes::{leptos_options, router};
 use anyhow::Context;
-use app::store::Store;
+use app::store::{Database, Store};
 use std::time::Duration;
 
-/// Opens (creating if needed) the database at `path` and brings its schema up to date.
-pub async fn open_store(path: &std::path::Path) -> anyhow::Result<Store> {
-    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("creating the database folder {}", folder.display()))?;
+/// Opens the configured database (creating a SQLite file and its folder if needed) and brings
+/// its schema up to date.
+pub async fn open_store(database: &Database) -> anyhow::Result<Store> {
+    if let Database::SqliteFile(path) = database {
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder)
+                .with_context(|| format!("creating the database folder {}", folder.display()))?;
+        }
     }
-    let store = Store::open(path)
+    let store = Store::connect(database)
         .await
-        .with_context(|| format!("opening the database {}", path.display()))?;
+        .with_context(|| format!("opening the database: {database}"))?;
     store
         .migrate()
         .await
@@ -35,7 +38,7 @@ pub async fn start(
     config: &ServeConfig,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<Running> {
-    let store = open_store(&config.database.path).await?;
+    let store = open_store(&config.database.database).await?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("listening on {}", config.addr))?;

@@ -116,6 +116,16 @@ async fn two_hundred_concurrent_saves_on_one_design_persist_as_distinct_revision
     );
     server.stop().await;
     assert_eq!(stored_revisions(&database).await, 201);
+    // The file the server made is in write-ahead-log mode (a setting SQLite keeps in the file).
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", database.display()))
+        .await
+        .unwrap();
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(mode, "wal");
+    pool.close().await;
 }
 
 #[tokio::test]

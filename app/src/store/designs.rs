@@ -1,8 +1,8 @@
 //! Designs and their revisions: create, append, read, list.
 
-use super::{now_ms, DesignId, EditKey, Store, StoreError};
+use super::{now_ms, revision_number, DesignId, EditKey, Store, StoreError};
 use engine::{DesignSpec, Report, ENGINE_VERSION, SPEC_VERSION};
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 /// What saving a new revision came to.
@@ -132,7 +132,7 @@ impl Store {
         let now = now_ms();
         let (spec_json, report_json) = (json(spec)?, json(report)?);
         let mut tx = self.pool.begin().await?;
-        let number: Option<u32> = sqlx::query_scalar(
+        let number: Option<i64> = sqlx::query_scalar(
             "UPDATE designs SET latest_revision = latest_revision + 1, updated_at_ms = $1, title = $2
              WHERE id = $3 AND edit_key_hash = $4
              RETURNING latest_revision",
@@ -157,6 +157,8 @@ impl Store {
         };
         insert_revision(&mut tx, id, number, &spec_json, &report_json, note, now).await?;
         tx.commit().await?;
+        let number = u32::try_from(number)
+            .map_err(|_| StoreError::Corrupt(format!("revision number {number}")))?;
         Ok(SaveOutcome::Saved(number))
     }
 
@@ -195,7 +197,7 @@ impl Store {
             .map(|row| {
                 let spec_json: String = row.try_get("spec_json")?;
                 Ok(RevisionMeta {
-                    number: row.try_get("number")?,
+                    number: revision_number(row, "number")?,
                     title: title_of(&spec_json),
                     note: row.try_get("note")?,
                     engine_version: row.try_get("engine_version")?,
@@ -217,7 +219,7 @@ impl Store {
                  FROM revisions WHERE design_id = $1 AND number = $2",
             )
             .bind(id.as_str())
-            .bind(n),
+            .bind(i64::from(n)),
             None => sqlx::query(
                 "SELECT number, spec_json, report_json, engine_version, note, created_at_ms
                  FROM revisions WHERE design_id = $1 ORDER BY number DESC LIMIT 1",
@@ -232,7 +234,7 @@ impl Store {
             DesignSpec::from_json(&spec_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let report_json: String = row.try_get("report_json")?;
         Ok(Some(StoredRevision {
-            number: row.try_get("number")?,
+            number: revision_number(&row, "number")?,
             spec,
             report: serde_json::from_str(&report_json).ok(),
             engine_version: row.try_get("engine_version")?,
@@ -303,9 +305,9 @@ impl Store {
 }
 
 async fn insert_revision(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &DesignId,
-    number: u32,
+    number: i64,
     spec_json: &str,
     report_json: &str,
     note: &str,
@@ -317,7 +319,7 @@ async fn insert_revision(
     )
     .bind(id.as_str())
     .bind(number)
-    .bind(SPEC_VERSION)
+    .bind(i64::from(SPEC_VERSION))
     .bind(spec_json)
     .bind(ENGINE_VERSION)
     .bind(report_json)
@@ -328,11 +330,11 @@ async fn insert_revision(
     Ok(())
 }
 
-fn head(row: &SqliteRow) -> Result<DesignHead, StoreError> {
+fn head(row: &AnyRow) -> Result<DesignHead, StoreError> {
     Ok(DesignHead {
         id: row.try_get("id")?,
         title: row.try_get("title")?,
-        latest_revision: row.try_get("latest_revision")?,
+        latest_revision: revision_number(row, "latest_revision")?,
         created_at_ms: row.try_get("created_at_ms")?,
         updated_at_ms: row.try_get("updated_at_ms")?,
     })

@@ -1,7 +1,7 @@
 //! What the HTTP tests share: a real server on a temporary SQLite file, and requests to it.
 #![allow(dead_code)]
 
-use app::store::Store;
+use app::store::{Database, Store};
 use serde_json::{json, Value};
 use server::cli::{DatabaseConfig, ServeConfig};
 use server::serve::{start, Running};
@@ -25,11 +25,18 @@ impl TestServer {
         writes_per_minute: u32,
         write_burst: u32,
     ) -> TestServer {
+        let database = Database::SqliteFile(database.to_path_buf());
+        TestServer::start_on(database, writes_per_minute, write_burst).await
+    }
+
+    pub async fn start_on(
+        database: Database,
+        writes_per_minute: u32,
+        write_burst: u32,
+    ) -> TestServer {
         let config = ServeConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
-            database: DatabaseConfig {
-                path: database.to_path_buf(),
-            },
+            database: DatabaseConfig { database },
             site_root: PathBuf::from("target/site"),
             request_timeout_secs: 30,
             writes_per_minute,
