@@ -39,8 +39,10 @@ impl SavedDesign {
 pub struct OpenedDesign {
     pub id: String,
     pub revision: u32,
-    /// The spec as JSON text: the browser bundle reads specs one way only.
-    pub spec_json: String,
+    /// The spec as the store read it (upgraded and validated there), so that the browser only
+    /// decodes it: the bundle carries no spec reader of its own (no schema upgrades, no
+    /// error paths), which keeps it small.
+    pub spec: engine::DesignSpec,
     /// Whether this browser holds the design's edit key.
     pub editable: bool,
 }
@@ -133,7 +135,7 @@ pub async fn design_to_edit(id: String, revision: Option<u32>) -> Result<OpenedD
     Ok(OpenedDesign {
         id,
         revision: found.number,
-        spec_json: found.spec.to_json(),
+        spec: found.spec,
         editable,
     })
 }

@@ -13,6 +13,7 @@
 //! ```
 
 mod assumptions;
+pub mod baseline;
 mod bom;
 pub mod catalog;
 mod collective;

@@ -2,6 +2,7 @@
 //! commands of the binary.
 
 pub mod api;
+pub mod baselines;
 pub mod cli;
 pub mod evaluate;
 pub mod pages;

@@ -56,7 +56,7 @@ pub fn routes(pages: Pages) -> Router {
         .with_state(pages)
 }
 
-fn html(page: &Page) -> Response {
+pub(crate) fn html(page: &Page) -> Response {
     (
         StatusCode::from_u16(page.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
         [
@@ -69,7 +69,7 @@ fn html(page: &Page) -> Response {
 }
 
 /// A store failure: logged, and a page that says nothing was changed.
-fn failed(error: StoreError) -> Response {
+pub(crate) fn failed(error: StoreError) -> Response {
     tracing::error!(%error, "the design store failed");
     html(&unavailable())
 }

@@ -12,10 +12,11 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 /// Whether a request writes to the store: the saves of the planner, the import form and the
-/// API's creates and revisions.
+/// API's creates and revisions, and the baselines added to a design.
 fn writes(method: &Method, path: &str) -> bool {
     method == Method::POST
         && (matches!(path, "/fn/save_design" | "/fn/save_revision" | "/import")
+            || (path.starts_with("/d/") && path.ends_with("/baselines"))
             || path == "/api/designs"
             || path.starts_with("/api/designs/"))
 }

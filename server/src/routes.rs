@@ -88,6 +88,7 @@ pub fn router(
         .merge(crate::pages::routes(crate::pages::Pages::new(
             store.clone(),
         )))
+        .merge(crate::baselines::routes(store.clone()))
         .merge(crate::api::routes(store))
         .layer(axum::middleware::from_fn_with_state(
             write_limit,

@@ -8,7 +8,7 @@
 
 mod common;
 
-use app::store::{Database, Store};
+use app::store::{BaselineOutcome, Database, DesignId, EditKey, NewBaseline, Store};
 use common::*;
 use serde_json::{json, Value};
 use sqlx::migrate::MigrateDatabase;

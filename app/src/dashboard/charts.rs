@@ -10,15 +10,15 @@ use plotters::prelude::*;
 
 const WIDTH: u32 = 560;
 const HEIGHT: u32 = 300;
-const AVAILABLE: RGBColor = RGBColor(11, 92, 173);
-const REQUIRED: RGBColor = RGBColor(214, 120, 0);
-const SHORT: RGBColor = RGBColor(164, 22, 26);
-const FONT: &str = "sans-serif";
-const CAPTION: u32 = 17;
-const LABEL: u32 = 14;
+pub(super) const AVAILABLE: RGBColor = RGBColor(11, 92, 173);
+pub(super) const REQUIRED: RGBColor = RGBColor(214, 120, 0);
+pub(super) const SHORT: RGBColor = RGBColor(164, 22, 26);
+pub(super) const FONT: &str = "sans-serif";
+pub(super) const CAPTION: u32 = 17;
+pub(super) const LABEL: u32 = 14;
 
 /// An axis number with at most three significant digits and no trailing zeros.
-fn axis_number(v: f64) -> String {
+pub(super) fn axis_number(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return "0".into();
     }
@@ -58,7 +58,10 @@ fn short_label(t: engine::Technology) -> &'static str {
 }
 
 /// The chart's series labels, in one style for every chart.
-fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>, position: SeriesLabelPosition) -> Drawn
+pub(super) fn legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Drawn
 where
     DB: DrawingBackend + 'a,
     CT: CoordTranslate,
@@ -74,14 +77,16 @@ where
 }
 
 /// A filled square for a legend entry.
-fn swatch(color: RGBColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
+pub(super) fn swatch(color: RGBColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
     move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
 }
 
 /// Draws into an SVG string; a drawing error leaves a chart that says so rather than a panic.
-type Drawn = Result<(), String>;
+pub(super) type Drawn = Result<(), String>;
 
-fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Drawn) -> String {
+pub(super) fn svg(
+    draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Drawn,
+) -> String {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();

@@ -5,7 +5,6 @@
 use super::planner::Planner;
 use crate::design::{design_to_edit, OpenedDesign};
 use crate::error::AppError;
-use engine::DesignSpec;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -26,11 +25,6 @@ fn problem(error: AppError) -> AnyView {
     .into_any()
 }
 
-/// The spec of a loaded design; the browser bundle reads a spec only from its own JSON.
-fn spec_of(design: &OpenedDesign) -> Result<DesignSpec, AppError> {
-    DesignSpec::from_json(&design.spec_json).map_err(AppError::from)
-}
-
 /// `/d/:id/edit`: the planner on the newest revision, saving new revisions of the design.
 #[component]
 pub fn EditDesign() -> impl IntoView {
@@ -43,10 +37,9 @@ pub fn EditDesign() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="note">"Opening the design…"</p> }>
             {move || Suspend::new(async move {
                 match loaded.await {
-                    Ok(design) if design.editable => match spec_of(&design) {
-                        Ok(spec) => view! { <Planner spec editing=Some(design.id)/> }.into_any(),
-                        Err(e) => problem(e),
-                    },
+                    Ok(OpenedDesign { id, spec, editable: true, .. }) => {
+                        view! { <Planner spec editing=Some(id)/> }.into_any()
+                    }
                     Ok(design) => {
                         #[cfg(feature = "ssr")]
                         crate::server::set_status(403);
@@ -89,8 +82,8 @@ pub fn DuplicateDesign() -> impl IntoView {
     view! {
         <Suspense fallback=|| view! { <p class="note">"Opening the design…"</p> }>
             {move || Suspend::new(async move {
-                match loaded.await.and_then(|d| spec_of(&d)) {
-                    Ok(mut spec) => {
+                match loaded.await {
+                    Ok(OpenedDesign { mut spec, .. }) => {
                         spec.title = format!("{} (copy)", spec.title);
                         view! { <Planner spec editing=None/> }.into_any()
                     }

@@ -10,6 +10,8 @@ pub use not_found::NotFound;
 pub use planner::{NewDesign, Planner};
 
 #[cfg(feature = "ssr")]
+pub mod baselines;
+#[cfg(feature = "ssr")]
 pub mod compare;
 #[cfg(feature = "ssr")]
 pub mod design_view;

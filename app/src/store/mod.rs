@@ -3,10 +3,12 @@
 //! sqlx's `Any` driver; the configured [`Database`] chooses the backend. Only the connection
 //! settings and the migrations (`migrations/` for SQLite, `migrations/postgres/`) differ.
 
+mod baselines;
 mod designs;
 mod id;
 mod key;
 
+pub use baselines::{BaselineOutcome, NewBaseline, StoredBaseline};
 pub use designs::{DesignHead, Listing, RevisionMeta, SaveOutcome, Sort, StoredRevision};
 pub use id::DesignId;
 pub use key::EditKey;

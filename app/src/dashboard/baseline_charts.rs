@@ -1,0 +1,188 @@
+//! Charts of measured baselines against the design's prediction, drawn with plotters as SVG.
+
+use super::charts::{
+    axis_number, legend, svg, swatch, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED, SHORT,
+};
+use engine::baseline::BaselineCheck;
+use engine::nccl_tests::{size_label, HEALTHY_SHARE};
+use plotters::prelude::*;
+
+/// Bus bandwidth per message size: measured (both placements' better) and predicted, on a
+/// log-2 axis of sizes.
+pub fn measured_against_predicted(check: &BaselineCheck) -> String {
+    svg(|root| {
+        let log2 = |bytes: u64| (bytes.max(1) as f64).log2();
+        let low = check
+            .sizes
+            .iter()
+            .map(|s| log2(s.bytes))
+            .fold(f64::INFINITY, f64::min);
+        let high = check
+            .sizes
+            .iter()
+            .map(|s| log2(s.bytes))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (low, high) = if low.is_finite() && high > low {
+            (low, high)
+        } else {
+            (0.0, 1.0)
+        };
+        let top = check
+            .sizes
+            .iter()
+            .flat_map(|s| {
+                [
+                    Some(s.measured_busbw_gbytes_per_s),
+                    s.predicted_busbw_gbytes_per_s,
+                ]
+            })
+            .flatten()
+            .fold(0.0, f64::max)
+            * 1.15;
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "{}: bus bandwidth by message size",
+                    check.collective.label()
+                ),
+                (FONT, CAPTION),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(low..high, 0.0..top.max(1.0))
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("message size")
+            .y_desc("bus bandwidth, GB/s")
+            .x_labels(8)
+            .x_label_formatter(&|v| size_label(2f64.powf(v.round()) as u64))
+            .y_label_formatter(&|v| axis_number(*v))
+            .label_style((FONT, LABEL))
+            .axis_desc_style((FONT, LABEL))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let predicted: Vec<(f64, f64)> = check
+            .sizes
+            .iter()
+            .filter_map(|s| s.predicted_busbw_gbytes_per_s.map(|p| (log2(s.bytes), p)))
+            .collect();
+        if !predicted.is_empty() {
+            chart
+                .draw_series(LineSeries::new(predicted, REQUIRED.stroke_width(2)))
+                .map_err(|e| e.to_string())?
+                .label("predicted by the design")
+                .legend(swatch(REQUIRED));
+        }
+        let measured: Vec<(f64, f64)> = check
+            .sizes
+            .iter()
+            .map(|s| (log2(s.bytes), s.measured_busbw_gbytes_per_s))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(
+                measured.iter().copied(),
+                AVAILABLE.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label("measured")
+            .legend(swatch(AVAILABLE));
+        chart
+            .draw_series(
+                measured
+                    .iter()
+                    .map(|p| Circle::new(*p, 3, AVAILABLE.filled())),
+            )
+            .map_err(|e| e.to_string())?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
+    })
+}
+
+/// One baseline's figure at 1 GiB, for the drift chart.
+pub struct DriftPoint {
+    pub measured_on: String,
+    pub measured_busbw_gbytes_per_s: f64,
+    pub expected_busbw_gbytes_per_s: f64,
+}
+
+/// Measured bus bandwidth at 1 GiB of each baseline in the order measured, against the
+/// expectation and the share below which a run is flagged.
+pub fn drift(points: &[DriftPoint]) -> String {
+    svg(|root| {
+        let top = points
+            .iter()
+            .flat_map(|p| [p.measured_busbw_gbytes_per_s, p.expected_busbw_gbytes_per_s])
+            .fold(0.0, f64::max)
+            * 1.15;
+        let last = points.len().max(2) as f64;
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                "Drift: bus bandwidth at 1 GiB, baseline by baseline",
+                (FONT, CAPTION),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.5..last + 0.5, 0.0..top.max(1.0))
+            .map_err(|e| e.to_string())?;
+        let dates: Vec<String> = points.iter().map(|p| p.measured_on.clone()).collect();
+        chart
+            .configure_mesh()
+            .x_desc("measured on")
+            .y_desc("bus bandwidth, GB/s")
+            .x_labels(points.len().clamp(2, 8))
+            .x_label_formatter(&|v| {
+                let at = v.round();
+                if (v - at).abs() > 0.01 || at < 1.0 {
+                    return String::new();
+                }
+                dates.get(at as usize - 1).cloned().unwrap_or_default()
+            })
+            .y_label_formatter(&|v| axis_number(*v))
+            .label_style((FONT, LABEL))
+            .axis_desc_style((FONT, LABEL))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let xs = || (1..=points.len()).map(|i| i as f64);
+        chart
+            .draw_series(LineSeries::new(
+                xs().zip(points.iter().map(|p| p.expected_busbw_gbytes_per_s)),
+                REQUIRED.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label("expected")
+            .legend(swatch(REQUIRED));
+        chart
+            .draw_series(LineSeries::new(
+                xs().zip(
+                    points
+                        .iter()
+                        .map(|p| p.expected_busbw_gbytes_per_s * HEALTHY_SHARE),
+                ),
+                SHORT.stroke_width(1),
+            ))
+            .map_err(|e| e.to_string())?
+            .label(format!("flagged below {:.0} %", HEALTHY_SHARE * 100.0))
+            .legend(swatch(SHORT));
+        let measured: Vec<(f64, f64)> = xs()
+            .zip(points.iter().map(|p| p.measured_busbw_gbytes_per_s))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(
+                measured.iter().copied(),
+                AVAILABLE.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label("measured")
+            .legend(swatch(AVAILABLE));
+        chart
+            .draw_series(
+                measured
+                    .iter()
+                    .map(|p| Circle::new(*p, 4, AVAILABLE.filled())),
+            )
+            .map_err(|e| e.to_string())?;
+        legend(&mut chart, SeriesLabelPosition::LowerLeft)
+    })
+}

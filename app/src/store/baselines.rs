@@ -1,0 +1,135 @@
+//! Baselines: nccl-tests output measured on the built fabric, kept with a revision of its
+//! design. Only the holder of the design's edit key adds one; none is ever changed.
+
+use super::{now_ms, revision_number, DesignId, EditKey, Store, StoreError};
+use sqlx::Row;
+
+/// A baseline to add.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewBaseline<'a> {
+    /// The revision of the design it was measured against.
+    pub revision: u32,
+    pub fabric: &'a str,
+    pub label: &'a str,
+    /// The day it was measured, `YYYY-MM-DD`.
+    pub measured_on: &'a str,
+    /// The nccl-tests output, as given.
+    pub output: &'a str,
+}
+
+/// A stored baseline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredBaseline {
+    pub number: u32,
+    pub revision: u32,
+    pub fabric: String,
+    pub label: String,
+    pub measured_on: String,
+    pub output: String,
+    pub saved_at_ms: i64,
+}
+
+/// What adding a baseline came to; nothing is written unless it is `Added`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaselineOutcome {
+    Added(u32),
+    WrongKey,
+    NoSuchDesign,
+    NoSuchRevision,
+}
+
+impl Store {
+    /// Adds a baseline to design `id` if `key` is its edit key, numbered after the design's
+    /// last one. The first statement takes the design's write lock, so concurrent additions
+    /// number in order.
+    pub async fn add_baseline(
+        &self,
+        id: &DesignId,
+        key: &EditKey,
+        baseline: &NewBaseline<'_>,
+    ) -> Result<BaselineOutcome, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let latest: Option<i64> = sqlx::query_scalar(
+            "UPDATE designs SET latest_revision = latest_revision
+             WHERE id = $1 AND edit_key_hash = $2
+             RETURNING latest_revision",
+        )
+        .bind(id.as_str())
+        .bind(key.hash())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(latest) = latest else {
+            let exists = sqlx::query("SELECT id FROM designs WHERE id = $1")
+                .bind(id.as_str())
+                .fetch_optional(&mut *tx)
+                .await?
+                .is_some();
+            tx.rollback().await?;
+            return Ok(if exists {
+                BaselineOutcome::WrongKey
+            } else {
+                BaselineOutcome::NoSuchDesign
+            });
+        };
+        let revision = i64::from(baseline.revision);
+        if revision < 1 || revision > latest {
+            tx.rollback().await?;
+            return Ok(BaselineOutcome::NoSuchRevision);
+        }
+        let number: i64 = sqlx::query_scalar(
+            "SELECT COALESCE(MAX(number), 0) + 1 FROM baselines WHERE design_id = $1",
+        )
+        .bind(id.as_str())
+        .fetch_one(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO baselines (design_id, number, revision, fabric, label, measured_on, output, created_at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(id.as_str())
+        .bind(number)
+        .bind(revision)
+        .bind(baseline.fabric)
+        .bind(baseline.label)
+        .bind(baseline.measured_on)
+        .bind(baseline.output)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        let number = u32::try_from(number)
+            .map_err(|_| StoreError::Corrupt(format!("baseline number {number}")))?;
+        Ok(BaselineOutcome::Added(number))
+    }
+
+    /// Every baseline of design `id`, in the order they were measured (then added).
+    pub async fn baselines(&self, id: &DesignId) -> Result<Vec<StoredBaseline>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT number, revision, fabric, label, measured_on, output, created_at_ms
+             FROM baselines WHERE design_id = $1 ORDER BY measured_on, number",
+        )
+        .bind(id.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(StoredBaseline {
+                    number: revision_number(row, "number")?,
+                    revision: revision_number(row, "revision")?,
+                    fabric: row.try_get("fabric")?,
+                    label: row.try_get("label")?,
+                    measured_on: row.try_get("measured_on")?,
+                    output: row.try_get("output")?,
+                    saved_at_ms: row.try_get("created_at_ms")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Number of stored baselines of all designs.
+    pub async fn baseline_count(&self) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM baselines")
+            .fetch_one(&self.pool)
+            .await?)
+    }
+}

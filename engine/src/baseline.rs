@@ -1,0 +1,309 @@
+//! A measured nccl-tests run held against what the design predicts for the same collective,
+//! ranks and message sizes: the baseline an operator keeps, so that a slow step later can be
+//! told apart from a GPU problem (seed C17-C19).
+//!
+//! The prediction is the engine's own cost model of the collective [DOMAIN.md A1-A3] on the
+//! fabric the run crossed, turned into nccl-tests' bus bandwidth: busbw = S × f(n) ÷ t, with
+//! f(n) = 2(n−1)/n for AllReduce and (n−1)/n for AllGather and ReduceScatter [nccl-tests
+//! doc/PERFORMANCE.md].
+
+use crate::catalog::gpu;
+use crate::collective::{allreduce, ring_reduce_scatter, Cost};
+use crate::links::{Conditions, Links};
+use crate::nccl_tests::{verdict, Collective, Run, Verdict};
+use crate::spec::DesignSpec;
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// One message size: what was measured and what the design predicts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SizeCheck {
+    pub bytes: u64,
+    /// The better of out-of-place and in-place, GB/s.
+    pub measured_algbw_gbytes_per_s: f64,
+    pub measured_busbw_gbytes_per_s: f64,
+    /// `None` for collectives the design does not model on this fabric.
+    pub predicted_busbw_gbytes_per_s: Option<f64>,
+}
+
+impl SizeCheck {
+    /// Measured ÷ predicted bus bandwidth.
+    pub fn ratio(&self) -> Option<f64> {
+        self.predicted_busbw_gbytes_per_s
+            .filter(|p| *p > 0.0)
+            .map(|p| self.measured_busbw_gbytes_per_s / p)
+    }
+}
+
+/// A run checked against the design.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BaselineCheck {
+    pub fabric: String,
+    pub collective: Collective,
+    pub ranks: u32,
+    pub nodes: u32,
+    /// What was assumed because the output did not say (the tool, the ranks).
+    pub assumptions: Vec<String>,
+    pub sizes: Vec<SizeCheck>,
+    /// Judged at 1 GiB (or the largest message below it): `None` when the design has no
+    /// prediction for this collective.
+    pub verdict: Option<Verdict>,
+}
+
+/// Why a run cannot be checked against a design.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckError {
+    NoSuchFabric(String),
+    /// The design cannot be evaluated (for example its GPU is not in the catalog).
+    Design(String),
+    /// More ranks than GPUs attached to the fabric.
+    TooManyRanks {
+        ranks: u32,
+        gpus: u64,
+    },
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::NoSuchFabric(name) => write!(f, "the design has no fabric named {name:?}"),
+            CheckError::Design(reason) => write!(f, "the design cannot be evaluated: {reason}"),
+            CheckError::TooManyRanks { ranks, gpus } => write!(
+                f,
+                "the run has {ranks} ranks but only {gpus} GPUs are attached to the fabric"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+/// Checks `run` against the prediction of `spec` on its fabric named `fabric`.
+pub fn check(spec: &DesignSpec, fabric: &str, run: &Run) -> Result<BaselineCheck, CheckError> {
+    let on = spec
+        .fabrics
+        .iter()
+        .find(|f| f.name == fabric)
+        .ok_or_else(|| CheckError::NoSuchFabric(fabric.to_string()))?;
+    let gpu = gpu(&spec.cluster.gpu).ok_or_else(|| {
+        CheckError::Design(format!("GPU {:?} is not in the catalog", spec.cluster.gpu))
+    })?;
+    let links = Links::new(
+        &spec.cluster,
+        gpu,
+        on,
+        &spec.calibration,
+        Conditions::NORMAL,
+    );
+    let gpus_per_node = spec.cluster.gpus_per_node.max(1);
+    let attached_gpus = u64::from(links.nodes) * u64::from(gpus_per_node);
+    let mut assumptions = Vec::new();
+    let collective = run.collective.unwrap_or_else(|| {
+        assumptions.push("the output names no tool: read as all_reduce_perf".to_string());
+        Collective::AllReduce
+    });
+    let ranks = match run.ranks {
+        Some(ranks) => ranks,
+        None => {
+            let ranks = u32::try_from(attached_gpus).unwrap_or(u32::MAX);
+            assumptions.push(format!(
+                "the output lists no ranks: read as every GPU on the fabric ({ranks})"
+            ));
+            ranks
+        }
+    };
+    if u64::from(ranks) > attached_gpus {
+        return Err(CheckError::TooManyRanks {
+            ranks,
+            gpus: attached_gpus,
+        });
+    }
+    let group = links.group(ranks, gpus_per_node, 1);
+    let n = f64::from(ranks.max(1));
+    let predicted = |bytes: u64| -> Option<f64> {
+        let size = Bytes(bytes as f64);
+        let (cost, factor): (Cost, f64) = match collective {
+            Collective::AllReduce => (allreduce(&group, size), 2.0 * (n - 1.0) / n),
+            Collective::AllGather | Collective::ReduceScatter => {
+                (ring_reduce_scatter(&group, size), (n - 1.0) / n)
+            }
+            _ => return None,
+        };
+        let seconds = cost.time().0;
+        (seconds > 0.0 && seconds.is_finite()).then(|| size.0 * factor / seconds / 1e9)
+    };
+    let sizes: Vec<SizeCheck> = run
+        .rows
+        .iter()
+        .map(|row| {
+            let best = row
+                .in_place
+                .filter(|p| p.busbw_gbytes_per_s > row.out_of_place.busbw_gbytes_per_s)
+                .unwrap_or(row.out_of_place);
+            SizeCheck {
+                bytes: row.bytes,
+                measured_algbw_gbytes_per_s: best.algbw_gbytes_per_s,
+                measured_busbw_gbytes_per_s: best.busbw_gbytes_per_s,
+                predicted_busbw_gbytes_per_s: predicted(row.bytes),
+            }
+        })
+        .collect();
+    let verdict = run
+        .at_least(1 << 30)
+        .and_then(|row| predicted(row.bytes))
+        .and_then(|expected| verdict(run, expected));
+    Ok(BaselineCheck {
+        fabric: fabric.to_string(),
+        collective,
+        ranks,
+        nodes: group.nodes,
+        assumptions,
+        sizes,
+        verdict,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nccl_tests::parse;
+
+    /// 16 DGX H100 nodes with 8 × 400G NDR each (the reference training design).
+    fn reference() -> DesignSpec {
+        DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap()
+    }
+
+    fn compute_fabric(spec: &DesignSpec) -> String {
+        spec.fabrics[0].name.clone()
+    }
+
+    fn all_reduce_run(ranks: u32, busbw_at_1_gib: f64) -> String {
+        let mut text = String::from("# Collective test starting: all_reduce_perf\n");
+        for rank in 0..ranks {
+            text.push_str(&format!(
+                "#  Rank {rank:2} Group  0 Pid 1 on node{:02} device {} [0x18] NVIDIA H100 80GB HBM3\n",
+                rank / 8,
+                rank % 8
+            ));
+        }
+        // algbw = busbw ÷ (2(n−1)/n); time = size ÷ algbw.
+        let factor = 2.0 * f64::from(ranks - 1) / f64::from(ranks);
+        for (size, busbw) in [
+            (16u64 << 20, busbw_at_1_gib * 0.6),
+            (1 << 30, busbw_at_1_gib),
+        ] {
+            let algbw = busbw / factor;
+            let time_us = size as f64 / (algbw * 1e9) * 1e6;
+            text.push_str(&format!(
+                "{size:>12} {:>12} float sum -1 {time_us:.1} {algbw:.2} {busbw:.2} 0 {time_us:.1} {algbw:.2} {busbw:.2} 0\n",
+                size / 4
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn a_large_all_reduce_across_nodes_is_predicted_at_the_nic_limited_bus_bandwidth() {
+        // The large-message limit is min(NVLink per GPU, the node's NICs) = 370 GB/s here; at
+        // 1 GiB the latency of 128 ranks still costs about a tenth of it, at 16 MiB far more.
+        let spec = reference();
+        let run = parse(all_reduce_run(128, 300.0).as_bytes()).unwrap();
+        let check = check(&spec, &compute_fabric(&spec), &run).unwrap();
+        assert_eq!(check.ranks, 128);
+        assert_eq!(check.nodes, 16);
+        let at_1_gib = check.sizes.iter().find(|s| s.bytes == 1 << 30).unwrap();
+        let predicted = at_1_gib.predicted_busbw_gbytes_per_s.unwrap();
+        let peak = spec_peak(&spec);
+        assert!(
+            predicted < peak && predicted > 0.8 * peak,
+            "{predicted} GB/s against a {peak} GB/s peak"
+        );
+        let at_16_mib = check.sizes.iter().find(|s| s.bytes == 16 << 20).unwrap();
+        assert!(
+            at_16_mib.predicted_busbw_gbytes_per_s.unwrap() < predicted,
+            "smaller messages pay more latency"
+        );
+    }
+
+    fn spec_peak(spec: &DesignSpec) -> f64 {
+        let report = crate::evaluate(spec).unwrap();
+        crate::operations::operations(spec, &report)[0]
+            .expected_allreduce_busbw
+            .as_ref()
+            .unwrap()
+            .value
+            .0
+            / 1e9
+    }
+
+    #[test]
+    fn a_healthy_run_passes_and_a_run_at_two_thirds_is_flagged() {
+        let spec = reference();
+        let fabric = compute_fabric(&spec);
+        let peak = spec_peak(&spec);
+        let healthy = parse(all_reduce_run(128, peak * 0.97).as_bytes()).unwrap();
+        let verdict = check(&spec, &fabric, &healthy).unwrap().verdict.unwrap();
+        assert!(verdict.healthy, "{}", verdict.message);
+        // One link at two thirds of its speed: the ring runs at its slowest link (seed C14).
+        let degraded = parse(all_reduce_run(128, peak * 0.66).as_bytes()).unwrap();
+        let verdict = check(&spec, &fabric, &degraded).unwrap().verdict.unwrap();
+        assert!(!verdict.healthy);
+        assert!(
+            verdict.message.starts_with("at 1 GiB, measured"),
+            "{}",
+            verdict.message
+        );
+        assert!(
+            verdict.message.contains("degraded link"),
+            "{}",
+            verdict.message
+        );
+    }
+
+    #[test]
+    fn output_without_header_is_read_as_all_reduce_on_every_gpu_and_says_so() {
+        let spec = reference();
+        let text = all_reduce_run(128, 300.0);
+        let rows: String = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let run = parse(rows.as_bytes()).unwrap();
+        let check = check(&spec, &compute_fabric(&spec), &run).unwrap();
+        assert_eq!(check.collective, Collective::AllReduce);
+        assert_eq!(check.ranks, 128);
+        assert_eq!(check.assumptions.len(), 2, "{:?}", check.assumptions);
+    }
+
+    #[test]
+    fn a_run_on_more_ranks_than_the_fabric_has_gpus_or_an_unknown_fabric_is_refused() {
+        let spec = reference();
+        let run = parse(all_reduce_run(136, 300.0).as_bytes()).unwrap();
+        assert_eq!(
+            check(&spec, &compute_fabric(&spec), &run),
+            Err(CheckError::TooManyRanks {
+                ranks: 136,
+                gpus: 128
+            })
+        );
+        assert!(matches!(
+            check(&spec, "no such fabric", &run),
+            Err(CheckError::NoSuchFabric(_))
+        ));
+    }
+
+    #[test]
+    fn collectives_the_design_does_not_model_are_shown_as_measured_without_a_verdict() {
+        let spec = reference();
+        let text = all_reduce_run(16, 40.0).replace("all_reduce_perf", "alltoall_perf");
+        let run = parse(text.as_bytes()).unwrap();
+        let check = check(&spec, &compute_fabric(&spec), &run).unwrap();
+        assert_eq!(check.collective, Collective::AllToAll);
+        assert!(check
+            .sizes
+            .iter()
+            .all(|s| s.predicted_busbw_gbytes_per_s.is_none()));
+        assert!(check.verdict.is_none());
+    }
+}

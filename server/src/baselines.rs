@@ -1,0 +1,282 @@
+//! `/d/{id}/baselines`: a design's nccl-tests baselines, each checked against the design, and
+//! the form (multipart: pasted text or an uploaded log) that adds one with the edit key. A
+//! refused submission gets its page back with every reason, and nothing is stored.
+
+use crate::pages::{failed, html};
+use app::ownership::key_for;
+use app::pages::baselines::{baselines_page, day, BaselineForm, ShownBaseline};
+use app::pages::document::{message, not_found};
+use app::store::{
+    BaselineOutcome, DesignHead, DesignId, NewBaseline, Store, StoreError, StoredBaseline,
+};
+use axum::extract::{Multipart, Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use engine::DesignSpec;
+use std::collections::HashMap;
+
+/// Longest label kept, in characters.
+pub const MAX_LABEL_CHARS: usize = 200;
+
+pub fn routes(store: Store) -> Router {
+    Router::new()
+        .route("/d/{id}/baselines", get(show).post(add))
+        .with_state(store)
+}
+
+/// The design, its newest spec and whether this browser holds its key; `None` for no design.
+async fn design(
+    store: &Store,
+    id: &str,
+    headers: &HeaderMap,
+) -> Result<Option<(DesignId, DesignHead, DesignSpec, bool)>, StoreError> {
+    let Some(design_id) = DesignId::parse(id) else {
+        return Ok(None);
+    };
+    let Some(head) = store.design(&design_id).await? else {
+        return Ok(None);
+    };
+    let Some(latest) = store.revision(&design_id, None).await? else {
+        return Ok(None);
+    };
+    let editable = match key_for(headers, &design_id) {
+        Some(key) => store.holds_key(&design_id, &key).await?,
+        None => false,
+    };
+    Ok(Some((design_id, head, latest.spec, editable)))
+}
+
+/// Every baseline of the design, checked against the revision it was measured against.
+async fn shown(store: &Store, id: &DesignId) -> Result<Vec<ShownBaseline>, StoreError> {
+    let baselines = store.baselines(id).await?;
+    let mut specs: HashMap<u32, Option<DesignSpec>> = HashMap::new();
+    let mut shown = Vec::with_capacity(baselines.len());
+    for stored in baselines {
+        if let std::collections::hash_map::Entry::Vacant(entry) = specs.entry(stored.revision) {
+            let spec = store.revision(id, Some(stored.revision)).await?;
+            entry.insert(spec.map(|r| r.spec));
+        }
+        let check = match specs.get(&stored.revision).and_then(Option::as_ref) {
+            Some(spec) => checked(spec, &stored),
+            None => Err(format!("revision {} is missing", stored.revision)),
+        };
+        shown.push(ShownBaseline { stored, check });
+    }
+    Ok(shown)
+}
+
+fn checked(
+    spec: &DesignSpec,
+    baseline: &StoredBaseline,
+) -> Result<engine::baseline::BaselineCheck, String> {
+    let run = engine::nccl_tests::parse(baseline.output.as_bytes())
+        .map_err(|e| format!("nccl-tests output, {e}"))?;
+    engine::baseline::check(spec, &baseline.fabric, &run).map_err(|e| e.to_string())
+}
+
+fn fabric_names(spec: &DesignSpec) -> Vec<String> {
+    spec.fabrics.iter().map(|f| f.name.clone()).collect()
+}
+
+async fn show(State(store): State<Store>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let (design_id, head, spec, editable) = match design(&store, &id, &headers).await {
+        Ok(Some(found)) => found,
+        Ok(None) => return html(&not_found()),
+        Err(e) => return failed(e),
+    };
+    let baselines = match shown(&store, &design_id).await {
+        Ok(shown) => shown,
+        Err(e) => return failed(e),
+    };
+    let fabrics = fabric_names(&spec);
+    let form = BaselineForm {
+        measured_on: today(),
+        revision: head.latest_revision,
+        fabric: fabrics.first().cloned().unwrap_or_default(),
+        ..BaselineForm::default()
+    };
+    html(&baselines_page(
+        &head,
+        &fabrics,
+        &baselines,
+        editable,
+        &form,
+        &[],
+    ))
+}
+
+fn today() -> String {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0);
+    app::pages::document::date(ms).chars().take(10).collect()
+}
+
+/// The submitted form: its fields, and the uploaded file's text when one was sent.
+async fn read_form(mut multipart: Multipart) -> Result<(BaselineForm, Vec<String>), String> {
+    let mut form = BaselineForm::default();
+    let mut revision = String::new();
+    let mut upload: Option<Vec<u8>> = None;
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| format!("the form could not be read: {e}"))?
+    {
+        let name = field.name().unwrap_or_default().to_string();
+        let bytes = field
+            .bytes()
+            .await
+            .map_err(|e| format!("the form could not be read: {e}"))?;
+        let text = || String::from_utf8_lossy(&bytes).into_owned();
+        match name.as_str() {
+            "label" => form.label = text().trim().to_string(),
+            "measured_on" => form.measured_on = text().trim().to_string(),
+            "revision" => revision = text().trim().to_string(),
+            "fabric" => form.fabric = text(),
+            "output" => form.output = text(),
+            "file" if !bytes.is_empty() => upload = Some(bytes.to_vec()),
+            _ => {}
+        }
+    }
+    let mut errors = Vec::new();
+    if let Some(bytes) = upload {
+        // An uploaded log replaces the pasted text; a binary one is refused by the parser,
+        // which names the line, so keep its bytes as they are only when they are text.
+        match String::from_utf8(bytes) {
+            Ok(text) => form.output = text,
+            Err(e) => {
+                let line = e.as_bytes()[..e.utf8_error().valid_up_to()]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count()
+                    + 1;
+                errors.push(format!(
+                    "uploaded file, line {line}: is not text (binary data or an unknown encoding)"
+                ));
+            }
+        }
+    }
+    form.revision = revision.parse().unwrap_or(0);
+    if form.revision == 0 {
+        errors.push(format!("revision: {revision:?} is not a revision number"));
+    }
+    Ok((form, errors))
+}
+
+async fn add(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    multipart: Multipart,
+) -> Response {
+    let (design_id, head, spec, editable) = match design(&store, &id, &headers).await {
+        Ok(Some(found)) => found,
+        Ok(None) => return html(&not_found()),
+        Err(e) => return failed(e),
+    };
+    let Some(key) = key_for(&headers, &design_id).filter(|_| editable) else {
+        return html(&message(
+            403,
+            "Not your design",
+            "Only a browser holding the design's edit key adds baselines; nothing was stored."
+                .into(),
+        ));
+    };
+    let (mut form, mut errors) = match read_form(multipart).await {
+        Ok(read) => read,
+        Err(reason) => return html(&message(400, "The form could not be read", reason)),
+    };
+    if form.label.chars().count() > MAX_LABEL_CHARS {
+        errors.push(format!(
+            "label: is longer than {MAX_LABEL_CHARS} characters"
+        ));
+    }
+    match day(&form.measured_on) {
+        Some(date) => form.measured_on = date,
+        None => errors.push(format!(
+            "measured on: {:?} is not a date (YYYY-MM-DD)",
+            form.measured_on
+        )),
+    }
+    // The fabric and the check are against the revision the run was measured on.
+    let against = if form.revision == head.latest_revision {
+        Some(spec.clone())
+    } else if form.revision >= 1 && form.revision < head.latest_revision {
+        match store.revision(&design_id, Some(form.revision)).await {
+            Ok(found) => found.map(|r| r.spec),
+            Err(e) => return failed(e),
+        }
+    } else {
+        None
+    };
+    match &against {
+        None if form.revision != 0 => errors.push(format!(
+            "revision: the design has revisions 1 to {}, not {}",
+            head.latest_revision, form.revision
+        )),
+        None => {}
+        Some(against) => {
+            if !against.fabrics.iter().any(|f| f.name == form.fabric) {
+                errors.push(format!(
+                    "fabric: revision {} has no fabric named {:?}",
+                    form.revision, form.fabric
+                ));
+            } else {
+                match engine::nccl_tests::parse(form.output.as_bytes()) {
+                    Err(e) => errors.push(format!("nccl-tests output, {e}")),
+                    Ok(run) => {
+                        if let Err(e) = engine::baseline::check(against, &form.fabric, &run) {
+                            errors.push(format!("nccl-tests output: {e}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let fabrics = fabric_names(&spec);
+    if !errors.is_empty() {
+        let baselines = match shown(&store, &design_id).await {
+            Ok(shown) => shown,
+            Err(e) => return failed(e),
+        };
+        return html(&baselines_page(
+            &head, &fabrics, &baselines, true, &form, &errors,
+        ));
+    }
+    let baseline = NewBaseline {
+        revision: form.revision,
+        fabric: &form.fabric,
+        label: &form.label,
+        measured_on: &form.measured_on,
+        output: &form.output,
+    };
+    match store.add_baseline(&design_id, &key, &baseline).await {
+        Ok(BaselineOutcome::Added(number)) => (
+            StatusCode::SEE_OTHER,
+            [(
+                header::LOCATION,
+                format!("/d/{}/baselines#baseline-{number}", design_id.as_str()),
+            )],
+        )
+            .into_response(),
+        Ok(BaselineOutcome::WrongKey) => html(&message(
+            403,
+            "Not your design",
+            "Only a browser holding the design's edit key adds baselines; nothing was stored."
+                .into(),
+        )),
+        Ok(BaselineOutcome::NoSuchDesign) => html(&not_found()),
+        Ok(BaselineOutcome::NoSuchRevision) => html(&message(
+            422,
+            "No such revision",
+            format!(
+                "The design has no revision {}; nothing was stored.",
+                form.revision
+            ),
+        )),
+        Err(e) => failed(e),
+    }
+}
