@@ -15,6 +15,7 @@
 mod assumptions;
 pub mod baseline;
 mod bom;
+pub mod cabling;
 pub mod catalog;
 mod collective;
 mod error;

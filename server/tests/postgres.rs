@@ -113,6 +113,34 @@ async fn on_postgres_a_design_is_created_revised_listed_and_shown_and_a_wrong_ke
     assert_eq!(store.design_count().await.unwrap(), 2);
     assert_eq!(store.revision_count().await.unwrap(), 3);
     assert_eq!(store.integrity_check().await.unwrap(), "ok");
+
+    // Baselines: added with the key against an existing revision, refused otherwise.
+    let id = DesignId::parse(&design.id).unwrap();
+    let key = EditKey::parse(&design.key).unwrap();
+    let baseline = |revision| NewBaseline {
+        revision,
+        fabric: "compute",
+        label: "after cabling",
+        measured_on: "2026-11-02",
+        output: "1048576 262144 float sum -1 71.5 14.66 21.99 0",
+    };
+    assert_eq!(
+        store.add_baseline(&id, &key, &baseline(2)).await.unwrap(),
+        BaselineOutcome::Added(1)
+    );
+    assert_eq!(
+        store.add_baseline(&id, &key, &baseline(3)).await.unwrap(),
+        BaselineOutcome::NoSuchRevision
+    );
+    let wrong = EditKey::parse(&other.key).unwrap();
+    assert_eq!(
+        store.add_baseline(&id, &wrong, &baseline(1)).await.unwrap(),
+        BaselineOutcome::WrongKey
+    );
+    let stored = store.baselines(&id).await.unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!((stored[0].number, stored[0].revision), (1, 2));
+    assert_eq!(store.baseline_count().await.unwrap(), 1);
     store.close().await;
     drop_database(&url).await;
 }

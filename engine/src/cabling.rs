@@ -1,0 +1,358 @@
+//! The cabling sheet of a sized fabric: one row per cable with both ends (device and port), the
+//! cable or optic, its reach class and the tier, named so that an installer can label them.
+//!
+//! Ports are assigned the way the sizing counted them [topology.rs; DOMAIN.md A7, B5]:
+//! - node to leaf: rail-optimised, NIC r of node n goes to the leaf of rail r that serves n
+//!   (a leaf of each rail per block of `leaf_downlinks` nodes, as a DGX SuperPOD scalable unit
+//!   has [RA-11333-001]); otherwise the node ports fill the leaves in order. Endpoints beyond the
+//!   nodes (UFM, storage heads) take the free leaf ports that are left.
+//! - leaf to spine: each leaf spreads its uplinks round-robin over the spines (of its pod, in a
+//!   3-tier fabric, where each aggregation switch links once to each of its pod's leaves).
+//! - spine to core: each spine spreads its uplinks round-robin over the cores.
+
+use crate::catalog::ReachClass;
+use crate::report::FabricReport;
+use crate::topology::Layout;
+use serde::{Deserialize, Serialize};
+
+/// One cable.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cable {
+    pub fabric: String,
+    /// `node-leaf`, `leaf-spine` or `spine-core`.
+    pub tier: &'static str,
+    pub a_device: String,
+    pub a_port: String,
+    pub z_device: String,
+    pub z_port: String,
+    pub reach: Option<ReachClass>,
+    /// The cable run the design gives this tier, metres.
+    pub length_m: Option<f64>,
+}
+
+impl Cable {
+    /// The cable or optic, as the bill of materials names it.
+    pub fn media(&self, speed_gbps: f64) -> String {
+        match self.reach {
+            Some(reach) => format!("{}G {}", speed_gbps.round(), reach.label()),
+            None => "no cable reaches this run".into(),
+        }
+    }
+}
+
+/// Why a fabric has no cabling sheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DoesNotFit(pub String);
+
+impl std::fmt::Display for DoesNotFit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn numbered(width: usize, n: u32) -> String {
+    format!("{:0width$}", n + 1)
+}
+
+/// Names of a fabric's devices: switches carry the fabric's name so that the sheets of several
+/// fabrics never share a label.
+struct Names<'a> {
+    fabric: &'a str,
+    nodes: usize,
+    switches: usize,
+}
+
+impl Names<'_> {
+    fn node(&self, n: u32) -> String {
+        format!("node-{}", numbered(self.nodes, n))
+    }
+
+    fn switch(&self, role: &str, n: u32) -> String {
+        format!("{}-{role}-{}", self.fabric, numbered(self.switches, n))
+    }
+
+    fn endpoint(&self, n: u32) -> String {
+        format!("{}-endpoint-{}", self.fabric, numbered(2, n))
+    }
+}
+
+fn digits(n: u32) -> usize {
+    n.max(1).to_string().len().max(2)
+}
+
+/// Every cable of `fabric`, or why its switches cannot take them (a fabric beyond what its
+/// layout reaches, which the findings already report).
+pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
+    let plan = &fabric.plan;
+    let k = plan.radix;
+    let rails = fabric.ports_per_node.max(1);
+    let nodes = fabric.attached_nodes;
+    let node_ports = nodes.saturating_mul(rails);
+    let extras = fabric.endpoints.saturating_sub(node_ports);
+    if plan.beyond_three_tiers
+        || u64::from(plan.node_leaf_links) > u64::from(plan.leaves) * u64::from(plan.leaf_downlinks)
+    {
+        return Err(DoesNotFit(format!(
+            "{} endpoints do not fit the {} leaves of fabric {}",
+            plan.node_leaf_links, plan.leaves, fabric.name
+        )));
+    }
+    let names = Names {
+        fabric: &fabric.name,
+        nodes: digits(nodes),
+        switches: digits(plan.leaves.max(plan.spines).max(plan.cores)),
+    };
+    let tier_media = |tier: &str| {
+        fabric
+            .cables
+            .iter()
+            .find(|c| c.tier == tier)
+            .map(|c| (c.reach, c.length_m))
+    };
+    let cable = |tier: &'static str, a: (String, String), z: (String, String)| {
+        let media = tier_media(tier);
+        Cable {
+            fabric: fabric.name.clone(),
+            tier,
+            a_device: a.0,
+            a_port: a.1,
+            z_device: z.0,
+            z_port: z.1,
+            reach: media.map(|m| m.0),
+            length_m: media.map(|m| m.1),
+        }
+    };
+    let port = |p: u32| format!("p{}", p + 1);
+    let mut sheet = Vec::with_capacity(
+        (u64::from(plan.node_leaf_links)
+            + u64::from(plan.leaf_spine_links)
+            + u64::from(plan.spine_core_links))
+        .min(1 << 22) as usize,
+    );
+
+    // Node to leaf. `used[l]` counts the downlink ports taken on leaf l.
+    let down = plan.leaf_downlinks.max(1);
+    let mut used = vec![0u32; plan.leaves as usize];
+    let rail_optimized = plan.layout == Layout::RailOptimized;
+    let leaves_per_rail = (plan.leaves / rails).max(1);
+    for n in 0..nodes {
+        for r in 0..rails {
+            let (leaf, leaf_port) = if rail_optimized {
+                (r * leaves_per_rail + n / down, n % down)
+            } else {
+                let e = n * rails + r;
+                (e / down, e % down)
+            };
+            let Some(taken) = used.get_mut(leaf as usize) else {
+                return Err(DoesNotFit(format!(
+                    "fabric {}: node {} has no leaf",
+                    fabric.name,
+                    n + 1
+                )));
+            };
+            *taken = (*taken).max(leaf_port + 1);
+            sheet.push(cable(
+                "node-leaf",
+                (names.node(n), format!("{}-nic{}", fabric.name, r + 1)),
+                (names.switch("leaf", leaf), port(leaf_port)),
+            ));
+        }
+    }
+    let mut leaf = 0usize;
+    for e in 0..extras {
+        while leaf < used.len() && used[leaf] >= down {
+            leaf += 1;
+        }
+        let Some(taken) = used.get_mut(leaf) else {
+            return Err(DoesNotFit(format!(
+                "fabric {}: no free leaf port for endpoint {}",
+                fabric.name,
+                e + 1
+            )));
+        };
+        sheet.push(cable(
+            "node-leaf",
+            (names.endpoint(e), "p1".into()),
+            (names.switch("leaf", leaf as u32), port(*taken)),
+        ));
+        *taken += 1;
+    }
+
+    // Leaf to spine.
+    let up = plan.leaf_uplinks;
+    if plan.spines > 0 && up > 0 {
+        for l in 0..plan.leaves {
+            for j in 0..up {
+                let (spine, spine_port) = if plan.layout == Layout::ThreeTier {
+                    let pod = l / plan.leaves_per_pod.max(1);
+                    (pod * up + j, l % plan.leaves_per_pod.max(1))
+                } else {
+                    let per_spine = (up / plan.spines).max(1);
+                    (j % plan.spines, l * per_spine + j / plan.spines)
+                };
+                if spine >= plan.spines || spine_port >= k {
+                    return Err(DoesNotFit(format!(
+                        "fabric {}: the spines have too few ports for leaf {}",
+                        fabric.name,
+                        l + 1
+                    )));
+                }
+                sheet.push(cable(
+                    "leaf-spine",
+                    (names.switch("leaf", l), port(down + j)),
+                    (names.switch("spine", spine), port(spine_port)),
+                ));
+            }
+        }
+    }
+
+    // Spine to core.
+    if plan.cores > 0 && plan.spines > 0 {
+        let spine_up = plan.spine_core_links / plan.spines;
+        let spine_down = k.saturating_sub(spine_up);
+        for s in 0..plan.spines {
+            for u in 0..spine_up {
+                let g = s * spine_up + u;
+                let (core, core_port) = (g % plan.cores, g / plan.cores);
+                if core_port >= k || spine_down + u >= k {
+                    return Err(DoesNotFit(format!(
+                        "fabric {}: the cores have too few ports for spine {}",
+                        fabric.name,
+                        s + 1
+                    )));
+                }
+                sheet.push(cable(
+                    "spine-core",
+                    (names.switch("spine", s), port(spine_down + u)),
+                    (names.switch("core", core), port(core_port)),
+                ));
+            }
+        }
+    }
+    Ok(sheet)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::DesignSpec;
+    use std::collections::HashSet;
+
+    fn fabrics(example: &str) -> Vec<FabricReport> {
+        let spec = DesignSpec::from_json(example).unwrap();
+        crate::evaluate(&spec).unwrap().fabrics
+    }
+
+    fn cable_count(fabric: &FabricReport) -> u64 {
+        fabric.cables.iter().map(|c| u64::from(c.count)).sum()
+    }
+
+    /// Every (device, port) appears at most once across both ends of every cable.
+    fn ports_used_once(sheet: &[Cable]) {
+        let mut seen = HashSet::new();
+        for c in sheet {
+            for end in [(&c.a_device, &c.a_port), (&c.z_device, &c.z_port)] {
+                assert!(seen.insert(end), "port {end:?} used twice");
+            }
+        }
+    }
+
+    #[test]
+    fn a_four_su_superpod_has_one_row_per_cable_and_every_port_used_once() {
+        for fabric in fabrics(crate::examples::SUPERPOD_4SU) {
+            let sheet = cabling(&fabric).unwrap();
+            assert_eq!(
+                sheet.len() as u64,
+                cable_count(&fabric),
+                "fabric {}",
+                fabric.name
+            );
+            ports_used_once(&sheet);
+            let port_limit = fabric.plan.radix;
+            for c in sheet
+                .iter()
+                .filter(|c| c.z_device.contains("-leaf-") || c.z_device.contains("-spine-"))
+            {
+                let n: u32 = c.z_port[1..].parse().unwrap();
+                assert!(n >= 1 && n <= port_limit, "{c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn in_a_rail_optimized_fabric_nic_r_of_every_node_lands_on_a_leaf_of_rail_r() {
+        let compute = fabrics(crate::examples::SUPERPOD_4SU)
+            .into_iter()
+            .find(|f| f.plan.layout == Layout::RailOptimized)
+            .expect("the SuperPOD compute fabric is rail-optimized");
+        let sheet = cabling(&compute).unwrap();
+        let leaves_per_rail = compute.plan.leaves / compute.ports_per_node;
+        // 4 SUs of 32 nodes (one slot holds UFM): 4 leaves per rail, one per SU.
+        assert_eq!(leaves_per_rail, 4);
+        for c in sheet
+            .iter()
+            .filter(|c| c.tier == "node-leaf" && c.a_device.starts_with("node-"))
+        {
+            let nic: u32 = c.a_port.rsplit("nic").next().unwrap().parse().unwrap();
+            let leaf: u32 = c.z_device.rsplit('-').next().unwrap().parse().unwrap();
+            assert_eq!((leaf - 1) / leaves_per_rail, nic - 1, "{c:?}");
+        }
+        let first = &sheet[0];
+        assert_eq!(
+            (first.a_device.as_str(), first.z_port.as_str()),
+            ("node-001", "p1")
+        );
+    }
+
+    #[test]
+    fn every_example_design_has_a_sheet_of_its_cable_count_with_unique_ports() {
+        for (name, example) in crate::examples::ALL {
+            for fabric in fabrics(example) {
+                let sheet = cabling(&fabric).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert_eq!(
+                    sheet.len() as u64,
+                    cable_count(&fabric),
+                    "{name}: {}",
+                    fabric.name
+                );
+                ports_used_once(&sheet);
+            }
+        }
+    }
+
+    #[test]
+    fn a_three_tier_fabric_cables_leaves_to_their_pods_spines_and_spines_to_every_core() {
+        let mut spec: serde_json::Value =
+            serde_json::from_str(crate::examples::SUPERPOD_4SU).unwrap();
+        spec["fabrics"][0]["topology"] = "three_tier".into();
+        let spec = DesignSpec::from_value(spec).unwrap();
+        let report = crate::evaluate(&spec).unwrap();
+        let compute = &report.fabrics[0];
+        assert_eq!(compute.plan.layout, Layout::ThreeTier);
+        assert!(compute.plan.cores > 0);
+        let sheet = cabling(compute).unwrap();
+        assert_eq!(sheet.len() as u64, cable_count(compute));
+        ports_used_once(&sheet);
+        let per_pod = compute.plan.leaves_per_pod;
+        let up = compute.plan.leaf_uplinks;
+        for c in sheet.iter().filter(|c| c.tier == "leaf-spine") {
+            let leaf: u32 = c.a_device.rsplit('-').next().unwrap().parse().unwrap();
+            let spine: u32 = c.z_device.rsplit('-').next().unwrap().parse().unwrap();
+            assert_eq!(
+                (leaf - 1) / per_pod,
+                (spine - 1) / up,
+                "a leaf links only to its pod: {c:?}"
+            );
+        }
+        let cores: HashSet<&str> = sheet
+            .iter()
+            .filter(|c| c.tier == "spine-core")
+            .map(|c| c.z_device.as_str())
+            .collect();
+        assert_eq!(
+            cores.len() as u32,
+            compute.plan.cores,
+            "every core is cabled"
+        );
+    }
+}
