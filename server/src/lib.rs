@@ -5,6 +5,7 @@ pub mod api;
 pub mod baselines;
 pub mod cli;
 pub mod evaluate;
+pub mod exports;
 pub mod pages;
 pub mod rate_limit;
 pub mod routes;

@@ -49,6 +49,11 @@ pub fn routes(pages: Pages) -> Router {
         .route("/d/{id}/r/{n}", get(revision))
         .route("/d/{id}/r/{n}/spec.json", get(spec_download))
         .route("/d/{id}/r/{n}/report.json", get(report_download))
+        .route("/d/{id}/r/{n}/bom.csv", get(crate::exports::bom_csv))
+        .route(
+            "/d/{id}/r/{n}/cabling.csv",
+            get(crate::exports::cabling_csv),
+        )
         .route("/d/{id}/claim", get(claim))
         .route("/designs", get(my_designs))
         .route("/compare", get(compare))
@@ -139,7 +144,7 @@ fn cached(pages: &Pages, key: &PageKey) -> Option<Arc<Page>> {
 }
 
 /// A file name from a title: letters and digits, the rest as dashes.
-fn file_stem(title: &str) -> String {
+pub(crate) fn file_stem(title: &str) -> String {
     let stem: String = title
         .chars()
         .map(|c| {
@@ -163,20 +168,25 @@ fn file_stem(title: &str) -> String {
 }
 
 fn download(json: String, file: String) -> Response {
+    attachment("application/json", json, file)
+}
+
+/// `body` as a file to save, named `file`.
+pub(crate) fn attachment(content_type: &str, body: String, file: String) -> Response {
     (
         [
-            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_TYPE, content_type.to_string()),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{file}\""),
             ),
         ],
-        json,
+        body,
     )
         .into_response()
 }
 
-async fn stored_revision(
+pub(crate) async fn stored_revision(
     pages: &Pages,
     id: &str,
     n: &str,

@@ -1,0 +1,181 @@
+//! Spreadsheets of a revision, as CSV: the bill of materials (one row per item per fabric) and
+//! the cabling sheet (one row per cable, both ends named for labelling).
+
+use crate::pages::{attachment, file_stem, html, stored_revision, Pages};
+use app::pages::document::message;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use engine::Report;
+
+const CSV: &str = "text/csv; charset=utf-8";
+
+/// A cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, return) is
+/// written as text, with a leading apostrophe [OWASP CSV injection].
+fn cell(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
+}
+
+fn money(value: f64) -> String {
+    format!("{value:.2}")
+}
+
+fn write(rows: impl IntoIterator<Item = Vec<String>>) -> Result<String, csv::Error> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        writer.write_record(&row)?;
+    }
+    let bytes = writer
+        .into_inner()
+        .map_err(|e| csv::Error::from(e.into_error()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The bill of materials of every fabric of `report`.
+pub fn bom(report: &Report) -> Result<String, csv::Error> {
+    let header = [
+        "fabric",
+        "item",
+        "model",
+        "quantity",
+        "unit_price_usd",
+        "total_usd",
+        "unit_power_w",
+        "total_power_w",
+        "estimate",
+        "source",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = report.fabrics.iter().flat_map(|fabric| {
+        fabric.bom.iter().map(|line| {
+            vec![
+                cell(&fabric.name),
+                cell(&line.item),
+                cell(&line.description),
+                line.quantity.to_string(),
+                money(line.unit_price_usd),
+                money(line.total_usd),
+                format!("{:.1}", line.unit_power_w),
+                format!("{:.1}", line.total_power_w),
+                if line.estimate { "yes" } else { "no" }.to_string(),
+                cell(&line.source),
+            ]
+        })
+    });
+    write(std::iter::once(header).chain(rows))
+}
+
+/// One row per cable of every fabric of `report`; `Err` names a fabric whose switches cannot
+/// take its cables.
+pub fn cabling(report: &Report) -> Result<Result<String, csv::Error>, String> {
+    let header = [
+        "cable",
+        "fabric",
+        "tier",
+        "a_device",
+        "a_port",
+        "z_device",
+        "z_port",
+        "cable_or_optic",
+        "reach_class",
+        "length_m",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut rows = vec![header];
+    for fabric in &report.fabrics {
+        let sheet = engine::cabling::cabling(fabric).map_err(|e| e.to_string())?;
+        let speed = fabric.port_rate.0 / 1e9;
+        for cable in sheet {
+            rows.push(vec![
+                format!("C{:05}", rows.len()),
+                cell(&cable.fabric),
+                cable.tier.to_string(),
+                cell(&cable.a_device),
+                cell(&cable.a_port),
+                cell(&cable.z_device),
+                cell(&cable.z_port),
+                cable.media(speed),
+                cable.reach.map(|r| r.key()).unwrap_or("none").to_string(),
+                cable.length_m.map(|m| format!("{m}")).unwrap_or_default(),
+            ]);
+        }
+    }
+    Ok(write(rows))
+}
+
+fn csv_response(result: Result<String, csv::Error>, file: String) -> Response {
+    match result {
+        Ok(text) => attachment(CSV, text, file),
+        Err(e) => {
+            tracing::error!(error = %e, "writing a CSV failed");
+            html(&message(
+                500,
+                "Export failed",
+                "The sheet could not be written.".into(),
+            ))
+        }
+    }
+}
+
+pub async fn bom_csv(
+    State(pages): State<Pages>,
+    Path((id, n)): Path<(String, String)>,
+) -> Response {
+    let stored = match stored_revision(&pages, &id, &n).await {
+        Ok(stored) => stored,
+        Err(response) => return response,
+    };
+    let file = format!(
+        "{}-r{}.bom.csv",
+        file_stem(&stored.spec.title),
+        stored.number
+    );
+    match crate::api::report_of(&stored) {
+        Ok(report) => csv_response(bom(&report), file),
+        Err(errors) => html(&message(422, "No report", errors.to_string())),
+    }
+}
+
+pub async fn cabling_csv(
+    State(pages): State<Pages>,
+    Path((id, n)): Path<(String, String)>,
+) -> Response {
+    let stored = match stored_revision(&pages, &id, &n).await {
+        Ok(stored) => stored,
+        Err(response) => return response,
+    };
+    let file = format!(
+        "{}-r{}.cabling.csv",
+        file_stem(&stored.spec.title),
+        stored.number
+    );
+    match crate::api::report_of(&stored) {
+        Ok(report) => match cabling(&report) {
+            Ok(result) => csv_response(result, file),
+            Err(reason) => html(&message(422, "No cabling sheet", reason)),
+        },
+        Err(errors) => html(&message(422, "No report", errors.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell;
+
+    #[test]
+    fn text_a_spreadsheet_would_run_as_a_formula_is_kept_as_text() {
+        assert_eq!(
+            cell("=HYPERLINK(\"http://x\")"),
+            "'=HYPERLINK(\"http://x\")"
+        );
+        assert_eq!(cell("+1"), "'+1");
+        assert_eq!(cell("-2"), "'-2");
+        assert_eq!(cell("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(cell("compute-leaf-01"), "compute-leaf-01");
+    }
+}

@@ -1,0 +1,152 @@
+//! The spreadsheets of a saved revision over HTTP: the bill of materials adds up to the engine's
+//! totals, and the cabling sheet of a DGX SuperPOD-like 4-SU design has one row per cable with
+//! every port used at most once.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::collections::HashSet;
+
+fn superpod() -> Value {
+    serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap()
+}
+
+async fn sheet(server: &TestServer, path: &str) -> Vec<csv::StringRecord> {
+    let response = server.get(path).await;
+    assert_eq!(response.status(), 200, "{path}");
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/csv; charset=utf-8"
+    );
+    let disposition = response.headers()["content-disposition"].to_str().unwrap();
+    assert!(
+        disposition.starts_with("attachment; filename=\""),
+        "{disposition}"
+    );
+    let text = response.text().await.unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    reader.records().map(|r| r.unwrap()).collect()
+}
+
+async fn report(server: &TestServer, id: &str) -> Value {
+    server
+        .get(&format!("/api/designs/{id}/revisions/1/report"))
+        .await
+        .json()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_bill_of_materials_sheet_lists_every_item_and_adds_up_to_the_engines_totals() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server.create(&superpod()).await;
+    let report = report(&server, &design.id).await;
+    let rows = sheet(&server, &format!("/d/{}/r/1/bom.csv", design.id)).await;
+    let lines: usize = report["fabrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["bom"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(rows.len(), lines, "one row per item per fabric");
+    let total: f64 = rows.iter().map(|r| r[5].parse::<f64>().unwrap()).sum();
+    let power: f64 = rows.iter().map(|r| r[7].parse::<f64>().unwrap()).sum();
+    let engine_total = report["totals"]["cost_usd"].as_f64().unwrap();
+    let engine_power = report["totals"]["power_w"].as_f64().unwrap();
+    assert!(
+        (total - engine_total).abs() < 1.0,
+        "{total} against {engine_total}"
+    );
+    assert!(
+        (power - engine_power).abs() < 1.0,
+        "{power} W against {engine_power} W"
+    );
+    // Each row's total is its quantity times its unit price.
+    for r in &rows {
+        let (quantity, unit, line) = (
+            r[3].parse::<f64>().unwrap(),
+            r[4].parse::<f64>().unwrap(),
+            r[5].parse::<f64>().unwrap(),
+        );
+        assert!((quantity * unit - line).abs() < 0.01, "{r:?}");
+    }
+    let switches = rows
+        .iter()
+        .find(|r| &r[0] == "compute" && r[1].starts_with("switch:"))
+        .expect("the compute fabric's switches");
+    assert_eq!(&switches[3], "48", "32 leaves and 16 spines");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_cabling_sheet_of_a_four_su_superpod_has_one_row_per_cable_and_uses_each_port_once() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server.create(&superpod()).await;
+    let report = report(&server, &design.id).await;
+    let rows = sheet(&server, &format!("/d/{}/r/1/cabling.csv", design.id)).await;
+    let cables: u64 = report["fabrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["cables"].as_array().unwrap())
+        .map(|c| c["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        rows.len() as u64,
+        cables,
+        "one row per cable the engine counts"
+    );
+    // 1,020 node and 1,024 spine cables in the compute fabric [RA-11333-001].
+    let compute = |tier: &str| {
+        rows.iter()
+            .filter(|r| &r[1] == "compute" && &r[2] == tier)
+            .count()
+    };
+    assert_eq!((compute("node-leaf"), compute("leaf-spine")), (1020, 1024));
+    let mut ports = HashSet::new();
+    let mut labels = HashSet::new();
+    for r in &rows {
+        assert!(
+            labels.insert(r[0].to_string()),
+            "cable label {} given twice",
+            &r[0]
+        );
+        for (device, port) in [(&r[3], &r[4]), (&r[5], &r[6])] {
+            assert!(!device.is_empty() && !port.is_empty(), "{r:?}");
+            assert!(
+                ports.insert((device.to_string(), port.to_string())),
+                "port {device} {port} used twice"
+            );
+        }
+        assert!(
+            !r[7].is_empty() && !r[8].is_empty(),
+            "a cable type and reach: {r:?}"
+        );
+    }
+    let first = &rows[0];
+    assert_eq!(
+        (&first[3], &first[4], &first[5], &first[6]),
+        ("node-001", "compute-nic1", "compute-leaf-01", "p1")
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn sheets_of_an_unknown_design_or_revision_are_not_found() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server.create(&superpod()).await;
+    for path in [
+        format!("/d/{}/r/2/bom.csv", design.id),
+        format!("/d/{}/r/0/cabling.csv", design.id),
+        "/d/aaaaaaaaaaaaaaaaaaaaaaaa/r/1/cabling.csv".to_string(),
+        format!("/d/{}/r/x/bom.csv", design.id),
+    ] {
+        assert_eq!(server.get(&path).await.status(), 404, "{path}");
+    }
+    server.stop().await;
+}
