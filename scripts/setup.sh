@@ -39,15 +39,17 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION}"; the
   npm install --silent --no-audit --no-fund --prefix "${TOOLS_DIR}/binaryen" "binaryen@${BINARYEN_VERSION}"
 fi
 
+# The tests also read PDFs (pdftotext, pdftoppm, pdfinfo from poppler-utils).
 if [ "${1:-}" = "--browser" ]; then
-  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+    || ! command -v pdftotext >/dev/null; then
     if [ "$(id -u)" = 0 ]; then
-      step "installing Chromium and ChromeDriver from Debian"
+      step "installing Chromium, ChromeDriver and poppler-utils from Debian"
       export DEBIAN_FRONTEND=noninteractive
-      apt-get install -y -q chromium chromium-driver >/dev/null \
-        || { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver >/dev/null; }
+      apt-get install -y -q chromium chromium-driver poppler-utils >/dev/null \
+        || { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver poppler-utils >/dev/null; }
     else
-      fail "the browser tests need Chromium and ChromeDriver: as root, run apt-get install -y chromium chromium-driver"
+      fail "the browser tests need Chromium, ChromeDriver and poppler-utils: as root, run apt-get install -y chromium chromium-driver poppler-utils"
     fi
   fi
 fi

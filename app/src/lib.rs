@@ -13,6 +13,8 @@ pub mod money;
 pub mod ownership;
 pub mod pages;
 #[cfg(feature = "ssr")]
+pub mod report;
+#[cfg(feature = "ssr")]
 pub mod server;
 #[cfg(feature = "ssr")]
 pub mod store;

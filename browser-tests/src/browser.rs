@@ -226,3 +226,44 @@ impl Browser {
         drop(driver);
     }
 }
+
+/// Prints `url` to a PDF at `out` with headless Chromium's own print (`--print-to-pdf`), as a
+/// reader printing the page would; the process group is killed if it outlives `timeout`.
+pub async fn print_to_pdf(url: &str, out: &std::path::Path, timeout: Duration) {
+    let profile = temp_dir();
+    let mut chromium = GroupChild::spawn(
+        Command::new("/usr/bin/chromium")
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-pdf-header-footer",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("--print-to-pdf={}", out.display()))
+            .arg(url)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    )
+    .expect("chromium starts (scripts/setup.sh --browser installs it)");
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Ok(Some(status)) = chromium.child.try_wait() {
+            assert!(
+                status.success(),
+                "chromium --print-to-pdf exited with {status}"
+            );
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "chromium did not print {url} in {timeout:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(out.exists(), "chromium wrote {}", out.display());
+}

@@ -238,6 +238,10 @@ async fn add(
     }
     let fabrics = fabric_names(&spec);
     if !errors.is_empty() {
+        // A log too large to read is not shown back.
+        if form.output.len() > engine::nccl_tests::MAX_INPUT_BYTES {
+            form.output.clear();
+        }
         let baselines = match shown(&store, &design_id).await {
             Ok(shown) => shown,
             Err(e) => return failed(e),

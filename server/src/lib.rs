@@ -7,6 +7,8 @@ pub mod cli;
 pub mod evaluate;
 pub mod exports;
 pub mod pages;
+pub mod pdf;
 pub mod rate_limit;
+pub mod report;
 pub mod routes;
 pub mod serve;

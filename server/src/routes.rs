@@ -17,6 +17,9 @@ use tower_http::trace::TraceLayer;
 
 /// Largest request body accepted; larger ones get 413 before any handler reads them.
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
+/// Largest baseline form (`POST /d/{id}/baselines`): room for an nccl-tests log four times
+/// the size the parser reads.
+pub const MAX_BASELINE_BODY_BYTES: usize = 4 * 1024 * 1024;
 
 /// The Content-Security-Policy of a page: its own scripts only, the inline hydration and
 /// resource scripts by the page's nonce, WebAssembly compilation, nothing framed, no plugins.
@@ -88,8 +91,18 @@ pub fn router(
         .merge(crate::pages::routes(crate::pages::Pages::new(
             store.clone(),
         )))
-        .merge(crate::baselines::routes(store.clone()))
-        .merge(crate::api::routes(store))
+        .merge(crate::report::routes(store.clone()))
+        .merge(crate::api::routes(store.clone()))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        // An uploaded nccl-tests log may be larger, so that the parser can say what is wrong
+        // with it rather than the server refusing it unread.
+        .merge(
+            crate::baselines::routes(store)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    MAX_BASELINE_BODY_BYTES,
+                ))
+                .layer(RequestBodyLimitLayer::new(MAX_BASELINE_BODY_BYTES)),
+        )
         .layer(axum::middleware::from_fn_with_state(
             write_limit,
             limit_writes,
@@ -110,7 +123,6 @@ pub fn router(
             header::REFERRER_POLICY,
             HeaderValue::from_static("same-origin"),
         ))
-        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         .layer(TimeoutLayer::with_status_code(
             axum::http::StatusCode::REQUEST_TIMEOUT,
             request_timeout,

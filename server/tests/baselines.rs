@@ -206,6 +206,14 @@ async fn bad_logs_and_fields_are_refused_naming_the_line_or_field_and_nothing_is
             "line 1: is longer than 2000 characters".into(),
         ),
         (
+            "megabytes of one line",
+            form("x", "2026-11-02", "").part(
+                "file",
+                Part::bytes(vec![b'7'; 3 << 20]).file_name("huge.log"),
+            ),
+            "the output is 3145728 bytes".into(),
+        ),
+        (
             "a binary upload",
             form("x", "2026-11-02", "").part(
                 "file",

@@ -18,7 +18,7 @@ mod headline;
 #[cfg(feature = "ssr")]
 mod operations;
 #[cfg(feature = "ssr")]
-mod studies;
+pub(crate) mod studies;
 #[cfg(feature = "ssr")]
 mod topology;
 #[cfg(feature = "ssr")]
@@ -204,6 +204,11 @@ pub mod render {
             </section>
         }
         .to_html()
+    }
+
+    /// The topology diagram of one fabric, as SVG.
+    pub fn topology_svg(fabric: &engine::FabricReport) -> String {
+        view! { <super::topology::TopologyDiagram fabric=fabric.clone()/> }.to_html()
     }
 
     /// The headroom chart of one fabric, as SVG.

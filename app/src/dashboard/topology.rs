@@ -22,14 +22,18 @@ fn tier_row(label: &str, count: u32, y: f64, class: &'static str) -> (AnyView, V
         .iter()
         .map(|x| view! { <rect x=*x y=y width=BOX_W height=BOX_H rx="3" class=class/> })
         .collect_view();
-    let more = (count > drawn).then(|| format!(" (showing {drawn})"));
+    // The count of boxes drawn goes on a second line, so the label ends before the boxes.
+    let more = (count > drawn).then(|| {
+        view! { <text x="8" y=y + 21.0 class="tier-label">{format!("({drawn} drawn)")}</text> }
+    });
     let label = if count == 1 {
         label.replace("switches", "switch")
     } else {
         label.to_string()
     };
     let view = view! {
-        <text x="8" y=y + 15.0 class="tier-label">{format!("{count} {label}{}", more.unwrap_or_default())}</text>
+        <text x="8" y=y + if more.is_some() { 10.0 } else { 15.0 } class="tier-label">{format!("{count} {label}")}</text>
+        {more}
         {boxes}
     }
     .into_any();

@@ -110,6 +110,7 @@ pub fn design_page(
                     <li><a id="design-baselines" href=format!("/d/{id}/baselines")>"Baselines (nccl-tests)"</a></li>
                     <li><a href=format!("/d/{id}/r/{n}/spec.json") download="">"Download the spec (JSON)"</a></li>
                     <li><a href=format!("/d/{id}/r/{n}/report.json") download="">"Download the report (JSON)"</a></li>
+                    <li><a id="design-report" href=format!("/d/{id}/r/{n}/report")>"Report (print or PDF)"</a></li>
                     <li><a id="bom-csv" href=format!("/d/{id}/r/{n}/bom.csv") download="">"Bill of materials (CSV)"</a></li>
                     <li><a id="cabling-csv" href=format!("/d/{id}/r/{n}/cabling.csv") download="">"Cabling sheet (CSV)"</a></li>
                 </ul>

@@ -1,0 +1,286 @@
+//! The design report over HTTP: the print-ready page has every section without scripts, and the
+//! PDF typeset by the server holds the title, the headline figures and the bill-of-materials
+//! totals as the engine computed them, renders on every page, and keeps answering under load.
+//! Reading PDFs needs poppler-utils (`pdftotext`, `pdftoppm`, `pdfinfo`; scripts/setup.sh).
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::process::Command;
+
+/// The sections of every report, in order.
+const SECTIONS: [&str; 8] = [
+    "Executive summary",
+    "Cluster and workloads",
+    "Fabrics",
+    "Workload results",
+    "Bandwidth headroom and what-ifs",
+    "Storage and checkpoints",
+    "Operating the fabric",
+    "Assumptions and sources",
+];
+
+fn example(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+fn three_tier_superpod() -> Value {
+    let mut spec = example(engine::examples::SUPERPOD_4SU);
+    spec["fabrics"][0]["topology"] = "three_tier".into();
+    spec["title"] = "SuperPOD on a 3-tier fat tree".into();
+    spec
+}
+
+/// The headline figures and per-fabric BOM totals the engine gives `spec`, as the report
+/// prints them.
+fn expected_figures(spec: &Value) -> (Vec<String>, Vec<String>) {
+    let spec = engine::DesignSpec::from_value(spec.clone()).unwrap();
+    let report = engine::evaluate(&spec).unwrap();
+    let headline = app::dashboard::headline_figures(&report.headline)
+        .into_iter()
+        .map(|(_, _, value, _)| value)
+        .filter(|v| v != "—")
+        .collect();
+    let totals = report
+        .fabrics
+        .iter()
+        .map(|f| app::money::usd(f.bom.iter().map(|l| l.total_usd).sum()))
+        .collect();
+    (headline, totals)
+}
+
+async fn pdf_of(server: &TestServer, path: &str) -> Vec<u8> {
+    let response = server.get(path).await;
+    assert_eq!(response.status(), 200, "{path}");
+    assert_eq!(response.headers()["content-type"], "application/pdf");
+    response.bytes().await.unwrap().to_vec()
+}
+
+fn poppler(tool: &str, args: &[&str]) -> String {
+    let output = Command::new(tool)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{tool} runs (poppler-utils, scripts/setup.sh --browser): {e}"));
+    assert!(
+        output.status.success(),
+        "{tool} {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn pages(pdf: &std::path::Path) -> u32 {
+    poppler("pdfinfo", &[pdf.to_str().unwrap()])
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("pdfinfo gives the page count")
+}
+
+/// Text of the PDF with its words joined by single spaces (pdftotext lays out columns).
+fn text(pdf: &std::path::Path) -> String {
+    poppler("pdftotext", &[pdf.to_str().unwrap(), "-"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Renders every page; returns how many images were written.
+fn render_pages(pdf: &std::path::Path, dir: &std::path::Path) -> usize {
+    let prefix = dir.join("page");
+    poppler(
+        "pdftoppm",
+        &[
+            "-r",
+            "20",
+            "-png",
+            pdf.to_str().unwrap(),
+            prefix.to_str().unwrap(),
+        ],
+    );
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "png")
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn the_report_page_has_every_section_and_the_cover_without_any_script() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server
+        .create(&example(engine::examples::SUPERPOD_4SU))
+        .await;
+    let (status, html) = server.page(&format!("/d/{}/r/1/report", design.id)).await;
+    assert_eq!(status, 200);
+    assert!(!html.contains("<script"), "a finished document");
+    let mut at = 0;
+    for section in SECTIONS {
+        let found = html[at..]
+            .find(&format!(">{section}</h2>"))
+            .unwrap_or_else(|| panic!("section {section} in order"));
+        at += found;
+    }
+    for cover in [
+        "Revision",
+        "1 of 1",
+        "Engine",
+        &format!("/d/{}/r/1", design.id),
+    ] {
+        assert!(html.contains(cover), "the cover states {cover}");
+    }
+    assert!(
+        html.contains("id=\"bom-compute\""),
+        "the compute fabric's BOM"
+    );
+    assert!(html.contains("class=\"topology\""), "topology diagrams");
+    let charts = html.matches("class=\"report-chart\"").count();
+    assert!(charts >= 5, "{charts} charts");
+    assert!(
+        html.contains("PFC") || html.contains("Subnet manager"),
+        "operating guidance"
+    );
+    let (headline, totals) = expected_figures(&example(engine::examples::SUPERPOD_4SU));
+    for figure in headline.iter().chain(&totals) {
+        assert!(html.contains(figure.as_str()), "the page shows {figure}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_pdf_holds_the_title_headline_figures_and_bom_totals_and_renders_every_page() {
+    let (dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let spec = example(engine::examples::SUPERPOD_4SU);
+    let design = server.create(&spec).await;
+    let bytes = pdf_of(&server, &format!("/d/{}/r/1/report.pdf", design.id)).await;
+    assert!(bytes.starts_with(b"%PDF-"));
+    let file = dir.path().join("report.pdf");
+    std::fs::write(&file, &bytes).unwrap();
+    let words = text(&file);
+    assert!(words.contains(spec["title"].as_str().unwrap()), "the title");
+    for section in SECTIONS {
+        assert!(words.contains(section), "section {section}");
+    }
+    let (headline, totals) = expected_figures(&spec);
+    for figure in headline.iter().chain(&totals) {
+        assert!(words.contains(figure.as_str()), "the PDF shows {figure}");
+    }
+    assert!(words.contains("Page 2 of"), "page numbers");
+    let count = pages(&file);
+    assert!(count >= 8, "{count} pages");
+    let images = tempfile::tempdir().unwrap();
+    assert_eq!(
+        render_pages(&file, images.path()),
+        count as usize,
+        "every page renders"
+    );
+    // The fonts travel with the file.
+    let fonts = poppler("pdffonts", &[file.to_str().unwrap()]);
+    assert!(
+        fonts.lines().skip(2).all(|l| l.contains(" yes ")),
+        "every font embedded:\n{fonts}"
+    );
+    // Typesetting the same revision again gives the same pages (and on US Letter too).
+    let letter = pdf_of(
+        &server,
+        &format!("/d/{}/r/1/report.pdf?paper=letter", design.id),
+    )
+    .await;
+    let letter_file = dir.path().join("letter.pdf");
+    std::fs::write(&letter_file, &letter).unwrap();
+    assert!(pages(&letter_file) > 0);
+    // Another host is another cover (its share link), so the report is typeset afresh.
+    let again = server
+        .client
+        .get(format!("{}/d/{}/r/1/report.pdf", server.base, design.id))
+        .header("host", "planner.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 200);
+    let again = again.bytes().await.unwrap();
+    assert_ne!(&again[..], &bytes[..], "typeset again, not the kept copy");
+    std::fs::write(&file, &again).unwrap();
+    assert_eq!(pages(&file), count, "a stable page count");
+    assert!(
+        text(&file).contains("http://planner.example/d/"),
+        "the share link on the cover"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_three_tier_design_with_many_rows_paginates_into_pages_that_all_render() {
+    let (dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server.create(&three_tier_superpod()).await;
+    let bytes = pdf_of(&server, &format!("/d/{}/r/1/report.pdf", design.id)).await;
+    let file = dir.path().join("three-tier.pdf");
+    std::fs::write(&file, &bytes).unwrap();
+    let words = text(&file);
+    assert!(words.contains("3-tier fat tree"));
+    let count = pages(&file);
+    let images = tempfile::tempdir().unwrap();
+    assert_eq!(render_pages(&file, images.path()), count as usize);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_unknown_revision_has_no_report_and_an_unknown_paper_is_refused() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server
+        .create(&example(engine::examples::SUPERPOD_4SU))
+        .await;
+    for path in [
+        format!("/d/{}/r/2/report", design.id),
+        format!("/d/{}/r/2/report.pdf", design.id),
+        "/d/aaaaaaaaaaaaaaaaaaaaaaaa/r/1/report.pdf".to_string(),
+    ] {
+        assert_eq!(server.get(&path).await.status(), 404, "{path}");
+    }
+    let response = server
+        .get(&format!("/d/{}/r/1/report.pdf?paper=tabloid", design.id))
+        .await;
+    assert_eq!(response.status(), 400);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn while_eight_pdfs_are_typeset_the_report_page_and_the_design_page_still_answer() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start_limited(&database, 0, 0).await;
+    let mut designs = vec![];
+    for i in 0..8 {
+        let mut spec = example(engine::examples::SUPERPOD_4SU);
+        spec["title"] = format!("Pod {i}").into();
+        designs.push(server.create(&spec).await.id);
+    }
+    let typesetting: Vec<_> = designs
+        .iter()
+        .map(|id| {
+            let (client, url) = (
+                server.client.clone(),
+                format!("{}/d/{id}/r/1/report.pdf", server.base),
+            );
+            tokio::spawn(async move { client.get(url).send().await.unwrap().status() })
+        })
+        .collect();
+    let (status, page) = server.page(&format!("/d/{}/r/1/report", designs[0])).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Executive summary"));
+    let (status, _) = server.page(&format!("/d/{}", designs[1])).await;
+    assert_eq!(status, 200);
+    for pdf in typesetting {
+        assert_eq!(pdf.await.unwrap(), 200);
+    }
+    server.stop().await;
+}
