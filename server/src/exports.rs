@@ -122,45 +122,44 @@ fn csv_response(result: Result<String, csv::Error>, file: String) -> Response {
     }
 }
 
-pub async fn bom_csv(
-    State(pages): State<Pages>,
-    Path((id, n)): Path<(String, String)>,
+/// The sheet `make` writes from the report of revision `n` of design `id`, as `<title>-r<n>.<kind>.csv`.
+async fn sheet(
+    pages: &Pages,
+    id: &str,
+    n: &str,
+    kind: &str,
+    make: impl FnOnce(&Report) -> Result<Result<String, csv::Error>, String>,
 ) -> Response {
-    let stored = match stored_revision(&pages, &id, &n).await {
+    let stored = match stored_revision(pages, id, n).await {
         Ok(stored) => stored,
         Err(response) => return response,
     };
     let file = format!(
-        "{}-r{}.bom.csv",
+        "{}-r{}.{kind}.csv",
         file_stem(&stored.spec.title),
         stored.number
     );
     match crate::api::report_of(&stored) {
-        Ok(report) => csv_response(bom(&report), file),
+        Ok(report) => match make(&report) {
+            Ok(result) => csv_response(result, file),
+            Err(reason) => html(&message(422, "No sheet", reason)),
+        },
         Err(errors) => html(&message(422, "No report", errors.to_string())),
     }
+}
+
+pub async fn bom_csv(
+    State(pages): State<Pages>,
+    Path((id, n)): Path<(String, String)>,
+) -> Response {
+    sheet(&pages, &id, &n, "bom", |report| Ok(bom(report))).await
 }
 
 pub async fn cabling_csv(
     State(pages): State<Pages>,
     Path((id, n)): Path<(String, String)>,
 ) -> Response {
-    let stored = match stored_revision(&pages, &id, &n).await {
-        Ok(stored) => stored,
-        Err(response) => return response,
-    };
-    let file = format!(
-        "{}-r{}.cabling.csv",
-        file_stem(&stored.spec.title),
-        stored.number
-    );
-    match crate::api::report_of(&stored) {
-        Ok(report) => match cabling(&report) {
-            Ok(result) => csv_response(result, file),
-            Err(reason) => html(&message(422, "No cabling sheet", reason)),
-        },
-        Err(errors) => html(&message(422, "No report", errors.to_string())),
-    }
+    sheet(&pages, &id, &n, "cabling", cabling).await
 }
 
 #[cfg(test)]

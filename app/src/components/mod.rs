@@ -4,6 +4,6 @@ mod figure;
 
 pub use figure::FigureRow;
 mod summary;
-pub use summary::DesignSummary;
+pub use summary::{workload_kind, DesignSummary};
 mod site;
 pub use site::{NotFoundMessage, SiteHeader};

@@ -14,12 +14,7 @@ pub fn DesignSummary(spec: DesignSpec) -> AnyView {
         .workloads
         .iter()
         .map(|w| {
-            let kind = match w {
-                Workload::Training(_) => "training",
-                Workload::Inference(_) => "inference",
-                Workload::Rag(_) => "RAG",
-                Workload::Storage(_) => "storage",
-            };
+            let kind = workload_kind(w);
             view! { <li>{format!("{} ({kind}) on {}", w.name(), w.fabric())}</li> }
         })
         .collect_view();
@@ -39,4 +34,14 @@ pub fn DesignSummary(spec: DesignSpec) -> AnyView {
         </dl>
     }
     .into_any()
+}
+
+/// What kind of workload `w` is, in the words of the summaries.
+pub fn workload_kind(w: &Workload) -> &'static str {
+    match w {
+        Workload::Training(_) => "training",
+        Workload::Inference(_) => "inference",
+        Workload::Rag(_) => "RAG",
+        Workload::Storage(_) => "storage and checkpoints",
+    }
 }

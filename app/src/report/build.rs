@@ -5,7 +5,7 @@ use crate::dashboard::headline_figures;
 use crate::dashboard::studies::{self, Chart};
 use crate::money::{usd, watts};
 use engine::operations::{operations, FabricOperations, Setting};
-use engine::{DesignSpec, FabricReport, Figure, Report, Workload, WorkloadReport};
+use engine::{DesignSpec, FabricReport, Figure, Report, WorkloadReport};
 use std::fmt::Display;
 
 /// What the cover says about the revision.
@@ -198,15 +198,9 @@ fn cluster(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
         .workloads
         .iter()
         .map(|w| {
-            let kind = match w {
-                Workload::Training(_) => "training",
-                Workload::Inference(_) => "inference",
-                Workload::Rag(_) => "RAG",
-                Workload::Storage(_) => "storage and checkpoints",
-            };
             vec![
                 w.name().to_string(),
-                kind.to_string(),
+                crate::components::workload_kind(w).to_string(),
                 w.fabric().to_string(),
             ]
         })

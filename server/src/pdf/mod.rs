@@ -46,6 +46,16 @@ impl std::fmt::Display for TypesetError {
     }
 }
 
+fn failure(errors: typst::ecow::EcoVec<typst::diag::SourceDiagnostic>) -> TypesetError {
+    TypesetError(
+        errors
+            .iter()
+            .map(|e| e.message.to_string())
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+}
+
 /// The PDF of `report` on `paper`.
 pub fn typeset(report: &ReportDocument, paper: Paper) -> Result<Vec<u8>, TypesetError> {
     let mut report = report.clone();
@@ -57,24 +67,8 @@ pub fn typeset(report: &ReportDocument, paper: Paper) -> Result<Vec<u8>, Typeset
     let data = serde_json::to_vec(&report).map_err(|e| TypesetError(e.to_string()))?;
     let world = ReportWorld::new(data, paper);
     let Warned { output, .. } = typst::compile::<PagedDocument>(&world);
-    let document = output.map_err(|errors| {
-        TypesetError(
-            errors
-                .iter()
-                .map(|e| e.message.to_string())
-                .collect::<Vec<_>>()
-                .join("; "),
-        )
-    })?;
-    let pdf = typst_pdf::pdf(&document, &typst_pdf::PdfOptions::default()).map_err(|errors| {
-        TypesetError(
-            errors
-                .iter()
-                .map(|e| e.message.to_string())
-                .collect::<Vec<_>>()
-                .join("; "),
-        )
-    });
+    let document = output.map_err(failure)?;
+    let pdf = typst_pdf::pdf(&document, &typst_pdf::PdfOptions::default()).map_err(failure);
     // Typst memoises layout across compilations; without eviction its caches grow with every
     // report typeset.
     typst::comemo::evict(2);
