@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server for the tests that run the store on PostgreSQL:
 #   scripts/postgres.sh start   installs Debian's postgresql if missing, starts a server of its own
-#                               on 127.0.0.1:55432 (data in target/postgres) and prints its URL
+#                               on 127.0.0.1:55432 (data in /tmp/fabric-planner-postgres) and prints its URL
 #   scripts/postgres.sh stop    stops it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PORT=55432
-DATA="$(pwd)/target/postgres"
+# Outside the checkout, so that the postgres user can reach it wherever the checkout lives.
+DATA="${TMPDIR:-/tmp}/fabric-planner-postgres"
 URL="postgres://postgres@127.0.0.1:${PORT}/postgres"
 
 fail() { printf 'postgres: %s\n' "$*" >&2; exit 1; }

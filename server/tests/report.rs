@@ -174,6 +174,10 @@ async fn the_pdf_holds_the_title_headline_figures_and_bom_totals_and_renders_eve
         assert!(words.contains(figure.as_str()), "the PDF shows {figure}");
     }
     assert!(words.contains("Page 2 of"), "page numbers");
+    assert!(
+        bytes.windows(9).any(|w| w == b"/Outlines"),
+        "bookmarks from the headings"
+    );
     let count = pages(&file);
     assert!(count >= 8, "{count} pages");
     let images = tempfile::tempdir().unwrap();
