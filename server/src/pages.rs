@@ -91,7 +91,7 @@ async fn revision(State(pages): State<Pages>, Path((id, n)): Path<(String, Strin
 }
 
 /// The design `id` and its newest revision, or revision `n` of it; `None` when it does not exist.
-async fn head_and_number(
+pub(crate) async fn head_and_number(
     store: &Store,
     id: &str,
     n: Option<u32>,

@@ -3,12 +3,13 @@
 //! kept once made; PDFs are typeset on the blocking pool, at most a few at once, so that the
 //! rest of the server keeps answering and memory stays bounded.
 
-use crate::pages::{failed, html};
+use crate::pages::{failed, head_and_number, html};
 use crate::pdf::{typeset, Paper};
 use app::pages::document::{date, message, not_found, Page};
 use app::report::html::{report_page, Downloads};
 use app::report::{report_document, ReportDocument, Revision};
 use app::store::{DesignId, Store};
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -28,7 +29,15 @@ const KEPT: usize = 64;
 /// A revision's report as one reader sees it: design, revision, newest revision, host.
 type Key = (DesignId, u32, u32, String);
 type PageCache = LruCache<Key, Arc<Page>>;
-type PdfCache = LruCache<(Key, Paper), Arc<Vec<u8>>>;
+type PdfCache = LruCache<(Key, Paper), Typeset>;
+
+/// A PDF made, and the name it is downloaded under; its bytes are shared, not copied, by
+/// every response that sends it.
+#[derive(Clone)]
+struct Typeset {
+    file: String,
+    bytes: Bytes,
+}
 
 #[derive(Clone)]
 pub struct Reports {
@@ -70,35 +79,29 @@ fn host(headers: &HeaderMap) -> String {
         .to_string()
 }
 
-/// The stored revision a report is of, and the key it is kept under.
-struct Found {
-    key: Key,
-    stored: app::store::StoredRevision,
-}
-
-/// Revision `n` of design `id` as `host` shows it, or the response saying why there is none.
-async fn find(reports: &Reports, id: &str, n: &str, host: String) -> Result<Found, Response> {
-    let (Some(design_id), Ok(n)) = (DesignId::parse(id), n.parse::<u32>()) else {
+/// The revision `n` of design `id` as `host` shows it: the key its report is kept under.
+/// Reads only the design's head, so that a kept report costs one indexed read.
+async fn locate(reports: &Reports, id: &str, n: &str, host: String) -> Result<Key, Response> {
+    let Ok(n) = n.parse::<u32>() else {
         return Err(html(&not_found()));
     };
-    match tokio::try_join!(
-        reports.store.design(&design_id),
-        reports.store.revision(&design_id, Some(n))
-    ) {
-        Ok((Some(head), Some(stored))) => Ok(Found {
-            key: (design_id, n, head.latest_revision, host),
-            stored,
-        }),
-        Ok(_) => Err(html(&not_found())),
+    match head_and_number(&reports.store, id, Some(n)).await {
+        Ok(Some((head, design_id, number))) => Ok((design_id, number, head.latest_revision, host)),
+        Ok(None) => Err(html(&not_found())),
         Err(e) => Err(failed(e)),
     }
 }
 
-/// The report of a found revision, built from its stored spec and report; `Err` says why
-/// today's engine cannot give one.
-fn document(found: &Found) -> Result<ReportDocument, String> {
-    let report = crate::api::report_of(&found.stored).map_err(|errors| errors.to_string())?;
-    let (design_id, n, latest, host) = &found.key;
+/// The report of the revision `key` names, built from its stored spec and report.
+async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, Response> {
+    let (design_id, n, latest, host) = key;
+    let stored = match reports.store.revision(design_id, Some(*n)).await {
+        Ok(Some(stored)) => stored,
+        Ok(None) => return Err(html(&not_found())),
+        Err(e) => return Err(failed(e)),
+    };
+    let report = crate::api::report_of(&stored)
+        .map_err(|errors| html(&message(422, "No report", errors.to_string())))?;
     let path = format!("/d/{}/r/{n}", design_id.as_str());
     let link = if host.is_empty() {
         path
@@ -108,11 +111,11 @@ fn document(found: &Found) -> Result<ReportDocument, String> {
     let revision = Revision {
         number: *n,
         latest: *latest,
-        saved: date(found.stored.saved_at_ms),
-        engine_version: &found.stored.engine_version,
+        saved: date(stored.saved_at_ms),
+        engine_version: &stored.engine_version,
         link,
     };
-    Ok(report_document(&found.stored.spec, &report, &revision))
+    Ok(report_document(&stored.spec, &report, &revision))
 }
 
 async fn page(
@@ -120,11 +123,10 @@ async fn page(
     Path((id, n)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    let found = match find(&reports, &id, &n, host(&headers)).await {
-        Ok(found) => found,
+    let key = match locate(&reports, &id, &n, host(&headers)).await {
+        Ok(key) => key,
         Err(response) => return response,
     };
-    let key = found.key.clone();
     if let Some(page) = reports
         .pages
         .lock()
@@ -133,9 +135,9 @@ async fn page(
     {
         return html(&page);
     }
-    let report = match document(&found) {
+    let report = match document(&reports, &key).await {
         Ok(report) => report,
-        Err(reason) => return html(&message(422, "No report", reason)),
+        Err(response) => return response,
     };
     let base = format!("/d/{}/r/{}", key.0.as_str(), key.1);
     let page = Arc::new(report_page(
@@ -175,40 +177,37 @@ async fn pdf(
             ))
         }
     };
-    let found = match find(&reports, &id, &n, host(&headers)).await {
-        Ok(found) => found,
+    let key = match locate(&reports, &id, &n, host(&headers)).await {
+        Ok(key) => (key, paper),
         Err(response) => return response,
     };
-    let file = format!(
-        "{}-r{}.pdf",
-        crate::pages::file_stem(&found.stored.spec.title),
-        found.key.1
-    );
-    let cache_key = (found.key.clone(), paper);
     let cached = reports
         .pdfs
         .lock()
         .ok()
-        .and_then(|mut c| c.get(&cache_key).cloned());
-    let bytes = match cached {
-        Some(bytes) => bytes,
+        .and_then(|mut c| c.get(&key).cloned());
+    let Typeset { file, bytes } = match cached {
+        Some(typeset) => typeset,
         None => {
-            let report = match document(&found) {
+            let report = match document(&reports, &key.0).await {
                 Ok(report) => report,
-                Err(reason) => return html(&message(422, "No report", reason)),
+                Err(response) => return response,
             };
+            let file = format!(
+                "{}-r{}.pdf",
+                crate::pages::file_stem(&report.title),
+                key.0 .1
+            );
             let Ok(_permit) = reports.typesetting.acquire().await else {
                 return html(&message(503, "Busy", "Try again in a moment.".into()));
             };
-            match tokio::task::spawn_blocking(move || typeset(&report, paper)).await {
-                Ok(Ok(bytes)) => {
-                    let bytes = Arc::new(bytes);
-                    if let Ok(mut cache) = reports.pdfs.lock() {
-                        cache.put(cache_key, bytes.clone());
-                    }
-                    bytes
-                }
-                Ok(Err(error)) => {
+            let made = match tokio::task::spawn_blocking(move || typeset(&report, paper)).await {
+                Ok(made) => made.map_err(|error| error.to_string()),
+                Err(panicked) => Err(panicked.to_string()),
+            };
+            let bytes = match made {
+                Ok(bytes) => Bytes::from(bytes),
+                Err(error) => {
                     tracing::error!(%error, "a report could not be typeset");
                     return html(&message(
                         500,
@@ -216,15 +215,12 @@ async fn pdf(
                         "The report page prints to PDF from the browser meanwhile.".into(),
                     ));
                 }
-                Err(error) => {
-                    tracing::error!(%error, "typesetting a report panicked");
-                    return html(&message(
-                        500,
-                        "The PDF could not be made",
-                        "The report page prints to PDF from the browser meanwhile.".into(),
-                    ));
-                }
+            };
+            let typeset = Typeset { file, bytes };
+            if let Ok(mut cache) = reports.pdfs.lock() {
+                cache.put(key, typeset.clone());
             }
+            typeset
         }
     };
     (
@@ -236,7 +232,7 @@ async fn pdf(
                 format!("inline; filename=\"{file}\""),
             ),
         ],
-        bytes.as_ref().clone(),
+        bytes,
     )
         .into_response()
 }

@@ -1,11 +1,34 @@
 //! Charts of measured baselines against the design's prediction, drawn with plotters as SVG.
 
 use super::charts::{
-    axis_number, legend, svg, swatch, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED, SHORT,
+    axis_number, legend, svg, swatch, Drawn, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED, SHORT,
 };
 use engine::baseline::BaselineCheck;
 use engine::nccl_tests::{size_label, HEALTHY_SHARE};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The measured series of both charts: a line with its points marked, in the legend.
+fn draw_measured(chart: &mut Chart, points: &[(f64, f64)], radius: i32) -> Drawn {
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().copied(),
+            AVAILABLE.stroke_width(2),
+        ))
+        .map_err(|e| e.to_string())?
+        .label("measured")
+        .legend(swatch(AVAILABLE));
+    chart
+        .draw_series(
+            points
+                .iter()
+                .map(|p| Circle::new(*p, radius, AVAILABLE.filled())),
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
 
 /// Bus bandwidth per message size: measured (both placements' better) and predicted, on a
 /// log-2 axis of sizes.
@@ -80,21 +103,7 @@ pub fn measured_against_predicted(check: &BaselineCheck) -> String {
             .iter()
             .map(|s| (log2(s.bytes), s.measured_busbw_gbytes_per_s))
             .collect();
-        chart
-            .draw_series(LineSeries::new(
-                measured.iter().copied(),
-                AVAILABLE.stroke_width(2),
-            ))
-            .map_err(|e| e.to_string())?
-            .label("measured")
-            .legend(swatch(AVAILABLE));
-        chart
-            .draw_series(
-                measured
-                    .iter()
-                    .map(|p| Circle::new(*p, 3, AVAILABLE.filled())),
-            )
-            .map_err(|e| e.to_string())?;
+        draw_measured(&mut chart, &measured, 3)?;
         legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }
@@ -168,21 +177,7 @@ pub fn drift(points: &[DriftPoint]) -> String {
         let measured: Vec<(f64, f64)> = xs()
             .zip(points.iter().map(|p| p.measured_busbw_gbytes_per_s))
             .collect();
-        chart
-            .draw_series(LineSeries::new(
-                measured.iter().copied(),
-                AVAILABLE.stroke_width(2),
-            ))
-            .map_err(|e| e.to_string())?
-            .label("measured")
-            .legend(swatch(AVAILABLE));
-        chart
-            .draw_series(
-                measured
-                    .iter()
-                    .map(|p| Circle::new(*p, 4, AVAILABLE.filled())),
-            )
-            .map_err(|e| e.to_string())?;
+        draw_measured(&mut chart, &measured, 4)?;
         legend(&mut chart, SeriesLabelPosition::LowerLeft)
     })
 }

@@ -4,7 +4,8 @@ use crate::money::{usd, watts};
 use engine::FabricReport;
 use leptos::prelude::*;
 
-fn headroom_text(h: Option<f64>) -> String {
+/// A tier's headroom as the dashboard and the report print it.
+pub(crate) fn headroom_text(h: Option<f64>) -> String {
     match h {
         None => "no traffic".into(),
         Some(h) if h > 1000.0 => "more than 10×".into(),

@@ -13,7 +13,7 @@ mod bom;
 #[cfg(feature = "ssr")]
 mod charts;
 #[cfg(feature = "ssr")]
-mod fabric;
+pub(crate) mod fabric;
 mod headline;
 #[cfg(feature = "ssr")]
 mod operations;

@@ -1,6 +1,7 @@
 //! The report's content, from a stored revision: what each section holds.
 
 use super::{Block, Column, ReportDocument, Table};
+use crate::dashboard::fabric::headroom_text;
 use crate::dashboard::headline_figures;
 use crate::dashboard::studies::{self, Chart};
 use crate::money::{usd, watts};
@@ -210,14 +211,6 @@ fn cluster(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
         &[("Workload", false), ("Kind", false), ("Fabric", false)],
         rows,
     )));
-}
-
-fn headroom_text(h: Option<f64>) -> String {
-    match h {
-        None => "no traffic".into(),
-        Some(h) if h > 1000.0 => "more than 10×".into(),
-        Some(h) => format!("{h:.0} %"),
-    }
 }
 
 fn fabrics(blocks: &mut Vec<Block>, report: &Report) {
