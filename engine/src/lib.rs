@@ -30,6 +30,7 @@ pub mod operations;
 mod precision;
 mod rag;
 mod report;
+pub mod search;
 mod spec;
 mod storage;
 pub mod studies;

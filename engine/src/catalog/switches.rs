@@ -1,7 +1,9 @@
 use super::{Provenance, ESTIMATE};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SwitchFamily {
+    #[serde(rename = "infiniband")]
     InfiniBand,
     Ethernet,
 }

@@ -1,0 +1,255 @@
+//! The checks a candidate must pass, built once per search from its targets and constraints,
+//! and measured on each candidate's report.
+
+use super::request::{Limits, SearchRequest};
+use crate::report::{Report, WorkloadReport};
+use crate::spec::Workload;
+use serde::{Deserialize, Serialize};
+
+/// What a check measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "workload")]
+pub enum Measure {
+    /// Step-time slowdown of training workload `n` (index in the design), percent.
+    Slowdown(usize),
+    /// Network-added latency per token of inference workload `n`, ms.
+    AddedLatency(usize),
+    /// Checkpoint write time ÷ budget of storage workload `n`.
+    Checkpoint(usize),
+    /// Read headroom of storage workload `n`.
+    ReadHeadroom(usize),
+    /// Network cost of the design, USD.
+    Cost,
+    /// Network power of the design, W.
+    Power,
+    /// Most switch tiers of any fabric.
+    Tiers,
+}
+
+/// One target or constraint, with the request field it comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// The request field that sets the limit (`targets.every_workload.max_added_latency_ms`).
+    pub path: String,
+    /// For people: "added latency per token of “70B serving”".
+    pub label: String,
+    pub unit: String,
+    pub measure: Measure,
+    pub limit: f64,
+    /// The value must be at least the limit (else at most).
+    pub at_least: bool,
+}
+
+impl Check {
+    /// Relative margin: positive when met, negative when broken, in fractions of the limit.
+    pub fn slack(&self, value: f64) -> f64 {
+        let scale = if self.limit.abs() > 1e-12 {
+            self.limit.abs()
+        } else {
+            1.0
+        };
+        if self.at_least {
+            (value - self.limit) / scale
+        } else {
+            (self.limit - value) / scale
+        }
+    }
+
+    pub fn met(&self, value: f64) -> bool {
+        if self.at_least {
+            value >= self.limit
+        } else {
+            value <= self.limit
+        }
+    }
+
+    /// The check as a sentence: "added latency per token of “x” at most 50 ms".
+    pub fn describe(&self) -> String {
+        let bound = if self.at_least { "at least" } else { "at most" };
+        format!("{} {bound} {} {}", self.label, round(self.limit), self.unit)
+            .trim_end()
+            .to_string()
+    }
+}
+
+/// Figures with four significant digits, for sentences.
+pub(crate) fn round(v: f64) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    let text = format!("{v:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    text.to_string()
+}
+
+/// A check that a candidate breaks: its index in the search's checks, the candidate's value
+/// and the limit.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Breach {
+    pub check: usize,
+    pub value: f64,
+    pub limit: f64,
+}
+
+/// Every check the request implies, in a stable order: workload targets in the design's order,
+/// then cost, power and tiers.
+pub fn checks(request: &SearchRequest) -> Vec<Check> {
+    let mut out = Vec::new();
+    for (i, w) in request.base.workloads.iter().enumerate() {
+        let (limits, index) = request.targets.for_workload(w.name());
+        let at = match index {
+            Some(n) => format!("targets.workloads[{n}].limits"),
+            None => "targets.every_workload".to_string(),
+        };
+        workload_checks(&mut out, &at, i, w, limits);
+    }
+    let c = &request.constraints;
+    let constraint = |path: &str, label: &str, unit: &str, measure, limit| Check {
+        path: path.into(),
+        label: label.into(),
+        unit: unit.into(),
+        measure,
+        limit,
+        at_least: false,
+    };
+    if let Some(limit) = c.max_cost_usd {
+        out.push(constraint(
+            "constraints.max_cost_usd",
+            "network cost",
+            "USD",
+            Measure::Cost,
+            limit,
+        ));
+    }
+    if let Some(limit) = c.max_power_w {
+        out.push(constraint(
+            "constraints.max_power_w",
+            "network power",
+            "W",
+            Measure::Power,
+            limit,
+        ));
+    }
+    if let Some(limit) = c.max_tiers {
+        out.push(constraint(
+            "constraints.max_tiers",
+            "switch tiers",
+            "",
+            Measure::Tiers,
+            f64::from(limit),
+        ));
+    }
+    out
+}
+
+fn workload_checks(out: &mut Vec<Check>, at: &str, i: usize, w: &Workload, l: &Limits) {
+    let name = w.name();
+    let mut push = |field: &str, label: String, unit: &str, measure, limit, at_least| {
+        out.push(Check {
+            path: format!("{at}.{field}"),
+            label,
+            unit: unit.into(),
+            measure,
+            limit,
+            at_least,
+        })
+    };
+    match w {
+        Workload::Training(_) => {
+            if let Some(limit) = l.max_slowdown_percent {
+                push(
+                    "max_slowdown_percent",
+                    format!("step-time slowdown of “{name}”"),
+                    "%",
+                    Measure::Slowdown(i),
+                    limit,
+                    false,
+                );
+            }
+        }
+        Workload::Inference(_) => {
+            if let Some(limit) = l.max_added_latency_ms {
+                push(
+                    "max_added_latency_ms",
+                    format!("network-added latency per token of “{name}”"),
+                    "ms",
+                    Measure::AddedLatency(i),
+                    limit,
+                    false,
+                );
+            }
+        }
+        Workload::Storage(_) => {
+            if l.checkpoint_within_budget {
+                push(
+                    "checkpoint_within_budget",
+                    format!("checkpoint write time ÷ budget of “{name}”"),
+                    "",
+                    Measure::Checkpoint(i),
+                    1.0,
+                    false,
+                );
+            }
+            if let Some(limit) = l.min_read_headroom {
+                push(
+                    "min_read_headroom",
+                    format!("storage read headroom of “{name}”"),
+                    "×",
+                    Measure::ReadHeadroom(i),
+                    limit,
+                    true,
+                );
+            }
+        }
+        Workload::Rag(_) => {}
+    }
+}
+
+/// The value `measure` takes in `report`. A workload figure the report lacks (a training job
+/// that needs no network) counts as perfect: it cannot break a target.
+pub fn value(measure: Measure, report: &Report) -> f64 {
+    match measure {
+        Measure::Slowdown(i) => match report.workloads.get(i) {
+            Some(WorkloadReport::Training(t)) => t
+                .slowdown
+                .as_ref()
+                .map_or(0.0, |s| (s.value.0 - 1.0) * 100.0),
+            _ => 0.0,
+        },
+        Measure::AddedLatency(i) => match report.workloads.get(i) {
+            Some(WorkloadReport::Inference(r)) => r.network_added_per_token.value.0 * 1e3,
+            _ => 0.0,
+        },
+        Measure::Checkpoint(i) => match report.workloads.get(i) {
+            Some(WorkloadReport::Storage(s)) if s.write_budget.0 > 0.0 => {
+                s.checkpoint_write_time.value.0 / s.write_budget.0
+            }
+            _ => 0.0,
+        },
+        Measure::ReadHeadroom(i) => match report.workloads.get(i) {
+            Some(WorkloadReport::Storage(s)) => s.read_headroom.value.0,
+            _ => f64::INFINITY,
+        },
+        Measure::Cost => report.totals.cost_usd,
+        Measure::Power => report.totals.power_w,
+        Measure::Tiers => f64::from(
+            report
+                .fabrics
+                .iter()
+                .map(|f| f.plan.tiers)
+                .max()
+                .unwrap_or(0),
+        ),
+    }
+}
+
+/// The performance objectives a frontier trades against cost and power: the worst slowdown
+/// (percent) and the worst added latency per token (ms), 0 when the design has none.
+pub fn performance(report: &Report) -> (f64, f64) {
+    let h = &report.headline;
+    let slowdown = h
+        .worst_training_slowdown
+        .map_or(0.0, |r| ((r.0 - 1.0) * 100.0).max(0.0));
+    let latency = h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3);
+    (slowdown, latency)
+}

@@ -1,0 +1,262 @@
+//! Why the answer is the answer: which target binds a chosen candidate, what the next cheaper
+//! candidate breaks, and, when nothing is feasible, which target nobody meets and which
+//! candidate comes closest.
+
+use super::checks::{self, round, Breach};
+use super::frontier::{Record, Search, Status};
+use super::space::Choice;
+use crate::evaluate::evaluate;
+use serde::{Deserialize, Serialize};
+
+/// One check measured on one candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    /// Index into the search's checks.
+    pub check: usize,
+    pub value: f64,
+    pub limit: f64,
+    /// Relative margin: positive when met, negative when broken.
+    pub slack: f64,
+}
+
+/// A candidate with its choices, as the result shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    pub record: Record,
+    pub choice: Choice,
+}
+
+/// The cheaper neighbour of an explained candidate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NextCheaper {
+    pub candidate: Candidate,
+    /// The checks it breaks, worst first; empty when it is feasible (then it lost on power or
+    /// performance instead).
+    pub breaks: Vec<Measured>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Explanation {
+    pub candidate: Candidate,
+    /// Every check, in the search's order.
+    pub measured: Vec<Measured>,
+    /// The check with the least slack: the one that would break first.
+    pub binding: Option<Measured>,
+    /// The most expensive evaluated candidate that costs less.
+    pub next_cheaper: Option<NextCheaper>,
+    pub summary: String,
+}
+
+/// No candidate meets every check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NoDesign {
+    /// Checks no evaluated candidate meets.
+    pub unmet_by_all: Vec<usize>,
+    /// The candidate whose breaches add up to the least (in fractions of each limit).
+    pub closest: Option<Candidate>,
+    pub closest_breaks: Vec<Measured>,
+    pub summary: String,
+}
+
+impl Search {
+    /// Every check measured on candidate `id`, or `None` when the engine cannot evaluate it.
+    pub fn measure(&self, id: u64) -> Option<Vec<Measured>> {
+        let report = evaluate(&self.space.spec(id)?).ok()?;
+        Some(
+            self.checks
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let value = checks::value(c.measure, &report);
+                    Measured {
+                        check: i,
+                        value,
+                        limit: c.limit,
+                        slack: c.slack(value),
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    pub(crate) fn candidate(&self, record: &Record) -> Option<Candidate> {
+        Some(Candidate {
+            record: record.clone(),
+            choice: self.space.choice(record.id)?,
+        })
+    }
+
+    /// Why candidate `id` is where it is: its binding check and what the next cheaper
+    /// evaluated candidate breaks.
+    pub fn explain(&self, id: u64) -> Option<Explanation> {
+        let record = self.record(id)?;
+        let measured = self.measure(id)?;
+        let binding = measured
+            .iter()
+            .copied()
+            .min_by(|a, b| a.slack.total_cmp(&b.slack));
+        let next_cheaper = self
+            .records
+            .iter()
+            .filter(|r| r.cost_usd.is_finite() && r.cost_usd < record.cost_usd)
+            .max_by(|a, b| a.cost_usd.total_cmp(&b.cost_usd).then(b.id.cmp(&a.id)))
+            .and_then(|r| {
+                let mut breaks: Vec<Measured> = self
+                    .measure(r.id)?
+                    .into_iter()
+                    .filter(|m| m.slack < 0.0 && !self.checks[m.check].met(m.value))
+                    .collect();
+                breaks.sort_by(|a, b| a.slack.total_cmp(&b.slack));
+                Some(NextCheaper {
+                    candidate: self.candidate(r)?,
+                    breaks,
+                })
+            });
+        let candidate = self.candidate(record)?;
+        let summary = self.summary(&candidate, binding, next_cheaper.as_ref());
+        Some(Explanation {
+            candidate,
+            measured,
+            binding,
+            next_cheaper,
+            summary,
+        })
+    }
+
+    fn summary(
+        &self,
+        candidate: &Candidate,
+        binding: Option<Measured>,
+        next: Option<&NextCheaper>,
+    ) -> String {
+        let mut text = format!(
+            "Candidate {} costs {} USD and draws {} W.",
+            candidate.record.id,
+            round(candidate.record.cost_usd),
+            round(candidate.record.power_w)
+        );
+        if let Some(b) = binding {
+            let c = &self.checks[b.check];
+            text += &format!(
+                " The binding check is {}: {} {} against a limit of {}.",
+                c.label,
+                round(b.value),
+                c.unit,
+                round(b.limit)
+            );
+        }
+        match next {
+            None => text += " No evaluated candidate costs less.",
+            Some(n) if n.breaks.is_empty() => {
+                text += &format!(
+                    " Candidate {} costs less ({} USD) and meets every check, but draws more \
+                     power or performs worse.",
+                    n.candidate.record.id,
+                    round(n.candidate.record.cost_usd)
+                )
+            }
+            Some(n) => {
+                let b = n.breaks[0];
+                let c = &self.checks[b.check];
+                text += &format!(
+                    " The next cheaper candidate, {} at {} USD, breaks {} ({} {}).",
+                    n.candidate.record.id,
+                    round(n.candidate.record.cost_usd),
+                    c.describe(),
+                    round(b.value),
+                    c.unit
+                );
+            }
+        }
+        text
+    }
+
+    /// When no visited candidate is feasible: what nobody meets and the closest candidate.
+    /// `None` while some candidate is feasible.
+    pub fn no_design(&self) -> Option<NoDesign> {
+        if self.records.iter().any(Record::feasible) {
+            return None;
+        }
+        let unmet_by_all: Vec<usize> = (0..self.checks.len())
+            .filter(|&i| !self.met_by_any[i])
+            .collect();
+        let closest_record = self.closest.map(|(_, i)| &self.records[i]);
+        let closest = closest_record.and_then(|r| self.candidate(r));
+        let mut closest_breaks: Vec<Measured> = closest_record
+            .and_then(|r| self.measure(r.id))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|m| !self.checks[m.check].met(m.value))
+            .collect();
+        closest_breaks.sort_by(|a, b| a.slack.total_cmp(&b.slack));
+        let unmet: Vec<String> = unmet_by_all
+            .iter()
+            .map(|&i| self.checks[i].describe())
+            .collect();
+        let mut summary = if unmet.is_empty() {
+            "No design meets every check at once, though each is met by some candidate.".to_string()
+        } else {
+            format!("No design meets {}.", unmet.join("; nor "))
+        };
+        match (&closest, closest_breaks.first()) {
+            (Some(c), Some(b)) => {
+                let check = &self.checks[b.check];
+                summary += &format!(
+                    " The closest is candidate {} ({}), at {} {} for {}.",
+                    c.record.id,
+                    describe_choice(&c.choice),
+                    round(b.value),
+                    check.unit,
+                    check.describe()
+                );
+            }
+            _ => {
+                let reason = self.records.iter().find_map(|r| match &r.status {
+                    Status::Invalid { reason } => Some(reason.as_str()),
+                    _ => None,
+                });
+                summary += &match reason {
+                    Some(reason) => format!(" No candidate could be built: {reason}"),
+                    None => " No candidate could be evaluated.".to_string(),
+                };
+            }
+        }
+        Some(NoDesign {
+            unmet_by_all,
+            closest,
+            closest_breaks,
+            summary,
+        })
+    }
+}
+
+/// A choice in a few words: "RoCE v2 400GbE on sn5600, 8 NICs".
+pub fn describe_choice(choice: &Choice) -> String {
+    let fabrics: Vec<String> = choice
+        .fabrics
+        .iter()
+        .map(|f| {
+            format!(
+                "{}: {} at {} Gb/s on {}, leaf {}:1",
+                f.fabric,
+                f.technology.label(),
+                round(f.port_gbps),
+                f.switch,
+                round(f.leaf_oversubscription)
+            )
+        })
+        .collect();
+    format!(
+        "{}; {} NICs per node",
+        fabrics.join("; "),
+        choice.nics_per_node
+    )
+}
+
+/// The breach of a record, if it has one.
+pub fn breach(record: &Record) -> Option<Breach> {
+    match record.status {
+        Status::Infeasible { breach } | Status::Pruned { breach } => Some(breach),
+        _ => None,
+    }
+}

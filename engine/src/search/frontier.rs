@@ -1,0 +1,335 @@
+//! The search itself: candidates are visited in id order (or a spread sample of them), each is
+//! bounded, evaluated and checked, and the Pareto frontier is kept up to date as it goes, so
+//! the search can run in slices.
+
+use super::checks::{self, Breach, Check};
+use super::request::SearchRequest;
+use super::space::Space;
+use crate::error::{FieldError, SpecErrors};
+use crate::evaluate::evaluate;
+use serde::{Deserialize, Serialize};
+
+/// What the search concluded about one candidate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "status")]
+pub enum Status {
+    /// Meets every check and no evaluated candidate beats it on every objective.
+    Frontier,
+    /// Meets every check, but candidate `by` is at least as good on every objective and
+    /// better on one.
+    Dominated { by: u64 },
+    /// Breaks a check; the breach with the least slack.
+    Infeasible { breach: Breach },
+    /// A floor under its cost or power already breaks a constraint: not evaluated.
+    Pruned { breach: Breach },
+    /// The engine cannot build it (too many endpoints for the switch, ...).
+    Invalid { reason: String },
+}
+
+/// One visited candidate: its id (decode it with [`Search::choice`]) and objectives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub id: u64,
+    pub cost_usd: f64,
+    pub power_w: f64,
+    /// Worst training step-time slowdown, percent.
+    pub slowdown_percent: f64,
+    /// Worst network-added latency per token, ms.
+    pub added_latency_ms: f64,
+    pub status: Status,
+}
+
+impl Record {
+    fn objectives(&self) -> [f64; 4] {
+        [
+            self.cost_usd,
+            self.power_w,
+            self.slowdown_percent,
+            self.added_latency_ms,
+        ]
+    }
+
+    /// No worse on every objective and better on one.
+    pub fn dominates(&self, other: &Record) -> bool {
+        let (a, b) = (self.objectives(), other.objectives());
+        a.iter().zip(&b).all(|(x, y)| x <= y) && a.iter().zip(&b).any(|(x, y)| x < y)
+    }
+
+    pub fn feasible(&self) -> bool {
+        matches!(self.status, Status::Frontier | Status::Dominated { .. })
+    }
+}
+
+/// How far a search has come.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub visited: u64,
+    /// Candidates the search will visit in all.
+    pub planned: u64,
+    /// Candidates the freedoms span.
+    pub space: u64,
+    pub feasible: u64,
+    pub frontier: usize,
+    pub done: bool,
+}
+
+/// A design search that runs in slices: [`Search::new`], then [`Search::step`] until done,
+/// then [`Search::result`].
+#[derive(Debug, Clone)]
+pub struct Search {
+    pub(crate) request: SearchRequest,
+    pub(crate) checks: Vec<Check>,
+    pub(crate) space: Space,
+    stride: u64,
+    planned: u64,
+    next: u64,
+    pub(crate) records: Vec<Record>,
+    /// Indices into `records` of the current frontier.
+    frontier: Vec<usize>,
+    feasible: u64,
+    /// Whether any evaluated candidate met each check.
+    pub(crate) met_by_any: Vec<bool>,
+    /// The infeasible candidate with the smallest total relative breach, and that total.
+    pub(crate) closest: Option<(f64, usize)>,
+}
+
+impl Search {
+    /// Validates the request and lays out its candidate space.
+    pub fn new(request: SearchRequest) -> Result<Search, SpecErrors> {
+        request.validate()?;
+        let space = Space::new(&request);
+        if space.size == 0 {
+            return Err(SpecErrors(vec![FieldError::new(
+                "constraints",
+                "no candidate is left: every technology, switch or port speed the freedoms \
+                 offer is excluded, or no allowed switch has ports that fast",
+            )]));
+        }
+        let planned = space.size.min(request.max_candidates);
+        let stride = stride(space.size, planned);
+        let checks = checks::checks(&request);
+        let met_by_any = vec![false; checks.len()];
+        Ok(Search {
+            request,
+            checks,
+            space,
+            stride,
+            planned,
+            next: 0,
+            records: Vec::with_capacity(planned.min(1 << 20) as usize),
+            frontier: Vec::new(),
+            feasible: 0,
+            met_by_any,
+            closest: None,
+        })
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            visited: self.next,
+            planned: self.planned,
+            space: self.space.size,
+            feasible: self.feasible,
+            frontier: self.frontier.len(),
+            done: self.next >= self.planned,
+        }
+    }
+
+    /// Visits up to `budget` more candidates.
+    pub fn step(&mut self, budget: u64) -> Progress {
+        let end = self.next.saturating_add(budget).min(self.planned);
+        while self.next < end {
+            // A stride coprime with the space size visits distinct ids, spread evenly.
+            let id = ((u128::from(self.next) * u128::from(self.stride))
+                % u128::from(self.space.size)) as u64;
+            self.visit(id);
+            self.next += 1;
+        }
+        self.progress()
+    }
+
+    /// Runs the search to its end.
+    pub fn run(&mut self) -> Progress {
+        self.step(u64::MAX)
+    }
+
+    fn visit(&mut self, id: u64) {
+        if let Some(breach) = self.floor_breach(id) {
+            self.records.push(Record {
+                id,
+                cost_usd: f64::NAN,
+                power_w: f64::NAN,
+                slowdown_percent: f64::NAN,
+                added_latency_ms: f64::NAN,
+                status: Status::Pruned { breach },
+            });
+            return;
+        }
+        let report = match self.space.spec(id).map(|s| evaluate(&s)) {
+            Some(Ok(r)) => r,
+            Some(Err(e)) => {
+                let reason = e.0.first().map_or_else(String::new, |f| f.to_string());
+                return self.push_invalid(id, reason);
+            }
+            None => return self.push_invalid(id, "not in the space".into()),
+        };
+        let (slowdown, latency) = checks::performance(&report);
+        let mut worst: Option<Breach> = None;
+        let mut worst_slack = f64::INFINITY;
+        let mut total = 0.0;
+        for (i, check) in self.checks.iter().enumerate() {
+            let value = checks::value(check.measure, &report);
+            if check.met(value) {
+                self.met_by_any[i] = true;
+                continue;
+            }
+            let slack = check.slack(value);
+            total -= slack.max(-1e12);
+            if worst.is_none() || slack < worst_slack {
+                worst_slack = slack;
+                worst = Some(Breach {
+                    check: i,
+                    value,
+                    limit: check.limit,
+                });
+            }
+        }
+        let index = self.records.len();
+        let mut record = Record {
+            id,
+            cost_usd: report.totals.cost_usd,
+            power_w: report.totals.power_w,
+            slowdown_percent: slowdown,
+            added_latency_ms: latency,
+            status: Status::Frontier,
+        };
+        if let Some(breach) = worst {
+            record.status = Status::Infeasible { breach };
+            if self.closest.is_none_or(|(t, _)| total < t) {
+                self.closest = Some((total, index));
+            }
+            self.records.push(record);
+            return;
+        }
+        self.feasible += 1;
+        if let Some(&by) = self
+            .frontier
+            .iter()
+            .find(|&&f| self.records[f].dominates(&record))
+        {
+            record.status = Status::Dominated {
+                by: self.records[by].id,
+            };
+            self.records.push(record);
+            return;
+        }
+        // The newcomer may push points off the frontier; dominance is transitive, so a point
+        // beaten by one that left the frontier is beaten by one still on it.
+        let records = &mut self.records;
+        self.frontier.retain(|&f| {
+            let beaten = record.dominates(&records[f]);
+            if beaten {
+                records[f].status = Status::Dominated { by: id };
+            }
+            !beaten
+        });
+        self.records.push(record);
+        self.frontier.push(index);
+    }
+
+    fn push_invalid(&mut self, id: u64, reason: String) {
+        self.records.push(Record {
+            id,
+            cost_usd: f64::NAN,
+            power_w: f64::NAN,
+            slowdown_percent: f64::NAN,
+            added_latency_ms: f64::NAN,
+            status: Status::Invalid { reason },
+        });
+    }
+
+    /// A cost or power constraint that even the floor under the candidate breaks.
+    fn floor_breach(&self, id: u64) -> Option<Breach> {
+        let (cost, power) = self.space.floor(id)?;
+        self.checks.iter().enumerate().find_map(|(i, c)| {
+            let value = match c.measure {
+                checks::Measure::Cost => cost,
+                checks::Measure::Power => power,
+                _ => return None,
+            };
+            (!c.met(value)).then_some(Breach {
+                check: i,
+                value,
+                limit: c.limit,
+            })
+        })
+    }
+
+    /// Every visited candidate, in visiting order.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The record of candidate `id`, if it was visited.
+    pub fn record(&self, id: u64) -> Option<&Record> {
+        // Ids are visited in increasing order when the search is exhaustive.
+        if self.stride == 1 {
+            return self
+                .records
+                .binary_search_by_key(&id, |r| r.id)
+                .ok()
+                .map(|i| &self.records[i]);
+        }
+        self.records.iter().find(|r| r.id == id)
+    }
+
+    /// The frontier so far, cheapest first.
+    pub fn frontier(&self) -> Vec<&Record> {
+        let mut points: Vec<&Record> = self.frontier.iter().map(|&i| &self.records[i]).collect();
+        points.sort_by(|a, b| a.cost_usd.total_cmp(&b.cost_usd).then(a.id.cmp(&b.id)));
+        points
+    }
+
+    pub fn checks(&self) -> &[Check] {
+        &self.checks
+    }
+
+    pub fn request(&self) -> &SearchRequest {
+        &self.request
+    }
+
+    /// Whether every candidate of the space is (or will be) visited.
+    pub fn exhaustive(&self) -> bool {
+        self.planned == self.space.size
+    }
+
+    /// What candidate `id` chose.
+    pub fn choice(&self, id: u64) -> Option<super::space::Choice> {
+        self.space.choice(id)
+    }
+
+    /// The design candidate `id` stands for, to open, save or evaluate.
+    pub fn spec(&self, id: u64) -> Option<crate::spec::DesignSpec> {
+        self.space.spec(id)
+    }
+}
+
+/// The step between visited ids: 1 when every id is visited, else the first number at least
+/// `size ÷ planned` that shares no factor with `size`, so `planned` steps land on distinct ids.
+fn stride(size: u64, planned: u64) -> u64 {
+    if planned >= size || planned == 0 {
+        return 1;
+    }
+    let mut s = (size / planned).max(1);
+    while gcd(s, size) != 1 {
+        s += 1;
+    }
+    s
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}

@@ -1,0 +1,104 @@
+//! Design search: the cheapest fabrics that meet the workloads' targets, as a Pareto frontier
+//! of network cost, network power, worst training slowdown and worst added latency per token.
+//!
+//! A [`SearchRequest`] names a base design, [`Targets`] per workload, [`Constraints`] (budget,
+//! power, allowed technologies, switches and families, tiers, growth) and the [`Freedoms`] the
+//! search may vary (technology, port speed, switch model, topology, oversubscription, NICs per
+//! node, how workloads share fabrics). Every combination is a candidate with a numeric id.
+//!
+//! Strategy and guarantee:
+//! - Choices no constraint allows are removed before any candidate is formed.
+//! - A candidate whose cost or power floor (one leaf switch per radix of endpoints on every
+//!   fabric) already breaks a budget is pruned without evaluation; the floor never exceeds the
+//!   true figure, so no feasible candidate is lost.
+//! - Every other candidate is evaluated by [`crate::evaluate`] and checked.
+//! - When the space holds at most `max_candidates` candidates (100,000 by default) every one
+//!   is visited and the frontier is exact: each frontier point meets every check and no
+//!   candidate of the space beats it on every objective.
+//! - Beyond that, `max_candidates` distinct candidates are visited, spread evenly over the id
+//!   range (a stride coprime with the space size). The frontier is then exact for the visited
+//!   candidates only, and [`SearchResult::exhaustive`] is false.
+//!
+//! Run it at once with [`search`], or in slices (the browser shows progress between them):
+//!
+//! ```
+//! use engine::search::{Search, SearchRequest};
+//! let base = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_INFERENCE_25G).unwrap();
+//! let mut request = SearchRequest::new(base);
+//! request.freedoms.technologies = engine::Technology::ALL.to_vec();
+//! request.targets.every_workload.max_added_latency_ms = Some(50.0);
+//! let mut search = Search::new(request).unwrap();
+//! while !search.step(2).done {}
+//! let result = search.result();
+//! assert!(!result.frontier.is_empty());
+//! ```
+
+mod checks;
+mod explain;
+mod frontier;
+mod request;
+mod space;
+
+pub use checks::{Breach, Check, Measure};
+pub use explain::{
+    breach, describe_choice, Candidate, Explanation, Measured, NextCheaper, NoDesign,
+};
+pub use frontier::{Progress, Record, Search, Status};
+pub use request::{
+    default_max_candidates, Arrangement, Constraints, Freedoms, Limits, SearchRequest, Targets,
+    WorkloadLimits, MAX_VALUES_PER_FREEDOM,
+};
+pub use space::{Choice, FabricChoice};
+
+use crate::error::SpecErrors;
+use serde::{Deserialize, Serialize};
+
+/// What a finished (or interrupted) search found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResult {
+    /// Candidates the freedoms span.
+    pub space: u64,
+    pub visited: u64,
+    pub evaluated: u64,
+    pub feasible: u64,
+    /// Every candidate of the space was visited: the frontier is exact.
+    pub exhaustive: bool,
+    /// The checks, in the order breaches and measurements refer to.
+    pub checks: Vec<Check>,
+    /// Feasible candidates no other beats on every objective, cheapest first.
+    pub frontier: Vec<Candidate>,
+    /// Set when no visited candidate is feasible.
+    pub no_design: Option<NoDesign>,
+}
+
+impl Search {
+    /// The result so far (final once [`Progress::done`]).
+    pub fn result(&self) -> SearchResult {
+        let progress = self.progress();
+        SearchResult {
+            space: progress.space,
+            visited: progress.visited,
+            evaluated: self
+                .records()
+                .iter()
+                .filter(|r| !matches!(r.status, Status::Pruned { .. }))
+                .count() as u64,
+            feasible: progress.feasible,
+            exhaustive: self.exhaustive() && progress.done,
+            checks: self.checks().to_vec(),
+            frontier: self
+                .frontier()
+                .into_iter()
+                .filter_map(|r| self.candidate(r))
+                .collect(),
+            no_design: self.no_design(),
+        }
+    }
+}
+
+/// Runs the whole search for `request`.
+pub fn search(request: SearchRequest) -> Result<SearchResult, SpecErrors> {
+    let mut s = Search::new(request)?;
+    s.run();
+    Ok(s.result())
+}

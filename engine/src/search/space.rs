@@ -1,0 +1,384 @@
+//! The candidate space: every combination of the freedoms, numbered so that a candidate is an
+//! id (a mixed-radix number) and the search can stop and resume anywhere.
+
+use super::request::{Arrangement, SearchRequest};
+use crate::catalog::{switch, SwitchFamily, SWITCHES};
+use crate::spec::{DesignSpec, Fabric, Role, Topology, Workload};
+use crate::technology::Technology;
+use serde::{Deserialize, Serialize};
+
+/// One fabric's choices in a candidate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FabricChoice {
+    pub fabric: String,
+    pub technology: Technology,
+    pub port_gbps: f64,
+    pub switch: String,
+    pub topology: Topology,
+    pub leaf_oversubscription: f64,
+    pub spine_oversubscription: f64,
+}
+
+/// Everything a candidate chose.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Choice {
+    pub arrangement: Arrangement,
+    pub nics_per_node: u32,
+    pub fabrics: Vec<FabricChoice>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct FabricOption {
+    pub technology: Technology,
+    pub port_gbps: f64,
+    pub switch: &'static str,
+    pub topology: Topology,
+    pub leaf: f64,
+    pub spine: f64,
+    /// Fewest switches' price and power the fabric can have, for bounds before evaluation.
+    pub switch_price: f64,
+    pub switch_power: f64,
+    pub radix: u32,
+}
+
+/// The candidates of one arrangement of fabrics.
+#[derive(Debug, Clone)]
+pub(crate) struct Block {
+    pub arrangement: Arrangement,
+    pub template: DesignSpec,
+    pub nics: Vec<u32>,
+    pub options: Vec<Vec<FabricOption>>,
+    pub offset: u64,
+    pub size: u64,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Space {
+    pub blocks: Vec<Block>,
+    pub size: u64,
+}
+
+impl Space {
+    /// The space `request` spans (the request is valid). Choices no constraint allows are
+    /// left out here, before anything is evaluated.
+    pub fn new(request: &SearchRequest) -> Space {
+        let f = &request.freedoms;
+        let mut arrangements = f.arrangements.clone();
+        if arrangements.is_empty() {
+            arrangements.push(Arrangement::AsDesigned);
+        }
+        dedup(&mut arrangements);
+        let mut nics = f.nics_per_node.clone();
+        if nics.is_empty() {
+            nics.push(request.base.cluster.nics_per_node);
+        }
+        dedup(&mut nics);
+        let mut blocks = Vec::new();
+        let mut offset = 0u64;
+        for arrangement in arrangements {
+            let mut template = arrange(&request.base, arrangement);
+            if let Some(g) = request.constraints.growth_target_nodes {
+                template.cluster.growth_target_nodes = Some(g);
+            }
+            let options: Vec<Vec<FabricOption>> = template
+                .fabrics
+                .iter()
+                .map(|fabric| fabric_options(request, fabric))
+                .collect();
+            let size = options
+                .iter()
+                .fold(nics.len() as u64, |n, o| n.saturating_mul(o.len() as u64));
+            blocks.push(Block {
+                arrangement,
+                template,
+                nics: nics.clone(),
+                options,
+                offset,
+                size,
+            });
+            offset = offset.saturating_add(size);
+        }
+        Space {
+            blocks,
+            size: offset,
+        }
+    }
+
+    /// The block and the option picked for each of its fabrics by candidate `id`.
+    pub fn decode(&self, id: u64) -> Option<(&Block, u32, Vec<&FabricOption>)> {
+        let block = self
+            .blocks
+            .iter()
+            .find(|b| id >= b.offset && id - b.offset < b.size)?;
+        let mut rest = id - block.offset;
+        let mut picked = Vec::with_capacity(block.options.len());
+        // The last fabric varies fastest, the NIC count slowest.
+        for options in block.options.iter().rev() {
+            let n = options.len() as u64;
+            picked.push(options.get((rest % n) as usize)?);
+            rest /= n;
+        }
+        picked.reverse();
+        let nics = *block.nics.get(rest as usize)?;
+        Some((block, nics, picked))
+    }
+
+    /// The design candidate `id` stands for.
+    pub fn spec(&self, id: u64) -> Option<DesignSpec> {
+        let (block, nics, picked) = self.decode(id)?;
+        let mut spec = block.template.clone();
+        spec.cluster.nics_per_node = nics;
+        for (fabric, o) in spec.fabrics.iter_mut().zip(picked) {
+            fabric.technology = o.technology;
+            fabric.port_gbps = (o.port_gbps != o.technology.port_gbps()).then_some(o.port_gbps);
+            fabric.switch = Some(o.switch.to_string());
+            fabric.topology = o.topology;
+            fabric.oversubscription.leaf = o.leaf;
+            fabric.oversubscription.spine = o.spine;
+        }
+        Some(spec)
+    }
+
+    pub fn choice(&self, id: u64) -> Option<Choice> {
+        let (block, nics, picked) = self.decode(id)?;
+        Some(Choice {
+            arrangement: block.arrangement,
+            nics_per_node: nics,
+            fabrics: block
+                .template
+                .fabrics
+                .iter()
+                .zip(picked)
+                .map(|(f, o)| FabricChoice {
+                    fabric: f.name.clone(),
+                    technology: o.technology,
+                    port_gbps: o.port_gbps,
+                    switch: o.switch.to_string(),
+                    topology: o.topology,
+                    leaf_oversubscription: o.leaf,
+                    spine_oversubscription: o.spine,
+                })
+                .collect(),
+        })
+    }
+
+    /// A floor under candidate `id`'s network cost and power: each fabric needs at least one
+    /// leaf per radix of endpoints. `None` when the design overrides catalog prices or power,
+    /// which the floor does not model.
+    pub fn floor(&self, id: u64) -> Option<(f64, f64)> {
+        let (block, nics, picked) = self.decode(id)?;
+        if !block.template.overrides.is_empty() {
+            return None;
+        }
+        let (mut cost, mut power) = (0.0, 0.0);
+        let cluster = &block.template.cluster;
+        for (f, o) in block.template.fabrics.iter().zip(picked) {
+            let nodes = f.attached_nodes.unwrap_or(cluster.nodes);
+            let ppn = f.ports_per_node.unwrap_or(match f.role {
+                Role::Compute => nics,
+                _ => 1,
+            });
+            // One node alone on a compute fabric needs no switch (the scale-up domain).
+            if f.role == Role::Compute && nodes <= 1 {
+                continue;
+            }
+            let endpoints = u64::from(nodes) * u64::from(ppn) + u64::from(f.extra_endpoints);
+            let leaves = endpoints.div_ceil(u64::from(o.radix.max(1))) as f64;
+            cost += leaves * o.switch_price;
+            power += leaves * o.switch_power;
+        }
+        Some((cost, power))
+    }
+}
+
+fn dedup<T: PartialEq + Copy>(values: &mut Vec<T>) {
+    let mut seen: Vec<T> = Vec::with_capacity(values.len());
+    values.retain(|v| {
+        let new = !seen.contains(v);
+        if new {
+            seen.push(*v);
+        }
+        new
+    });
+}
+
+fn family_fits(family: SwitchFamily, t: Technology) -> bool {
+    match family {
+        SwitchFamily::InfiniBand => !t.is_ethernet(),
+        SwitchFamily::Ethernet => t.is_ethernet(),
+    }
+}
+
+/// Every allowed combination of technology, port speed, switch, topology and oversubscription
+/// for one fabric of the template.
+fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption> {
+    let f = &request.freedoms;
+    let c = &request.constraints;
+    let mut technologies = if f.technologies.is_empty() {
+        vec![fabric.technology]
+    } else {
+        f.technologies.clone()
+    };
+    dedup(&mut technologies);
+    let topologies = listed(&f.topologies, fabric.topology);
+    let leaves = listed(&f.leaf_oversubscription, fabric.oversubscription.leaf);
+    let spines = listed(&f.spine_oversubscription, fabric.oversubscription.spine);
+    let mut out = Vec::new();
+    for t in technologies.into_iter().filter(|&t| c.allows_technology(t)) {
+        let switches: Vec<&'static str> = if f.switch_models {
+            SWITCHES
+                .iter()
+                .filter(|s| family_fits(s.family, t))
+                .map(|s| s.key)
+                .collect()
+        } else if t == fabric.technology {
+            match switch(fabric.switch_key()) {
+                Some(s) => vec![s.key],
+                None => vec![t.default_switch()],
+            }
+        } else {
+            vec![t.default_switch()]
+        };
+        let speeds: Vec<f64> = if f.port_speeds_gbps.is_empty() {
+            vec![if t == fabric.technology {
+                fabric.port_gbps()
+            } else {
+                t.port_gbps()
+            }]
+        } else {
+            let mut s: Vec<f64> = f
+                .port_speeds_gbps
+                .iter()
+                .copied()
+                .filter(|&s| s <= t.port_gbps() + 1e-9)
+                .collect();
+            s.dedup_by(|a, b| a == b);
+            s
+        };
+        for key in switches.into_iter().filter(|k| c.allows_switch(k)) {
+            let Some(sw) = switch(key) else { continue };
+            if !family_fits(sw.family, t) {
+                continue;
+            }
+            for &speed in &speeds {
+                let Some((_, radix)) = sw.port_mode_for(speed) else {
+                    continue;
+                };
+                for &topology in &topologies {
+                    for &leaf in &leaves {
+                        for &spine in &spines {
+                            out.push(FabricOption {
+                                technology: t,
+                                port_gbps: speed,
+                                switch: sw.key,
+                                topology,
+                                leaf,
+                                spine,
+                                switch_price: sw.price_usd,
+                                switch_power: sw.power_w,
+                                radix,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn listed<T: PartialEq + Copy>(values: &[T], base: T) -> Vec<T> {
+    let mut v = if values.is_empty() {
+        vec![base]
+    } else {
+        values.to_vec()
+    };
+    dedup(&mut v);
+    v
+}
+
+fn set_fabric(w: &mut Workload, name: &str) {
+    let fabric = match w {
+        Workload::Training(x) => &mut x.fabric,
+        Workload::Inference(x) => &mut x.fabric,
+        Workload::Rag(x) => &mut x.fabric,
+        Workload::Storage(x) => &mut x.fabric,
+    };
+    *fabric = name.to_string();
+}
+
+/// `base` with its workloads spread over fabrics as `arrangement` says.
+fn arrange(base: &DesignSpec, arrangement: Arrangement) -> DesignSpec {
+    let mut spec = base.clone();
+    match arrangement {
+        Arrangement::AsDesigned => {}
+        Arrangement::Shared => {
+            let Some(shared) = base
+                .fabrics
+                .iter()
+                .find(|f| f.role == Role::Compute)
+                .or_else(|| base.fabrics.first())
+            else {
+                return spec;
+            };
+            for w in &mut spec.workloads {
+                set_fabric(w, &shared.name);
+            }
+            spec.fabrics = vec![shared.clone()];
+        }
+        Arrangement::Separate => {
+            let mut fabrics: Vec<Fabric> = Vec::new();
+            for role in [Role::Compute, Role::Inference, Role::Storage] {
+                let carried: Vec<usize> = (0..spec.workloads.len())
+                    .filter(|&i| role_of(&spec.workloads[i]) == role)
+                    .collect();
+                let Some(&first) = carried.first() else {
+                    continue;
+                };
+                let fabric = match base.fabrics.iter().find(|f| f.role == role) {
+                    Some(f) => f.clone(),
+                    None => {
+                        // No fabric of this role yet: start from the one the workload uses.
+                        let from = base
+                            .fabric(base.workloads[first].fabric())
+                            .or_else(|| base.fabrics.first());
+                        let Some(from) = from else { continue };
+                        let mut f = from.clone();
+                        f.role = role;
+                        f.ports_per_node = None;
+                        f.name = unique_name(base, &fabrics, role.label());
+                        f
+                    }
+                };
+                for &i in &carried {
+                    set_fabric(&mut spec.workloads[i], &fabric.name);
+                }
+                fabrics.push(fabric);
+            }
+            if !fabrics.is_empty() {
+                spec.fabrics = fabrics;
+            }
+        }
+    }
+    spec
+}
+
+fn role_of(w: &Workload) -> Role {
+    match w {
+        Workload::Training(_) => Role::Compute,
+        Workload::Inference(_) | Workload::Rag(_) => Role::Inference,
+        Workload::Storage(_) => Role::Storage,
+    }
+}
+
+fn unique_name(base: &DesignSpec, taken: &[Fabric], wanted: &str) -> String {
+    let free =
+        |n: &str| !base.fabrics.iter().any(|f| f.name == n) && !taken.iter().any(|f| f.name == n);
+    if free(wanted) {
+        return wanted.to_string();
+    }
+    (2..)
+        .map(|i| format!("{wanted}-{i}"))
+        .find(|n| free(n))
+        .unwrap_or_else(|| wanted.to_string())
+}

@@ -1,0 +1,238 @@
+//! Design search: the cheapest fabrics that meet the workloads' targets.
+
+use engine::search::*;
+use engine::*;
+
+fn inference_base() -> DesignSpec {
+    DesignSpec::from_json(examples::SEVENTY_B_INFERENCE_25G).unwrap()
+}
+
+fn training_base() -> DesignSpec {
+    DesignSpec::from_json(examples::SEVENTY_B_TRAINING).unwrap()
+}
+
+fn is_tcp(t: Technology) -> bool {
+    t.transport() == Transport::Tcp
+}
+
+fn latency_search(technologies: Vec<Technology>) -> Search {
+    let mut request = SearchRequest::new(inference_base());
+    request.freedoms.technologies = technologies;
+    request.targets.every_workload.max_added_latency_ms = Some(50.0);
+    let mut search = Search::new(request).unwrap();
+    search.run();
+    search
+}
+
+#[test]
+fn seventy_b_inference_over_tcp_misses_a_50_ms_token_target() {
+    // 70B across 4 nodes with 256 tokens in flight: every TCP fabric adds more than 50 ms per
+    // token (seed C9: hundreds of ms at 25 Gb/s), so the frontier holds RDMA fabrics only.
+    let search = latency_search(Technology::ALL.to_vec());
+    let result = search.result();
+    assert!(result.exhaustive);
+    assert!(!result.frontier.is_empty());
+    for point in &result.frontier {
+        assert!(point.choice.fabrics.iter().all(|f| !is_tcp(f.technology)));
+        assert!(point.record.added_latency_ms <= 50.0);
+    }
+    for record in search.records() {
+        let choice = search.choice(record.id).unwrap();
+        if is_tcp(choice.fabrics[0].technology) {
+            match &record.status {
+                Status::Infeasible { breach } => {
+                    assert_eq!(
+                        result.checks[breach.check].measure,
+                        Measure::AddedLatency(0)
+                    );
+                    assert!(breach.value > 50.0, "{breach:?}");
+                }
+                Status::Invalid { .. } => {}
+                other => panic!("a TCP fabric should miss the target, got {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn seventy_b_training_on_25g_with_one_nic_per_node_misses_a_5_percent_slowdown_target() {
+    let mut request = SearchRequest::new(training_base());
+    request.freedoms.technologies = vec![Technology::Tcp25, Technology::IbNdr];
+    request.freedoms.nics_per_node = vec![1];
+    request.freedoms.arrangements = vec![Arrangement::AsDesigned];
+    request.targets.every_workload.max_slowdown_percent = Some(5.0);
+    let mut search = Search::new(request).unwrap();
+    search.run();
+    let mut tcp25_seen = false;
+    for record in search.records() {
+        let choice = search.choice(record.id).unwrap();
+        if choice.fabrics[0].technology == Technology::Tcp25 {
+            tcp25_seen = true;
+            let Status::Infeasible { breach } = &record.status else {
+                panic!("25GbE compute should miss 5 %: {:?}", record.status);
+            };
+            assert!(breach.value > 5.0);
+        }
+    }
+    assert!(tcp25_seen);
+    let result = search.result();
+    assert!(result
+        .frontier
+        .iter()
+        .all(|p| p.choice.fabrics[0].technology == Technology::IbNdr));
+}
+
+#[test]
+fn when_only_tcp_is_allowed_the_result_names_the_unmet_target_and_the_closest_design() {
+    let search = latency_search(vec![Technology::Tcp25, Technology::Tcp100]);
+    let result = search.result();
+    assert!(result.frontier.is_empty());
+    let none = result.no_design.expect("nothing is feasible");
+    assert_eq!(none.unmet_by_all.len(), 1);
+    assert_eq!(
+        result.checks[none.unmet_by_all[0]].measure,
+        Measure::AddedLatency(0)
+    );
+    let closest = none.closest.expect("a closest candidate");
+    // 100GbE adds less latency than 25GbE, so it is the closer miss.
+    assert_eq!(closest.choice.fabrics[0].technology, Technology::Tcp100);
+    assert!(none
+        .summary
+        .starts_with("No design meets network-added latency per token"));
+    assert!(none.summary.contains("closest is candidate"));
+}
+
+#[test]
+fn an_explanation_names_the_binding_target_and_what_the_next_cheaper_design_breaks() {
+    let search = latency_search(Technology::ALL.to_vec());
+    let result = search.result();
+    let cheapest = &result.frontier[0];
+    let why = search.explain(cheapest.record.id).unwrap();
+    let binding = why.binding.unwrap();
+    assert_eq!(
+        result.checks[binding.check].measure,
+        Measure::AddedLatency(0)
+    );
+    assert!(binding.slack >= 0.0);
+    if let Some(next) = &why.next_cheaper {
+        assert!(next.candidate.record.cost_usd < cheapest.record.cost_usd);
+        // The cheapest feasible design is beaten on price only by designs that break a check.
+        assert!(!next.breaks.is_empty());
+        assert!(why.summary.contains("next cheaper candidate"));
+    }
+}
+
+#[test]
+fn a_search_run_in_slices_finds_what_a_one_shot_search_finds() {
+    let mut request = SearchRequest::new(training_base());
+    request.freedoms.technologies =
+        vec![Technology::IbNdr, Technology::Roce400, Technology::Tcp100];
+    request.freedoms.leaf_oversubscription = vec![1.0, 2.0];
+    request.targets.every_workload.max_slowdown_percent = Some(20.0);
+    let whole = search(request.clone()).unwrap();
+    let mut sliced = Search::new(request).unwrap();
+    let mut slices = 0;
+    loop {
+        let p = sliced.step(5);
+        slices += 1;
+        assert!(p.visited <= p.planned);
+        if p.done {
+            break;
+        }
+    }
+    assert!(slices > 1);
+    assert_eq!(sliced.result(), whole);
+}
+
+#[test]
+fn a_budget_below_any_switch_prunes_candidates_without_evaluating_them() {
+    let mut request = SearchRequest::new(training_base());
+    request.freedoms.technologies = vec![Technology::IbNdr, Technology::Roce400];
+    request.constraints.max_cost_usd = Some(1_000.0);
+    let result = search(request).unwrap();
+    assert_eq!(result.evaluated, 0);
+    assert!(result.frontier.is_empty());
+    let none = result.no_design.unwrap();
+    assert!(none.summary.starts_with("No design meets network cost"));
+}
+
+#[test]
+fn a_space_larger_than_the_limit_is_sampled_and_says_so() {
+    let mut request = SearchRequest::new(training_base());
+    request.freedoms.technologies = vec![Technology::IbNdr, Technology::Roce400];
+    request.freedoms.leaf_oversubscription = vec![1.0, 1.5, 2.0, 3.0];
+    request.freedoms.nics_per_node = vec![1, 2, 4, 8];
+    request.max_candidates = 10;
+    let mut s = Search::new(request).unwrap();
+    let p = s.run();
+    assert_eq!(p.visited, 10);
+    assert!(p.space > 10);
+    let mut ids: Vec<u64> = s.records().iter().map(|r| r.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 10, "every visited candidate is distinct");
+    assert!(!s.result().exhaustive);
+}
+
+#[test]
+fn a_request_with_mistakes_names_every_field_that_is_wrong() {
+    let mut request = SearchRequest::new(training_base());
+    request.base.cluster.nodes = 0;
+    request.targets.workloads.push(WorkloadLimits {
+        workload: "nobody".into(),
+        limits: Limits::default(),
+    });
+    request.freedoms.leaf_oversubscription = vec![0.5];
+    request.constraints.switches = vec!["nonesuch".into()];
+    let errors = Search::new(request).unwrap_err();
+    for path in [
+        "base.cluster.nodes",
+        "targets.workloads[0].workload",
+        "freedoms.leaf_oversubscription[0]",
+        "constraints.switches[0]",
+    ] {
+        assert!(errors.for_path(path).is_some(), "{path}: {errors}");
+    }
+}
+
+#[test]
+fn constraints_that_exclude_every_choice_are_an_error_not_an_empty_answer() {
+    let mut request = SearchRequest::new(inference_base());
+    request.constraints.excluded_technologies = vec![Technology::Tcp25];
+    let errors = Search::new(request).unwrap_err();
+    assert!(errors.for_path("constraints").is_some());
+}
+
+#[test]
+fn a_request_reads_from_json_with_only_the_base_design() {
+    let text = format!(
+        r#"{{ "base": {}, "targets": {{ "every_workload": {{ "max_added_latency_ms": 50 }} }},
+             "freedoms": {{ "technologies": ["ib_ndr", "roce400", "tcp25"], "switch_models": true }},
+             "constraints": {{ "excluded_families": ["infiniband"] }} }}"#,
+        examples::SEVENTY_B_INFERENCE_25G
+    );
+    let request: SearchRequest = serde_json::from_str(&text).unwrap();
+    assert_eq!(request.max_candidates, default_max_candidates());
+    let result = search(request).unwrap();
+    assert!(result
+        .frontier
+        .iter()
+        .all(|p| p.choice.fabrics[0].technology == Technology::Roce400));
+    let back: SearchResult =
+        serde_json::from_str(&serde_json::to_string(&result).unwrap()).unwrap();
+    assert_eq!(back.frontier.len(), result.frontier.len());
+}
+
+#[test]
+fn separate_fabrics_give_each_role_its_own_fabric_and_shared_puts_all_on_one() {
+    let mut request = SearchRequest::new(training_base());
+    request.freedoms.arrangements = vec![Arrangement::Shared, Arrangement::Separate];
+    let mut s = Search::new(request).unwrap();
+    s.run();
+    let shared = s.spec(0).unwrap();
+    assert_eq!(shared.fabrics.len(), 1);
+    assert!(shared.workloads.iter().all(|w| w.fabric() == "compute"));
+    let separate = s.spec(1).unwrap();
+    assert_eq!(separate.fabrics.len(), 2);
+    assert!(evaluate(&shared).is_ok() && evaluate(&separate).is_ok());
+}

@@ -1,0 +1,124 @@
+//! Properties of the design search: on small spaces its frontier is the brute-force frontier,
+//! and every frontier point meets every target and constraint when evaluated on its own.
+
+use engine::search::*;
+use engine::*;
+use proptest::prelude::*;
+
+fn subset<T: Clone + std::fmt::Debug + 'static>(values: Vec<T>) -> impl Strategy<Value = Vec<T>> {
+    let n = values.len();
+    prop::sample::subsequence(values, 0..=n.min(3))
+}
+
+fn small_request() -> impl Strategy<Value = SearchRequest> {
+    (
+        subset(vec![
+            Technology::IbNdr,
+            Technology::Roce400,
+            Technology::Roce200,
+            Technology::Tcp100,
+            Technology::Tcp25,
+        ]),
+        subset(vec![1.0, 2.0, 4.0]),
+        subset(vec![1u32, 2, 8]),
+        subset(vec![
+            Topology::Auto,
+            Topology::RailOptimized,
+            Topology::ThreeTier,
+        ]),
+        subset(vec![Arrangement::AsDesigned, Arrangement::Shared]),
+        (
+            1.0f64..60.0,
+            prop::option::of(50_000.0f64..3_000_000.0),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(
+            |(techs, leaf, nics, topologies, arrangements, (slowdown, budget, ckpt))| {
+                let mut r = SearchRequest::new(
+                    DesignSpec::from_json(examples::SEVENTY_B_TRAINING).unwrap(),
+                );
+                r.freedoms.technologies = techs;
+                r.freedoms.leaf_oversubscription = leaf;
+                r.freedoms.nics_per_node = nics;
+                r.freedoms.topologies = topologies;
+                r.freedoms.arrangements = arrangements;
+                r.targets.every_workload.max_slowdown_percent = Some(slowdown);
+                r.targets.every_workload.checkpoint_within_budget = ckpt;
+                r.constraints.max_cost_usd = budget;
+                r
+            },
+        )
+}
+
+/// The request's targets checked directly on a report, without the search's machinery.
+fn meets(request: &SearchRequest, report: &Report) -> bool {
+    let l = &request.targets.every_workload;
+    let h = &report.headline;
+    let slowdown_ok = match (l.max_slowdown_percent, h.worst_training_slowdown) {
+        (Some(max), Some(s)) => (s.0 - 1.0) * 100.0 <= max,
+        _ => true,
+    };
+    let checkpoint_ok =
+        !l.checkpoint_within_budget || h.checkpoint_time_over_budget.is_none_or(|r| r.0 <= 1.0);
+    let budget_ok = request
+        .constraints
+        .max_cost_usd
+        .is_none_or(|max| report.totals.cost_usd <= max);
+    slowdown_ok && checkpoint_ok && budget_ok
+}
+
+fn objectives(report: &Report) -> [f64; 4] {
+    let h = &report.headline;
+    [
+        report.totals.cost_usd,
+        report.totals.power_w,
+        h.worst_training_slowdown
+            .map_or(0.0, |r| ((r.0 - 1.0) * 100.0).max(0.0)),
+        h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3),
+    ]
+}
+
+fn dominates(a: &[f64; 4], b: &[f64; 4]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x <= y) && a.iter().zip(b).any(|(x, y)| x < y)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn on_small_spaces_the_frontier_is_the_brute_force_frontier(request in small_request()) {
+        let mut s = Search::new(request.clone()).unwrap();
+        let progress = s.run();
+        prop_assert!(progress.done);
+        let feasible: Vec<(u64, [f64; 4])> = (0..progress.space)
+            .filter_map(|id| {
+                let report = evaluate(&s.spec(id)?).ok()?;
+                meets(&request, &report).then(|| (id, objectives(&report)))
+            })
+            .collect();
+        let mut brute: Vec<u64> = feasible
+            .iter()
+            .filter(|(_, o)| !feasible.iter().any(|(_, p)| dominates(p, o)))
+            .map(|(id, _)| *id)
+            .collect();
+        brute.sort_unstable();
+        let result = s.result();
+        let mut found: Vec<u64> = result.frontier.iter().map(|c| c.record.id).collect();
+        found.sort_unstable();
+        prop_assert_eq!(found, brute);
+        prop_assert_eq!(result.no_design.is_some(), feasible.is_empty());
+    }
+
+    #[test]
+    fn every_frontier_point_meets_every_target_on_its_own(request in small_request()) {
+        let mut s = Search::new(request.clone()).unwrap();
+        s.run();
+        for point in s.result().frontier {
+            let spec = s.spec(point.record.id).unwrap();
+            let report = evaluate(&spec).unwrap();
+            prop_assert!(meets(&request, &report));
+            prop_assert_eq!(report.totals.cost_usd, point.record.cost_usd);
+        }
+    }
+}
