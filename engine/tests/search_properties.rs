@@ -5,28 +5,41 @@ use engine::search::*;
 use engine::*;
 use proptest::prelude::*;
 
-fn subset<T: Clone + std::fmt::Debug + 'static>(values: Vec<T>) -> impl Strategy<Value = Vec<T>> {
+/// Up to `most` of `values`; none keeps the base design's choice.
+fn subset<T: Clone + std::fmt::Debug + 'static>(
+    values: Vec<T>,
+    most: usize,
+) -> impl Strategy<Value = Vec<T>> {
     let n = values.len();
-    prop::sample::subsequence(values, 0..=n.min(3))
+    prop::sample::subsequence(values, 0..=n.min(most))
 }
 
 fn small_request() -> impl Strategy<Value = SearchRequest> {
     (
-        subset(vec![
-            Technology::IbNdr,
-            Technology::Roce400,
-            Technology::Roce200,
-            Technology::Tcp100,
-            Technology::Tcp25,
-        ]),
-        subset(vec![1.0, 2.0, 4.0]),
-        subset(vec![1u32, 2, 8]),
-        subset(vec![
-            Topology::Auto,
-            Topology::RailOptimized,
-            Topology::ThreeTier,
-        ]),
-        subset(vec![Arrangement::AsDesigned, Arrangement::Shared]),
+        subset(
+            vec![
+                Technology::IbNdr,
+                Technology::Roce400,
+                Technology::Roce200,
+                Technology::Tcp100,
+                Technology::Tcp25,
+            ],
+            3,
+        ),
+        subset(vec![1.0, 2.0, 4.0], 2),
+        subset(vec![1u32, 2, 8], 2),
+        subset(
+            vec![Topology::Auto, Topology::RailOptimized, Topology::ThreeTier],
+            2,
+        ),
+        subset(
+            vec![
+                Arrangement::AsDesigned,
+                Arrangement::Shared,
+                Arrangement::Separate,
+            ],
+            2,
+        ),
         (
             1.0f64..60.0,
             prop::option::of(50_000.0f64..3_000_000.0),
@@ -59,13 +72,17 @@ fn meets(request: &SearchRequest, report: &Report) -> bool {
         (Some(max), Some(s)) => (s.0 - 1.0) * 100.0 <= max,
         _ => true,
     };
+    let latency_ok = match (l.max_added_latency_ms, h.worst_added_latency_per_token) {
+        (Some(max), Some(s)) => s.0 * 1e3 <= max,
+        _ => true,
+    };
     let checkpoint_ok =
         !l.checkpoint_within_budget || h.checkpoint_time_over_budget.is_none_or(|r| r.0 <= 1.0);
     let budget_ok = request
         .constraints
         .max_cost_usd
         .is_none_or(|max| report.totals.cost_usd <= max);
-    slowdown_ok && checkpoint_ok && budget_ok
+    slowdown_ok && latency_ok && checkpoint_ok && budget_ok
 }
 
 fn objectives(report: &Report) -> [f64; 4] {
@@ -84,7 +101,7 @@ fn dominates(a: &[f64; 4], b: &[f64; 4]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
     fn on_small_spaces_the_frontier_is_the_brute_force_frontier(request in small_request()) {
@@ -108,6 +125,23 @@ proptest! {
         found.sort_unstable();
         prop_assert_eq!(found, brute);
         prop_assert_eq!(result.no_design.is_some(), feasible.is_empty());
+        // Every visited candidate is judged as a full evaluation of its design judges it.
+        for record in s.records() {
+            let full = evaluate(&s.spec(record.id).unwrap());
+            match (&record.status, full) {
+                (Status::Invalid { .. }, full) => prop_assert!(full.is_err()),
+                (Status::Pruned { .. }, Ok(report)) => prop_assert!(!meets(&request, &report)),
+                (Status::Pruned { .. }, Err(_)) => {}
+                (status, Ok(report)) => {
+                    prop_assert_eq!(record.feasible(), meets(&request, &report), "{:?}", status);
+                    prop_assert_eq!(
+                        [record.cost_usd, record.power_w, record.slowdown_percent, record.added_latency_ms],
+                        objectives(&report)
+                    );
+                }
+                (status, Err(e)) => prop_assert!(false, "{:?} but the design fails: {}", status, e),
+            }
+        }
     }
 
     #[test]

@@ -26,6 +26,30 @@ pub enum Measure {
     Tiers,
 }
 
+impl Measure {
+    /// The workload a measure reads, if it reads one.
+    pub fn workload(self) -> Option<usize> {
+        match self {
+            Measure::Slowdown(i)
+            | Measure::AddedLatency(i)
+            | Measure::Checkpoint(i)
+            | Measure::ReadHeadroom(i) => Some(i),
+            Measure::Cost | Measure::Power | Measure::Tiers => None,
+        }
+    }
+
+    /// The same measure on workload `i` (of a design holding a subset of the workloads).
+    pub fn on(self, i: usize) -> Measure {
+        match self {
+            Measure::Slowdown(_) => Measure::Slowdown(i),
+            Measure::AddedLatency(_) => Measure::AddedLatency(i),
+            Measure::Checkpoint(_) => Measure::Checkpoint(i),
+            Measure::ReadHeadroom(_) => Measure::ReadHeadroom(i),
+            other => other,
+        }
+    }
+}
+
 /// One target or constraint, with the request field it comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Check {
@@ -241,15 +265,4 @@ pub fn value(measure: Measure, report: &Report) -> f64 {
                 .unwrap_or(0),
         ),
     }
-}
-
-/// The performance objectives a frontier trades against cost and power: the worst slowdown
-/// (percent) and the worst added latency per token (ms), 0 when the design has none.
-pub fn performance(report: &Report) -> (f64, f64) {
-    let h = &report.headline;
-    let slowdown = h
-        .worst_training_slowdown
-        .map_or(0.0, |r| ((r.0 - 1.0) * 100.0).max(0.0));
-    let latency = h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3);
-    (slowdown, latency)
 }

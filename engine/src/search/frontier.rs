@@ -3,10 +3,10 @@
 //! the search can run in slices.
 
 use super::checks::{self, Breach, Check};
+use super::parts::{Figures, Parts};
 use super::request::SearchRequest;
 use super::space::Space;
 use crate::error::{FieldError, SpecErrors};
-use crate::evaluate::evaluate;
 use serde::{Deserialize, Serialize};
 
 /// What the search concluded about one candidate.
@@ -91,6 +91,14 @@ pub struct Search {
     pub(crate) met_by_any: Vec<bool>,
     /// The infeasible candidate with the smallest total relative breach, and that total.
     pub(crate) closest: Option<(f64, usize)>,
+    parts: Parts,
+    figures: Figures,
+}
+
+/// Why a visited candidate has no figures.
+enum Visit {
+    Pruned(Breach),
+    Invalid(String),
 }
 
 impl Search {
@@ -121,6 +129,8 @@ impl Search {
             feasible: 0,
             met_by_any,
             closest: None,
+            parts: Parts::default(),
+            figures: Figures::default(),
         })
     }
 
@@ -154,31 +164,28 @@ impl Search {
     }
 
     fn visit(&mut self, id: u64) {
-        if let Some(breach) = self.floor_breach(id) {
-            self.records.push(Record {
-                id,
-                cost_usd: f64::NAN,
-                power_w: f64::NAN,
-                slowdown_percent: f64::NAN,
-                added_latency_ms: f64::NAN,
-                status: Status::Pruned { breach },
-            });
-            return;
-        }
-        let report = match self.space.spec(id).map(|s| evaluate(&s)) {
-            Some(Ok(r)) => r,
-            Some(Err(e)) => {
-                let reason = e.0.first().map_or_else(String::new, |f| f.to_string());
-                return self.push_invalid(id, reason);
+        let mut options = self.parts.take_options();
+        let outcome = self.figures_of(id, &mut options);
+        self.parts.give_options(options);
+        let f = match outcome {
+            Ok(()) => std::mem::take(&mut self.figures),
+            Err(Visit::Pruned(breach)) => {
+                self.records.push(Record {
+                    id,
+                    cost_usd: f64::NAN,
+                    power_w: f64::NAN,
+                    slowdown_percent: f64::NAN,
+                    added_latency_ms: f64::NAN,
+                    status: Status::Pruned { breach },
+                });
+                return;
             }
-            None => return self.push_invalid(id, "not in the space".into()),
+            Err(Visit::Invalid(reason)) => return self.push_invalid(id, reason),
         };
-        let (slowdown, latency) = checks::performance(&report);
         let mut worst: Option<Breach> = None;
         let mut worst_slack = f64::INFINITY;
         let mut total = 0.0;
-        for (i, check) in self.checks.iter().enumerate() {
-            let value = checks::value(check.measure, &report);
+        for (i, (check, &value)) in self.checks.iter().zip(&f.values).enumerate() {
             if check.met(value) {
                 self.met_by_any[i] = true;
                 continue;
@@ -197,12 +204,14 @@ impl Search {
         let index = self.records.len();
         let mut record = Record {
             id,
-            cost_usd: report.totals.cost_usd,
-            power_w: report.totals.power_w,
-            slowdown_percent: slowdown,
-            added_latency_ms: latency,
+            cost_usd: f.cost,
+            power_w: f.power,
+            slowdown_percent: f.slowdown_percent,
+            added_latency_ms: f.added_latency_ms,
             status: Status::Frontier,
         };
+        // Hand the buffer back for the next candidate.
+        self.figures = f;
         if let Some(breach) = worst {
             record.status = Status::Infeasible { breach };
             if self.closest.is_none_or(|(t, _)| total < t) {
@@ -237,6 +246,28 @@ impl Search {
         self.frontier.push(index);
     }
 
+    /// Candidate `id`'s figures, assembled from its fabrics' cached parts, unless a floor
+    /// already breaks a budget or the engine cannot build it.
+    fn figures_of(&mut self, id: u64, options: &mut Vec<usize>) -> Result<(), Visit> {
+        let (block, nics) = self
+            .space
+            .indices(id, options)
+            .ok_or_else(|| Visit::Invalid("not in the space".into()))?;
+        if let Some(breach) = self.floor_breach(block, nics, options) {
+            return Err(Visit::Pruned(breach));
+        }
+        self.parts
+            .figures(
+                &self.space,
+                &self.checks,
+                block,
+                nics,
+                options,
+                &mut self.figures,
+            )
+            .map_err(Visit::Invalid)
+    }
+
     fn push_invalid(&mut self, id: u64, reason: String) {
         self.records.push(Record {
             id,
@@ -249,8 +280,8 @@ impl Search {
     }
 
     /// A cost or power constraint that even the floor under the candidate breaks.
-    fn floor_breach(&self, id: u64) -> Option<Breach> {
-        let (cost, power) = self.space.floor(id)?;
+    fn floor_breach(&self, block: usize, nics: usize, options: &[usize]) -> Option<Breach> {
+        let (cost, power) = self.space.floor(block, nics, options)?;
         self.checks.iter().enumerate().find_map(|(i, c)| {
             let value = match c.measure {
                 checks::Measure::Cost => cost,

@@ -36,6 +36,7 @@
 mod checks;
 mod explain;
 mod frontier;
+mod parts;
 mod request;
 mod space;
 

@@ -129,14 +129,60 @@ impl Space {
         let mut spec = block.template.clone();
         spec.cluster.nics_per_node = nics;
         for (fabric, o) in spec.fabrics.iter_mut().zip(picked) {
-            fabric.technology = o.technology;
-            fabric.port_gbps = (o.port_gbps != o.technology.port_gbps()).then_some(o.port_gbps);
-            fabric.switch = Some(o.switch.to_string());
-            fabric.topology = o.topology;
-            fabric.oversubscription.leaf = o.leaf;
-            fabric.oversubscription.spine = o.spine;
+            apply(fabric, o);
         }
         Some(spec)
+    }
+
+    /// Candidate `id` as indices: its block, its NIC count's and each fabric's option
+    /// (written into `options`), without allocating.
+    pub fn indices(&self, id: u64, options: &mut Vec<usize>) -> Option<(usize, usize)> {
+        let b = self
+            .blocks
+            .iter()
+            .position(|b| id >= b.offset && id - b.offset < b.size)?;
+        let block = &self.blocks[b];
+        let mut rest = id - block.offset;
+        options.clear();
+        for list in block.options.iter().rev() {
+            let n = list.len() as u64;
+            options.push((rest % n) as usize);
+            rest /= n;
+        }
+        options.reverse();
+        Some((b, rest as usize))
+    }
+
+    /// One fabric of a block on its own, with only the workloads it carries: what that
+    /// fabric contributes to a candidate does not depend on the other fabrics.
+    pub fn part_spec(
+        &self,
+        block: usize,
+        fabric: usize,
+        nics: usize,
+        option: usize,
+    ) -> Option<DesignSpec> {
+        let block = self.blocks.get(block)?;
+        let o = block.options.get(fabric)?.get(option)?;
+        let template = &block.template;
+        let mut f = template.fabrics.get(fabric)?.clone();
+        apply(&mut f, o);
+        let mut cluster = template.cluster.clone();
+        cluster.nics_per_node = *block.nics.get(nics)?;
+        Some(DesignSpec {
+            schema_version: template.schema_version,
+            title: template.title.clone(),
+            cluster,
+            workloads: template
+                .workloads
+                .iter()
+                .filter(|w| w.fabric() == f.name)
+                .cloned()
+                .collect(),
+            fabrics: vec![f],
+            calibration: template.calibration.clone(),
+            overrides: template.overrides.clone(),
+        })
     }
 
     pub fn choice(&self, id: u64) -> Option<Choice> {
@@ -165,14 +211,22 @@ impl Space {
     /// A floor under candidate `id`'s network cost and power: each fabric needs at least one
     /// leaf per radix of endpoints. `None` when the design overrides catalog prices or power,
     /// which the floor does not model.
-    pub fn floor(&self, id: u64) -> Option<(f64, f64)> {
-        let (block, nics, picked) = self.decode(id)?;
+    pub fn floor(&self, block: usize, nics: usize, options: &[usize]) -> Option<(f64, f64)> {
+        let block = self.blocks.get(block)?;
         if !block.template.overrides.is_empty() {
             return None;
         }
+        let nics = *block.nics.get(nics)?;
         let (mut cost, mut power) = (0.0, 0.0);
         let cluster = &block.template.cluster;
-        for (f, o) in block.template.fabrics.iter().zip(picked) {
+        for ((f, list), &i) in block
+            .template
+            .fabrics
+            .iter()
+            .zip(&block.options)
+            .zip(options)
+        {
+            let o = list.get(i)?;
             let nodes = f.attached_nodes.unwrap_or(cluster.nodes);
             let ppn = f.ports_per_node.unwrap_or(match f.role {
                 Role::Compute => nics,
@@ -189,6 +243,15 @@ impl Space {
         }
         Some((cost, power))
     }
+}
+
+fn apply(fabric: &mut Fabric, o: &FabricOption) {
+    fabric.technology = o.technology;
+    fabric.port_gbps = (o.port_gbps != o.technology.port_gbps()).then_some(o.port_gbps);
+    fabric.switch = Some(o.switch.to_string());
+    fabric.topology = o.topology;
+    fabric.oversubscription.leaf = o.leaf;
+    fabric.oversubscription.spine = o.spine;
 }
 
 fn dedup<T: PartialEq + Copy>(values: &mut Vec<T>) {

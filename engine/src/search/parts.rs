@@ -1,0 +1,168 @@
+//! A candidate's figures assembled from its fabrics. Each fabric is evaluated once per option
+//! and NIC count, alone with the workloads it carries, and cached: a candidate's cost and power
+//! are the sums of its fabrics' (added in the same order as [`crate::evaluate`] adds them, so
+//! the totals are the same to the bit), its worst slowdown and latency the largest of theirs,
+//! and each workload's figures come from the one fabric that carries it. Nothing else in a
+//! report crosses fabrics, so a candidate costs a few look-ups instead of an evaluation.
+
+use super::checks::{self, Check, Measure};
+use super::space::Space;
+use crate::evaluate::evaluate;
+use std::collections::HashMap;
+
+/// What one fabric, with one option and NIC count, contributes.
+#[derive(Debug, Clone)]
+pub(crate) struct Part {
+    cost: f64,
+    power: f64,
+    tiers: u32,
+    slowdown: Option<f64>,
+    latency: Option<f64>,
+    /// (check index, value) for the checks on the workloads this fabric carries.
+    values: Vec<(usize, f64)>,
+}
+
+/// A candidate's figures: totals, performance objectives and the value of every check.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Figures {
+    pub cost: f64,
+    pub power: f64,
+    /// Worst training slowdown, percent, and worst added latency per token, ms.
+    pub slowdown_percent: f64,
+    pub added_latency_ms: f64,
+    pub values: Vec<f64>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Parts {
+    cache: HashMap<(usize, usize, usize, usize), Result<Part, String>>,
+    options: Vec<usize>,
+}
+
+impl Parts {
+    /// The figures of the candidate at (`block`, `nics`, `options`), or why it cannot be
+    /// built. `figures.values` is refilled, one per check.
+    pub fn figures(
+        &mut self,
+        space: &Space,
+        checks: &[Check],
+        block: usize,
+        nics: usize,
+        options: &[usize],
+        figures: &mut Figures,
+    ) -> Result<(), String> {
+        let (mut cost, mut power, mut tiers) = (0.0, 0.0, 0u32);
+        let (mut slowdown, mut latency): (Option<f64>, Option<f64>) = (None, None);
+        figures.values.clear();
+        figures
+            .values
+            .extend(checks.iter().map(|c| missing(c.measure)));
+        for (fabric, &option) in options.iter().enumerate() {
+            let key = (block, fabric, nics, option);
+            let part = self
+                .cache
+                .entry(key)
+                .or_insert_with(|| part(space, checks, key));
+            let part = part.as_ref().map_err(|e| e.clone())?;
+            cost += part.cost;
+            power += part.power;
+            tiers = tiers.max(part.tiers);
+            slowdown = larger(slowdown, part.slowdown);
+            latency = larger(latency, part.latency);
+            for &(i, v) in &part.values {
+                figures.values[i] = v;
+            }
+        }
+        for (c, v) in checks.iter().zip(figures.values.iter_mut()) {
+            match c.measure {
+                Measure::Cost => *v = cost,
+                Measure::Power => *v = power,
+                Measure::Tiers => *v = f64::from(tiers),
+                _ => {}
+            }
+        }
+        figures.cost = cost;
+        figures.power = power;
+        figures.slowdown_percent = slowdown.map_or(0.0, |r| ((r - 1.0) * 100.0).max(0.0));
+        figures.added_latency_ms = latency.map_or(0.0, |s| s * 1e3);
+        Ok(())
+    }
+
+    /// Scratch space for decoding candidate ids.
+    pub fn take_options(&mut self) -> Vec<usize> {
+        std::mem::take(&mut self.options)
+    }
+
+    pub fn give_options(&mut self, options: Vec<usize>) {
+        self.options = options;
+    }
+}
+
+fn larger(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+/// A check's value when its workload reports nothing for it (as [`checks::value`] reads a
+/// report that lacks the figure).
+fn missing(measure: Measure) -> f64 {
+    match measure {
+        Measure::ReadHeadroom(_) => f64::INFINITY,
+        _ => 0.0,
+    }
+}
+
+fn part(
+    space: &Space,
+    checks: &[Check],
+    (block, fabric, nics, option): (usize, usize, usize, usize),
+) -> Result<Part, String> {
+    let spec = space
+        .part_spec(block, fabric, nics, option)
+        .ok_or_else(|| "not in the space".to_string())?;
+    let name = spec.fabrics[0].name.clone();
+    let report = evaluate(&spec).map_err(|e| {
+        let reason = e.0.first().map_or_else(String::new, |f| f.reason.clone());
+        format!("fabric {name:?}: {reason}")
+    })?;
+    let template = &space.blocks[block].template;
+    // Workload i of the design is workload `local` of this fabric's design.
+    let local = |i: usize| {
+        let w = template.workloads.get(i)?;
+        if w.fabric() != name {
+            return None;
+        }
+        Some(
+            template.workloads[..i]
+                .iter()
+                .filter(|w| w.fabric() == name)
+                .count(),
+        )
+    };
+    let values = checks
+        .iter()
+        .enumerate()
+        .filter_map(|(c, check)| {
+            let i = check.measure.workload()?;
+            let l = local(i)?;
+            Some((c, checks::value(check.measure.on(l), &report)))
+        })
+        .collect();
+    let h = &report.headline;
+    Ok(Part {
+        cost: report.totals.cost_usd,
+        power: report.totals.power_w,
+        tiers: report
+            .fabrics
+            .iter()
+            .map(|f| f.plan.tiers)
+            .max()
+            .unwrap_or(0),
+        slowdown: h.worst_training_slowdown.map(|r| r.0),
+        latency: h.worst_added_latency_per_token.map(|s| s.0),
+        values,
+    })
+}
