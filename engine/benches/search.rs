@@ -61,6 +61,10 @@ fn benches(c: &mut Criterion) {
     let mut probe = Search::new(request.clone()).expect("valid request");
     let progress = probe.run();
     assert_eq!(progress.visited, 100_000);
+    eprintln!(
+        "{} candidates in the space, {} visited, {} feasible, {} on the frontier",
+        progress.space, progress.visited, progress.feasible, progress.frontier
+    );
     let mut group = c.benchmark_group("search");
     group
         .sample_size(10)

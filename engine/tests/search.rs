@@ -152,8 +152,22 @@ fn a_budget_below_any_switch_prunes_candidates_without_evaluating_them() {
     let result = search(request).unwrap();
     assert_eq!(result.evaluated, 0);
     assert!(result.frontier.is_empty());
-    let none = result.no_design.unwrap();
+    let none = result.no_design.as_ref().unwrap();
     assert!(none.summary.starts_with("No design meets network cost"));
+    // Still never an empty answer: a pruned candidate stands in as the closest.
+    assert!(none.closest.is_some());
+    assert!(
+        none.summary.contains("closest is candidate"),
+        "{}",
+        none.summary
+    );
+    // Figures the search never computed travel as null and read back.
+    let text = serde_json::to_string(&result).unwrap();
+    let back: SearchResult = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        back.no_design.unwrap().closest.unwrap().record.id,
+        none.closest.as_ref().unwrap().record.id
+    );
 }
 
 #[test]

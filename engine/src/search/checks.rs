@@ -111,6 +111,7 @@ pub(crate) fn round(v: f64) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Breach {
     pub check: usize,
+    #[serde(with = "super::record::number_or_null")]
     pub value: f64,
     pub limit: f64,
 }

@@ -3,7 +3,8 @@
 //! candidate comes closest.
 
 use super::checks::{self, round, Breach};
-use super::frontier::{Record, Search, Status};
+use super::frontier::Search;
+use super::record::{Record, Status};
 use super::space::Choice;
 use crate::evaluate::evaluate;
 use serde::{Deserialize, Serialize};
@@ -13,9 +14,11 @@ use serde::{Deserialize, Serialize};
 pub struct Measured {
     /// Index into the search's checks.
     pub check: usize,
+    #[serde(with = "super::record::number_or_null")]
     pub value: f64,
     pub limit: f64,
     /// Relative margin: positive when met, negative when broken.
+    #[serde(with = "super::record::number_or_null")]
     pub slack: f64,
 }
 
@@ -180,7 +183,12 @@ impl Search {
         let unmet_by_all: Vec<usize> = (0..self.checks.len())
             .filter(|&i| !self.met_by_any[i])
             .collect();
-        let closest_record = self.closest.map(|(_, i)| &self.records[i]);
+        // Every candidate may have been pruned by a budget: the first of them then stands in.
+        let closest_record = self.closest.map(|(_, i)| &self.records[i]).or_else(|| {
+            self.records
+                .iter()
+                .find(|r| matches!(r.status, Status::Pruned { .. }))
+        });
         let closest = closest_record.and_then(|r| self.candidate(r));
         let mut closest_breaks: Vec<Measured> = closest_record
             .and_then(|r| self.measure(r.id))

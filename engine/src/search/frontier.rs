@@ -4,61 +4,11 @@
 
 use super::checks::{self, Breach, Check};
 use super::parts::{Figures, Parts};
+use super::record::{Record, Status};
 use super::request::SearchRequest;
 use super::space::Space;
 use crate::error::{FieldError, SpecErrors};
 use serde::{Deserialize, Serialize};
-
-/// What the search concluded about one candidate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "status")]
-pub enum Status {
-    /// Meets every check and no evaluated candidate beats it on every objective.
-    Frontier,
-    /// Meets every check, but candidate `by` is at least as good on every objective and
-    /// better on one.
-    Dominated { by: u64 },
-    /// Breaks a check; the breach with the least slack.
-    Infeasible { breach: Breach },
-    /// A floor under its cost or power already breaks a constraint: not evaluated.
-    Pruned { breach: Breach },
-    /// The engine cannot build it (too many endpoints for the switch, ...).
-    Invalid { reason: String },
-}
-
-/// One visited candidate: its id (decode it with [`Search::choice`]) and objectives.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Record {
-    pub id: u64,
-    pub cost_usd: f64,
-    pub power_w: f64,
-    /// Worst training step-time slowdown, percent.
-    pub slowdown_percent: f64,
-    /// Worst network-added latency per token, ms.
-    pub added_latency_ms: f64,
-    pub status: Status,
-}
-
-impl Record {
-    fn objectives(&self) -> [f64; 4] {
-        [
-            self.cost_usd,
-            self.power_w,
-            self.slowdown_percent,
-            self.added_latency_ms,
-        ]
-    }
-
-    /// No worse on every objective and better on one.
-    pub fn dominates(&self, other: &Record) -> bool {
-        let (a, b) = (self.objectives(), other.objectives());
-        a.iter().zip(&b).all(|(x, y)| x <= y) && a.iter().zip(&b).any(|(x, y)| x < y)
-    }
-
-    pub fn feasible(&self) -> bool {
-        matches!(self.status, Status::Frontier | Status::Dominated { .. })
-    }
-}
 
 /// How far a search has come.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

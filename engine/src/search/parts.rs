@@ -8,7 +8,7 @@
 use super::checks::{self, Check, Measure};
 use super::space::Space;
 use crate::evaluate::evaluate;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 /// What one fabric, with one option and NIC count, contributes.
 #[derive(Debug, Clone)]
@@ -35,7 +35,7 @@ pub(crate) struct Figures {
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Parts {
-    cache: HashMap<(usize, usize, usize, usize), Result<Part, String>>,
+    cache: BTreeMap<(usize, usize, usize, usize), Result<Part, String>>,
     options: Vec<usize>,
 }
 
