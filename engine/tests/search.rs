@@ -250,3 +250,69 @@ fn separate_fabrics_give_each_role_its_own_fabric_and_shared_puts_all_on_one() {
     assert_eq!(separate.fabrics.len(), 2);
     assert!(evaluate(&shared).is_ok() && evaluate(&separate).is_ok());
 }
+
+#[test]
+fn a_limit_named_for_one_workload_replaces_the_limit_for_every_workload() {
+    let mut request = SearchRequest::new(training_base());
+    request.targets.every_workload.max_slowdown_percent = Some(1.0);
+    request.targets.workloads.push(WorkloadLimits {
+        workload: "Llama 3 70B pre-training".into(),
+        limits: Limits {
+            max_slowdown_percent: Some(500.0),
+            ..Limits::default()
+        },
+    });
+    let result = search(request).unwrap();
+    assert_eq!(result.checks.len(), 1);
+    assert_eq!(
+        result.checks[0].path,
+        "targets.workloads[0].limits.max_slowdown_percent"
+    );
+    assert_eq!(result.checks[0].limit, 500.0);
+    assert_eq!(result.frontier.len(), 1);
+}
+
+#[test]
+fn a_tier_limit_rules_out_three_tier_fabrics() {
+    let mut request = SearchRequest::new(training_base());
+    request.freedoms.topologies = vec![Topology::Auto, Topology::ThreeTier];
+    request.constraints.max_tiers = Some(2);
+    let mut s = Search::new(request).unwrap();
+    s.run();
+    for record in s.records() {
+        let three_tier = s
+            .choice(record.id)
+            .unwrap()
+            .fabrics
+            .iter()
+            .any(|f| f.topology == Topology::ThreeTier);
+        assert_eq!(!record.feasible(), three_tier, "{record:?}");
+    }
+}
+
+#[test]
+fn a_growth_target_is_built_into_every_candidate_and_costs_spines() {
+    let base = search(SearchRequest::new(training_base())).unwrap();
+    let mut request = SearchRequest::new(training_base());
+    request.constraints.growth_target_nodes = Some(64);
+    let mut s = Search::new(request).unwrap();
+    s.run();
+    assert_eq!(s.spec(0).unwrap().cluster.growth_target_nodes, Some(64));
+    let grown = s.result();
+    assert!(grown.frontier[0].record.cost_usd > base.frontier[0].record.cost_usd);
+}
+
+#[test]
+fn a_training_explanation_binds_on_the_slowdown_target() {
+    let mut request = SearchRequest::new(training_base());
+    request.freedoms.technologies = vec![Technology::IbNdr, Technology::Tcp25, Technology::Roce200];
+    request.freedoms.nics_per_node = vec![1];
+    request.targets.every_workload.max_slowdown_percent = Some(5.0);
+    let mut s = Search::new(request).unwrap();
+    s.run();
+    let frontier = s.frontier();
+    let why = s.explain(frontier[0].id).unwrap();
+    let binding = why.binding.unwrap();
+    assert_eq!(s.checks()[binding.check].measure, Measure::Slowdown(0));
+    assert!(why.summary.contains("binding check is step-time slowdown"));
+}
