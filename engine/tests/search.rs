@@ -32,6 +32,11 @@ fn seventy_b_inference_over_tcp_misses_a_50_ms_token_target() {
     let result = search.result();
     assert!(result.exhaustive);
     assert!(!result.frontier.is_empty());
+    assert!(
+        result.summary.contains("The cheapest is candidate"),
+        "{}",
+        result.summary
+    );
     for point in &result.frontier {
         assert!(point.choice.fabrics.iter().all(|f| !is_tcp(f.technology)));
         assert!(point.record.added_latency_ms <= 50.0);
@@ -58,6 +63,7 @@ fn seventy_b_inference_over_tcp_misses_a_50_ms_token_target() {
 fn seventy_b_training_on_25g_with_one_nic_per_node_misses_a_5_percent_slowdown_target() {
     let mut request = SearchRequest::new(training_base());
     request.freedoms.technologies = vec![Technology::Tcp25, Technology::IbNdr];
+    request.freedoms.fabrics = vec!["compute".into()];
     request.freedoms.nics_per_node = vec![1];
     request.freedoms.arrangements = vec![Arrangement::AsDesigned];
     request.targets.every_workload.max_slowdown_percent = Some(5.0);
@@ -75,6 +81,8 @@ fn seventy_b_training_on_25g_with_one_nic_per_node_misses_a_5_percent_slowdown_t
         }
     }
     assert!(tcp25_seen);
+    // Only the compute fabric varies: storage stays on the base design's NDR.
+    assert_eq!(search.progress().space, 2);
     let result = search.result();
     assert!(result
         .frontier
@@ -185,7 +193,13 @@ fn a_space_larger_than_the_limit_is_sampled_and_says_so() {
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), 10, "every visited candidate is distinct");
-    assert!(!s.result().exhaustive);
+    let result = s.result();
+    assert!(!result.exhaustive);
+    assert!(
+        result.summary.contains("a cheaper design may exist"),
+        "{}",
+        result.summary
+    );
 }
 
 #[test]
@@ -198,8 +212,10 @@ fn a_request_with_mistakes_names_every_field_that_is_wrong() {
     });
     request.freedoms.leaf_oversubscription = vec![0.5];
     request.constraints.switches = vec!["nonesuch".into()];
+    request.max_candidates = 0;
     let errors = Search::new(request).unwrap_err();
     for path in [
+        "max_candidates",
         "base.cluster.nodes",
         "targets.workloads[0].workload",
         "freedoms.leaf_oversubscription[0]",

@@ -96,14 +96,23 @@ impl Check {
     }
 }
 
-/// Figures with four significant digits, for sentences.
+/// A figure for a sentence: whole numbers from 1,000 up, fewer decimals as figures grow.
 pub(crate) fn round(v: f64) -> String {
     if !v.is_finite() {
         return format!("{v}");
     }
-    let text = format!("{v:.4}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    text.to_string()
+    let decimals = match v.abs() {
+        a if a >= 1000.0 => 0,
+        a if a >= 10.0 => 1,
+        a if a >= 1.0 => 2,
+        _ => 4,
+    };
+    let text = format!("{v:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
 }
 
 /// A check that a candidate breaks: its index in the search's checks, the candidate's value

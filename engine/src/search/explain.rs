@@ -141,11 +141,12 @@ impl Search {
         if let Some(b) = binding {
             let c = &self.checks[b.check];
             text += &format!(
-                " The binding check is {}: {} {} against a limit of {}.",
+                " The binding check is {}: {} {} against a limit of {} {}.",
                 c.label,
                 round(b.value),
                 c.unit,
-                round(b.limit)
+                round(b.limit),
+                c.unit
             );
         }
         match next {
@@ -238,6 +239,42 @@ impl Search {
     }
 }
 
+impl Search {
+    /// Why candidate `id` is where it is, in one sentence, or `None` if it was not visited.
+    pub fn reason(&self, id: u64) -> Option<String> {
+        let record = self.record(id)?;
+        let broken = |b: &Breach| {
+            let c = &self.checks[b.check];
+            format!("{} {}, against {}", round(b.value), c.unit, c.describe())
+        };
+        Some(match &record.status {
+            Status::Frontier => format!(
+                "meets every check and no candidate beats it on cost, power and performance at \
+                 once ({} USD, {} W)",
+                round(record.cost_usd),
+                round(record.power_w)
+            ),
+            Status::Dominated { by } => {
+                let other = self.record(*by)?;
+                format!(
+                    "meets every check, but candidate {by} is as good or better on everything \
+                     ({} USD against {}, {} W against {})",
+                    round(other.cost_usd),
+                    round(record.cost_usd),
+                    round(other.power_w),
+                    round(record.power_w)
+                )
+            }
+            Status::Infeasible { breach } => format!("breaks a check: {}", broken(breach)),
+            Status::Pruned { breach } => format!(
+                "not evaluated: even its fewest switches come to {}",
+                broken(breach)
+            ),
+            Status::Invalid { reason } => format!("cannot be built: {reason}"),
+        })
+    }
+}
+
 /// A choice in a few words: "RoCE v2 400GbE on sn5600, 8 NICs".
 pub fn describe_choice(choice: &Choice) -> String {
     let fabrics: Vec<String> = choice
@@ -254,11 +291,11 @@ pub fn describe_choice(choice: &Choice) -> String {
             )
         })
         .collect();
-    format!(
-        "{}; {} NICs per node",
-        fabrics.join("; "),
-        choice.nics_per_node
-    )
+    let nics = match choice.nics_per_node {
+        1 => "1 NIC per node".to_string(),
+        n => format!("{n} NICs per node"),
+    };
+    format!("{}; {nics}", fabrics.join("; "))
 }
 
 /// The breach of a record, if it has one.

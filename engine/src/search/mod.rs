@@ -59,7 +59,7 @@ pub use frontier::{Progress, Search};
 pub use record::{Record, Status};
 pub use request::{
     default_max_candidates, Arrangement, Constraints, Freedoms, Limits, SearchRequest, Targets,
-    WorkloadLimits, MAX_VALUES_PER_FREEDOM,
+    WorkloadLimits, MAX_CANDIDATES, MAX_VALUES_PER_FREEDOM,
 };
 pub use space::{Choice, FabricChoice};
 
@@ -82,6 +82,8 @@ pub struct SearchResult {
     pub frontier: Vec<Candidate>,
     /// Set when no visited candidate is feasible.
     pub no_design: Option<NoDesign>,
+    /// The answer in a sentence or two.
+    pub summary: String,
 }
 
 impl Search {
@@ -105,7 +107,38 @@ impl Search {
                 .filter_map(|r| self.candidate(r))
                 .collect(),
             no_design: self.no_design(),
+            summary: String::new(),
         }
+        .summarised()
+    }
+}
+
+impl SearchResult {
+    fn summarised(mut self) -> SearchResult {
+        let mut text = match (self.frontier.first(), &self.no_design) {
+            (Some(cheapest), _) => format!(
+                "{} of {} candidates meet every check; {} on the frontier. The cheapest is \
+                 candidate {} ({}) at {} USD and {} W.",
+                self.feasible,
+                self.visited,
+                self.frontier.len(),
+                cheapest.record.id,
+                describe_choice(&cheapest.choice),
+                checks::round(cheapest.record.cost_usd),
+                checks::round(cheapest.record.power_w)
+            ),
+            (None, Some(none)) => none.summary.clone(),
+            (None, None) => "No candidate has been visited yet.".to_string(),
+        };
+        if !self.exhaustive {
+            text += &format!(
+                " Only {} of the {} candidates were visited: a cheaper design may exist among \
+                 the rest.",
+                self.visited, self.space
+            );
+        }
+        self.summary = text;
+        self
     }
 }
 

@@ -28,6 +28,9 @@ pub struct SearchRequest {
     pub max_candidates: u64,
 }
 
+/// Most candidates one search may visit: a record of each is kept for explanations.
+pub const MAX_CANDIDATES: u64 = 10_000_000;
+
 pub fn default_max_candidates() -> u64 {
     100_000
 }
@@ -145,6 +148,10 @@ pub enum Arrangement {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Freedoms {
+    /// Only these fabrics of the base design vary, by name; every fabric when empty. The
+    /// others keep their technology, switch, topology and oversubscription.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fabrics: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub technologies: Vec<Technology>,
     /// Port speeds, Gb/s; each technology takes those up to its line rate. Empty: its line rate.
@@ -243,8 +250,19 @@ impl SearchRequest {
             }
         }
         freedoms(&mut errors, &self.freedoms);
-        if self.max_candidates == 0 {
-            errors.push(FieldError::new("max_candidates", "must be at least 1"));
+        for (i, name) in self.freedoms.fabrics.iter().enumerate() {
+            if self.base.fabric(name).is_none() {
+                errors.push(FieldError::new(
+                    format!("freedoms.fabrics[{i}]"),
+                    format!("{name:?} is not a fabric of the design"),
+                ));
+            }
+        }
+        if !(1..=MAX_CANDIDATES).contains(&self.max_candidates) {
+            errors.push(FieldError::new(
+                "max_candidates",
+                format!("must be between 1 and {MAX_CANDIDATES}"),
+            ));
         }
         if errors.is_empty() {
             Ok(())

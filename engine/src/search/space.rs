@@ -2,7 +2,7 @@
 //! id (a mixed-radix number) and the search can stop and resume anywhere.
 
 use super::arrange::arrange;
-use super::request::{Arrangement, SearchRequest};
+use super::request::{Arrangement, Freedoms, SearchRequest};
 use crate::catalog::{switch, SwitchFamily, SWITCHES};
 use crate::spec::{DesignSpec, Fabric, Role, Topology};
 use crate::technology::Technology;
@@ -276,7 +276,13 @@ fn family_fits(family: SwitchFamily, t: Technology) -> bool {
 /// Every allowed combination of technology, port speed, switch, topology and oversubscription
 /// for one fabric of the template.
 fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption> {
-    let f = &request.freedoms;
+    let varied = &request.freedoms.fabrics;
+    let fixed = Freedoms::default();
+    let f = if varied.is_empty() || varied.contains(&fabric.name) {
+        &request.freedoms
+    } else {
+        &fixed
+    };
     let c = &request.constraints;
     let mut technologies = if f.technologies.is_empty() {
         vec![fabric.technology]
