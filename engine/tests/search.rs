@@ -332,3 +332,29 @@ fn a_training_explanation_binds_on_the_slowdown_target() {
     assert_eq!(s.checks()[binding.check].measure, Measure::Slowdown(0));
     assert!(why.summary.contains("binding check is step-time slowdown"));
 }
+
+#[test]
+fn a_request_read_from_json_upgrades_its_base_and_names_wrong_fields_by_path() {
+    let v1 = r#"{ "schema_version": 1, "title": "70B FP16 data-parallel training",
+        "training": { "parameters": 70e9, "precision": "fp16", "gpus": 1024, "gpus_per_node": 8,
+                      "link_gbps": 400 } }"#;
+    let good = format!(r#"{{ "base": {v1}, "freedoms": {{ "leaf_oversubscription": [1, 2] }} }}"#);
+    let request = SearchRequest::from_json(&good).unwrap();
+    assert_eq!(request.base.schema_version, SPEC_VERSION);
+    assert_eq!(search(request).unwrap().space, 2);
+    let wrong = format!(
+        r#"{{ "base": {}, "freedoms": {{ "nics_per_node": [-1] }} }}"#,
+        examples::SEVENTY_B_TRAINING
+    );
+    let errors = SearchRequest::from_json(&wrong).unwrap_err();
+    assert_eq!(errors.0[0].path, "freedoms.nics_per_node[0]", "{errors}");
+    let unknown = format!(
+        r#"{{ "base": {}, "budget": 5 }}"#,
+        examples::SEVENTY_B_TRAINING
+    );
+    assert!(SearchRequest::from_json(&unknown).is_err());
+    let bad_base = r#"{ "base": { "schema_version": 2, "title": "x", "cluster": { "gpu": "h100-sxm",
+        "gpus_per_node": 8, "nics_per_node": 8, "nodes": 0 }, "fabrics": [] } }"#;
+    let errors = SearchRequest::from_json(bad_base).unwrap_err();
+    assert!(errors.for_path("base.cluster.nodes").is_some(), "{errors}");
+}

@@ -127,6 +127,11 @@ proptest! {
         prop_assert_eq!(result.no_design.is_some(), feasible.is_empty());
         // Every visited candidate is judged as a full evaluation of its design judges it.
         for record in s.records() {
+            prop_assert!(s.reason(record.id).is_some());
+            if let Status::Dominated { by } = record.status {
+                let winner = s.record(by).unwrap();
+                prop_assert!(winner.feasible() && winner.dominates(record));
+            }
             let full = evaluate(&s.spec(record.id).unwrap());
             match (&record.status, full) {
                 (Status::Invalid { .. }, full) => prop_assert!(full.is_err()),

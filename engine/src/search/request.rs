@@ -173,7 +173,52 @@ pub struct Freedoms {
     pub arrangements: Vec<Arrangement>,
 }
 
+/// A request without its base design, read after the base has been read on its own.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Rest {
+    #[serde(default)]
+    targets: Targets,
+    #[serde(default)]
+    constraints: Constraints,
+    #[serde(default)]
+    freedoms: Freedoms,
+    #[serde(default = "default_max_candidates")]
+    max_candidates: u64,
+}
+
 impl SearchRequest {
+    /// Reads a request from JSON text: the base design as [`DesignSpec::from_value`] reads a
+    /// saved design (older schema versions upgraded), every error with its field path, and
+    /// the whole request validated.
+    pub fn from_json(text: &str) -> Result<SearchRequest, SpecErrors> {
+        let mut value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| SpecErrors::single("", format!("not valid JSON: {e}")))?;
+        let Some(object) = value.as_object_mut() else {
+            return Err(SpecErrors::single("", "must be a JSON object"));
+        };
+        let base = object
+            .remove("base")
+            .ok_or_else(|| SpecErrors::single("base", "is missing"))?;
+        let base = DesignSpec::from_value(base).map_err(|e| {
+            SpecErrors(
+                e.0.into_iter()
+                    .map(|e| FieldError::new(join("base", &e.path), e.reason))
+                    .collect(),
+            )
+        })?;
+        let rest: Rest = crate::spec::deserialize(value)?;
+        let request = SearchRequest {
+            base,
+            targets: rest.targets,
+            constraints: rest.constraints,
+            freedoms: rest.freedoms,
+            max_candidates: rest.max_candidates,
+        };
+        request.validate()?;
+        Ok(request)
+    }
+
     /// A request that varies nothing: the base design checked against `targets`.
     pub fn new(base: DesignSpec) -> Self {
         SearchRequest {

@@ -96,7 +96,9 @@ impl DesignSpec {
     }
 }
 
-fn deserialize<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, SpecErrors> {
+pub(crate) fn deserialize<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, SpecErrors> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
