@@ -5,6 +5,7 @@
 //! It sizes each fabric (switches, ports, cables, optics, cost, power), times each workload's
 //! communication (training steps, tokens of tensor-parallel inference, retrieval, storage and
 //! checkpoints), compares the bandwidth each tier needs with what it has, and raises findings.
+//! [`search`] finds the cheapest fabrics that meet the workloads' targets, as a Pareto frontier.
 //!
 //! ```
 //! let spec = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_TRAINING).unwrap();

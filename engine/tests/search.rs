@@ -18,6 +18,9 @@ fn is_tcp(t: Technology) -> bool {
 fn latency_search(technologies: Vec<Technology>) -> Search {
     let mut request = SearchRequest::new(inference_base());
     request.freedoms.technologies = technologies;
+    // Every switch that can carry each technology, and both rail counts.
+    request.freedoms.switch_models = true;
+    request.freedoms.nics_per_node = vec![1, 8];
     request.targets.every_workload.max_added_latency_ms = Some(50.0);
     let mut search = Search::new(request).unwrap();
     search.run();
