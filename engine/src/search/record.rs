@@ -20,7 +20,7 @@ pub enum Status {
     Invalid { reason: String },
 }
 
-/// One visited candidate: its id (decode it with [`Search::choice`]) and objectives.
+/// One visited candidate: its id (decode it with [`Search::choice`](super::Search::choice)) and objectives.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub id: u64,
