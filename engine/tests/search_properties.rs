@@ -43,22 +43,28 @@ fn small_request() -> impl Strategy<Value = SearchRequest> {
         (
             1.0f64..60.0,
             prop::option::of(50_000.0f64..3_000_000.0),
+            prop::option::of(2_000.0f64..60_000.0),
             any::<bool>(),
+        ),
+        (
+            prop::sample::select(vec![examples::SEVENTY_B_TRAINING, examples::HYBRID]),
+            1.0f64..400.0,
         ),
     )
         .prop_map(
-            |(techs, leaf, nics, topologies, arrangements, (slowdown, budget, ckpt))| {
-                let mut r = SearchRequest::new(
-                    DesignSpec::from_json(examples::SEVENTY_B_TRAINING).unwrap(),
-                );
+            |(techs, leaf, nics, topologies, arrangements, limits, (base, latency))| {
+                let (slowdown, budget, power, ckpt) = limits;
+                let mut r = SearchRequest::new(DesignSpec::from_json(base).unwrap());
                 r.freedoms.technologies = techs;
                 r.freedoms.leaf_oversubscription = leaf;
                 r.freedoms.nics_per_node = nics;
                 r.freedoms.topologies = topologies;
                 r.freedoms.arrangements = arrangements;
                 r.targets.every_workload.max_slowdown_percent = Some(slowdown);
+                r.targets.every_workload.max_added_latency_ms = Some(latency);
                 r.targets.every_workload.checkpoint_within_budget = ckpt;
                 r.constraints.max_cost_usd = budget;
+                r.constraints.max_power_w = power;
                 r
             },
         )
@@ -82,7 +88,11 @@ fn meets(request: &SearchRequest, report: &Report) -> bool {
         .constraints
         .max_cost_usd
         .is_none_or(|max| report.totals.cost_usd <= max);
-    slowdown_ok && latency_ok && checkpoint_ok && budget_ok
+    let power_ok = request
+        .constraints
+        .max_power_w
+        .is_none_or(|max| report.totals.power_w <= max);
+    slowdown_ok && latency_ok && checkpoint_ok && budget_ok && power_ok
 }
 
 fn objectives(report: &Report) -> [f64; 4] {
