@@ -18,13 +18,17 @@
 //!   test checks every candidate of random small spaces against a full evaluation).
 //! - When the space holds at most `max_candidates` candidates (100,000 by default) every one
 //!   is visited and the frontier is exact: each frontier point meets every check and no
-//!   candidate of the space beats it on every objective.
+//!   feasible candidate of the space is at least as good on every objective and better on one.
 //! - Beyond that, `max_candidates` distinct candidates are visited, spread evenly over the id
 //!   range (a stride coprime with the space size). The frontier is then exact for the visited
 //!   candidates only, and [`SearchResult::exhaustive`] is false.
 //!
-//! A candidate is `Dominated { by }` the frontier point that beat it when it was visited; that
-//! point may itself have been beaten later, so follow `by` to the frontier.
+//! Every visited candidate keeps a compact [`Record`]: `Dominated { by }` names a feasible
+//! candidate that beats it (which may itself have been beaten later: follow `by` to the
+//! frontier), `Infeasible` the check it breaks worst. [`Search::reason`] says it in a sentence,
+//! [`Search::explain`] gives a candidate's binding check and what the next cheaper candidate
+//! breaks, and when nothing is feasible [`SearchResult::no_design`] names the checks nobody
+//! meets and the closest candidate.
 //!
 //! Run it at once with [`search`], or in slices (the browser shows progress between them; a
 //! slice of a few thousand candidates takes well under 250 ms once each fabric option has
