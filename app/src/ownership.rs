@@ -1,12 +1,27 @@
 //! Ownership without accounts (server only): a browser holds the edit key of each design it
 //! created in a cookie `fpk_<design id>`. The cookie is HttpOnly (scripts never see the key)
-//! and SameSite=Lax (another site cannot post a save with it).
+//! and SameSite=Lax (another site cannot post a save with it). Served over HTTPS it is also
+//! `Secure` and named `__Host-fpk_<id>`, so that only this host, over TLS, can set or read it.
 
 use crate::store::{DesignId, EditKey};
 use cookie::{time::Duration, Cookie, SameSite};
 use http::header::{HeaderMap, COOKIE};
 
 const PREFIX: &str = "fpk_";
+/// The browser accepts a `__Host-` cookie only from a secure origin, for the whole host.
+const HOST_PREFIX: &str = "__Host-fpk_";
+
+static SECURE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+/// Marks key cookies `Secure` with the `__Host-` prefix from now on: the server calls it once at
+/// start when it is reached over HTTPS.
+pub fn use_secure_cookies() {
+    let _ = SECURE.set(true);
+}
+
+fn secure() -> bool {
+    SECURE.get().copied().unwrap_or(false)
+}
 
 /// Browsers keep a cookie for at most 400 days (RFC 6265bis); saving again renews it.
 const LIFETIME_DAYS: i64 = 400;
@@ -21,7 +36,11 @@ pub fn held_keys(headers: &HeaderMap) -> Vec<(DesignId, EditKey)> {
         .flat_map(|text| Cookie::split_parse(text.to_string()))
         .filter_map(Result::ok)
         .filter_map(|c| {
-            let id = DesignId::parse(c.name().strip_prefix(PREFIX)?)?;
+            let name = c.name();
+            let id = name
+                .strip_prefix(HOST_PREFIX)
+                .or_else(|| name.strip_prefix(PREFIX))?;
+            let id = DesignId::parse(id)?;
             Some((id, EditKey::parse(c.value())?))
         })
         .collect()
@@ -36,8 +55,10 @@ pub fn key_for(headers: &HeaderMap, id: &DesignId) -> Option<EditKey> {
 
 /// The Set-Cookie value that gives a browser the key of design `id`.
 pub fn key_cookie(id: &DesignId, key: &EditKey) -> String {
-    Cookie::build((format!("{PREFIX}{}", id.as_str()), key.as_str().to_string()))
+    let prefix = if secure() { HOST_PREFIX } else { PREFIX };
+    Cookie::build((format!("{prefix}{}", id.as_str()), key.as_str().to_string()))
         .http_only(true)
+        .secure(secure())
         .same_site(SameSite::Lax)
         .path("/")
         .max_age(Duration::days(LIFETIME_DAYS))

@@ -38,12 +38,13 @@ async fn the_edit_link_opens_the_design_in_another_browser_whose_revision_the_hi
     assert!(edit_link.contains("/claim?key="), "{edit_link}");
     creator.close().await;
 
-    // A second browser opens the edit link: it lands in the planner on the stored design,
-    // changes it and saves revision 2.
+    // A second browser opens the edit link and confirms: it lands in the planner on the stored
+    // design, changes it and saves revision 2.
     let colleague = Browser::start(JavaScript::Enabled).await;
     colleague
         .goto(&server.url(edit_link.trim_start_matches(&server.url(""))))
         .await;
+    colleague.click("#claim-confirm").await;
     colleague.wait_for_hydration().await;
     let at = colleague.run("return location.pathname").await;
     assert_eq!(at, serde_json::json!(format!("{share}/edit")));

@@ -62,6 +62,84 @@ pub struct ServeConfig {
     /// Saves a client may make at once, above the steady rate.
     #[arg(long, env = "FABRIC_PLANNER_WRITE_BURST", default_value_t = 20)]
     pub write_burst: u32,
+    /// Costly reads (dashboards, evaluations, reports, PDFs, spreadsheets) a client may make per
+    /// minute; 0 for no limit.
+    #[arg(long, env = "FABRIC_PLANNER_READS_PER_MINUTE", default_value_t = 300)]
+    pub reads_per_minute: u32,
+    /// Costly reads a client may make at once, above the steady rate.
+    #[arg(long, env = "FABRIC_PLANNER_READ_BURST", default_value_t = 100)]
+    pub read_burst: u32,
+    /// The address users reach the planner at, such as `https://planner.example.com`: links in
+    /// reports and PDFs are absolute under it, cross-site checks compare against it, and when it
+    /// is https cookies are `__Host-` and `Secure` and responses carry HSTS.
+    #[arg(long, env = "FABRIC_PLANNER_PUBLIC_URL", value_parser = parse_public_url)]
+    pub public_url: Option<PublicUrl>,
+    /// Reverse proxies whose `Forwarded` or `X-Forwarded-For` header names the client
+    /// (comma-separated addresses or CIDRs, such as `10.0.0.0/8,::1`). From any other peer
+    /// those headers are ignored.
+    #[arg(long = "trusted-proxy", env = "FABRIC_PLANNER_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_network)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Seconds a client has to send a request's headers before the connection is closed.
+    #[arg(long, env = "FABRIC_PLANNER_HEADER_TIMEOUT", default_value_t = 10)]
+    pub header_timeout_secs: u64,
+    /// Requests served at once; above it a request is answered 503 with Retry-After.
+    #[arg(
+        long,
+        env = "FABRIC_PLANNER_MAX_CONCURRENT_REQUESTS",
+        default_value_t = 256
+    )]
+    pub max_concurrent_requests: usize,
+}
+
+impl ServeConfig {
+    /// The settings `serve` has by default (and from the environment), listening on `addr` and
+    /// keeping designs in `database`.
+    pub fn new(addr: SocketAddr, database: Database) -> ServeConfig {
+        let mut config = Cli::parse_from(["fabric-planner"]).serve;
+        config.addr = addr;
+        config.database.database = database;
+        config
+    }
+}
+
+/// The scheme and authority users reach the planner at, without a trailing slash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicUrl(String);
+
+impl PublicUrl {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_https(&self) -> bool {
+        self.0.starts_with("https://")
+    }
+
+    /// A public URL from a setting, as `--public-url` reads it.
+    pub fn parse(setting: &str) -> Result<PublicUrl, String> {
+        parse_public_url(setting)
+    }
+}
+
+fn parse_public_url(setting: &str) -> Result<PublicUrl, String> {
+    let url = setting.trim().trim_end_matches('/');
+    let authority = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or("must start with https:// or http://")?;
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']');
+    if authority.is_empty() || !authority.chars().all(allowed) {
+        return Err("must be a scheme and a host (and port), such as https://planner.example.com, with no path".into());
+    }
+    Ok(PublicUrl(url.to_ascii_lowercase()))
+}
+
+fn parse_network(setting: &str) -> Result<ipnet::IpNet, String> {
+    let setting = setting.trim();
+    setting
+        .parse::<ipnet::IpNet>()
+        .or_else(|_| setting.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{setting:?} is not an IP address or CIDR such as 10.0.0.0/8"))
 }
 
 #[derive(Debug, Clone, Args)]

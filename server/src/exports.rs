@@ -9,6 +9,10 @@ use engine::Report;
 
 const CSV: &str = "text/csv; charset=utf-8";
 
+/// Most rows of a cabling sheet: 250,000 cables (about 40 MB of CSV) is a cluster of some
+/// 30,000 GPUs with three tiers; a larger fabric is exported from its own tools in parts.
+pub const MAX_CABLING_ROWS: u64 = 250_000;
+
 /// A cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, return) is
 /// written as text, with a leading apostrophe [OWASP CSV injection].
 fn cell(text: &str) -> String {
@@ -72,6 +76,20 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
 /// One row per cable of every fabric of `report`; `Err` names a fabric whose switches cannot
 /// take its cables.
 pub fn cabling(report: &Report) -> Result<Result<String, csv::Error>, String> {
+    // Counted from the sized fabric before any row is built, so that a sheet too large to
+    // write costs nothing.
+    let cables: u64 = report
+        .fabrics
+        .iter()
+        .flat_map(|f| &f.cables)
+        .map(|c| u64::from(c.count))
+        .sum();
+    if cables > MAX_CABLING_ROWS {
+        return Err(format!(
+            "This design has {cables} cables; a cabling sheet holds at most {MAX_CABLING_ROWS} rows. \
+             Its bill of materials counts every cable by tier and reach."
+        ));
+    }
     let header = [
         "cable",
         "fabric",
@@ -128,7 +146,7 @@ async fn sheet(
     id: &str,
     n: &str,
     kind: &str,
-    make: impl FnOnce(&Report) -> Result<Result<String, csv::Error>, String>,
+    make: impl FnOnce(&Report) -> Result<Result<String, csv::Error>, String> + Send + 'static,
 ) -> Response {
     let stored = match stored_revision(pages, id, n).await {
         Ok(stored) => stored,
@@ -139,12 +157,18 @@ async fn sheet(
         file_stem(&stored.spec.title),
         stored.number
     );
-    match crate::api::report_of(&stored) {
-        Ok(report) => match make(&report) {
-            Ok(result) => csv_response(result, file),
-            Err(reason) => html(&message(422, "No sheet", reason)),
-        },
-        Err(errors) => html(&message(422, "No report", errors.to_string())),
+    let report = match crate::api::report_of(&stored) {
+        Ok(report) => report,
+        Err(errors) => return html(&message(422, "No report", errors.to_string())),
+    };
+    // Writing a sheet of many rows is CPU work, kept off the async workers.
+    match tokio::task::spawn_blocking(move || make(&report)).await {
+        Ok(Ok(result)) => csv_response(result, file),
+        Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
+        Err(_) => csv_response(
+            Err(csv::Error::from(std::io::Error::other("panicked"))),
+            file,
+        ),
     }
 }
 

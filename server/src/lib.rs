@@ -3,7 +3,11 @@
 
 pub mod api;
 pub mod baselines;
+pub mod cache;
+pub mod cache_policy;
 pub mod cli;
+pub mod client;
+pub mod csrf;
 pub mod evaluate;
 pub mod exports;
 pub mod pages;

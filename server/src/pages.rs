@@ -3,8 +3,10 @@
 //! changes, so its rendered page is kept in memory: the key names the revision and the newest
 //! revision of its design, whose history the page lists.
 
+use crate::cache::ByteCache;
 use crate::routes::DOCUMENT_POLICY;
 use app::ownership::{held_keys, key_cookie};
+use app::pages::claim::claim_page;
 use app::pages::compare::{compare_page, parse_reference, Side};
 use app::pages::design_view::{design_page, DesignView};
 use app::pages::document::{not_found, unavailable, Page};
@@ -16,28 +18,25 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Form, Router};
-use lru::LruCache;
 use serde::Deserialize;
-use std::num::NonZeroUsize;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-/// Rendered revision pages kept: a saved design's page is about 150 KB, so at most ~75 MB.
-const CACHED_PAGES: usize = 512;
+/// Rendered revision pages kept, in bytes (a saved design's page is about 150 KB).
+const CACHED_PAGE_BYTES: usize = 64 << 20;
 
 type PageKey = (DesignId, u32, u32, DesignView);
 
 #[derive(Clone)]
 pub struct Pages {
     store: Store,
-    cache: Arc<Mutex<LruCache<PageKey, Arc<Page>>>>,
+    cache: Arc<ByteCache<PageKey, Arc<Page>>>,
 }
 
 impl Pages {
     pub fn new(store: Store) -> Pages {
-        let capacity = NonZeroUsize::new(CACHED_PAGES).unwrap_or(NonZeroUsize::MIN);
         Pages {
             store,
-            cache: Arc::new(Mutex::new(LruCache::new(capacity))),
+            cache: ByteCache::new(CACHED_PAGE_BYTES),
         }
     }
 }
@@ -54,7 +53,7 @@ pub fn routes(pages: Pages) -> Router {
             "/d/{id}/r/{n}/cabling.csv",
             get(crate::exports::cabling_csv),
         )
-        .route("/d/{id}/claim", get(claim))
+        .route("/d/{id}/claim", get(claim_form).post(claim))
         .route("/designs", get(my_designs))
         .route("/compare", get(compare))
         .route("/import", get(import_form).post(import))
@@ -121,7 +120,7 @@ async fn design(pages: &Pages, id: &str, n: Option<u32>) -> Response {
         DesignView::Latest
     };
     let key = (design_id.clone(), number, head.latest_revision, kind);
-    if let Some(page) = cached(pages, &key) {
+    if let Some(page) = pages.cache.get(&key) {
         return html(&page);
     }
     let (stored, history) = match tokio::try_join!(
@@ -132,15 +131,19 @@ async fn design(pages: &Pages, id: &str, n: Option<u32>) -> Response {
         Ok((None, _)) => return html(&not_found()),
         Err(e) => return failed(e),
     };
-    let page = Arc::new(design_page(&head, &stored, &history, kind));
-    if let Ok(mut cache) = pages.cache.lock() {
-        cache.put(key, page.clone());
-    }
+    // The page draws the whole dashboard: CPU work, kept off the async workers.
+    let page = tokio::task::spawn_blocking(move || design_page(&head, &stored, &history, kind))
+        .await
+        .map(Arc::new);
+    let Ok(page) = page else {
+        return html(&app::pages::document::message(
+            500,
+            "Something went wrong",
+            "The design's page could not be drawn.".into(),
+        ));
+    };
+    pages.cache.put(key, page.clone());
     html(&page)
-}
-
-fn cached(pages: &Pages, key: &PageKey) -> Option<Arc<Page>> {
-    pages.cache.lock().ok()?.get(key).cloned()
 }
 
 /// A file name from a title: letters and digits, the rest as dashes.
@@ -248,46 +251,71 @@ async fn report_download(
 }
 
 #[derive(Deserialize)]
-struct ClaimQuery {
+struct ClaimForm {
     key: Option<String>,
 }
 
-/// The edit link: checks the key, gives it to this browser, and opens the design for editing.
-async fn claim(
-    State(pages): State<Pages>,
-    Path(id): Path<String>,
-    Query(query): Query<ClaimQuery>,
-) -> Response {
-    let Some(design_id) = DesignId::parse(&id) else {
-        return html(&not_found());
+/// The design `id` and `key` when `key` is its edit key; otherwise the page to answer with.
+async fn check_claim(
+    pages: &Pages,
+    id: &str,
+    key: Option<&str>,
+) -> Result<(DesignId, EditKey, DesignHead), Response> {
+    let Some(design_id) = DesignId::parse(id) else {
+        return Err(html(&not_found()));
     };
-    match pages.store.design(&design_id).await {
-        Ok(Some(_)) => {}
-        Ok(None) => return html(&not_found()),
-        Err(e) => return failed(e),
-    }
-    let key = query.key.as_deref().and_then(EditKey::parse);
+    let head = match pages.store.design(&design_id).await {
+        Ok(Some(head)) => head,
+        Ok(None) => return Err(html(&not_found())),
+        Err(e) => return Err(failed(e)),
+    };
+    let key = key.and_then(EditKey::parse);
     let held = match &key {
         Some(key) => pages.store.holds_key(&design_id, key).await,
         None => Ok(false),
     };
     match (held, key) {
-        (Ok(true), Some(key)) => (
-            StatusCode::SEE_OTHER,
-            [
-                (header::LOCATION, format!("/d/{id}/edit")),
-                (header::SET_COOKIE, key_cookie(&design_id, &key)),
-            ],
-        )
-            .into_response(),
-        (Err(e), _) => failed(e),
-        _ => html(&app::pages::document::message(
+        (Ok(true), Some(key)) => Ok((design_id, key, head)),
+        (Err(e), _) => Err(failed(e)),
+        _ => Err(html(&app::pages::document::message(
             403,
             "Not an edit link of this design",
             "This link does not carry the design's edit key, so this browser cannot edit it. \
              You can still view the design at its share link and duplicate it."
                 .into(),
-        )),
+        ))),
+    }
+}
+
+/// The edit link: checks the key and asks before giving it to this browser. Nothing changes
+/// on a GET, so a link preview or prefetch cannot claim it.
+async fn claim_form(
+    State(pages): State<Pages>,
+    Path(id): Path<String>,
+    Query(query): Query<ClaimForm>,
+) -> Response {
+    match check_claim(&pages, &id, query.key.as_deref()).await {
+        Ok((design_id, key, head)) => html(&claim_page(&design_id, &key, &head.title)),
+        Err(response) => response,
+    }
+}
+
+/// Confirms the edit link: gives this browser the key and opens the design for editing.
+async fn claim(
+    State(pages): State<Pages>,
+    Path(id): Path<String>,
+    Form(form): Form<ClaimForm>,
+) -> Response {
+    match check_claim(&pages, &id, form.key.as_deref()).await {
+        Ok((design_id, key, _)) => (
+            StatusCode::SEE_OTHER,
+            [
+                (header::LOCATION, format!("/d/{}/edit", design_id.as_str())),
+                (header::SET_COOKIE, key_cookie(&design_id, &key)),
+            ],
+        )
+            .into_response(),
+        Err(response) => response,
     }
 }
 

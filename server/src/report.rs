@@ -1,8 +1,12 @@
 //! `/d/{id}/r/{n}/report` and `/d/{id}/r/{n}/report.pdf`: the design report of a revision as
 //! a print-ready page and as a PDF typeset on the server. A revision never changes, so both are
-//! kept once made; PDFs are typeset on the blocking pool, at most a few at once, so that the
-//! rest of the server keeps answering and memory stays bounded.
+//! kept once made (bounded by bytes). A PDF is made by one job per revision and paper however
+//! many ask for it at once; the job holds one of a few typesetting permits until Typst is done,
+//! even if every request waiting for it has timed out or gone, so that at most
+//! [`TYPESETTING_AT_ONCE`] PDFs are ever typeset together and memory stays bounded.
 
+use crate::cache::{ByteCache, Weighed};
+use crate::cli::PublicUrl;
 use crate::pages::{failed, head_and_number, html};
 use crate::pdf::{typeset, Paper};
 use app::pages::document::{date, message, not_found, Page};
@@ -11,25 +15,28 @@ use app::report::{report_document, ReportDocument, Revision};
 use app::store::{DesignId, Store};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use lru::LruCache;
 use serde::Deserialize;
-use std::num::NonZeroUsize;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::Semaphore;
+use tokio::sync::{watch, Semaphore};
 
 /// Reports typeset at once: one per core keeps the CPU busy without queueing memory.
-const TYPESETTING_AT_ONCE: usize = 2;
-/// Report pages (about 200 KB each) and PDFs (about 300 KB each) kept.
-const KEPT: usize = 64;
+pub const TYPESETTING_AT_ONCE: usize = 2;
+/// PDFs waiting for a permit or being typeset; more distinct PDFs asked for at once get 503.
+const PDF_JOBS_QUEUED: usize = 16;
+/// Report pages kept, in bytes.
+const PAGES_KEPT_BYTES: usize = 32 << 20;
+/// PDFs kept, in bytes.
+const PDFS_KEPT_BYTES: usize = 64 << 20;
 
-/// A revision's report as one reader sees it: design, revision, newest revision, host.
-type Key = (DesignId, u32, u32, String);
-type PageCache = LruCache<Key, Arc<Page>>;
-type PdfCache = LruCache<(Key, Paper), Typeset>;
+/// A revision's report: design, revision, newest revision (the cover says "n of latest").
+type Key = (DesignId, u32, u32);
+type PdfKey = (Key, Paper);
 
 /// A PDF made, and the name it is downloaded under; its bytes are shared, not copied, by
 /// every response that sends it.
@@ -39,105 +46,138 @@ struct Typeset {
     bytes: Bytes,
 }
 
+impl Weighed for Typeset {
+    fn bytes(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+/// What a PDF job ends with: the PDF, or the page that explains why there is none.
+type Made = Result<Typeset, Page>;
+
+/// How many PDFs are being typeset now, the most ever at once, and how many were typeset: for
+/// the tests that hold the server to its limits.
+pub struct TypesettingCounters {
+    now: AtomicUsize,
+    most: AtomicUsize,
+    done: AtomicUsize,
+}
+
+pub static TYPESETTING: TypesettingCounters = TypesettingCounters {
+    now: AtomicUsize::new(0),
+    most: AtomicUsize::new(0),
+    done: AtomicUsize::new(0),
+};
+
+impl TypesettingCounters {
+    /// The most PDFs ever typeset at once by this process.
+    pub fn most_at_once(&self) -> usize {
+        self.most.load(Ordering::SeqCst)
+    }
+
+    /// PDFs typeset by this process.
+    pub fn typeset(&self) -> usize {
+        self.done.load(Ordering::SeqCst)
+    }
+
+    fn begin(&self) {
+        let now = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+        self.most.fetch_max(now, Ordering::SeqCst);
+    }
+
+    fn end(&self) {
+        self.now.fetch_sub(1, Ordering::SeqCst);
+        self.done.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
 #[derive(Clone)]
 pub struct Reports {
     store: Store,
-    pages: Arc<Mutex<PageCache>>,
-    pdfs: Arc<Mutex<PdfCache>>,
+    public_url: Option<PublicUrl>,
+    pages: Arc<ByteCache<Key, Arc<Page>>>,
+    pdfs: Arc<ByteCache<PdfKey, Typeset>>,
+    /// PDFs being made, each watched by the requests that wait for it.
+    jobs: Arc<Mutex<HashMap<PdfKey, watch::Receiver<Option<Made>>>>>,
     typesetting: Arc<Semaphore>,
 }
 
 impl Reports {
-    pub fn new(store: Store) -> Reports {
-        let kept = NonZeroUsize::new(KEPT).unwrap_or(NonZeroUsize::MIN);
+    pub fn new(store: Store, public_url: Option<PublicUrl>) -> Reports {
         Reports {
             store,
-            pages: Arc::new(Mutex::new(LruCache::new(kept))),
-            pdfs: Arc::new(Mutex::new(LruCache::new(kept))),
+            public_url,
+            pages: ByteCache::new(PAGES_KEPT_BYTES),
+            pdfs: ByteCache::new(PDFS_KEPT_BYTES),
+            jobs: Arc::new(Mutex::new(HashMap::new())),
             typesetting: Arc::new(Semaphore::new(TYPESETTING_AT_ONCE)),
         }
     }
 }
 
-pub fn routes(store: Store) -> Router {
+pub fn routes(store: Store, public_url: Option<PublicUrl>) -> Router {
     Router::new()
         .route("/d/{id}/r/{n}/report", get(page))
         .route("/d/{id}/r/{n}/report.pdf", get(pdf))
-        .with_state(Reports::new(store))
+        .with_state(Reports::new(store, public_url))
 }
 
-/// The host the reader used, for the absolute share link on the cover.
-fn host(headers: &HeaderMap) -> String {
-    headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            h.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
-        })
-        .unwrap_or("")
-        .to_string()
-}
-
-/// The revision `n` of design `id` as `host` shows it: the key its report is kept under.
-/// Reads only the design's head, so that a kept report costs one indexed read.
-async fn locate(reports: &Reports, id: &str, n: &str, host: String) -> Result<Key, Response> {
+/// The revision `n` of design `id`: the key its report is kept under. Reads only the design's
+/// head, so that a kept report costs one indexed read.
+async fn locate(reports: &Reports, id: &str, n: &str) -> Result<Key, Response> {
     let Ok(n) = n.parse::<u32>() else {
         return Err(html(&not_found()));
     };
     match head_and_number(&reports.store, id, Some(n)).await {
-        Ok(Some((head, design_id, number))) => Ok((design_id, number, head.latest_revision, host)),
+        Ok(Some((head, design_id, number))) => Ok((design_id, number, head.latest_revision)),
         Ok(None) => Err(html(&not_found())),
         Err(e) => Err(failed(e)),
     }
 }
 
 /// The report of the revision `key` names, built from its stored spec and report.
-async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, Response> {
-    let (design_id, n, latest, host) = key;
+async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, Page> {
+    let (design_id, n, latest) = key;
     let stored = match reports.store.revision(design_id, Some(*n)).await {
         Ok(Some(stored)) => stored,
-        Ok(None) => return Err(html(&not_found())),
-        Err(e) => return Err(failed(e)),
+        Ok(None) => return Err(not_found()),
+        Err(error) => {
+            tracing::error!(%error, "the design store failed");
+            return Err(app::pages::document::unavailable());
+        }
     };
     let report = crate::api::report_of(&stored)
-        .map_err(|errors| html(&message(422, "No report", errors.to_string())))?;
+        .map_err(|errors| message(422, "No report", errors.to_string()))?;
     let path = format!("/d/{}/r/{n}", design_id.as_str());
-    let link = if host.is_empty() {
-        path
-    } else {
-        format!("http://{host}{path}")
+    let link = match &reports.public_url {
+        Some(url) => format!("{}{path}", url.as_str()),
+        None => path,
     };
     let revision = Revision {
         number: *n,
         latest: *latest,
         saved: date(stored.saved_at_ms),
-        engine_version: &stored.engine_version,
+        engine_version: stored.engine_version,
         link,
     };
-    Ok(report_document(&stored.spec, &report, &revision))
+    // Building the document draws every chart: CPU work, kept off the async workers.
+    let spec = stored.spec;
+    tokio::task::spawn_blocking(move || report_document(&spec, &report, &revision))
+        .await
+        .map_err(|_| message(500, "No report", "The report could not be built.".into()))
 }
 
-async fn page(
-    State(reports): State<Reports>,
-    Path((id, n)): Path<(String, String)>,
-    headers: HeaderMap,
-) -> Response {
-    let key = match locate(&reports, &id, &n, host(&headers)).await {
+async fn page(State(reports): State<Reports>, Path((id, n)): Path<(String, String)>) -> Response {
+    let key = match locate(&reports, &id, &n).await {
         Ok(key) => key,
         Err(response) => return response,
     };
-    if let Some(page) = reports
-        .pages
-        .lock()
-        .ok()
-        .and_then(|mut c| c.get(&key).cloned())
-    {
+    if let Some(page) = reports.pages.get(&key) {
         return html(&page);
     }
     let report = match document(&reports, &key).await {
         Ok(report) => report,
-        Err(response) => return response,
+        Err(page) => return html(&page),
     };
     let base = format!("/d/{}/r/{}", key.0.as_str(), key.1);
     let page = Arc::new(report_page(
@@ -149,9 +189,7 @@ async fn page(
             design: base.clone(),
         },
     ));
-    if let Ok(mut cache) = reports.pages.lock() {
-        cache.put(key, page.clone());
-    }
+    reports.pages.put(key, page.clone());
     html(&page)
 }
 
@@ -160,11 +198,92 @@ struct PdfQuery {
     paper: Option<String>,
 }
 
+/// The job that makes the PDF `key`: reads the revision, waits for a typesetting permit,
+/// typesets on the blocking pool, keeps the result and tells every waiting request.
+async fn make_pdf(reports: Reports, key: PdfKey, done: watch::Sender<Option<Made>>) {
+    let made = async {
+        let report = document(&reports, &key.0).await?;
+        let file = format!(
+            "{}-r{}.pdf",
+            crate::pages::file_stem(&report.title),
+            key.0 .1
+        );
+        let busy = || message(503, "Busy", "Try again in a moment.".into());
+        let permit = reports
+            .typesetting
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| busy())?;
+        let paper = key.1;
+        let typeset = tokio::task::spawn_blocking(move || {
+            // The permit is held by the typesetting itself, not by any request.
+            let _permit = permit;
+            TYPESETTING.begin();
+            let made = typeset(&report, paper);
+            TYPESETTING.end();
+            made
+        })
+        .await;
+        match typeset {
+            Ok(Ok(bytes)) => Ok(Typeset {
+                file,
+                bytes: Bytes::from(bytes),
+            }),
+            Ok(Err(error)) => {
+                tracing::error!(%error, "a report could not be typeset");
+                Err(unmade())
+            }
+            Err(panicked) => {
+                tracing::error!(%panicked, "typesetting a report panicked");
+                Err(unmade())
+            }
+        }
+    }
+    .await;
+    if let Ok(typeset) = &made {
+        reports.pdfs.put(key.clone(), typeset.clone());
+    }
+    if let Ok(mut jobs) = reports.jobs.lock() {
+        jobs.remove(&key);
+    }
+    let _ = done.send(Some(made));
+}
+
+fn unmade() -> Page {
+    message(
+        500,
+        "The PDF could not be made",
+        "The report page prints to PDF from the browser meanwhile.".into(),
+    )
+}
+
+/// The job making the PDF `key`: the one already running, or a new one.
+fn job(reports: &Reports, key: PdfKey) -> Result<watch::Receiver<Option<Made>>, Page> {
+    let mut jobs = reports
+        .jobs
+        .lock()
+        .map_err(|_| message(500, "Busy", "Try again in a moment.".into()))?;
+    if let Some(waiting) = jobs.get(&key) {
+        return Ok(waiting.clone());
+    }
+    if jobs.len() >= PDF_JOBS_QUEUED {
+        return Err(message(
+            503,
+            "Busy",
+            "Many reports are being typeset: try again in a moment.".into(),
+        ));
+    }
+    let (done, waiting) = watch::channel(None);
+    jobs.insert(key.clone(), waiting.clone());
+    tokio::spawn(make_pdf(reports.clone(), key, done));
+    Ok(waiting)
+}
+
 async fn pdf(
     State(reports): State<Reports>,
     Path((id, n)): Path<(String, String)>,
     Query(query): Query<PdfQuery>,
-    headers: HeaderMap,
 ) -> Response {
     let paper = match query.paper.as_deref().map(Paper::parse) {
         None => Paper::A4,
@@ -177,62 +296,42 @@ async fn pdf(
             ))
         }
     };
-    let key = match locate(&reports, &id, &n, host(&headers)).await {
+    let key = match locate(&reports, &id, &n).await {
         Ok(key) => (key, paper),
         Err(response) => return response,
     };
-    let cached = reports
-        .pdfs
-        .lock()
-        .ok()
-        .and_then(|mut c| c.get(&key).cloned());
-    let Typeset { file, bytes } = match cached {
-        Some(typeset) => typeset,
-        None => {
-            let report = match document(&reports, &key.0).await {
-                Ok(report) => report,
-                Err(response) => return response,
-            };
-            let file = format!(
-                "{}-r{}.pdf",
-                crate::pages::file_stem(&report.title),
-                key.0 .1
-            );
-            let Ok(_permit) = reports.typesetting.acquire().await else {
-                return html(&message(503, "Busy", "Try again in a moment.".into()));
-            };
-            let made = match tokio::task::spawn_blocking(move || typeset(&report, paper)).await {
-                Ok(made) => made.map_err(|error| error.to_string()),
-                Err(panicked) => Err(panicked.to_string()),
-            };
-            let bytes = match made {
-                Ok(bytes) => Bytes::from(bytes),
-                Err(error) => {
-                    tracing::error!(%error, "a report could not be typeset");
-                    return html(&message(
-                        500,
-                        "The PDF could not be made",
-                        "The report page prints to PDF from the browser meanwhile.".into(),
-                    ));
-                }
-            };
-            let typeset = Typeset { file, bytes };
-            if let Ok(mut cache) = reports.pdfs.lock() {
-                cache.put(key, typeset.clone());
-            }
-            typeset
-        }
+    let made = match reports.pdfs.get(&key) {
+        Some(typeset) => Ok(typeset),
+        None => match job(&reports, key) {
+            Ok(mut waiting) => match waiting.wait_for(Option::is_some).await {
+                Ok(made) => made.clone().unwrap_or_else(|| Err(unmade())),
+                Err(_) => Err(unmade()),
+            },
+            Err(page) => Err(page),
+        },
     };
-    (
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, "application/pdf".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("inline; filename=\"{file}\""),
-            ),
-        ],
-        bytes,
-    )
-        .into_response()
+    match made {
+        Ok(Typeset { file, bytes }) => (
+            StatusCode::OK,
+            [
+                (header::CONTENT_TYPE, "application/pdf".to_string()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("inline; filename=\"{file}\""),
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Err(page) => {
+            let mut response = html(&page);
+            if page.status == 503 {
+                response.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    axum::http::HeaderValue::from_static("5"),
+                );
+            }
+            response
+        }
+    }
 }

@@ -1,7 +1,10 @@
 //! The HTTP router: the Leptos pages and server functions, static files, and the middleware
 //! every response passes through.
 
-use crate::rate_limit::{limit_writes, WriteLimit};
+use crate::cli::PublicUrl;
+use crate::client::{identify, TrustedProxies};
+use crate::csrf::{same_origin, Origin};
+use crate::rate_limit::{limit, Limits};
 use app::store::Store;
 use app::{shell, App};
 use axum::http::{header, HeaderValue};
@@ -9,6 +12,7 @@ use axum::Router;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use std::time::Duration;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -63,13 +67,66 @@ pub fn leptos_options(site_root: &std::path::Path, addr: std::net::SocketAddr) -
         .build()
 }
 
+/// What the router needs besides the store and the Leptos settings.
+#[derive(Clone)]
+pub struct Settings {
+    pub request_timeout: Duration,
+    pub limits: Limits,
+    pub public_url: Option<PublicUrl>,
+    pub trusted_proxies: TrustedProxies,
+    /// Requests served at once; more are answered 503 with Retry-After.
+    pub max_concurrent_requests: usize,
+}
+
+/// Seconds a shed request is told to wait before trying again.
+const RETRY_AFTER_SHED_S: &str = "2";
+
+/// The answer to a request shed because the server is at its concurrency limit.
+async fn shed(_: tower::BoxError) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let body = serde_json::json!({
+        "error": "unavailable",
+        "details": "the server is busy: try again in a moment",
+    });
+    (
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        [
+            (header::RETRY_AFTER, RETRY_AFTER_SHED_S),
+            (header::CONTENT_TYPE, "application/json"),
+        ],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// A handler that panicked: logged, and answered with the usual error page.
+fn panicked(cause: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {
+    let what = cause
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| cause.downcast_ref::<&str>().copied())
+        .unwrap_or("a panic");
+    tracing::error!(panic = what, "a request handler panicked");
+    crate::pages::html(&app::pages::document::message(
+        500,
+        "Something went wrong",
+        "The server could not answer this request. Nothing was changed; try again, and if it happens again, report it.".into(),
+    ))
+}
+
+/// One line per request: method and path, never the query (an edit link carries its key
+/// there), and the status and time taken.
+fn trace() -> TraceLayer<
+    tower_http::classify::SharedClassifier<tower_http::classify::ServerErrorsAsFailures>,
+    impl Fn(&axum::http::Request<axum::body::Body>) -> tracing::Span + Clone,
+> {
+    TraceLayer::new_for_http().make_span_with(|request: &axum::http::Request<axum::body::Body>| {
+        tracing::info_span!("request", method = %request.method(), path = %request.uri().path())
+    })
+}
+
 /// The whole application as a router, ready to serve or to test.
-pub fn router(
-    store: Store,
-    options: LeptosOptions,
-    request_timeout: Duration,
-    write_limit: WriteLimit,
-) -> Router {
+pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Router {
     let routes = generate_route_list(App);
     let context = {
         let store = store.clone();
@@ -78,7 +135,7 @@ pub fn router(
             set_page_policy();
         }
     };
-    Router::new()
+    let router = Router::new()
         .leptos_routes_with_context(&options, routes, context.clone(), {
             let options = options.clone();
             move || shell(options.clone())
@@ -91,7 +148,10 @@ pub fn router(
         .merge(crate::pages::routes(crate::pages::Pages::new(
             store.clone(),
         )))
-        .merge(crate::report::routes(store.clone()))
+        .merge(crate::report::routes(
+            store.clone(),
+            settings.public_url.clone(),
+        ))
         .merge(crate::api::routes(store.clone()))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         // An uploaded nccl-tests log may be larger, so that the parser can say what is wrong
@@ -103,10 +163,18 @@ pub fn router(
                 ))
                 .layer(RequestBodyLimitLayer::new(MAX_BASELINE_BODY_BYTES)),
         )
+        .layer(axum::middleware::from_fn_with_state(settings.limits, limit))
         .layer(axum::middleware::from_fn_with_state(
-            write_limit,
-            limit_writes,
+            Origin {
+                public_url: settings.public_url.clone(),
+            },
+            same_origin,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            settings.trusted_proxies,
+            identify,
+        ))
+        .layer(axum::middleware::from_fn(crate::cache_policy::cache_policy))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(DEFAULT_POLICY),
@@ -125,8 +193,23 @@ pub fn router(
         ))
         .layer(TimeoutLayer::with_status_code(
             axum::http::StatusCode::REQUEST_TIMEOUT,
-            request_timeout,
+            settings.request_timeout,
         ))
         .layer(CompressionLayer::new())
-        .layer(TraceLayer::new_for_http())
+        .layer(CatchPanicLayer::custom(panicked))
+        .layer(
+            tower::ServiceBuilder::new()
+                .layer(axum::error_handling::HandleErrorLayer::new(shed))
+                .load_shed()
+                .concurrency_limit(settings.max_concurrent_requests.max(1)),
+        )
+        .layer(trace());
+    match &settings.public_url {
+        // Browsers that reached the planner over TLS keep to it for a year.
+        Some(url) if url.is_https() => router.layer(SetResponseHeaderLayer::overriding(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        )),
+        _ => router,
+    }
 }

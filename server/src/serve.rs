@@ -2,8 +2,9 @@
 //! Ctrl-C or SIGTERM.
 
 use crate::cli::ServeConfig;
-use crate::rate_limit::WriteLimit;
-use crate::routes::{leptos_options, router};
+use crate::client::TrustedProxies;
+use crate::rate_limit::{Limit, Limits};
+use crate::routes::{leptos_options, router, Settings};
 use anyhow::Context;
 use app::store::{Database, Store};
 use std::time::Duration;
@@ -44,23 +45,114 @@ pub async fn start(
         .with_context(|| format!("listening on {}", config.addr))?;
     let addr = listener.local_addr()?;
     let options = leptos_options(&config.site_root, addr);
+    if config.public_url.as_ref().is_some_and(|u| u.is_https()) {
+        app::ownership::use_secure_cookies();
+    }
+    let limits = Limits {
+        writes: Limit::new(config.writes_per_minute, config.write_burst),
+        computes: Limit::new(config.reads_per_minute, config.read_burst),
+    };
+    let pruning = limits.prune_every_minute();
     let app = router(
         store.clone(),
         options,
-        Duration::from_secs(config.request_timeout_secs),
-        WriteLimit::new(config.writes_per_minute, config.write_burst),
+        Settings {
+            request_timeout: Duration::from_secs(config.request_timeout_secs),
+            limits,
+            public_url: config.public_url.clone(),
+            trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
+            max_concurrent_requests: config.max_concurrent_requests,
+        },
     );
+    let connections = Connections {
+        header_timeout: Duration::from_secs(config.header_timeout_secs.max(1)),
+        max_open: config.max_concurrent_requests.max(1) * CONNECTIONS_PER_REQUEST_SLOT,
+    };
     let done = tokio::spawn(async move {
-        let result = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown)
-        .await;
+        let result = connections.serve(listener, app, shutdown).await;
+        pruning.abort();
         store.close().await;
         result
     });
     Ok(Running { addr, done })
+}
+
+/// Open connections allowed per request served at once: idle keep-alive connections
+/// outnumber busy ones.
+const CONNECTIONS_PER_REQUEST_SLOT: usize = 4;
+
+/// How long connections still open at shutdown may take to finish their requests.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// How connections are accepted: each must send its request headers within `header_timeout`
+/// (a client that sends half a request and waits is cut off), and at most `max_open` are open
+/// at once (beyond it the server stops accepting until one closes).
+struct Connections {
+    header_timeout: Duration,
+    max_open: usize,
+}
+
+impl Connections {
+    async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        app: axum::Router,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+        use hyper_util::server::conn::auto::Builder;
+        use tower::ServiceExt;
+        let mut builder = Builder::new(TokioExecutor::new());
+        builder
+            .http1()
+            .timer(TokioTimer::new())
+            .header_read_timeout(self.header_timeout);
+        let open = std::sync::Arc::new(tokio::sync::Semaphore::new(self.max_open));
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        tokio::pin!(shutdown);
+        loop {
+            let Ok(permit) = open.clone().acquire_owned().await else {
+                break;
+            };
+            let (stream, peer) = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(error) => {
+                        // Out of file descriptors and the like: wait rather than spin.
+                        tracing::warn!(%error, "accepting a connection failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+                () = &mut shutdown => break,
+            };
+            let service = app
+                .clone()
+                .map_request(move |mut request: axum::http::Request<_>| {
+                    request
+                        .extensions_mut()
+                        .insert(axum::extract::ConnectInfo(peer));
+                    request
+                });
+            let service = hyper_util::service::TowerToHyperService::new(service);
+            let connection = builder
+                .serve_connection_with_upgrades(TokioIo::new(stream), service)
+                .into_owned();
+            let connection = graceful.watch(connection);
+            tokio::spawn(async move {
+                let _ = connection.await;
+                drop(permit);
+            });
+        }
+        drop(listener);
+        if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown())
+            .await
+            .is_err()
+        {
+            tracing::warn!("connections still open after the shutdown grace period");
+        }
+        Ok(())
+    }
 }
 
 /// Completes on Ctrl-C or SIGTERM.

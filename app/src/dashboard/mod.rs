@@ -37,7 +37,14 @@ pub async fn dashboard_html(spec: String) -> Result<String, AppError> {
     use crate::server::fail;
     let spec = DesignSpec::from_json(&spec).map_err(|e| fail(e.into()))?;
     let report = engine::evaluate(&spec).map_err(|e| fail(e.into()))?;
-    Ok(render::dashboard(spec, report))
+    // Drawing every chart is CPU work: kept off the server's async workers.
+    tokio::task::spawn_blocking(move || render::dashboard(spec, report))
+        .await
+        .map_err(|_| {
+            fail(AppError::Internal(
+                "the dashboard could not be drawn".into(),
+            ))
+        })
 }
 
 /// The dashboard of the design `spec` holds, fetched from the server whenever it changes.

@@ -12,6 +12,8 @@ pub use planner::{NewDesign, Planner};
 #[cfg(feature = "ssr")]
 pub mod baselines;
 #[cfg(feature = "ssr")]
+pub mod claim;
+#[cfg(feature = "ssr")]
 pub mod compare;
 #[cfg(feature = "ssr")]
 pub mod design_view;

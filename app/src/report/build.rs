@@ -10,11 +10,11 @@ use engine::{DesignSpec, FabricReport, Figure, Report, WorkloadReport};
 use std::fmt::Display;
 
 /// What the cover says about the revision.
-pub struct Revision<'a> {
+pub struct Revision {
     pub number: u32,
     pub latest: u32,
     pub saved: String,
-    pub engine_version: &'a str,
+    pub engine_version: String,
     /// The share link of this revision, absolute where the host is known.
     pub link: String,
 }

@@ -12,7 +12,10 @@ pub use calibration::{Calibration, CatalogOverride};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
 pub use v1::{SpecV1, TrainingV1};
-pub use validate::{MAX_GPUS_PER_NODE, MAX_NODES, MAX_PARAMETERS, MAX_TITLE_CHARS};
+pub use validate::{
+    MAX_FABRICS, MAX_FABRIC_ENDPOINTS, MAX_GPUS_PER_NODE, MAX_NODES, MAX_OVERRIDES, MAX_PARAMETERS,
+    MAX_TITLE_CHARS, MAX_WORKLOADS,
+};
 pub use workload::{
     default_checkpoint_bytes, default_overlap, default_read_headroom, Checkpoint, Compute,
     Inference, Model, Parallelism, Rag, Sharding, Storage, Training, Workload,

@@ -11,6 +11,17 @@ pub const MAX_NODES: u32 = 250_000;
 pub const MAX_GPUS_PER_NODE: u32 = 576;
 pub const MAX_PORTS_PER_NODE: u32 = 64;
 pub const MAX_CABLE_RUN_M: f64 = 2000.0;
+/// Fabrics in one design: compute, storage, inference and management of several pods fit
+/// well within it.
+pub const MAX_FABRICS: usize = 16;
+/// Workloads in one design. Every what-if study re-evaluates the design per workload, so the
+/// cap bounds the work one request can ask for.
+pub const MAX_WORKLOADS: usize = 64;
+/// Price and power overrides: one per BOM item of every fabric is far below it.
+pub const MAX_OVERRIDES: usize = 512;
+/// Endpoints (nodes × ports per node, plus extra endpoints) of one fabric: a million ports,
+/// five times the 200,000-GPU clusters built today with one NIC per GPU.
+pub const MAX_FABRIC_ENDPOINTS: u64 = 1_000_000;
 
 /// A field path, written out only when an error needs it (validation runs on every
 /// evaluation, and a valid spec should cost no allocations).
@@ -93,6 +104,16 @@ impl Checker {
         }
     }
 
+    /// A list of at most `max` entries.
+    fn at_most(&mut self, path: &str, len: usize, max: usize, what: &str) {
+        if len > max {
+            self.fail(
+                path,
+                format!("holds {len} {what}; at most {max} are allowed"),
+            );
+        }
+    }
+
     fn name(&mut self, path: impl FieldPath, value: &str) {
         let value = value.trim();
         if value.is_empty() {
@@ -116,6 +137,23 @@ pub(super) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
     }
     check.name("title", &spec.title);
     cluster(&mut check, spec);
+    check.at_most("fabrics", spec.fabrics.len(), MAX_FABRICS, "fabrics");
+    check.at_most(
+        "workloads",
+        spec.workloads.len(),
+        MAX_WORKLOADS,
+        "workloads",
+    );
+    check.at_most(
+        "overrides",
+        spec.overrides.len(),
+        MAX_OVERRIDES,
+        "overrides",
+    );
+    if !check.errors.is_empty() && spec.fabrics.len() + spec.workloads.len() > 1000 {
+        // Far too many entries: say so once rather than validate each of them.
+        return check.errors;
+    }
     for (i, fabric) in spec.fabrics.iter().enumerate() {
         self::fabric(&mut check, spec, i, fabric);
     }
@@ -247,6 +285,17 @@ fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
         check.count(At(&at, "ports_per_node"), ports, 1, MAX_PORTS_PER_NODE);
     }
     check.count(At(&at, "extra_endpoints"), f.extra_endpoints, 0, 100_000);
+    let nodes = f.attached_nodes.unwrap_or(spec.cluster.nodes);
+    let ports = crate::links::ports_per_node(&spec.cluster, f);
+    let endpoints = u64::from(nodes) * u64::from(ports) + u64::from(f.extra_endpoints);
+    if endpoints > MAX_FABRIC_ENDPOINTS {
+        check.fail(
+            At(&at, "ports_per_node"),
+            format!(
+                "{nodes} nodes × {ports} ports make {endpoints} endpoints; one fabric holds at most {MAX_FABRIC_ENDPOINTS}"
+            ),
+        );
+    }
     let runs = &f.cable_runs;
     let cable_runs = format!("{at}.cable_runs");
     for (field, metres) in [

@@ -3,7 +3,7 @@
 
 use app::store::{Database, Store};
 use serde_json::{json, Value};
-use server::cli::{DatabaseConfig, ServeConfig};
+use server::cli::ServeConfig;
 use server::serve::{start, Running};
 use std::path::{Path, PathBuf};
 use tokio::sync::oneshot;
@@ -34,14 +34,16 @@ impl TestServer {
         writes_per_minute: u32,
         write_burst: u32,
     ) -> TestServer {
-        let config = ServeConfig {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            database: DatabaseConfig { database },
-            site_root: PathBuf::from("target/site"),
-            request_timeout_secs: 30,
-            writes_per_minute,
-            write_burst,
-        };
+        let mut config = ServeConfig::new("127.0.0.1:0".parse().unwrap(), database);
+        config.writes_per_minute = writes_per_minute;
+        config.write_burst = write_burst;
+        // Tests that read many reports do not meet the costly-read limit unless they set it.
+        config.reads_per_minute = 0;
+        TestServer::start_with(config).await
+    }
+
+    /// A server with `config`, stopped by [`TestServer::stop`].
+    pub async fn start_with(config: ServeConfig) -> TestServer {
         let (stop, stopped) = oneshot::channel::<()>();
         let running = start(&config, async {
             let _ = stopped.await;
