@@ -15,8 +15,9 @@ use crate::report::FabricReport;
 use crate::topology::Layout;
 use serde::{Deserialize, Serialize};
 
-/// One cable.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One cable. The rack, U and route fields are filled by the floor's sheet
+/// (`crate::floor::cabling`); the fabric's own sheet leaves them empty.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Cable {
     pub fabric: String,
     /// `node-leaf`, `leaf-spine` or `spine-core`.
@@ -26,8 +27,24 @@ pub struct Cable {
     pub z_device: String,
     pub z_port: String,
     pub reach: Option<ReachClass>,
-    /// The cable run the design gives this tier, metres.
+    /// The cable run the design gives this tier, metres; on the floor's sheet, the orderable
+    /// length of this cable.
     pub length_m: Option<f64>,
+    /// The rack and lowest rack unit of the device at each end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a_rack: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a_u: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z_rack: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z_u: Option<u32>,
+    /// The routed length before rounding up to an orderable length, metres.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route_m: Option<f64>,
+    /// The cable or optic to order, with its transceivers at each end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub medium: Option<String>,
 }
 
 impl Cable {
@@ -56,18 +73,18 @@ fn numbered(width: usize, n: u32) -> String {
 
 /// Names of a fabric's devices: switches carry the fabric's name so that the sheets of several
 /// fabrics never share a label.
-struct Names<'a> {
-    fabric: &'a str,
-    nodes: usize,
-    switches: usize,
+pub(crate) struct Names<'a> {
+    pub fabric: &'a str,
+    pub nodes: usize,
+    pub switches: usize,
 }
 
 impl Names<'_> {
-    fn node(&self, n: u32) -> String {
+    pub(crate) fn node(&self, n: u32) -> String {
         format!("node-{}", numbered(self.nodes, n))
     }
 
-    fn switch(&self, role: &str, n: u32) -> String {
+    pub(crate) fn switch(&self, role: &str, n: u32) -> String {
         format!("{}-{role}-{}", self.fabric, numbered(self.switches, n))
     }
 
@@ -76,13 +93,109 @@ impl Names<'_> {
     }
 }
 
-fn digits(n: u32) -> usize {
+pub(crate) fn digits(n: u32) -> usize {
     n.max(1).to_string().len().max(2)
+}
+
+/// A tier of switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    Leaf,
+    Spine,
+    Core,
+}
+
+impl Role {
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Role::Leaf => "leaf",
+            Role::Spine => "spine",
+            Role::Core => "core",
+        }
+    }
+}
+
+/// One end of a link, by number (0-based): the sheet names them, the floor places them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum End {
+    Node {
+        node: u32,
+        nic: u32,
+    },
+    /// An endpoint beyond the nodes (UFM, a storage server).
+    Endpoint(u32),
+    Switch {
+        role: Role,
+        index: u32,
+        port: u32,
+    },
+}
+
+/// One link of a fabric, in the order of the cabling sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Link {
+    pub tier: &'static str,
+    pub a: End,
+    pub z: End,
 }
 
 /// Every cable of `fabric`, or why its switches cannot take them (a fabric beyond what its
 /// layout reaches, which the findings already report).
 pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
+    let plan = &fabric.plan;
+    let names = Names {
+        fabric: &fabric.name,
+        nodes: digits(fabric.attached_nodes),
+        switches: digits(plan.leaves.max(plan.spines).max(plan.cores)),
+    };
+    let tier_media = |tier: &str| {
+        fabric
+            .cables
+            .iter()
+            .find(|c| c.tier == tier)
+            .map(|c| (c.reach, c.length_m))
+    };
+    let mut sheet = Vec::with_capacity(
+        (u64::from(plan.node_leaf_links)
+            + u64::from(plan.leaf_spine_links)
+            + u64::from(plan.spine_core_links))
+        .min(1 << 22) as usize,
+    );
+    links(fabric, |link| {
+        let media = tier_media(link.tier);
+        let (a_device, a_port) = names.end(link.a);
+        let (z_device, z_port) = names.end(link.z);
+        sheet.push(Cable {
+            fabric: fabric.name.clone(),
+            tier: link.tier,
+            a_device,
+            a_port,
+            z_device,
+            z_port,
+            reach: media.map(|m| m.0),
+            length_m: media.map(|m| m.1),
+            ..Cable::default()
+        });
+    })?;
+    Ok(sheet)
+}
+
+impl Names<'_> {
+    /// The device and port labels of `end`.
+    pub(crate) fn end(&self, end: End) -> (String, String) {
+        match end {
+            End::Node { node, nic } => (self.node(node), format!("{}-nic{}", self.fabric, nic + 1)),
+            End::Endpoint(e) => (self.endpoint(e), "p1".into()),
+            End::Switch { role, index, port } => {
+                (self.switch(role.label(), index), format!("p{}", port + 1))
+            }
+        }
+    }
+}
+
+/// Calls `visit` with every link of `fabric`, in sheet order, without naming anything (the
+/// floor counts tens of thousands of links on every evaluation).
+pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Result<(), DoesNotFit> {
     let plan = &fabric.plan;
     let k = plan.radix;
     let rails = fabric.ports_per_node.max(1);
@@ -97,52 +210,14 @@ pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
             plan.node_leaf_links, plan.leaves, fabric.name
         )));
     }
-    let names = Names {
-        fabric: &fabric.name,
-        nodes: digits(nodes),
-        switches: digits(plan.leaves.max(plan.spines).max(plan.cores)),
-    };
-    let tier_media = |tier: &str| {
-        fabric
-            .cables
-            .iter()
-            .find(|c| c.tier == tier)
-            .map(|c| (c.reach, c.length_m))
-    };
-    let cable = |tier: &'static str, a: (String, String), z: (String, String)| {
-        let media = tier_media(tier);
-        Cable {
-            fabric: fabric.name.clone(),
-            tier,
-            a_device: a.0,
-            a_port: a.1,
-            z_device: z.0,
-            z_port: z.1,
-            reach: media.map(|m| m.0),
-            length_m: media.map(|m| m.1),
-        }
-    };
-    let port = |p: u32| format!("p{}", p + 1);
-    let mut sheet = Vec::with_capacity(
-        (u64::from(plan.node_leaf_links)
-            + u64::from(plan.leaf_spine_links)
-            + u64::from(plan.spine_core_links))
-        .min(1 << 22) as usize,
-    );
+    let switch = |role, index, port| End::Switch { role, index, port };
 
     // Node to leaf. `used[l]` counts the downlink ports taken on leaf l.
     let down = plan.leaf_downlinks.max(1);
     let mut used = vec![0u32; plan.leaves as usize];
-    let rail_optimized = plan.layout == Layout::RailOptimized;
-    let leaves_per_rail = (plan.leaves / rails).max(1);
     for n in 0..nodes {
         for r in 0..rails {
-            let (leaf, leaf_port) = if rail_optimized {
-                (r * leaves_per_rail + n / down, n % down)
-            } else {
-                let e = n * rails + r;
-                (e / down, e % down)
-            };
+            let (leaf, leaf_port) = node_leaf(fabric, n, r);
             let Some(taken) = used.get_mut(leaf as usize) else {
                 return Err(DoesNotFit(format!(
                     "fabric {}: node {} has no leaf",
@@ -151,11 +226,11 @@ pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
                 )));
             };
             *taken = (*taken).max(leaf_port + 1);
-            sheet.push(cable(
-                "node-leaf",
-                (names.node(n), format!("{}-nic{}", fabric.name, r + 1)),
-                (names.switch("leaf", leaf), port(leaf_port)),
-            ));
+            visit(Link {
+                tier: "node-leaf",
+                a: End::Node { node: n, nic: r },
+                z: switch(Role::Leaf, leaf, leaf_port),
+            });
         }
     }
     let mut leaf = 0usize;
@@ -170,11 +245,11 @@ pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
                 e + 1
             )));
         };
-        sheet.push(cable(
-            "node-leaf",
-            (names.endpoint(e), "p1".into()),
-            (names.switch("leaf", leaf as u32), port(*taken)),
-        ));
+        visit(Link {
+            tier: "node-leaf",
+            a: End::Endpoint(e),
+            z: switch(Role::Leaf, leaf as u32, *taken),
+        });
         *taken += 1;
     }
 
@@ -197,11 +272,11 @@ pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
                         l + 1
                     )));
                 }
-                sheet.push(cable(
-                    "leaf-spine",
-                    (names.switch("leaf", l), port(down + j)),
-                    (names.switch("spine", spine), port(spine_port)),
-                ));
+                visit(Link {
+                    tier: "leaf-spine",
+                    a: switch(Role::Leaf, l, down + j),
+                    z: switch(Role::Spine, spine, spine_port),
+                });
             }
         }
     }
@@ -221,15 +296,30 @@ pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
                         s + 1
                     )));
                 }
-                sheet.push(cable(
-                    "spine-core",
-                    (names.switch("spine", s), port(spine_down + u)),
-                    (names.switch("core", core), port(core_port)),
-                ));
+                visit(Link {
+                    tier: "spine-core",
+                    a: switch(Role::Spine, s, spine_down + u),
+                    z: switch(Role::Core, core, core_port),
+                });
             }
         }
     }
-    Ok(sheet)
+    Ok(())
+}
+
+/// The leaf and leaf port of NIC `r` of node `n`: rail-optimised, NIC r goes to the leaf of
+/// rail r that serves n; otherwise the node ports fill the leaves in order.
+pub(crate) fn node_leaf(fabric: &FabricReport, n: u32, r: u32) -> (u32, u32) {
+    let plan = &fabric.plan;
+    let rails = fabric.ports_per_node.max(1);
+    let down = plan.leaf_downlinks.max(1);
+    if plan.layout == Layout::RailOptimized {
+        let leaves_per_rail = (plan.leaves / rails).max(1);
+        (r * leaves_per_rail + n / down, n % down)
+    } else {
+        let e = n * rails + r;
+        (e / down, e % down)
+    }
 }
 
 #[cfg(test)]
