@@ -1,0 +1,348 @@
+//! Media, transceivers and the cabling bill of materials by orderable length.
+//!
+//! Every link gets the cheapest medium that reaches its orderable length (see
+//! [`super::routing::medium`]). An optical link needs a transceiver in the cage at each end; a
+//! twin-port cage (an 800G OSFP cage carrying two 400G links on a QM9700, or one of a DGX H100's
+//! four OSFP cages for its eight NICs) takes one twin-port transceiver for both of its links,
+//! of the dearest class either link needs, since both ports of a twin-port plug use one fibre
+//! type. An endpoint the floor does not place (UFM, a storage server) takes a single-port one.
+
+use super::placement::Placed;
+use super::routing::{medium, orderable, Router, Spot, ORDERABLE_M};
+use super::{LengthCount, TransceiverCount};
+use crate::bom::{Builder, Item};
+use crate::cabling::{links, End, Role};
+use crate::catalog::{chassis, media_for, switch, Media, ReachClass};
+use crate::report::{BomLine, FabricReport};
+use crate::spec::{DesignSpec, Role as FabricRole};
+
+const CLASSES: [ReachClass; 5] = [
+    ReachClass::Dac,
+    ReachClass::Acc,
+    ReachClass::Multimode,
+    ReachClass::SingleMode,
+    ReachClass::LongReach,
+];
+const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
+
+fn class_index(c: ReachClass) -> usize {
+    CLASSES.iter().position(|x| *x == c).unwrap_or(0)
+}
+
+/// The catalog figures of `class` at `speed` with `per_cage` links per transceiver.
+pub(crate) fn figures(class: ReachClass, speed: f64, per_cage: u32) -> Option<Media> {
+    media_for(speed, class.max_reach_m(speed), per_cage).filter(|m| m.class == class)
+}
+
+/// One of the longest cables, kept for the floor plan.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Long {
+    pub fabric: usize,
+    pub tier: &'static str,
+    pub a: Spot,
+    pub z: Spot,
+    pub route_m: f64,
+    pub bin: Option<usize>,
+}
+
+pub(crate) const LONGEST_KEPT: usize = 12;
+
+pub(crate) struct Tally {
+    pub cables: Vec<LengthCount>,
+    pub transceivers: Vec<TransceiverCount>,
+    pub bom: Vec<BomLine>,
+    /// Transceiver power at the node ends, per rack, W (switches are budgeted at their maximum,
+    /// which includes their optics).
+    pub rack_optics_w: Vec<f64>,
+    /// Transceiver power at the ends the floor does not place, W.
+    pub unplaced_optics_w: f64,
+    pub longest: Vec<Long>,
+    /// Per fabric: links no medium reaches.
+    pub unreachable: Vec<u32>,
+}
+
+/// Where end `end` of fabric `fi` is; `other` is the far end (an unplaced endpoint stands
+/// beside its leaf).
+pub(crate) fn spot(
+    router: &Router,
+    placed: &Placed,
+    fi: usize,
+    end: End,
+    other: Option<Spot>,
+) -> Spot {
+    match end {
+        End::Node { node, .. } => {
+            let (rack, u, h) = placed.node(node);
+            router.spot(rack, u, h)
+        }
+        End::Switch { role, index, .. } => {
+            let (rack, u, h) = placed.switch(fi, role, index).unwrap_or((0, 1, 1));
+            router.spot(rack, u, h)
+        }
+        End::Endpoint(_) => router.beside(other.unwrap_or(Spot {
+            rack: 0,
+            x: 0.0,
+            y: 0.0,
+            h: 0.0,
+        })),
+    }
+}
+
+/// The medium of one link: (orderable length index, class), or `None` when nothing reaches.
+pub(crate) fn link_medium(
+    speed: f64,
+    route_m: f64,
+    to_node: bool,
+) -> (Option<usize>, Option<ReachClass>) {
+    let bin = orderable(route_m);
+    (
+        bin,
+        bin.and_then(|b| medium(speed, ORDERABLE_M[b], to_node)),
+    )
+}
+
+pub(crate) fn tally(
+    spec: &DesignSpec,
+    fabrics: &[FabricReport],
+    placed: &Placed,
+    router: &Router,
+) -> Tally {
+    let mut b = Builder {
+        lines: Vec::new(),
+        overrides: &spec.overrides,
+    };
+    let mut out = Tally {
+        cables: Vec::new(),
+        transceivers: Vec::new(),
+        bom: Vec::new(),
+        rack_optics_w: vec![0.0; placed.racks.len()],
+        unplaced_optics_w: 0.0,
+        longest: Vec::new(),
+        unreachable: vec![0; fabrics.len()],
+    };
+    let node_cages = chassis(&spec.cluster).links_per_cage.max(1);
+    for (fi, fabric) in fabrics.iter().enumerate() {
+        let speed = fabric.port_rate.0 / 1e9;
+        let radix = fabric.plan.radix.max(1);
+        let per_cage = switch(&fabric.switch)
+            .map(|s| s.links_per_cage(speed))
+            .unwrap_or(1)
+            .max(1);
+        // The node's twin-port cages carry its compute-fabric NICs.
+        let host_per_cage = if fabric.role == FabricRole::Compute {
+            node_cages
+        } else {
+            1
+        };
+        let rails = fabric.ports_per_node.max(1);
+        let cages_per_switch = radix.div_ceil(per_cage) as usize;
+        let cages_per_node = rails.div_ceil(host_per_cage) as usize;
+        let counts_of = |n: u32| vec![0u8; n as usize * cages_per_switch];
+        let plan = &fabric.plan;
+        // Per cage, 1 + the index of the dearest optical class it holds; 0 when it holds none.
+        let mut switch_cages = [
+            counts_of(plan.leaves),
+            counts_of(plan.spines),
+            counts_of(plan.cores),
+        ];
+        let mut host = vec![0u8; fabric.attached_nodes as usize * cages_per_node];
+        let mut endpoint = [0u32; 5];
+        let mut counts = [[[0u32; ORDERABLE_M.len()]; 5]; 3];
+        let mut mark = |end: End, code: u8| match end {
+            End::Switch { role, index, port } => {
+                let r = match role {
+                    Role::Leaf => 0,
+                    Role::Spine => 1,
+                    Role::Core => 2,
+                };
+                let i = index as usize * cages_per_switch + (port / per_cage) as usize;
+                if let Some(c) = switch_cages[r].get_mut(i) {
+                    *c = (*c).max(code);
+                }
+            }
+            End::Node { node, nic } => {
+                let i = node as usize * cages_per_node + (nic / host_per_cage) as usize;
+                if let Some(c) = host.get_mut(i) {
+                    *c = (*c).max(code);
+                }
+            }
+            End::Endpoint(_) => endpoint[usize::from(code - 1)] += 1,
+        };
+        let unreachable = &mut out.unreachable[fi];
+        let longest = &mut out.longest;
+        // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
+        let _ = links(fabric, |link| {
+            let z = spot(router, placed, fi, link.z, None);
+            let a = spot(router, placed, fi, link.a, Some(z));
+            let route_m = router.route(a, z);
+            let to_node = !matches!(link.a, End::Switch { .. });
+            let (bin, class) = link_medium(speed, route_m, to_node);
+            // The longest route between each pair of racks, so the plan shows distinct routes.
+            if longest.len() < LONGEST_KEPT || longest.last().is_some_and(|l| l.route_m < route_m) {
+                let same = longest
+                    .iter()
+                    .position(|l| l.a.rack == a.rack && l.z.rack == z.rack);
+                let keep = match same {
+                    Some(i) if longest[i].route_m < route_m => {
+                        longest.remove(i);
+                        true
+                    }
+                    Some(_) => false,
+                    None => true,
+                };
+                if keep {
+                    let at = longest.partition_point(|l| l.route_m >= route_m);
+                    longest.insert(
+                        at,
+                        Long {
+                            fabric: fi,
+                            tier: link.tier,
+                            a,
+                            z,
+                            route_m,
+                            bin,
+                        },
+                    );
+                    longest.truncate(LONGEST_KEPT);
+                }
+            }
+            let (Some(bin), Some(class)) = (bin, class) else {
+                *unreachable += 1;
+                return;
+            };
+            let tier = TIERS.iter().position(|t| *t == link.tier).unwrap_or(0);
+            counts[tier][class_index(class)][bin] += 1;
+            if class.is_optical() {
+                let code = class_index(class) as u8 + 1;
+                mark(link.a, code);
+                mark(link.z, code);
+            }
+        });
+        let key_speed = speed.round() as u32;
+        for (t, tier) in TIERS.iter().enumerate() {
+            for (c, class) in CLASSES.iter().enumerate() {
+                for (l, length) in ORDERABLE_M.iter().enumerate() {
+                    let count = counts[t][c][l];
+                    if count == 0 {
+                        continue;
+                    }
+                    out.cables.push(LengthCount {
+                        fabric: fabric.name.clone(),
+                        tier: tier.to_string(),
+                        reach: *class,
+                        length_m: *length,
+                        count,
+                    });
+                    let Some(m) = figures(*class, speed, per_cage) else {
+                        continue;
+                    };
+                    let item = if class.is_optical() {
+                        Item {
+                            key: format!("fibre:{}:{length}m", class.key()),
+                            description: format!("{} fibre, {length} m", class.label()),
+                            price: m.cable_price_usd,
+                            power: 0.0,
+                            estimate: true,
+                            source: m.cost.source.into(),
+                        }
+                    } else {
+                        let (w, source) = if *class == ReachClass::Acc {
+                            // Linear active copper draws about 1.5 W per end (NVIDIA LinkX MCA4J80).
+                            (3.0, "NVIDIA LinkX 100G-PAM4 overview: linear active copper MCA4J80 1.5 W per end")
+                        } else {
+                            (0.0, "NVIDIA LinkX MCP4Y10: passive copper, near zero power")
+                        };
+                        Item {
+                            key: format!("cable:{}:{key_speed}:{length}m", class.key()),
+                            description: format!("{key_speed}G {}, {length} m", class.label()),
+                            price: m.cable_price_usd,
+                            power: w,
+                            estimate: true,
+                            source: source.into(),
+                        }
+                    };
+                    b.add(count, item);
+                }
+            }
+        }
+        // Transceivers: one per occupied cage, of the cage's class.
+        let mut add = |end: &'static str,
+                       per: u32,
+                       class: ReachClass,
+                       count: u32,
+                       rack_w: &mut dyn FnMut(f64)| {
+            let Some(m) = figures(class, speed, per) else {
+                return;
+            };
+            let (price, watts, key) = if per == 1 && end != "switch" {
+                (
+                    m.host_transceiver_price_usd,
+                    m.host_transceiver_w,
+                    format!("optic:{}:{key_speed}:host", class.key()),
+                )
+            } else {
+                (
+                    m.switch_transceiver_price_usd,
+                    m.switch_transceiver_w,
+                    format!("optic:{}:{key_speed}:{end}{per}x", class.key()),
+                )
+            };
+            rack_w(watts);
+            out.transceivers.push(TransceiverCount {
+                fabric: fabric.name.clone(),
+                end: end.to_string(),
+                reach: class,
+                links_per_plug: per,
+                count,
+                watts_each: watts,
+            });
+            b.add(
+                count,
+                Item {
+                    key,
+                    description: format!(
+                        "{} {} transceiver, {end} end",
+                        if per > 1 {
+                            format!("{per}-port {}G", key_speed * per)
+                        } else {
+                            format!("{key_speed}G")
+                        },
+                        class.label()
+                    ),
+                    price,
+                    power: watts,
+                    estimate: true,
+                    source: m.power.source.into(),
+                },
+            );
+        };
+        for (c, class) in CLASSES.iter().enumerate().filter(|(_, c)| c.is_optical()) {
+            let code = c as u8 + 1;
+            let at_switches: u32 = switch_cages
+                .iter()
+                .map(|v| v.iter().filter(|x| **x == code).count() as u32)
+                .sum();
+            if at_switches > 0 {
+                add("switch", per_cage, *class, at_switches, &mut |_| {});
+            }
+            let at_nodes = host.iter().filter(|x| **x == code).count() as u32;
+            if at_nodes > 0 {
+                let mut watts = 0.0;
+                add("node", host_per_cage, *class, at_nodes, &mut |w| watts = w);
+                for (i, _) in host.iter().enumerate().filter(|(_, x)| **x == code) {
+                    let (rack, _, _) = placed.node((i / cages_per_node) as u32);
+                    if let Some(w) = out.rack_optics_w.get_mut(rack as usize) {
+                        *w += watts;
+                    }
+                }
+            }
+            if endpoint[c] > 0 {
+                let mut watts = 0.0;
+                add("endpoint", 1, *class, endpoint[c], &mut |w| watts = w);
+                out.unplaced_optics_w += watts * f64::from(endpoint[c]);
+            }
+        }
+    }
+    out.bom = b.lines;
+    out
+}
