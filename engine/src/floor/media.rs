@@ -25,8 +25,9 @@ const CLASSES: [ReachClass; 5] = [
 ];
 const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
 
+/// [`CLASSES`] lists the classes in declaration order.
 fn class_index(c: ReachClass) -> usize {
-    CLASSES.iter().position(|x| *x == c).unwrap_or(0)
+    c as usize
 }
 
 /// The catalog figures of `class` at `speed` with `per_cage` links per transceiver.
@@ -61,44 +62,54 @@ pub(crate) struct Tally {
     pub unreachable: Vec<u32>,
 }
 
-/// Where end `end` of fabric `fi` is; `other` is the far end (an unplaced endpoint stands
-/// beside its leaf).
-pub(crate) fn spot(
-    router: &Router,
-    placed: &Placed,
-    fi: usize,
-    end: End,
-    other: Option<Spot>,
-) -> Spot {
-    match end {
-        End::Node { node, .. } => {
-            let (rack, u, h) = placed.node(node);
-            router.spot(rack, u, h)
-        }
-        End::Switch { role, index, .. } => {
-            let (rack, u, h) = placed.switch(fi, role, index).unwrap_or((0, 1, 1));
-            router.spot(rack, u, h)
-        }
-        End::Endpoint(_) => router.beside(other.unwrap_or(Spot {
-            rack: 0,
-            x: 0.0,
-            y: 0.0,
-            h: 0.0,
-        })),
-    }
+/// Where end `end` of fabric `fi` is; `other` is the far end.
+pub(crate) fn spot(router: &Router, fi: usize, end: End, other: Option<Spot>) -> Spot {
+    router.end(fi, end, other)
 }
 
-/// The medium of one link: (orderable length index, class), or `None` when nothing reaches.
-pub(crate) fn link_medium(
-    speed: f64,
-    route_m: f64,
-    to_node: bool,
-) -> (Option<usize>, Option<ReachClass>) {
-    let bin = orderable(route_m);
-    (
-        bin,
-        bin.and_then(|b| medium(speed, ORDERABLE_M[b], to_node)),
-    )
+/// The medium of each orderable length at one speed, to a node and between switches: looked up
+/// once per fabric rather than once per link.
+pub(crate) struct MediumTable {
+    classes: [[Option<ReachClass>; ORDERABLE_M.len()]; 2],
+    /// Orderable length index of each half metre up to the last length that is a multiple of
+    /// half a metre (100 m), so that most links find theirs without a search.
+    half_metres: Vec<u8>,
+}
+
+const DIRECT_M: f64 = 100.0;
+
+impl MediumTable {
+    pub fn new(speed: f64) -> Self {
+        let mut classes = [[None; ORDERABLE_M.len()]; 2];
+        for (to_node, row) in classes.iter_mut().enumerate() {
+            for (bin, class) in row.iter_mut().enumerate() {
+                *class = medium(speed, ORDERABLE_M[bin], to_node == 1);
+            }
+        }
+        let half_metres = (0..=(DIRECT_M * 2.0) as u32)
+            .map(|k| orderable(f64::from(k) / 2.0).unwrap_or(0) as u8)
+            .collect();
+        MediumTable {
+            classes,
+            half_metres,
+        }
+    }
+
+    /// The medium of one link: (orderable length index, class); `None` when nothing reaches.
+    #[inline]
+    pub fn link(&self, route_m: f64, to_node: bool) -> (Option<usize>, Option<ReachClass>) {
+        let bin = if (0.0..=DIRECT_M).contains(&route_m) {
+            // Every orderable length up to 100 m is a whole number of half metres.
+            // Rounded up by hand: `ceil` is a library call on the baseline x86-64 target.
+            let x = (route_m * 2.0 - 2e-9).max(0.0);
+            let whole = x as usize;
+            let k = if (whole as f64) < x { whole + 1 } else { whole };
+            self.half_metres.get(k).map(|b| usize::from(*b))
+        } else {
+            orderable(route_m)
+        };
+        (bin, bin.and_then(|b| self.classes[usize::from(to_node)][b]))
+    }
 }
 
 pub(crate) fn tally(
@@ -168,15 +179,16 @@ pub(crate) fn tally(
             }
             End::Endpoint(_) => endpoint[usize::from(code - 1)] += 1,
         };
+        let table = MediumTable::new(speed);
         let unreachable = &mut out.unreachable[fi];
         let longest = &mut out.longest;
         // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
         let _ = links(fabric, |link| {
-            let z = spot(router, placed, fi, link.z, None);
-            let a = spot(router, placed, fi, link.a, Some(z));
+            let z = spot(router, fi, link.z, None);
+            let a = spot(router, fi, link.a, Some(z));
             let route_m = router.route(a, z);
             let to_node = !matches!(link.a, End::Switch { .. });
-            let (bin, class) = link_medium(speed, route_m, to_node);
+            let (bin, class) = table.link(route_m, to_node);
             // The longest route between each pair of racks, so the plan shows distinct routes.
             if longest.len() < LONGEST_KEPT || longest.last().is_some_and(|l| l.route_m < route_m) {
                 let same = longest
@@ -210,8 +222,7 @@ pub(crate) fn tally(
                 *unreachable += 1;
                 return;
             };
-            let tier = TIERS.iter().position(|t| *t == link.tier).unwrap_or(0);
-            counts[tier][class_index(class)][bin] += 1;
+            counts[link.level.min(2)][class_index(class)][bin] += 1;
             if class.is_optical() {
                 let code = class_index(class) as u8 + 1;
                 mark(link.a, code);
@@ -345,4 +356,31 @@ pub(crate) fn tally(
     }
     out.bom = b.lines;
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_medium_table_agrees_with_rounding_up_and_choosing_at_every_length() {
+        for speed in [100.0, 400.0, 800.0] {
+            let table = MediumTable::new(speed);
+            for cm in 0..300_000u32 {
+                let metres = f64::from(cm) / 100.0;
+                for to_node in [false, true] {
+                    let bin = orderable(metres);
+                    let expected = (
+                        bin,
+                        bin.and_then(|b| medium(speed, ORDERABLE_M[b], to_node)),
+                    );
+                    assert_eq!(
+                        table.link(metres, to_node),
+                        expected,
+                        "{metres} m at {speed}G"
+                    );
+                }
+            }
+        }
+    }
 }

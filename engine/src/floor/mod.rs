@@ -163,6 +163,11 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
             switches: digits(f.plan.leaves.max(f.plan.spines).max(f.plan.cores)),
         })
         .collect();
+    let node_names = Names {
+        fabric: "",
+        nodes: node_digits,
+        switches: 0,
+    };
     let devices: Vec<Vec<Device>> = placed
         .racks
         .iter()
@@ -171,9 +176,7 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
                 .iter()
                 .map(|s| {
                     let (label, role) = match s.kind {
-                        Kind::Node => {
-                            (format!("node-{:0w$}", s.index + 1, w = node_digits), "node")
-                        }
+                        Kind::Node => (node_names.node(s.index), "node"),
                         Kind::Switch(role) => (
                             labels
                                 .get(s.fabric)

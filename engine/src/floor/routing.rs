@@ -8,6 +8,7 @@
 //! - then slack on top, and up to the next orderable length.
 
 use super::placement::Placed;
+use crate::cabling::End;
 use crate::catalog::ReachClass;
 use crate::spec::Floor;
 
@@ -35,39 +36,85 @@ pub(crate) struct Spot {
 }
 
 /// Turns placed devices into spots and spots into lengths.
-pub(crate) struct Router<'a> {
-    pub placed: &'a Placed,
+pub(crate) struct Router {
+    /// Where each node's and each switch's ports are (per fabric, per role), worked out once.
+    nodes: Vec<Spot>,
+    switches: Vec<[Vec<Spot>; 3]>,
+    /// Each rack's place on the floor, m: along its row and across the rows.
+    xy: Vec<(f64, f64)>,
     pub rack_height_m: f64,
     pub width: f64,
-    pub pitch: f64,
     pub tray: f64,
     pub slack: f64,
 }
 
-impl<'a> Router<'a> {
-    pub fn new(placed: &'a Placed, floor: &Floor) -> Self {
-        Router {
-            placed,
+impl Router {
+    pub fn new(placed: &Placed, floor: &Floor) -> Self {
+        let width = floor.rack_width_m.max(0.0);
+        let pitch = floor.row_pitch_m.max(0.0);
+        let mut router = Router {
+            nodes: Vec::new(),
+            switches: Vec::new(),
+            xy: placed
+                .racks
+                .iter()
+                .map(|r| (f64::from(r.position) * width, f64::from(r.row) * pitch))
+                .collect(),
             rack_height_m: f64::from(floor.rack_units) * RACK_UNIT_M,
-            width: floor.rack_width_m.max(0.0),
-            pitch: floor.row_pitch_m.max(0.0),
+            width,
             tray: floor.tray_height_m.max(0.0),
             slack: 1.0 + floor.slack_percent.max(0.0) / 100.0,
+        };
+        let nodes = placed
+            .compute_racks
+            .len()
+            .saturating_mul(placed.nodes_per_rack as usize);
+        router.nodes = (0..nodes as u32)
+            .map(|n| {
+                let (rack, u, h) = placed.node(n);
+                router.spot(rack, u, h)
+            })
+            .collect();
+        router.switches = placed
+            .switches
+            .iter()
+            .map(|roles| {
+                roles
+                    .clone()
+                    .map(|at| at.iter().map(|(r, u, h)| router.spot(*r, *u, *h)).collect())
+            })
+            .collect();
+        router
+    }
+
+    /// Where end `end` of fabric `fabric` is; `other` is the far end (an unplaced endpoint
+    /// stands beside its leaf).
+    pub fn end(&self, fabric: usize, end: End, other: Option<Spot>) -> Spot {
+        const ORIGIN: Spot = Spot {
+            rack: 0,
+            x: 0.0,
+            y: 0.0,
+            h: 0.0,
+        };
+        match end {
+            End::Node { node, .. } => self.nodes.get(node as usize).copied().unwrap_or(ORIGIN),
+            End::Switch { role, index, .. } => self
+                .switches
+                .get(fabric)
+                .and_then(|s| s[role as usize].get(index as usize))
+                .copied()
+                .unwrap_or(ORIGIN),
+            End::Endpoint(_) => self.beside(other.unwrap_or(ORIGIN)),
         }
     }
 
     /// The port of a device at `u` of `height` units in `rack`: its middle.
     pub fn spot(&self, rack: u32, u: u32, height: u32) -> Spot {
-        let (row, position) = self
-            .placed
-            .racks
-            .get(rack as usize)
-            .map(|r| (r.row, r.position))
-            .unwrap_or((0, 0));
+        let (x, y) = self.xy.get(rack as usize).copied().unwrap_or((0.0, 0.0));
         Spot {
             rack,
-            x: f64::from(position) * self.width,
-            y: f64::from(row) * self.pitch,
+            x,
+            y,
             h: (f64::from(u.max(1) - 1) + f64::from(height) / 2.0) * RACK_UNIT_M,
         }
     }
@@ -100,7 +147,8 @@ impl<'a> Router<'a> {
 
 /// Index into [`ORDERABLE_M`] of the shortest length at least `metres`; `None` beyond them all.
 pub fn orderable(metres: f64) -> Option<usize> {
-    ORDERABLE_M.iter().position(|l| *l >= metres - 1e-9)
+    let i = ORDERABLE_M.partition_point(|l| *l < metres - 1e-9);
+    (i < ORDERABLE_M.len()).then_some(i)
 }
 
 /// The cheapest medium that reaches `metres` at `speed_gbps`:

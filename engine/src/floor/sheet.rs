@@ -1,7 +1,7 @@
 //! The cabling sheet on the floor: the fabric's sheet with each end's rack and rack unit, each
 //! cable's routed and orderable length, and its medium with the transceivers at each end.
 
-use super::media::{link_medium, spot};
+use super::media::{spot, MediumTable};
 use super::placement::place;
 use super::rack_name;
 use super::routing::{Router, ORDERABLE_M};
@@ -48,12 +48,13 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
             End::Node { .. } if host_per_cage > 1 => format!("{host_per_cage}-port"),
             _ => "single-port".to_string(),
         };
+        let table = MediumTable::new(speed);
         links(fabric, |link| {
-            let z = spot(&router, &placed, fi, link.z, None);
-            let a = spot(&router, &placed, fi, link.a, Some(z));
+            let z = spot(&router, fi, link.z, None);
+            let a = spot(&router, fi, link.a, Some(z));
             let route_m = router.route(a, z);
             let to_node = !matches!(link.a, End::Switch { .. });
-            let (bin, class) = link_medium(speed, route_m, to_node);
+            let (bin, class) = table.link(route_m, to_node);
             let (a_device, a_port) = names.end(link.a);
             let (z_device, z_port) = names.end(link.z);
             let rack = |s: super::routing::Spot| racks.get(s.rack as usize).cloned();
