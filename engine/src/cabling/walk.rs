@@ -71,9 +71,26 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
     // Node to leaf. `used[l]` counts the downlink ports taken on leaf l.
     let down = plan.leaf_downlinks.max(1);
     let mut used = vec![0u32; plan.leaves as usize];
+    // Counters stepped along instead of divisions per link (this walk runs on every floor plan):
+    // rail-optimised, NIC r of node n goes to leaf r × leaves per rail + n ÷ down, port n mod
+    // down; otherwise the node ports fill the leaves in order.
+    let rail_optimized = plan.layout == Layout::RailOptimized;
+    let leaves_per_rail = (plan.leaves / rails).max(1);
+    let (mut block, mut slot) = (0u32, 0u32);
+    let (mut next_leaf, mut next_port) = (0u32, 0u32);
     for n in 0..nodes {
         for r in 0..rails {
-            let (leaf, leaf_port) = node_leaf(fabric, n, r);
+            let (leaf, leaf_port) = if rail_optimized {
+                (r * leaves_per_rail + block, slot)
+            } else {
+                let at = (next_leaf, next_port);
+                next_port += 1;
+                if next_port == down {
+                    next_port = 0;
+                    next_leaf += 1;
+                }
+                at
+            };
             let Some(taken) = used.get_mut(leaf as usize) else {
                 return Err(DoesNotFit(format!(
                     "fabric {}: node {} has no leaf",
@@ -88,6 +105,11 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
                 a: End::Node { node: n, nic: r },
                 z: switch(Role::Leaf, leaf, leaf_port),
             });
+        }
+        slot += 1;
+        if slot == down {
+            slot = 0;
+            block += 1;
         }
     }
     let mut leaf = 0usize;
@@ -114,14 +136,24 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
     // Leaf to spine.
     let up = plan.leaf_uplinks;
     if plan.spines > 0 && up > 0 {
+        let three_tier = plan.layout == Layout::ThreeTier;
+        let per_pod = plan.leaves_per_pod.max(1);
+        let per_spine = (up / plan.spines).max(1);
+        let (mut pod, mut in_pod) = (0u32, 0u32);
         for l in 0..plan.leaves {
+            // 2-tier: uplink j goes to spine j mod spines, port l × per spine + j ÷ spines.
+            let (mut round_robin, mut round) = (0u32, 0u32);
             for j in 0..up {
-                let (spine, spine_port) = if plan.layout == Layout::ThreeTier {
-                    let pod = l / plan.leaves_per_pod.max(1);
-                    (pod * up + j, l % plan.leaves_per_pod.max(1))
+                let (spine, spine_port) = if three_tier {
+                    (pod * up + j, in_pod)
                 } else {
-                    let per_spine = (up / plan.spines).max(1);
-                    (j % plan.spines, l * per_spine + j / plan.spines)
+                    let at = (round_robin, l * per_spine + round);
+                    round_robin += 1;
+                    if round_robin == plan.spines {
+                        round_robin = 0;
+                        round += 1;
+                    }
+                    at
                 };
                 if spine >= plan.spines || spine_port >= k {
                     return Err(DoesNotFit(format!(
@@ -137,6 +169,11 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
                     z: switch(Role::Spine, spine, spine_port),
                 });
             }
+            in_pod += 1;
+            if in_pod == per_pod {
+                in_pod = 0;
+                pod += 1;
+            }
         }
     }
 
@@ -144,10 +181,10 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
     if plan.cores > 0 && plan.spines > 0 {
         let spine_up = plan.spine_core_links / plan.spines;
         let spine_down = k.saturating_sub(spine_up);
+        // Uplink g = s × spine_up + u goes to core g mod cores, port g ÷ cores.
+        let (mut core, mut core_port) = (0u32, 0u32);
         for s in 0..plan.spines {
             for u in 0..spine_up {
-                let g = s * spine_up + u;
-                let (core, core_port) = (g % plan.cores, g / plan.cores);
                 if core_port >= k || spine_down + u >= k {
                     return Err(DoesNotFit(format!(
                         "fabric {}: the cores have too few ports for spine {}",
@@ -161,23 +198,13 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
                     a: switch(Role::Spine, s, spine_down + u),
                     z: switch(Role::Core, core, core_port),
                 });
+                core += 1;
+                if core == plan.cores {
+                    core = 0;
+                    core_port += 1;
+                }
             }
         }
     }
     Ok(())
-}
-
-/// The leaf and leaf port of NIC `r` of node `n`: rail-optimised, NIC r goes to the leaf of
-/// rail r that serves n; otherwise the node ports fill the leaves in order.
-fn node_leaf(fabric: &FabricReport, n: u32, r: u32) -> (u32, u32) {
-    let plan = &fabric.plan;
-    let rails = fabric.ports_per_node.max(1);
-    let down = plan.leaf_downlinks.max(1);
-    if plan.layout == Layout::RailOptimized {
-        let leaves_per_rail = (plan.leaves / rails).max(1);
-        (r * leaves_per_rail + n / down, n % down)
-    } else {
-        let e = n * rails + r;
-        (e / down, e % down)
-    }
 }

@@ -48,6 +48,15 @@ pub(crate) struct Long {
 
 pub(crate) const LONGEST_KEPT: usize = 12;
 
+/// Links one plug carries in a cage of `links` links: plugs come in 1, 2, 4 and 8 ports, so
+/// the largest of those that fits (which also lets a port find its cage by a shift).
+pub(crate) fn links_per_plug(links: u32) -> u32 {
+    1 << (31 - links.max(1).leading_zeros())
+}
+
+const PRICE_ESTIMATE: &str = "estimate: no public list price was found; override it in the design";
+const OPTICS_POWER: &str = "NVIDIA LinkX 100G-PAM4 overview and product pages MMA4Z00-NS, MMS4X00-NS, MMS4X50-NM (twin-port 2×SR4 15 W, 2×DR4 17 W; single-port 400G 9 W max); prices are estimates";
+
 pub(crate) struct Tally {
     pub cables: Vec<LengthCount>,
     pub transceivers: Vec<TransceiverCount>,
@@ -135,16 +144,19 @@ pub(crate) fn tally(
     for (fi, fabric) in fabrics.iter().enumerate() {
         let speed = fabric.port_rate.0 / 1e9;
         let radix = fabric.plan.radix.max(1);
-        let per_cage = switch(&fabric.switch)
-            .map(|s| s.links_per_cage(speed))
-            .unwrap_or(1)
-            .max(1);
+        let per_cage = links_per_plug(
+            switch(&fabric.switch)
+                .map(|s| s.links_per_cage(speed))
+                .unwrap_or(1),
+        );
+        let cage_shift = per_cage.trailing_zeros();
         // The node's twin-port cages carry its compute-fabric NICs.
         let host_per_cage = if fabric.role == FabricRole::Compute {
-            node_cages
+            links_per_plug(node_cages)
         } else {
             1
         };
+        let host_shift = host_per_cage.trailing_zeros();
         let rails = fabric.ports_per_node.max(1);
         let cages_per_switch = radix.div_ceil(per_cage) as usize;
         let cages_per_node = rails.div_ceil(host_per_cage) as usize;
@@ -166,13 +178,13 @@ pub(crate) fn tally(
                     Role::Spine => 1,
                     Role::Core => 2,
                 };
-                let i = index as usize * cages_per_switch + (port / per_cage) as usize;
+                let i = index as usize * cages_per_switch + (port >> cage_shift) as usize;
                 if let Some(c) = switch_cages[r].get_mut(i) {
                     *c = (*c).max(code);
                 }
             }
             End::Node { node, nic } => {
-                let i = node as usize * cages_per_node + (nic / host_per_cage) as usize;
+                let i = node as usize * cages_per_node + (nic >> host_shift) as usize;
                 if let Some(c) = host.get_mut(i) {
                     *c = (*c).max(code);
                 }
@@ -254,7 +266,7 @@ pub(crate) fn tally(
                             price: m.cable_price_usd,
                             power: 0.0,
                             estimate: true,
-                            source: m.cost.source.into(),
+                            source: PRICE_ESTIMATE.into(),
                         }
                     } else {
                         let (w, source) = if *class == ReachClass::Acc {
@@ -323,7 +335,7 @@ pub(crate) fn tally(
                     price,
                     power: watts,
                     estimate: true,
-                    source: m.power.source.into(),
+                    source: OPTICS_POWER.into(),
                 },
             );
         };

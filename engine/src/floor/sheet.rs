@@ -1,7 +1,7 @@
 //! The cabling sheet on the floor: the fabric's sheet with each end's rack and rack unit, each
 //! cable's routed and orderable length, and its medium with the transceivers at each end.
 
-use super::media::{spot, MediumTable};
+use super::media::{links_per_plug, spot, MediumTable};
 use super::placement::place;
 use super::rack_name;
 use super::routing::{Router, ORDERABLE_M};
@@ -35,11 +35,13 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
             ),
         };
         let speed = fabric.port_rate.0 / 1e9;
-        let per_cage = switch(&fabric.switch)
-            .map(|s| s.links_per_cage(speed))
-            .unwrap_or(1);
+        let per_cage = links_per_plug(
+            switch(&fabric.switch)
+                .map(|s| s.links_per_cage(speed))
+                .unwrap_or(1),
+        );
         let host_per_cage = if fabric.role == Role::Compute {
-            node_cages
+            links_per_plug(node_cages)
         } else {
             1
         };
