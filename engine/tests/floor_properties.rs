@@ -86,3 +86,36 @@ proptest! {
         prop_assert_eq!(floor::cabling(&s, &report).unwrap(), floor::cabling(&s, &report).unwrap());
     }
 }
+
+proptest! {
+    // Mostly sensible values with some out of range, so that both refusals and plans are seen.
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_floor_of_any_example_is_refused_or_planned_without_panicking(
+        example in 0usize..6,
+        rack_units in 0u32..70, nodes_per_rack in 0u32..8, rows in 0u32..40, racks_per_row in 0u32..60,
+        power in -5.0f64..200.0, air in -5.0f64..200.0, width in -0.2f64..3.0, pitch in -0.5f64..10.0,
+        tray in -0.2f64..3.0, slack in -5.0f64..120.0, pue in 0.9f64..3.0,
+        leaves in placement(), spines in placement(), liquid in any::<bool>(), single in any::<bool>(),
+    ) {
+        let mut value: Value = serde_json::from_str(examples::ALL[example].1).unwrap();
+        value["schema_version"] = json!(3);
+        value["floor"] = json!({
+            "rack_units": rack_units, "nodes_per_rack": nodes_per_rack, "rows": rows,
+            "racks_per_row": racks_per_row, "rack_power_kw": power, "air_limit_kw": air,
+            "rack_width_m": width, "row_pitch_m": pitch, "tray_height_m": tray,
+            "slack_percent": slack, "pue": pue, "leaves": leaves, "spines": spines,
+            "cooling": if liquid { "direct_liquid" } else { "air" },
+            "feeds": if single { "single" } else { "dual" },
+        });
+        let Ok(spec) = DesignSpec::from_value(value) else { return Ok(()) };
+        let report = evaluate(&spec).unwrap();
+        let plan = floor::plan(&spec, &report);
+        let nodes: usize = plan.racks.iter().flat_map(|r| &r.devices).filter(|d| d.role == "node").count();
+        prop_assert_eq!(nodes as u32, spec.cluster.nodes, "every node stands in a rack");
+        prop_assert!(plan.it_power_kw.value.is_finite() && plan.facility_power_kw.value >= plan.it_power_kw.value);
+        let _ = (floor::svg::floor_plan(&plan), floor::svg::rack_elevations(&plan));
+        let _ = floor::cabling(&spec, &report);
+    }
+}
