@@ -82,6 +82,7 @@ fn empty_design() -> DesignSpec {
         fabrics: vec![fabric(Role::Compute, Technology::IbNdr, "compute")],
         calibration: Default::default(),
         overrides: Vec::new(),
+        floor: Default::default(),
     }
 }
 

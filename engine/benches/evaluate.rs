@@ -1,7 +1,7 @@
 //! Speed of the engine (results in BENCHMARKS.md): `cargo bench -p engine`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use engine::{evaluate, DesignSpec, Technology};
+use engine::{evaluate, floor, DesignSpec, Technology};
 use serde_json::{json, Value};
 
 /// A cluster of `nodes` DGX-class nodes with training, inference, RAG and storage workloads on
@@ -56,6 +56,30 @@ fn benches(c: &mut Criterion) {
     ));
     c.bench_function("evaluate 100,000 GPUs", |b| {
         b.iter(|| evaluate(black_box(&huge)).expect("evaluates"))
+    });
+
+    // The physical floor of 2,048 DGX H100: placement, every cable routed, media, rack power.
+    let mut two_thousand = four_workloads_three_fabrics(2048, "h100-sxm", "ib_ndr", "qm9700");
+    two_thousand["cluster"]["node_preset"] = "dgx-h100".into();
+    let two_thousand = spec(two_thousand);
+    c.bench_function("evaluate and plan the floor, 2,048 nodes", |b| {
+        b.iter(|| {
+            let report = evaluate(black_box(&two_thousand)).expect("evaluates");
+            floor::plan(&two_thousand, &report)
+        })
+    });
+    let report = evaluate(&two_thousand).expect("evaluates");
+    let plan = floor::plan(&two_thousand, &report);
+    c.bench_function("floor plan and rack elevation SVGs, 2,048 nodes", |b| {
+        b.iter(|| {
+            (
+                floor::svg::floor_plan(black_box(&plan)),
+                floor::svg::rack_elevations(black_box(&plan)),
+            )
+        })
+    });
+    c.bench_function("floor cabling sheet, 2,048 nodes", |b| {
+        b.iter(|| floor::cabling(black_box(&two_thousand), &report).expect("fits"))
     });
 
     // 64 cluster sizes × 4 fabric technologies, the specs built up front.

@@ -14,22 +14,23 @@ pub struct Materials {
 }
 
 /// A catalog item as it enters the bill of materials.
-struct Item {
-    key: String,
-    description: String,
-    price: f64,
-    power: f64,
-    estimate: bool,
-    source: Cow<'static, str>,
+pub(crate) struct Item {
+    pub key: String,
+    pub description: String,
+    pub price: f64,
+    pub power: f64,
+    pub estimate: bool,
+    pub source: Cow<'static, str>,
 }
 
-struct Builder<'a> {
-    lines: Vec<BomLine>,
-    overrides: &'a [CatalogOverride],
+/// Lines of a bill of materials, one per item, with the design's overrides applied.
+pub(crate) struct Builder<'a> {
+    pub lines: Vec<BomLine>,
+    pub overrides: &'a [CatalogOverride],
 }
 
 impl Builder<'_> {
-    fn add(
+    pub(crate) fn add(
         &mut self,
         quantity: u32,
         Item {

@@ -23,6 +23,7 @@ mod error;
 mod evaluate;
 pub mod examples;
 mod findings;
+pub mod floor;
 mod headroom;
 mod inference;
 mod links;

@@ -54,6 +54,7 @@ pub fn design(cluster: Cluster, workloads: Vec<Workload>, fabrics: Vec<Fabric>) 
         fabrics,
         calibration: Calibration::default(),
         overrides: Vec::new(),
+        floor: Default::default(),
     }
 }
 

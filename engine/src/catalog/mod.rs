@@ -2,12 +2,14 @@
 //! its source; prices and power that no public source confirms are marked as estimates and can
 //! be overridden per design (`DesignSpec::overrides`).
 
+mod chassis;
 mod gpus;
 mod media;
 mod models;
 mod nodes;
 mod switches;
 
+pub use chassis::{chassis, Chassis};
 pub use gpus::{gpu, Gpu, GPUS};
 pub use media::{media_for, Media, ReachClass};
 pub use models::{model_preset, ModelPreset, MODEL_PRESETS};

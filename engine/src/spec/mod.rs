@@ -4,6 +4,7 @@
 mod calibration;
 mod cluster;
 mod fabric;
+mod floor;
 mod v1;
 pub(crate) mod validate;
 mod workload;
@@ -11,6 +12,7 @@ mod workload;
 pub use calibration::{Calibration, CatalogOverride};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
+pub use floor::{Cooling, Feeds, Floor, Placement};
 pub use v1::{SpecV1, TrainingV1};
 pub use validate::{
     MAX_FABRICS, MAX_FABRIC_ENDPOINTS, MAX_GPUS_PER_NODE, MAX_NODES, MAX_OVERRIDES, MAX_PARAMETERS,
@@ -24,8 +26,9 @@ pub use workload::{
 use crate::error::SpecErrors;
 use serde::{Deserialize, Serialize};
 
-/// The schema version this engine writes. Version 1 (one data-parallel job) is upgraded on read.
-pub const SPEC_VERSION: u32 = 2;
+/// The schema version this engine writes. Version 1 (one data-parallel job) and version 2 (no
+/// physical layout) are upgraded on read.
+pub const SPEC_VERSION: u32 = 3;
 
 /// A design as the user describes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,6 +45,9 @@ pub struct DesignSpec {
     pub calibration: Calibration,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub overrides: Vec<CatalogOverride>,
+    /// Racks and rows (version 3); a version-2 design gets the default floor.
+    #[serde(default)]
+    pub floor: Floor,
 }
 
 impl DesignSpec {
@@ -66,7 +72,12 @@ impl DesignSpec {
                 v1.validate()?;
                 v1.upgrade()
             }
-            2 => deserialize::<DesignSpec>(value)?,
+            // Version 2 has every field of version 3 but the floor, which takes its default.
+            2 | 3 => {
+                let mut spec = deserialize::<DesignSpec>(value)?;
+                spec.schema_version = SPEC_VERSION;
+                spec
+            }
             _ => {
                 return Err(SpecErrors::single(
                     "schema_version",

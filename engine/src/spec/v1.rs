@@ -176,6 +176,7 @@ impl SpecV1 {
             }],
             calibration: Default::default(),
             overrides: Vec::new(),
+            floor: Default::default(),
         }
     }
 }

@@ -5,6 +5,8 @@ use super::{Compute, DesignSpec, Fabric, Workload};
 use crate::catalog::{gpu, switch, SwitchFamily};
 use crate::error::FieldError;
 
+mod floor;
+
 pub const MAX_TITLE_CHARS: usize = 200;
 pub const MAX_PARAMETERS: f64 = 1e14;
 pub const MAX_NODES: u32 = 250_000;
@@ -161,6 +163,7 @@ pub(super) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
         self::workload(&mut check, spec, i, workload);
     }
     calibration(&mut check, spec);
+    floor::floor(&mut check, spec);
     for (i, o) in spec.overrides.iter().enumerate() {
         let at = format!("overrides[{i}]");
         if o.item.trim().is_empty() {

@@ -12,11 +12,14 @@
 
 use crate::catalog::ReachClass;
 use crate::report::FabricReport;
-use crate::topology::Layout;
-use serde::{Deserialize, Serialize};
+mod walk;
 
-/// One cable.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+use serde::{Deserialize, Serialize};
+pub(crate) use walk::{links, End, Role};
+
+/// One cable. The rack, U and route fields are filled by the floor's sheet
+/// (`crate::floor::cabling`); the fabric's own sheet leaves them empty.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Cable {
     pub fabric: String,
     /// `node-leaf`, `leaf-spine` or `spine-core`.
@@ -26,8 +29,24 @@ pub struct Cable {
     pub z_device: String,
     pub z_port: String,
     pub reach: Option<ReachClass>,
-    /// The cable run the design gives this tier, metres.
+    /// The cable run the design gives this tier, metres; on the floor's sheet, the orderable
+    /// length of this cable.
     pub length_m: Option<f64>,
+    /// The rack and lowest rack unit of the device at each end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a_rack: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a_u: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z_rack: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z_u: Option<u32>,
+    /// The routed length before rounding up to an orderable length, metres.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route_m: Option<f64>,
+    /// The cable or optic to order, with its transceivers at each end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub medium: Option<String>,
 }
 
 impl Cable {
@@ -50,33 +69,62 @@ impl std::fmt::Display for DoesNotFit {
     }
 }
 
-fn numbered(width: usize, n: u32) -> String {
-    format!("{:0width$}", n + 1)
+/// `n + 1`, zero-padded to `width` digits: written by hand, since the floor names every
+/// device on every evaluation.
+fn push_numbered(out: &mut String, width: usize, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut value = u64::from(n) + 1;
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 || at == 0 {
+            break;
+        }
+    }
+    for _ in (digits.len() - at)..width {
+        out.push('0');
+    }
+    for d in &digits[at..] {
+        out.push(char::from(*d));
+    }
 }
 
 /// Names of a fabric's devices: switches carry the fabric's name so that the sheets of several
 /// fabrics never share a label.
-struct Names<'a> {
-    fabric: &'a str,
-    nodes: usize,
-    switches: usize,
+pub(crate) struct Names<'a> {
+    pub fabric: &'a str,
+    pub nodes: usize,
+    pub switches: usize,
 }
 
 impl Names<'_> {
-    fn node(&self, n: u32) -> String {
-        format!("node-{}", numbered(self.nodes, n))
+    pub(crate) fn node(&self, n: u32) -> String {
+        let mut out = String::with_capacity(5 + self.nodes);
+        out.push_str("node-");
+        push_numbered(&mut out, self.nodes, n);
+        out
     }
 
-    fn switch(&self, role: &str, n: u32) -> String {
-        format!("{}-{role}-{}", self.fabric, numbered(self.switches, n))
+    pub(crate) fn switch(&self, role: &str, n: u32) -> String {
+        let mut out = String::with_capacity(self.fabric.len() + role.len() + 2 + self.switches);
+        out.push_str(self.fabric);
+        out.push('-');
+        out.push_str(role);
+        out.push('-');
+        push_numbered(&mut out, self.switches, n);
+        out
     }
 
     fn endpoint(&self, n: u32) -> String {
-        format!("{}-endpoint-{}", self.fabric, numbered(2, n))
+        let mut out = format!("{}-endpoint-", self.fabric);
+        push_numbered(&mut out, 2, n);
+        out
     }
 }
 
-fn digits(n: u32) -> usize {
+pub(crate) fn digits(n: u32) -> usize {
     n.max(1).to_string().len().max(2)
 }
 
@@ -84,22 +132,9 @@ fn digits(n: u32) -> usize {
 /// layout reaches, which the findings already report).
 pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
     let plan = &fabric.plan;
-    let k = plan.radix;
-    let rails = fabric.ports_per_node.max(1);
-    let nodes = fabric.attached_nodes;
-    let node_ports = nodes.saturating_mul(rails);
-    let extras = fabric.endpoints.saturating_sub(node_ports);
-    if plan.beyond_three_tiers
-        || u64::from(plan.node_leaf_links) > u64::from(plan.leaves) * u64::from(plan.leaf_downlinks)
-    {
-        return Err(DoesNotFit(format!(
-            "{} endpoints do not fit the {} leaves of fabric {}",
-            plan.node_leaf_links, plan.leaves, fabric.name
-        )));
-    }
     let names = Names {
         fabric: &fabric.name,
-        nodes: digits(nodes),
+        nodes: digits(fabric.attached_nodes),
         switches: digits(plan.leaves.max(plan.spines).max(plan.cores)),
     };
     let tier_media = |tier: &str| {
@@ -109,133 +144,49 @@ pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
             .find(|c| c.tier == tier)
             .map(|c| (c.reach, c.length_m))
     };
-    let cable = |tier: &'static str, a: (String, String), z: (String, String)| {
-        let media = tier_media(tier);
-        Cable {
-            fabric: fabric.name.clone(),
-            tier,
-            a_device: a.0,
-            a_port: a.1,
-            z_device: z.0,
-            z_port: z.1,
-            reach: media.map(|m| m.0),
-            length_m: media.map(|m| m.1),
-        }
-    };
-    let port = |p: u32| format!("p{}", p + 1);
     let mut sheet = Vec::with_capacity(
         (u64::from(plan.node_leaf_links)
             + u64::from(plan.leaf_spine_links)
             + u64::from(plan.spine_core_links))
         .min(1 << 22) as usize,
     );
-
-    // Node to leaf. `used[l]` counts the downlink ports taken on leaf l.
-    let down = plan.leaf_downlinks.max(1);
-    let mut used = vec![0u32; plan.leaves as usize];
-    let rail_optimized = plan.layout == Layout::RailOptimized;
-    let leaves_per_rail = (plan.leaves / rails).max(1);
-    for n in 0..nodes {
-        for r in 0..rails {
-            let (leaf, leaf_port) = if rail_optimized {
-                (r * leaves_per_rail + n / down, n % down)
-            } else {
-                let e = n * rails + r;
-                (e / down, e % down)
-            };
-            let Some(taken) = used.get_mut(leaf as usize) else {
-                return Err(DoesNotFit(format!(
-                    "fabric {}: node {} has no leaf",
-                    fabric.name,
-                    n + 1
-                )));
-            };
-            *taken = (*taken).max(leaf_port + 1);
-            sheet.push(cable(
-                "node-leaf",
-                (names.node(n), format!("{}-nic{}", fabric.name, r + 1)),
-                (names.switch("leaf", leaf), port(leaf_port)),
-            ));
-        }
-    }
-    let mut leaf = 0usize;
-    for e in 0..extras {
-        while leaf < used.len() && used[leaf] >= down {
-            leaf += 1;
-        }
-        let Some(taken) = used.get_mut(leaf) else {
-            return Err(DoesNotFit(format!(
-                "fabric {}: no free leaf port for endpoint {}",
-                fabric.name,
-                e + 1
-            )));
-        };
-        sheet.push(cable(
-            "node-leaf",
-            (names.endpoint(e), "p1".into()),
-            (names.switch("leaf", leaf as u32), port(*taken)),
-        ));
-        *taken += 1;
-    }
-
-    // Leaf to spine.
-    let up = plan.leaf_uplinks;
-    if plan.spines > 0 && up > 0 {
-        for l in 0..plan.leaves {
-            for j in 0..up {
-                let (spine, spine_port) = if plan.layout == Layout::ThreeTier {
-                    let pod = l / plan.leaves_per_pod.max(1);
-                    (pod * up + j, l % plan.leaves_per_pod.max(1))
-                } else {
-                    let per_spine = (up / plan.spines).max(1);
-                    (j % plan.spines, l * per_spine + j / plan.spines)
-                };
-                if spine >= plan.spines || spine_port >= k {
-                    return Err(DoesNotFit(format!(
-                        "fabric {}: the spines have too few ports for leaf {}",
-                        fabric.name,
-                        l + 1
-                    )));
-                }
-                sheet.push(cable(
-                    "leaf-spine",
-                    (names.switch("leaf", l), port(down + j)),
-                    (names.switch("spine", spine), port(spine_port)),
-                ));
-            }
-        }
-    }
-
-    // Spine to core.
-    if plan.cores > 0 && plan.spines > 0 {
-        let spine_up = plan.spine_core_links / plan.spines;
-        let spine_down = k.saturating_sub(spine_up);
-        for s in 0..plan.spines {
-            for u in 0..spine_up {
-                let g = s * spine_up + u;
-                let (core, core_port) = (g % plan.cores, g / plan.cores);
-                if core_port >= k || spine_down + u >= k {
-                    return Err(DoesNotFit(format!(
-                        "fabric {}: the cores have too few ports for spine {}",
-                        fabric.name,
-                        s + 1
-                    )));
-                }
-                sheet.push(cable(
-                    "spine-core",
-                    (names.switch("spine", s), port(spine_down + u)),
-                    (names.switch("core", core), port(core_port)),
-                ));
-            }
-        }
-    }
+    links(fabric, |link| {
+        let media = tier_media(link.tier);
+        let (a_device, a_port) = names.end(link.a);
+        let (z_device, z_port) = names.end(link.z);
+        sheet.push(Cable {
+            fabric: fabric.name.clone(),
+            tier: link.tier,
+            a_device,
+            a_port,
+            z_device,
+            z_port,
+            reach: media.map(|m| m.0),
+            length_m: media.map(|m| m.1),
+            ..Cable::default()
+        });
+    })?;
     Ok(sheet)
+}
+
+impl Names<'_> {
+    /// The device and port labels of `end`.
+    pub(crate) fn end(&self, end: End) -> (String, String) {
+        match end {
+            End::Node { node, nic } => (self.node(node), format!("{}-nic{}", self.fabric, nic + 1)),
+            End::Endpoint(e) => (self.endpoint(e), "p1".into()),
+            End::Switch { role, index, port } => {
+                (self.switch(role.label(), index), format!("p{}", port + 1))
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::spec::DesignSpec;
+    use crate::topology::Layout;
     use std::collections::HashSet;
 
     fn fabrics(example: &str) -> Vec<FabricReport> {

@@ -1,0 +1,398 @@
+//! Media, transceivers and the cabling bill of materials by orderable length.
+//!
+//! Every link gets the cheapest medium that reaches its orderable length (see
+//! [`super::routing::medium`]). An optical link needs a transceiver in the cage at each end; a
+//! twin-port cage (an 800G OSFP cage carrying two 400G links on a QM9700, or one of a DGX H100's
+//! four OSFP cages for its eight NICs) takes one twin-port transceiver for both of its links,
+//! of the dearest class either link needs, since both ports of a twin-port plug use one fibre
+//! type. An endpoint the floor does not place (UFM, a storage server) takes a single-port one.
+
+use super::placement::Placed;
+use super::routing::{medium, orderable, Router, Spot, ORDERABLE_M};
+use super::{LengthCount, TransceiverCount};
+use crate::bom::{Builder, Item};
+use crate::cabling::{links, End, Role};
+use crate::catalog::{chassis, media_for, switch, Media, ReachClass};
+use crate::report::{BomLine, FabricReport};
+use crate::spec::{DesignSpec, Role as FabricRole};
+
+const CLASSES: [ReachClass; 5] = [
+    ReachClass::Dac,
+    ReachClass::Acc,
+    ReachClass::Multimode,
+    ReachClass::SingleMode,
+    ReachClass::LongReach,
+];
+const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
+
+/// [`CLASSES`] lists the classes in declaration order.
+fn class_index(c: ReachClass) -> usize {
+    c as usize
+}
+
+/// The catalog figures of `class` at `speed` with `per_cage` links per transceiver.
+pub(crate) fn figures(class: ReachClass, speed: f64, per_cage: u32) -> Option<Media> {
+    media_for(speed, class.max_reach_m(speed), per_cage).filter(|m| m.class == class)
+}
+
+/// One of the longest cables, kept for the floor plan.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Long {
+    pub fabric: usize,
+    pub tier: &'static str,
+    pub a: Spot,
+    pub z: Spot,
+    pub route_m: f64,
+    pub bin: Option<usize>,
+}
+
+pub(crate) const LONGEST_KEPT: usize = 12;
+
+/// Links one plug carries in a cage of `links` links: plugs come in 1, 2, 4 and 8 ports, so
+/// the largest of those that fits (which also lets a port find its cage by a shift).
+pub(crate) fn links_per_plug(links: u32) -> u32 {
+    1 << (31 - links.max(1).leading_zeros())
+}
+
+const PRICE_ESTIMATE: &str = "estimate: no public list price was found; override it in the design";
+const OPTICS_POWER: &str = "NVIDIA LinkX 100G-PAM4 overview and product pages MMA4Z00-NS, MMS4X00-NS, MMS4X50-NM (twin-port 2×SR4 15 W, 2×DR4 17 W; single-port 400G 9 W max); prices are estimates";
+
+pub(crate) struct Tally {
+    pub cables: Vec<LengthCount>,
+    pub transceivers: Vec<TransceiverCount>,
+    pub bom: Vec<BomLine>,
+    /// Transceiver power at the node ends, per rack, W (switches are budgeted at their maximum,
+    /// which includes their optics).
+    pub rack_optics_w: Vec<f64>,
+    /// Transceiver power at the ends the floor does not place, W.
+    pub unplaced_optics_w: f64,
+    pub longest: Vec<Long>,
+    /// Per fabric: links no medium reaches.
+    pub unreachable: Vec<u32>,
+}
+
+/// Where end `end` of fabric `fi` is; `other` is the far end.
+pub(crate) fn spot(router: &Router, fi: usize, end: End, other: Option<Spot>) -> Spot {
+    router.end(fi, end, other)
+}
+
+/// The medium of each orderable length at one speed, to a node and between switches: looked up
+/// once per fabric rather than once per link.
+pub(crate) struct MediumTable {
+    classes: [[Option<ReachClass>; ORDERABLE_M.len()]; 2],
+    /// Orderable length index of each half metre up to the last length that is a multiple of
+    /// half a metre (100 m), so that most links find theirs without a search.
+    half_metres: Vec<u8>,
+}
+
+const DIRECT_M: f64 = 100.0;
+
+impl MediumTable {
+    pub fn new(speed: f64) -> Self {
+        let mut classes = [[None; ORDERABLE_M.len()]; 2];
+        for (to_node, row) in classes.iter_mut().enumerate() {
+            for (bin, class) in row.iter_mut().enumerate() {
+                *class = medium(speed, ORDERABLE_M[bin], to_node == 1);
+            }
+        }
+        let half_metres = (0..=(DIRECT_M * 2.0) as u32)
+            .map(|k| orderable(f64::from(k) / 2.0).unwrap_or(0) as u8)
+            .collect();
+        MediumTable {
+            classes,
+            half_metres,
+        }
+    }
+
+    /// The medium of one link: (orderable length index, class); `None` when nothing reaches.
+    #[inline]
+    pub fn link(&self, route_m: f64, to_node: bool) -> (Option<usize>, Option<ReachClass>) {
+        let bin = if (0.0..=DIRECT_M).contains(&route_m) {
+            // Every orderable length up to 100 m is a whole number of half metres.
+            // Rounded up by hand: `ceil` is a library call on the baseline x86-64 target.
+            let x = (route_m * 2.0 - 2e-9).max(0.0);
+            let whole = x as usize;
+            let k = if (whole as f64) < x { whole + 1 } else { whole };
+            self.half_metres.get(k).map(|b| usize::from(*b))
+        } else {
+            orderable(route_m)
+        };
+        (bin, bin.and_then(|b| self.classes[usize::from(to_node)][b]))
+    }
+}
+
+pub(crate) fn tally(
+    spec: &DesignSpec,
+    fabrics: &[FabricReport],
+    placed: &Placed,
+    router: &Router,
+) -> Tally {
+    let mut b = Builder {
+        lines: Vec::new(),
+        overrides: &spec.overrides,
+    };
+    let mut out = Tally {
+        cables: Vec::new(),
+        transceivers: Vec::new(),
+        bom: Vec::new(),
+        rack_optics_w: vec![0.0; placed.racks.len()],
+        unplaced_optics_w: 0.0,
+        longest: Vec::new(),
+        unreachable: vec![0; fabrics.len()],
+    };
+    let node_cages = chassis(&spec.cluster).links_per_cage.max(1);
+    for (fi, fabric) in fabrics.iter().enumerate() {
+        let speed = fabric.port_rate.0 / 1e9;
+        let radix = fabric.plan.radix.max(1);
+        let per_cage = links_per_plug(
+            switch(&fabric.switch)
+                .map(|s| s.links_per_cage(speed))
+                .unwrap_or(1),
+        );
+        let cage_shift = per_cage.trailing_zeros();
+        // The node's twin-port cages carry its compute-fabric NICs.
+        let host_per_cage = if fabric.role == FabricRole::Compute {
+            links_per_plug(node_cages)
+        } else {
+            1
+        };
+        let host_shift = host_per_cage.trailing_zeros();
+        let rails = fabric.ports_per_node.max(1);
+        let cages_per_switch = radix.div_ceil(per_cage) as usize;
+        let cages_per_node = rails.div_ceil(host_per_cage) as usize;
+        let counts_of = |n: u32| vec![0u8; n as usize * cages_per_switch];
+        let plan = &fabric.plan;
+        // Per cage, 1 + the index of the dearest optical class it holds; 0 when it holds none.
+        let mut switch_cages = [
+            counts_of(plan.leaves),
+            counts_of(plan.spines),
+            counts_of(plan.cores),
+        ];
+        let mut host = vec![0u8; fabric.attached_nodes as usize * cages_per_node];
+        let mut endpoint = [0u32; 5];
+        let mut counts = [[[0u32; ORDERABLE_M.len()]; 5]; 3];
+        let mut mark = |end: End, code: u8| match end {
+            End::Switch { role, index, port } => {
+                let r = match role {
+                    Role::Leaf => 0,
+                    Role::Spine => 1,
+                    Role::Core => 2,
+                };
+                let i = index as usize * cages_per_switch + (port >> cage_shift) as usize;
+                if let Some(c) = switch_cages[r].get_mut(i) {
+                    *c = (*c).max(code);
+                }
+            }
+            End::Node { node, nic } => {
+                let i = node as usize * cages_per_node + (nic >> host_shift) as usize;
+                if let Some(c) = host.get_mut(i) {
+                    *c = (*c).max(code);
+                }
+            }
+            End::Endpoint(_) => endpoint[usize::from(code - 1)] += 1,
+        };
+        let table = MediumTable::new(speed);
+        let unreachable = &mut out.unreachable[fi];
+        let longest = &mut out.longest;
+        // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
+        let _ = links(fabric, |link| {
+            let z = spot(router, fi, link.z, None);
+            let a = spot(router, fi, link.a, Some(z));
+            let route_m = router.route(a, z);
+            let to_node = !matches!(link.a, End::Switch { .. });
+            let (bin, class) = table.link(route_m, to_node);
+            // The longest route between each pair of racks, so the plan shows distinct routes.
+            if longest.len() < LONGEST_KEPT || longest.last().is_some_and(|l| l.route_m < route_m) {
+                let same = longest
+                    .iter()
+                    .position(|l| l.a.rack == a.rack && l.z.rack == z.rack);
+                let keep = match same {
+                    Some(i) if longest[i].route_m < route_m => {
+                        longest.remove(i);
+                        true
+                    }
+                    Some(_) => false,
+                    None => true,
+                };
+                if keep {
+                    let at = longest.partition_point(|l| l.route_m >= route_m);
+                    longest.insert(
+                        at,
+                        Long {
+                            fabric: fi,
+                            tier: link.tier,
+                            a,
+                            z,
+                            route_m,
+                            bin,
+                        },
+                    );
+                    longest.truncate(LONGEST_KEPT);
+                }
+            }
+            let (Some(bin), Some(class)) = (bin, class) else {
+                *unreachable += 1;
+                return;
+            };
+            counts[link.level.min(2)][class_index(class)][bin] += 1;
+            if class.is_optical() {
+                let code = class_index(class) as u8 + 1;
+                mark(link.a, code);
+                mark(link.z, code);
+            }
+        });
+        let key_speed = speed.round() as u32;
+        for (t, tier) in TIERS.iter().enumerate() {
+            for (c, class) in CLASSES.iter().enumerate() {
+                for (l, length) in ORDERABLE_M.iter().enumerate() {
+                    let count = counts[t][c][l];
+                    if count == 0 {
+                        continue;
+                    }
+                    out.cables.push(LengthCount {
+                        fabric: fabric.name.clone(),
+                        tier: tier.to_string(),
+                        reach: *class,
+                        length_m: *length,
+                        count,
+                    });
+                    let Some(m) = figures(*class, speed, per_cage) else {
+                        continue;
+                    };
+                    let item = if class.is_optical() {
+                        Item {
+                            key: format!("fibre:{}:{length}m", class.key()),
+                            description: format!("{} fibre, {length} m", class.label()),
+                            price: m.cable_price_usd,
+                            power: 0.0,
+                            estimate: true,
+                            source: PRICE_ESTIMATE.into(),
+                        }
+                    } else {
+                        let (w, source) = if *class == ReachClass::Acc {
+                            // Linear active copper draws about 1.5 W per end (NVIDIA LinkX MCA4J80).
+                            (3.0, "NVIDIA LinkX 100G-PAM4 overview: linear active copper MCA4J80 1.5 W per end")
+                        } else {
+                            (0.0, "NVIDIA LinkX MCP4Y10: passive copper, near zero power")
+                        };
+                        Item {
+                            key: format!("cable:{}:{key_speed}:{length}m", class.key()),
+                            description: format!("{key_speed}G {}, {length} m", class.label()),
+                            price: m.cable_price_usd,
+                            power: w,
+                            estimate: true,
+                            source: source.into(),
+                        }
+                    };
+                    b.add(count, item);
+                }
+            }
+        }
+        // Transceivers: one per occupied cage, of the cage's class.
+        let mut add = |end: &'static str,
+                       per: u32,
+                       class: ReachClass,
+                       count: u32,
+                       rack_w: &mut dyn FnMut(f64)| {
+            let Some(m) = figures(class, speed, per) else {
+                return;
+            };
+            let (price, watts, key) = if per == 1 && end != "switch" {
+                (
+                    m.host_transceiver_price_usd,
+                    m.host_transceiver_w,
+                    format!("optic:{}:{key_speed}:host", class.key()),
+                )
+            } else {
+                (
+                    m.switch_transceiver_price_usd,
+                    m.switch_transceiver_w,
+                    format!("optic:{}:{key_speed}:{end}{per}x", class.key()),
+                )
+            };
+            rack_w(watts);
+            out.transceivers.push(TransceiverCount {
+                fabric: fabric.name.clone(),
+                end: end.to_string(),
+                reach: class,
+                links_per_plug: per,
+                count,
+                watts_each: watts,
+            });
+            b.add(
+                count,
+                Item {
+                    key,
+                    description: format!(
+                        "{} {} transceiver, {end} end",
+                        if per > 1 {
+                            format!("{per}-port {}G", key_speed * per)
+                        } else {
+                            format!("{key_speed}G")
+                        },
+                        class.label()
+                    ),
+                    price,
+                    power: watts,
+                    estimate: true,
+                    source: OPTICS_POWER.into(),
+                },
+            );
+        };
+        for (c, class) in CLASSES.iter().enumerate().filter(|(_, c)| c.is_optical()) {
+            let code = c as u8 + 1;
+            let at_switches: u32 = switch_cages
+                .iter()
+                .map(|v| v.iter().filter(|x| **x == code).count() as u32)
+                .sum();
+            if at_switches > 0 {
+                add("switch", per_cage, *class, at_switches, &mut |_| {});
+            }
+            let at_nodes = host.iter().filter(|x| **x == code).count() as u32;
+            if at_nodes > 0 {
+                let mut watts = 0.0;
+                add("node", host_per_cage, *class, at_nodes, &mut |w| watts = w);
+                for (i, _) in host.iter().enumerate().filter(|(_, x)| **x == code) {
+                    let (rack, _, _) = placed.node((i / cages_per_node) as u32);
+                    if let Some(w) = out.rack_optics_w.get_mut(rack as usize) {
+                        *w += watts;
+                    }
+                }
+            }
+            if endpoint[c] > 0 {
+                let mut watts = 0.0;
+                add("endpoint", 1, *class, endpoint[c], &mut |w| watts = w);
+                out.unplaced_optics_w += watts * f64::from(endpoint[c]);
+            }
+        }
+    }
+    out.bom = b.lines;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_medium_table_agrees_with_rounding_up_and_choosing_at_every_length() {
+        for speed in [100.0, 400.0, 800.0] {
+            let table = MediumTable::new(speed);
+            for cm in 0..300_000u32 {
+                let metres = f64::from(cm) / 100.0;
+                for to_node in [false, true] {
+                    let bin = orderable(metres);
+                    let expected = (
+                        bin,
+                        bin.and_then(|b| medium(speed, ORDERABLE_M[b], to_node)),
+                    );
+                    assert_eq!(
+                        table.link(metres, to_node),
+                        expected,
+                        "{metres} m at {speed}G"
+                    );
+                }
+            }
+        }
+    }
+}

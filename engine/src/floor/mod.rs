@@ -1,0 +1,281 @@
+//! From switch counts to a floor that can be built: nodes and switches placed into racks and
+//! rows, every cable routed and its length rounded up to one that can be ordered, the medium
+//! each length needs, power per rack and per feed against its budget and the air limit, and the
+//! facility's power. Pure and deterministic: the same design always places the same way.
+//!
+//! ```
+//! let spec = engine::DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+//! let report = engine::evaluate(&spec).unwrap();
+//! let floor = engine::floor::plan(&spec, &report);
+//! assert!(floor.racks.iter().any(|r| r.network));
+//! let svg = engine::floor::svg::floor_plan(&floor);
+//! assert!(svg.starts_with("<svg"));
+//! ```
+
+mod media;
+mod placement;
+mod power;
+mod routing;
+mod sheet;
+pub mod svg;
+
+pub use routing::{medium, orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
+pub use sheet::cabling;
+
+use crate::cabling::{digits, Names};
+use crate::catalog::{chassis, ReachClass};
+use crate::report::{BomLine, Figure, Finding, Report, Severity};
+use crate::spec::DesignSpec;
+use placement::Kind;
+use serde::{Deserialize, Serialize};
+
+/// The physical plan of a design.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FloorReport {
+    /// Rows of racks: compute rows, then the network row(s).
+    pub rows: u32,
+    pub compute_rows: u32,
+    pub racks_per_row: u32,
+    pub nodes_per_rack: u32,
+    pub node_rack_units: u32,
+    /// Maximum power of one node, kW.
+    pub node_power_kw: Figure<f64>,
+    pub rack_units: u32,
+    pub rack_width_m: f64,
+    pub row_pitch_m: f64,
+    pub rack_power_kw: f64,
+    /// The air limit, kW, when the racks are air-cooled.
+    #[serde(default)]
+    pub air_limit_kw: Option<f64>,
+    pub racks: Vec<Rack>,
+    /// Cables by fabric, tier, medium and orderable length.
+    pub cables: Vec<LengthCount>,
+    pub transceivers: Vec<TransceiverCount>,
+    /// Cables by orderable length and transceivers by end, priced and powered.
+    pub bom: Vec<BomLine>,
+    pub cabling_cost_usd: f64,
+    pub cabling_power_w: f64,
+    /// The longest route, m, with how every cable's length is found.
+    pub longest_route_m: Figure<f64>,
+    /// Power of every rack plus the optics outside them, kW.
+    pub it_power_kw: Figure<f64>,
+    /// IT power × PUE, kW.
+    pub facility_power_kw: Figure<f64>,
+    /// The longest cables, longest first.
+    pub longest: Vec<Route>,
+    pub findings: Vec<Finding>,
+}
+
+/// One rack on the floor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rack {
+    /// `R<row>-<position>`, both from 1.
+    pub name: String,
+    pub row: u32,
+    pub position: u32,
+    /// Holds switches only.
+    pub network: bool,
+    pub devices: Vec<Device>,
+    pub units_used: u32,
+    pub load_kw: f64,
+    /// Load on each feed in normal operation, kW (half the load with A/B feeds).
+    pub feed_kw: f64,
+    pub over_budget: bool,
+    pub past_air_limit: bool,
+}
+
+/// What stands in which rack unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Device {
+    pub label: String,
+    /// `node`, `leaf`, `spine` or `core`.
+    pub role: String,
+    /// Lowest rack unit it takes (1 = bottom).
+    pub u: u32,
+    pub height_u: u32,
+    pub power_w: f64,
+}
+
+/// Cables of one length.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LengthCount {
+    pub fabric: String,
+    pub tier: String,
+    pub reach: ReachClass,
+    /// Orderable length, m.
+    pub length_m: f64,
+    pub count: u32,
+}
+
+/// Transceivers of one kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransceiverCount {
+    pub fabric: String,
+    /// `switch`, `node` or `endpoint` (a device the floor does not place: UFM, storage).
+    pub end: String,
+    pub reach: ReachClass,
+    /// Links one transceiver carries: 2 for a twin-port plug.
+    pub links_per_plug: u32,
+    pub count: u32,
+    pub watts_each: f64,
+}
+
+/// One long cable, for the floor plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Route {
+    pub fabric: String,
+    pub tier: String,
+    pub a_rack: String,
+    pub z_rack: String,
+    /// Routed length with slack, m.
+    pub route_m: f64,
+    /// Orderable length, m; `None` when it exceeds every orderable length.
+    pub length_m: Option<f64>,
+    /// Ends on the floor, m: along the rows (x) and across them (y).
+    pub a_xy: (f64, f64),
+    pub z_xy: (f64, f64),
+}
+
+pub(crate) fn rack_name(row: u32, position: u32) -> String {
+    format!("R{:02}-{:02}", row + 1, position + 1)
+}
+
+/// Places every node and switch of `spec` (evaluated as `report`), routes every cable and
+/// weighs every rack. Never panics.
+pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
+    let floor = &spec.floor;
+    let placed = placement::place(spec, &report.fabrics);
+    let router = routing::Router::new(&placed, floor);
+    let tally = media::tally(spec, &report.fabrics, &placed, &router);
+    let mut findings = Vec::new();
+    let names: Vec<String> = placed
+        .racks
+        .iter()
+        .map(|r| rack_name(r.row, r.position))
+        .collect();
+    let node_digits = digits(spec.cluster.nodes);
+    let labels: Vec<Names> = report
+        .fabrics
+        .iter()
+        .map(|f| Names {
+            fabric: &f.name,
+            nodes: node_digits,
+            switches: digits(f.plan.leaves.max(f.plan.spines).max(f.plan.cores)),
+        })
+        .collect();
+    let node_names = Names {
+        fabric: "",
+        nodes: node_digits,
+        switches: 0,
+    };
+    let devices: Vec<Vec<Device>> = placed
+        .racks
+        .iter()
+        .map(|r| {
+            r.slots
+                .iter()
+                .map(|s| {
+                    let (label, role) = match s.kind {
+                        Kind::Node => (node_names.node(s.index), "node"),
+                        Kind::Switch(role) => (
+                            labels
+                                .get(s.fabric)
+                                .map(|n| n.switch(role.label(), s.index))
+                                .unwrap_or_default(),
+                            role.label(),
+                        ),
+                    };
+                    Device {
+                        label,
+                        role: role.to_string(),
+                        u: s.u,
+                        height_u: s.height,
+                        power_w: s.power_w,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    for (fabric, count) in report.fabrics.iter().zip(&tally.unreachable) {
+        if *count > 0 {
+            findings.push(Finding {
+                severity: Severity::Critical,
+                rule: "cable-beyond-reach".into(),
+                subject: fabric.name.clone(),
+                message: format!(
+                    "{count} cables of fabric {} run beyond 2 km, further than any medium reaches: bring the racks closer.",
+                    fabric.name
+                ),
+            });
+        }
+    }
+    let racks = power::racks(
+        floor,
+        &placed,
+        &tally.rack_optics_w,
+        names,
+        devices,
+        &mut findings,
+    );
+    let name_of = |spot: routing::Spot| {
+        racks
+            .get(spot.rack as usize)
+            .map(|r| r.name.clone())
+            .unwrap_or_else(|| "beside".into())
+    };
+    let longest = tally
+        .longest
+        .iter()
+        .map(|l| Route {
+            fabric: report
+                .fabrics
+                .get(l.fabric)
+                .map(|f| f.name.clone())
+                .unwrap_or_default(),
+            tier: l.tier.to_string(),
+            a_rack: name_of(l.a),
+            z_rack: name_of(l.z),
+            route_m: l.route_m,
+            length_m: l.bin.map(|b| ORDERABLE_M[b]),
+            a_xy: (l.a.x, l.a.y),
+            z_xy: (l.z.x, l.z.y),
+        })
+        .collect();
+    let it_kw = racks.iter().map(|r| r.load_kw).sum::<f64>() + tally.unplaced_optics_w / 1000.0;
+    let chassis = chassis(&spec.cluster);
+    let node_power = match floor.node_power_kw {
+        Some(_) => Figure::new(placed.node_power_kw, "the design's figure", "the design"),
+        None => Figure::new(
+            placed.node_power_kw,
+            "the node type's maximum power",
+            chassis.source.source,
+        ),
+    };
+    let cost = tally.bom.iter().map(|l| l.total_usd).sum();
+    let power_w = tally.bom.iter().map(|l| l.total_power_w).sum();
+    let longest_m = tally.longest.first().map(|l| l.route_m).unwrap_or(0.0);
+    FloorReport {
+        rows: placed.rows,
+        compute_rows: placed.compute_rows,
+        racks_per_row: placed.racks_per_row,
+        nodes_per_rack: placed.nodes_per_rack,
+        node_rack_units: placed.node_units,
+        node_power_kw: node_power,
+        rack_units: floor.rack_units,
+        rack_width_m: floor.rack_width_m,
+        row_pitch_m: floor.row_pitch_m,
+        rack_power_kw: floor.rack_power_kw,
+        air_limit_kw: (floor.cooling == crate::spec::Cooling::Air).then_some(floor.air_limit_kw),
+        racks,
+        cables: tally.cables,
+        transceivers: tally.transceivers,
+        bom: tally.bom,
+        cabling_cost_usd: cost,
+        cabling_power_w: power_w,
+        longest_route_m: Figure::new(longest_m, ROUTE_FORMULA, ROUTE_SOURCE),
+        it_power_kw: Figure::new(it_kw, power::RACK_LOAD_FORMULA, "NVIDIA DGX user guides (node maximum power); switch user manuals (maximum power with optics); NVIDIA LinkX (transceiver power)"),
+        facility_power_kw: Figure::new(it_kw * floor.pue, "IT power × PUE", power::PUE_SOURCE),
+        longest,
+        findings,
+    }
+}

@@ -1,0 +1,161 @@
+//! Pictures of the floor as SVG text, for the web app to embed: deterministic, every label
+//! escaped.
+
+use super::FloorReport;
+use std::fmt::Write;
+
+/// Text safe inside SVG elements and attributes.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Fill colour of a rack drawing `load_kw` against `budget_kw`: green when light, through
+/// amber, to red at and over the budget.
+fn heat(load_kw: f64, budget_kw: f64) -> &'static str {
+    let share = if budget_kw > 0.0 {
+        load_kw / budget_kw
+    } else {
+        1.0
+    };
+    match share {
+        s if s > 1.0 => "#d7301f",
+        s if s > 0.9 => "#fc8d59",
+        s if s > 0.7 => "#fdcc8a",
+        s if s > 0.4 => "#d9f0a3",
+        _ => "#f7fcb9",
+    }
+}
+
+/// Pixels per metre of the floor plan.
+const SCALE: f64 = 40.0;
+const MARGIN: f64 = 20.0;
+
+/// The floor plan: rows of racks seen from above, coloured by power against the rack budget,
+/// with the tray routes of the longest cables.
+pub fn floor_plan(floor: &FloorReport) -> String {
+    let width_m = floor.rack_width_m.max(0.1);
+    let depth = (floor.row_pitch_m * 0.45).clamp(0.3, 1.2);
+    let positions = floor
+        .racks
+        .iter()
+        .map(|r| r.position + 1)
+        .max()
+        .unwrap_or(1);
+    let w = 2.0 * MARGIN + f64::from(positions) * width_m * SCALE + 80.0;
+    let h = 2.0 * MARGIN + f64::from(floor.rows.max(1)) * floor.row_pitch_m * SCALE + 20.0;
+    let mut s = String::with_capacity(200 + floor.racks.len() * 220);
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" font-family="sans-serif" font-size="9"><title>Floor plan</title>"##
+    );
+    let x = |m: f64| MARGIN + m * SCALE;
+    let y = |m: f64| MARGIN + m * SCALE;
+    for rack in &floor.racks {
+        let rx = x(f64::from(rack.position) * width_m);
+        let ry = y(f64::from(rack.row) * floor.row_pitch_m);
+        let stroke = if rack.network { "#2b5b84" } else { "#555" };
+        let _ = write!(
+            s,
+            r##"<g><title>{} {:.1} kW</title><rect x="{rx:.1}" y="{ry:.1}" width="{:.1}" height="{:.1}" fill="{}" stroke="{stroke}"/></g>"##,
+            escape(&rack.name),
+            rack.load_kw,
+            width_m * SCALE - 2.0,
+            depth * SCALE,
+            heat(rack.load_kw, floor.rack_power_kw),
+        );
+    }
+    for row in 0..floor.rows {
+        let _ = write!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}">Row {}</text>"##,
+            x(f64::from(positions) * width_m) + 6.0,
+            y(f64::from(row) * floor.row_pitch_m) + 12.0,
+            row + 1
+        );
+    }
+    // Tray routes: up from each rack, along the row, across the rows.
+    for route in &floor.longest {
+        let (ax, ay) = (x(route.a_xy.0 + width_m / 2.0), y(route.a_xy.1));
+        let (zx, zy) = (x(route.z_xy.0 + width_m / 2.0), y(route.z_xy.1));
+        let _ = write!(
+            s,
+            r##"<polyline points="{ax:.1},{ay:.1} {zx:.1},{ay:.1} {zx:.1},{zy:.1}" fill="none" stroke="#6a3d9a" stroke-width="1.5"><title>{} {} {} to {}: {:.1} m</title></polyline>"##,
+            escape(&route.fabric),
+            escape(&route.tier),
+            escape(&route.a_rack),
+            escape(&route.z_rack),
+            route.route_m
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+const U_PX: f64 = 6.0;
+const RACK_PX: f64 = 90.0;
+const GAP_PX: f64 = 14.0;
+
+/// Rack elevations: every rack from the front, what stands in which U, in rows as on the floor.
+pub fn rack_elevations(floor: &FloorReport) -> String {
+    let positions = floor
+        .racks
+        .iter()
+        .map(|r| r.position + 1)
+        .max()
+        .unwrap_or(1);
+    let rack_h = f64::from(floor.rack_units) * U_PX;
+    let w = f64::from(positions) * (RACK_PX + GAP_PX) + GAP_PX;
+    let h = f64::from(floor.rows.max(1)) * (rack_h + 30.0) + GAP_PX;
+    let devices: usize = floor.racks.iter().map(|r| r.devices.len()).sum();
+    let mut s = String::with_capacity(200 + floor.racks.len() * 200 + devices * 200);
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" font-family="sans-serif" font-size="7"><title>Rack elevations</title>"##
+    );
+    for rack in &floor.racks {
+        let left = GAP_PX + f64::from(rack.position) * (RACK_PX + GAP_PX);
+        let top = GAP_PX + f64::from(rack.row) * (rack_h + 30.0) + 10.0;
+        let _ = write!(
+            s,
+            r##"<text x="{left:.1}" y="{:.1}">{} {:.1} kW</text><rect x="{left:.1}" y="{top:.1}" width="{RACK_PX}" height="{rack_h:.1}" fill="#fafafa" stroke="{}"/>"##,
+            top - 2.0,
+            escape(&rack.name),
+            rack.load_kw,
+            if rack.over_budget { "#d7301f" } else { "#555" },
+        );
+        for d in &rack.devices {
+            let dy = top + rack_h - f64::from(d.u.saturating_sub(1) + d.height_u) * U_PX;
+            let fill = match d.role.as_str() {
+                "node" => "#9ecae1",
+                "leaf" => "#a1d99b",
+                "spine" => "#fdae6b",
+                _ => "#bcbddc",
+            };
+            let _ = write!(
+                s,
+                r##"<g><title>{} U{}</title><rect x="{:.1}" y="{dy:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="#333" stroke-width="0.5"/><text x="{:.1}" y="{:.1}">{}</text></g>"##,
+                escape(&d.label),
+                d.u,
+                left + 2.0,
+                RACK_PX - 4.0,
+                f64::from(d.height_u) * U_PX - 1.0,
+                left + 4.0,
+                dy + f64::from(d.height_u) * U_PX / 2.0 + 2.5,
+                escape(&d.label),
+            );
+        }
+    }
+    s.push_str("</svg>");
+    s
+}

@@ -1,0 +1,161 @@
+//! The physical layout of a design: rows of racks, where the switches stand, and the figures
+//! that turn a switch count into cable lengths and rack power. Every field has a default, so a
+//! design that never sets it still gets a plausible floor (see `crate::floor`).
+
+use serde::{Deserialize, Serialize};
+
+/// Where a tier of switches stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// In a compute rack, above the nodes it serves first.
+    TopOfRack,
+    /// In network racks in the middle of each row of compute racks.
+    MiddleOfRow,
+    /// In network racks at the end of each row.
+    EndOfRow,
+    /// In a dedicated row of network racks beyond the compute rows.
+    NetworkRow,
+}
+
+impl Placement {
+    pub fn label(self) -> &'static str {
+        match self {
+            Placement::TopOfRack => "top of rack",
+            Placement::MiddleOfRow => "middle of row",
+            Placement::EndOfRow => "end of row",
+            Placement::NetworkRow => "network row",
+        }
+    }
+}
+
+/// How a rack is fed with power.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Feeds {
+    /// One feed carries the whole rack.
+    Single,
+    /// A and B feeds from independent sources, each able to carry the whole rack (N+N).
+    #[default]
+    Dual,
+}
+
+/// How racks are cooled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cooling {
+    /// Room air: a rack above `air_limit_kw` needs more than air.
+    #[default]
+    Air,
+    /// Direct liquid cooling: the air limit does not apply.
+    DirectLiquid,
+}
+
+/// The floor: racks, rows and where the switches stand.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Floor {
+    /// GPU nodes per compute rack; the node type's reference layout when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes_per_rack: Option<u32>,
+    /// Rows of compute racks; as many as the racks per row need when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u32>,
+    /// Compute racks per row; one scalable unit (the nodes of one leaf) per row when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub racks_per_row: Option<u32>,
+    /// Height of every rack, rack units (U).
+    #[serde(default = "default_rack_units")]
+    pub rack_units: u32,
+    /// Power one rack may draw, kW.
+    #[serde(default = "default_rack_power_kw")]
+    pub rack_power_kw: f64,
+    #[serde(default)]
+    pub feeds: Feeds,
+    #[serde(default)]
+    pub cooling: Cooling,
+    /// Rack power above which room air is not enough, kW.
+    #[serde(default = "default_air_limit_kw")]
+    pub air_limit_kw: f64,
+    #[serde(default = "default_leaves")]
+    pub leaves: Placement,
+    /// Spines (and cores, which always stand in the network row).
+    #[serde(default = "default_spines")]
+    pub spines: Placement,
+    /// Distance from one row of racks to the next, metres.
+    #[serde(default = "default_row_pitch_m")]
+    pub row_pitch_m: f64,
+    #[serde(default = "default_rack_width_m")]
+    pub rack_width_m: f64,
+    /// Height of the overhead cable tray above the top of the racks, metres.
+    #[serde(default = "default_tray_height_m")]
+    pub tray_height_m: f64,
+    /// Extra length on every cable for dressing and service loops, percent of the route.
+    #[serde(default = "default_slack_percent")]
+    pub slack_percent: f64,
+    /// Power usage effectiveness: facility power ÷ IT power.
+    #[serde(default = "default_pue")]
+    pub pue: f64,
+    /// Maximum power of one GPU node, kW; the node type's when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_power_kw: Option<f64>,
+    /// Height of one GPU node, U; the node type's when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_rack_units: Option<u32>,
+}
+
+pub fn default_rack_units() -> u32 {
+    48
+}
+pub fn default_rack_power_kw() -> f64 {
+    50.0
+}
+pub fn default_air_limit_kw() -> f64 {
+    45.0
+}
+fn default_leaves() -> Placement {
+    Placement::MiddleOfRow
+}
+fn default_spines() -> Placement {
+    Placement::NetworkRow
+}
+pub fn default_row_pitch_m() -> f64 {
+    // A 7-tile pitch (4.27 m) holds a pair of rows with their hot and cold aisles.
+    4.27 / 2.0
+}
+pub fn default_rack_width_m() -> f64 {
+    0.6
+}
+pub fn default_tray_height_m() -> f64 {
+    0.6
+}
+pub fn default_slack_percent() -> f64 {
+    10.0
+}
+pub fn default_pue() -> f64 {
+    1.56
+}
+
+impl Default for Floor {
+    fn default() -> Self {
+        Floor {
+            nodes_per_rack: None,
+            rows: None,
+            racks_per_row: None,
+            rack_units: default_rack_units(),
+            rack_power_kw: default_rack_power_kw(),
+            feeds: Feeds::default(),
+            cooling: Cooling::default(),
+            air_limit_kw: default_air_limit_kw(),
+            leaves: default_leaves(),
+            spines: default_spines(),
+            row_pitch_m: default_row_pitch_m(),
+            rack_width_m: default_rack_width_m(),
+            tray_height_m: default_tray_height_m(),
+            slack_percent: default_slack_percent(),
+            pue: default_pue(),
+            node_power_kw: None,
+            node_rack_units: None,
+        }
+    }
+}

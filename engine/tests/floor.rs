@@ -1,0 +1,295 @@
+//! The physical floor: placement, routing, media, power and pictures.
+
+mod common;
+
+use common::*;
+use engine::floor::{self, FloorReport};
+use engine::*;
+use serde_json::{json, Value};
+
+fn superpod() -> (DesignSpec, Report) {
+    let spec = DesignSpec::from_json(examples::SUPERPOD_4SU).unwrap();
+    let report = evaluate(&spec).unwrap();
+    (spec, report)
+}
+
+fn plan(spec: &DesignSpec) -> FloorReport {
+    floor::plan(spec, &evaluate(spec).unwrap())
+}
+
+fn superpod_with(floor: Value) -> DesignSpec {
+    let mut value: Value = serde_json::from_str(examples::SUPERPOD_4SU).unwrap();
+    value["schema_version"] = json!(3);
+    value["floor"] = floor;
+    DesignSpec::from_value(value).unwrap()
+}
+
+fn transceivers(f: &FloorReport, fabric: &str, end: &str) -> (u32, u32) {
+    f.transceivers
+        .iter()
+        .filter(|t| t.fabric == fabric && t.end == end)
+        .fold((0, 0), |(n, per), t| {
+            (n + t.count, per.max(t.links_per_plug))
+        })
+}
+
+#[test]
+fn the_superpod_compute_fabric_places_48_switches_and_counts_twin_port_optics_at_both_ends() {
+    let (spec, report) = superpod();
+    let f = floor::plan(&spec, &report);
+    let compute_switches = f
+        .racks
+        .iter()
+        .flat_map(|r| &r.devices)
+        .filter(|d| d.label.starts_with("compute-"))
+        .count();
+    assert_eq!(compute_switches, 48, "32 leaves and 16 spines");
+    // DGX H100: four twin-port OSFP cages carry its eight NDR links, so 4 plugs per DGX.
+    assert_eq!(transceivers(&f, "compute", "node"), (127 * 4, 2));
+    // Leaves: 16 twin-port cages towards the nodes each (a 31-node unit leaves half of the last
+    // cage to UFM or empty) = 512; leaf-spine: 1,024 links, a twin-port cage per 2 links at each
+    // end = 1,024.
+    assert_eq!(transceivers(&f, "compute", "switch"), (512 + 1024, 2));
+    // The UFM's four links end in single-port transceivers.
+    assert_eq!(transceivers(&f, "compute", "endpoint"), (4, 1));
+}
+
+#[test]
+fn by_default_dgx_h100_stand_four_to_a_rack_with_leaves_mid_row_and_spines_in_a_network_row() {
+    let (spec, report) = superpod();
+    let f = floor::plan(&spec, &report);
+    assert_eq!((f.nodes_per_rack, f.node_rack_units), (4, 8));
+    assert_eq!(f.node_power_kw.value, 10.2);
+    assert_eq!(f.racks.iter().filter(|r| !r.network).count(), 32);
+    // One scalable unit per row: 8 compute racks around a leaf rack, then the network row.
+    assert_eq!((f.compute_rows, f.rows, f.racks_per_row), (4, 5, 8));
+    let row_one: Vec<bool> = f
+        .racks
+        .iter()
+        .filter(|r| r.row == 0)
+        .map(|r| r.network)
+        .collect();
+    assert_eq!(
+        row_one,
+        [false, false, false, false, true, false, false, false, false]
+    );
+    assert!(f
+        .racks
+        .iter()
+        .filter(|r| r.row == 4)
+        .all(|r| r.network && r.devices.iter().all(|d| d.role == "spine")));
+    assert!(f.findings.is_empty(), "{:?}", f.findings);
+    // Every cable on this floor is fibre: the racks are more than passive copper reaches apart.
+    assert!(f
+        .cables
+        .iter()
+        .all(|c| c.reach == catalog::ReachClass::Multimode));
+}
+
+#[test]
+fn facility_power_is_it_power_times_pue() {
+    let f = plan(&superpod_with(json!({ "pue": 1.3 })));
+    assert!((f.facility_power_kw.value - 1.3 * f.it_power_kw.value).abs() < 1e-6);
+    // 127 DGX at 10.2 kW are most of it.
+    assert!(f.it_power_kw.value > 127.0 * 10.2);
+}
+
+#[test]
+fn a_rack_over_its_power_budget_raises_a_finding_naming_the_rack() {
+    let f = plan(&superpod_with(json!({ "rack_power_kw": 40 })));
+    let over: Vec<&Finding> = f
+        .findings
+        .iter()
+        .filter(|x| x.rule == "rack-over-budget")
+        .collect();
+    assert!(!over.is_empty());
+    for finding in &over {
+        let rack = f.racks.iter().find(|r| r.name == finding.subject).unwrap();
+        assert!(rack.load_kw > 40.0 && rack.over_budget);
+        assert!(finding.message.contains(&rack.name));
+    }
+    assert_eq!(
+        over.len(),
+        f.racks.iter().filter(|r| r.load_kw > 40.0).count()
+    );
+}
+
+#[test]
+fn an_air_cooled_rack_past_the_air_limit_raises_a_finding_and_liquid_cooling_clears_it() {
+    let f = plan(&superpod_with(json!({ "air_limit_kw": 30 })));
+    let past: Vec<&Finding> = f
+        .findings
+        .iter()
+        .filter(|x| x.rule == "rack-past-air-limit")
+        .collect();
+    assert!(past
+        .iter()
+        .any(|x| x.subject == "R01-01" && x.message.contains("R01-01")));
+    let liquid = plan(&superpod_with(
+        json!({ "air_limit_kw": 30, "cooling": "direct_liquid" }),
+    ));
+    assert!(liquid
+        .findings
+        .iter()
+        .all(|x| x.rule != "rack-past-air-limit"));
+}
+
+#[test]
+fn with_a_b_feeds_each_feed_carries_half_the_rack() {
+    let f = plan(&superpod_with(json!({ "feeds": "dual" })));
+    let single = plan(&superpod_with(json!({ "feeds": "single" })));
+    assert_eq!(f.racks[0].feed_kw * 2.0, f.racks[0].load_kw);
+    assert_eq!(single.racks[0].feed_kw, single.racks[0].load_kw);
+}
+
+#[test]
+fn top_of_rack_leaves_stand_in_a_compute_rack_and_its_power_counts_them() {
+    let f = plan(&superpod_with(json!({ "leaves": "top_of_rack" })));
+    let first = &f.racks[0];
+    assert!(!first.network);
+    assert!(first.devices.iter().any(|d| d.role == "leaf"));
+    let leaf_u = first
+        .devices
+        .iter()
+        .filter(|d| d.role == "leaf")
+        .map(|d| d.u)
+        .max();
+    assert_eq!(leaf_u, Some(48), "switches fill a rack from the top");
+}
+
+#[test]
+fn the_floor_cabling_sheet_names_rack_and_u_at_both_ends_and_orders_whole_lengths() {
+    let (spec, report) = superpod();
+    let sheet = floor::cabling(&spec, &report).unwrap();
+    let count: u32 = report
+        .fabrics
+        .iter()
+        .map(|f| f.plan.node_leaf_links + f.plan.leaf_spine_links + f.plan.spine_core_links)
+        .sum();
+    assert_eq!(sheet.len() as u32, count);
+    let first = &sheet[0];
+    assert_eq!(first.a_device, "node-001");
+    assert_eq!(
+        (first.a_rack.as_deref(), first.a_u),
+        (Some("R01-01"), Some(1))
+    );
+    assert_eq!(first.z_rack.as_deref(), Some("R01-05"));
+    for c in &sheet {
+        let (route, length) = (c.route_m.unwrap(), c.length_m.unwrap());
+        assert!(length + 0.01 >= route, "{c:?}");
+        assert!(floor::ORDERABLE_M.contains(&length));
+        assert!(c.medium.as_deref().is_some_and(|m| !m.is_empty()));
+    }
+    let plan = floor::plan(&spec, &report);
+    let by_length: u32 = plan.cables.iter().map(|c| c.count).sum();
+    assert_eq!(
+        by_length, count,
+        "the BOM counts every cable by its orderable length"
+    );
+}
+
+#[test]
+fn a_version_2_spec_loads_and_upgrades_to_version_3_with_the_default_floor() {
+    let spec = DesignSpec::from_json(examples::SUPERPOD_4SU).unwrap();
+    assert_eq!(spec.schema_version, 3);
+    assert_eq!(spec.floor, Floor::default());
+    let again = DesignSpec::from_json(&spec.to_json()).unwrap();
+    assert_eq!(again, spec);
+}
+
+fn floor_error(floor: Value) -> Vec<String> {
+    let mut value: Value = serde_json::from_str(examples::SUPERPOD_4SU).unwrap();
+    value["schema_version"] = json!(3);
+    value["floor"] = floor;
+    DesignSpec::from_value(value)
+        .unwrap_err()
+        .0
+        .into_iter()
+        .map(|e| e.path)
+        .collect()
+}
+
+#[test]
+fn a_rack_smaller_than_one_node_is_refused_at_its_field() {
+    assert_eq!(
+        floor_error(json!({ "rack_units": 6 })),
+        ["floor.rack_units"]
+    );
+    assert_eq!(
+        floor_error(json!({ "nodes_per_rack": 7 })),
+        ["floor.nodes_per_rack"]
+    );
+}
+
+#[test]
+fn zero_rows_and_negative_lengths_are_refused_with_their_field_paths() {
+    assert_eq!(floor_error(json!({ "rows": 0 })), ["floor.rows"]);
+    assert_eq!(
+        floor_error(json!({ "racks_per_row": 0 })),
+        ["floor.racks_per_row"]
+    );
+    assert_eq!(
+        floor_error(json!({ "row_pitch_m": -2 })),
+        ["floor.row_pitch_m"]
+    );
+    assert_eq!(
+        floor_error(json!({ "tray_height_m": -0.5 })),
+        ["floor.tray_height_m"]
+    );
+    assert_eq!(
+        floor_error(json!({ "rack_width_m": 0 })),
+        ["floor.rack_width_m"]
+    );
+    assert_eq!(
+        floor_error(json!({ "slack_percent": -1 })),
+        ["floor.slack_percent"]
+    );
+    assert_eq!(floor_error(json!({ "pue": 0.9 })), ["floor.pue"]);
+    assert_eq!(
+        floor_error(json!({ "rows": 2, "racks_per_row": 4 })),
+        ["floor.rows"]
+    );
+    assert_eq!(
+        floor_error(json!({ "spines": "top_of_rack" })),
+        ["floor.spines"]
+    );
+    assert_eq!(floor_error(json!({ "rack_kw": 3 })), ["floor.rack_kw"]);
+}
+
+#[test]
+fn the_pictures_are_svg_escaped_and_the_same_every_time() {
+    let mut value: Value = serde_json::from_str(examples::SUPERPOD_4SU).unwrap();
+    value["fabrics"][0]["name"] = json!("compute <a&b>");
+    value["workloads"][0]["fabric"] = json!("compute <a&b>");
+    let spec = DesignSpec::from_value(value).unwrap();
+    let f = plan(&spec);
+    let (plan_svg, racks_svg) = (floor::svg::floor_plan(&f), floor::svg::rack_elevations(&f));
+    for svg in [&plan_svg, &racks_svg] {
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+        assert!(!svg.contains("<a&b>"));
+    }
+    assert!(racks_svg.contains("compute &lt;a&amp;b&gt;-leaf-01"));
+    assert!(racks_svg.contains("node-001"));
+    assert_eq!(plan_svg, floor::svg::floor_plan(&plan(&spec)));
+}
+
+#[test]
+fn every_example_design_gets_a_floor_without_findings_by_default() {
+    for (name, example) in examples::ALL {
+        let spec = DesignSpec::from_json(example).unwrap();
+        let f = plan(&spec);
+        assert!(!f.racks.is_empty(), "{name}");
+        assert!(f.findings.is_empty(), "{name}: {:?}", f.findings);
+    }
+}
+
+#[test]
+fn a_design_built_in_code_takes_the_default_floor() {
+    let spec = design(
+        dgx_h100(16),
+        vec![],
+        vec![fabric("compute", Role::Compute, Technology::IbNdr)],
+    );
+    let f = plan(&spec);
+    assert_eq!(f.racks.iter().filter(|r| !r.network).count(), 4);
+}
