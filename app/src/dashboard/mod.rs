@@ -165,6 +165,7 @@ pub mod render {
     pub fn dashboard(spec: DesignSpec, report: Report) -> String {
         let charts = studies::charts(&spec, &report);
         let assumptions = assumptions(&spec);
+        let floor = crate::report::html::blocks_html(&crate::report::floor_blocks(&spec, &report));
         let operations = engine::operations::operations(&spec, &report)
             .into_iter()
             .map(|ops| view! { <operations::OperationsSection ops/> })
@@ -203,6 +204,7 @@ pub mod render {
                 <h2>"Workloads, figure by figure"</h2>
                 <p class="note">"Open “How” beside a figure for its formula, inputs and source."</p>
                 {workloads}
+                <div class="floor" inner_html=floor></div>
                 <h2>"Operating the fabric"</h2>
                 <p class="note">"Network faults show up as slow training, not outages: configure every fabric as below, keep a baseline, and watch these counters."</p>
                 {operations}

@@ -105,6 +105,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     let charts = studies::charts(spec, report);
     headroom(&mut blocks, charts.clone());
     storage(&mut blocks, report, charts.whatifs);
+    blocks.extend(super::floor_blocks(spec, report));
     operating(&mut blocks, operations(spec, report));
     assumptions(&mut blocks, spec);
     ReportDocument {

@@ -117,6 +117,11 @@ fn block_view(block: &Block) -> AnyView {
     }
 }
 
+/// `blocks` as HTML, for the pages that show a part of the report (the dashboard's floor).
+pub fn blocks_html(blocks: &[Block]) -> String {
+    blocks.iter().map(block_view).collect_view().to_html()
+}
+
 /// The report page of `report`.
 pub fn report_page(report: &ReportDocument, downloads: &Downloads) -> Page {
     let cover = report

@@ -4,9 +4,11 @@
 //! blocks; every figure in it comes from the engine, already formatted with its unit.
 
 mod build;
+mod floor;
 pub mod html;
 
 pub use build::{report_document, Revision};
+pub use floor::floor_blocks;
 
 use serde::Serialize;
 

@@ -183,6 +183,7 @@ impl Space {
             fabrics: vec![f],
             calibration: template.calibration.clone(),
             overrides: template.overrides.clone(),
+            floor: template.floor.clone(),
         })
     }
 

@@ -1,0 +1,225 @@
+//! The floor section of a design: where every rack stands and what it draws, the cables by
+//! orderable length and the optics they need, as blocks of the report. The report page, the
+//! PDF and the dashboard all show these same blocks.
+
+use super::{Block, Column, Table};
+use crate::money::{usd, watts};
+use engine::floor::{self, FloorReport};
+use engine::{DesignSpec, Report};
+
+/// Racks drawn in the floor plan at most; a larger floor is summarised in words and tables.
+const MAX_DRAWN_RACKS: usize = 1_000;
+/// Racks listed by load.
+const LISTED_RACKS: usize = 16;
+/// Compute racks drawn as elevations, beside every network rack (up to the same count).
+const ELEVATED_RACKS: usize = 4;
+
+fn table(caption: String, columns: &[(&str, bool)], rows: Vec<Vec<String>>) -> Table {
+    Table {
+        id: None,
+        caption,
+        columns: columns
+            .iter()
+            .map(|(title, numeric)| Column {
+                title: (*title).to_string(),
+                numeric: *numeric,
+            })
+            .collect(),
+        flagged: vec![false; rows.len()],
+        rows,
+        footer: None,
+    }
+}
+
+fn kw(value: f64) -> String {
+    format!("{value:.1} kW")
+}
+
+/// What each rack holds, in words: `4 nodes`, `2 leaves, 1 spine`.
+fn holds(rack: &floor::Rack) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for d in &rack.devices {
+        match counts.iter_mut().find(|(role, _)| *role == d.role) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((d.role.clone(), 1)),
+        }
+    }
+    counts
+        .iter()
+        .map(|(role, n)| format!("{n} {role}{}", if *n == 1 { "" } else { "s" }))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A few racks to draw from the front: the first compute racks and the network racks.
+fn sample(floor: &FloorReport) -> FloorReport {
+    let compute = floor.racks.iter().filter(|r| !r.network).take(ELEVATED_RACKS);
+    let network = floor.racks.iter().filter(|r| r.network).take(ELEVATED_RACKS);
+    FloorReport {
+        racks: compute.chain(network).cloned().collect(),
+        ..floor.clone()
+    }
+}
+
+/// The floor section: heading, summary, pictures, racks by load, cables by length, optics.
+pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
+    let plan = floor::plan(spec, report);
+    let mut blocks = vec![Block::Heading {
+        level: 1,
+        id: "floor".into(),
+        text: "Floor, racks and power".into(),
+    }];
+    let network = plan.racks.iter().filter(|r| r.network).count();
+    blocks.push(Block::Paragraph {
+        text: format!(
+            "{} racks in {} rows ({} of them network racks), {} nodes per rack. IT power {} and facility power {} ({}); the longest cable runs {:.1} m.",
+            plan.racks.len(),
+            plan.rows,
+            network,
+            plan.nodes_per_rack,
+            kw(plan.it_power_kw.value),
+            kw(plan.facility_power_kw.value),
+            plan.facility_power_kw.formula,
+            plan.longest_route_m.value,
+        ),
+    });
+    if !plan.findings.is_empty() {
+        blocks.push(Block::Findings {
+            items: plan
+                .findings
+                .iter()
+                .map(|f| {
+                    (
+                        f.severity.label().to_string(),
+                        f.subject.clone(),
+                        f.message.clone(),
+                    )
+                })
+                .collect(),
+        });
+    }
+    if plan.racks.len() <= MAX_DRAWN_RACKS {
+        blocks.push(Block::Chart {
+            id: "floor-plan".into(),
+            caption: "Floor plan: racks coloured by power against their budget, and the routes of the longest cables".into(),
+            svg: floor::svg::floor_plan(&plan),
+        });
+    } else {
+        blocks.push(Block::Note {
+            text: format!(
+                "The floor plan is drawn for up to {MAX_DRAWN_RACKS} racks; this floor has {}.",
+                plan.racks.len()
+            ),
+        });
+    }
+    blocks.push(Block::Chart {
+        id: "rack-elevations".into(),
+        caption: "Rack elevations: what stands in which rack unit, for the first compute racks and the network racks".into(),
+        svg: floor::svg::rack_elevations(&sample(&plan)),
+    });
+    let mut racks: Vec<&floor::Rack> = plan.racks.iter().collect();
+    racks.sort_by(|a, b| b.load_kw.total_cmp(&a.load_kw).then(a.name.cmp(&b.name)));
+    racks.truncate(LISTED_RACKS);
+    let mut by_load = table(
+        format!(
+            "The {} most loaded racks against their budget of {}",
+            racks.len(),
+            kw(plan.rack_power_kw)
+        ),
+        &[
+            ("Rack", false),
+            ("Holds", false),
+            ("Units used", true),
+            ("Load", true),
+            ("Per feed", true),
+            ("Verdict", false),
+        ],
+        racks
+            .iter()
+            .map(|r| {
+                let verdict = match (r.over_budget, r.past_air_limit) {
+                    (true, _) => "over budget",
+                    (false, true) => "past the air limit",
+                    _ => "within budget",
+                };
+                vec![
+                    r.name.clone(),
+                    holds(r),
+                    format!("{} U", r.units_used),
+                    kw(r.load_kw),
+                    kw(r.feed_kw),
+                    verdict.to_string(),
+                ]
+            })
+            .collect(),
+    );
+    by_load.flagged = racks
+        .iter()
+        .map(|r| r.over_budget || r.past_air_limit)
+        .collect();
+    by_load.id = Some("rack-power".into());
+    blocks.push(Block::Table(by_load));
+    let mut cables = table(
+        "Cables by orderable length".into(),
+        &[
+            ("Fabric", false),
+            ("Tier", false),
+            ("Medium", false),
+            ("Length", true),
+            ("Count", true),
+        ],
+        plan.cables
+            .iter()
+            .map(|c| {
+                vec![
+                    c.fabric.clone(),
+                    c.tier.clone(),
+                    c.reach.label().to_string(),
+                    format!("{} m", c.length_m),
+                    c.count.to_string(),
+                ]
+            })
+            .collect(),
+    );
+    cables.id = Some("cables-by-length".into());
+    blocks.push(Block::Table(cables));
+    let mut bom = table(
+        "Cables and optics of the floor, priced and powered".into(),
+        &[
+            ("Item", false),
+            ("Qty", true),
+            ("Unit price", true),
+            ("Total", true),
+            ("Power", true),
+        ],
+        plan.bom
+            .iter()
+            .map(|l| {
+                vec![
+                    format!("{}{}", l.description, if l.estimate { " *" } else { "" }),
+                    l.quantity.to_string(),
+                    usd(l.unit_price_usd),
+                    usd(l.total_usd),
+                    watts(l.total_power_w),
+                ]
+            })
+            .collect(),
+    );
+    bom.footer = Some(vec![
+        "Total".into(),
+        String::new(),
+        String::new(),
+        usd(plan.cabling_cost_usd),
+        watts(plan.cabling_power_w),
+    ]);
+    bom.id = Some("floor-bom".into());
+    blocks.push(Block::Table(bom));
+    blocks.push(Block::Note {
+        text: format!(
+            "Each cable's length: {} [{}].",
+            floor::ROUTE_FORMULA,
+            floor::ROUTE_SOURCE
+        ),
+    });
+    blocks
+}
