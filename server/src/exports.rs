@@ -5,7 +5,7 @@ use crate::pages::{attachment, file_stem, html, stored_revision, Pages};
 use app::pages::document::message;
 use axum::extract::{Path, State};
 use axum::response::Response;
-use engine::Report;
+use engine::{DesignSpec, Report};
 
 const CSV: &str = "text/csv; charset=utf-8";
 
@@ -73,9 +73,10 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
     write(std::iter::once(header).chain(rows))
 }
 
-/// One row per cable of every fabric of `report`; `Err` names a fabric whose switches cannot
-/// take its cables.
-pub fn cabling(report: &Report) -> Result<Result<String, csv::Error>, String> {
+/// One row per cable of every fabric of `report`, placed on the floor of `spec`: both ends
+/// with rack and rack unit, the routed and orderable length and the medium; `Err` says why
+/// there is no sheet (too many rows, or a fabric whose switches cannot take its cables).
+pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::Error>, String> {
     // Counted from the sized fabric before any row is built, so that a sheet too large to
     // write costs nothing.
     let cables: u64 = report
@@ -94,34 +95,50 @@ pub fn cabling(report: &Report) -> Result<Result<String, csv::Error>, String> {
         "cable",
         "fabric",
         "tier",
+        "a_rack",
+        "a_u",
         "a_device",
         "a_port",
+        "z_rack",
+        "z_u",
         "z_device",
         "z_port",
         "cable_or_optic",
         "reach_class",
+        "route_m",
         "length_m",
     ]
     .map(String::from)
     .to_vec();
-    let mut rows = vec![header];
-    for fabric in &report.fabrics {
-        let sheet = engine::cabling::cabling(fabric).map_err(|e| e.to_string())?;
-        let speed = fabric.port_rate.0 / 1e9;
-        for cable in sheet {
-            rows.push(vec![
-                format!("C{:05}", rows.len()),
-                cell(&cable.fabric),
-                cable.tier.to_string(),
-                cell(&cable.a_device),
-                cell(&cable.a_port),
-                cell(&cable.z_device),
-                cell(&cable.z_port),
-                cable.media(speed),
-                cable.reach.map(|r| r.key()).unwrap_or("none").to_string(),
-                cable.length_m.map(|m| format!("{m}")).unwrap_or_default(),
-            ]);
-        }
+    let sheet = engine::floor::cabling(spec, report).map_err(|e| e.to_string())?;
+    let speeds: std::collections::HashMap<&str, f64> = report
+        .fabrics
+        .iter()
+        .map(|f| (f.name.as_str(), f.port_rate.0 / 1e9))
+        .collect();
+    let mut rows = Vec::with_capacity(sheet.len() + 1);
+    rows.push(header);
+    for cable in sheet {
+        let speed = speeds.get(cable.fabric.as_str()).copied().unwrap_or(0.0);
+        let number = |u: Option<u32>| u.map(|u| u.to_string()).unwrap_or_default();
+        let metres = |m: Option<f64>| m.map(|m| format!("{m}")).unwrap_or_default();
+        rows.push(vec![
+            format!("C{:05}", rows.len()),
+            cell(&cable.fabric),
+            cable.tier.to_string(),
+            cell(cable.a_rack.as_deref().unwrap_or_default()),
+            number(cable.a_u),
+            cell(&cable.a_device),
+            cell(&cable.a_port),
+            cell(cable.z_rack.as_deref().unwrap_or_default()),
+            number(cable.z_u),
+            cell(&cable.z_device),
+            cell(&cable.z_port),
+            cable.medium.clone().unwrap_or_else(|| cable.media(speed)),
+            cable.reach.map(|r| r.key()).unwrap_or("none").to_string(),
+            metres(cable.route_m),
+            metres(cable.length_m),
+        ]);
     }
     Ok(write(rows))
 }
@@ -146,7 +163,9 @@ async fn sheet(
     id: &str,
     n: &str,
     kind: &str,
-    make: impl FnOnce(&Report) -> Result<Result<String, csv::Error>, String> + Send + 'static,
+    make: impl FnOnce(&DesignSpec, &Report) -> Result<Result<String, csv::Error>, String>
+        + Send
+        + 'static,
 ) -> Response {
     let stored = match stored_revision(pages, id, n).await {
         Ok(stored) => stored,
@@ -162,7 +181,8 @@ async fn sheet(
         Err(errors) => return html(&message(422, "No report", errors.to_string())),
     };
     // Writing a sheet of many rows is CPU work, kept off the async workers.
-    match tokio::task::spawn_blocking(move || make(&report)).await {
+    let spec = stored.spec;
+    match tokio::task::spawn_blocking(move || make(&spec, &report)).await {
         Ok(Ok(result)) => csv_response(result, file),
         Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
         Err(_) => csv_response(
@@ -176,7 +196,7 @@ pub async fn bom_csv(
     State(pages): State<Pages>,
     Path((id, n)): Path<(String, String)>,
 ) -> Response {
-    sheet(&pages, &id, &n, "bom", |report| Ok(bom(report))).await
+    sheet(&pages, &id, &n, "bom", |_, report| Ok(bom(report))).await
 }
 
 pub async fn cabling_csv(

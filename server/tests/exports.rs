@@ -115,7 +115,7 @@ async fn the_cabling_sheet_of_a_four_su_superpod_has_one_row_per_cable_and_uses_
             "cable label {} given twice",
             &r[0]
         );
-        for (device, port) in [(&r[3], &r[4]), (&r[5], &r[6])] {
+        for (device, port) in [(&r[5], &r[6]), (&r[9], &r[10])] {
             assert!(!device.is_empty() && !port.is_empty(), "{r:?}");
             assert!(
                 ports.insert((device.to_string(), port.to_string())),
@@ -123,13 +123,19 @@ async fn the_cabling_sheet_of_a_four_su_superpod_has_one_row_per_cable_and_uses_
             );
         }
         assert!(
-            !r[7].is_empty() && !r[8].is_empty(),
+            !r[11].is_empty() && !r[12].is_empty(),
             "a cable type and reach: {r:?}"
         );
+        assert!(
+            r[7].starts_with('R') && (r[3].starts_with('R') || !r[5].starts_with("node-")),
+            "nodes and switches stand in racks: {r:?}"
+        );
+        let (route, length): (f64, f64) = (r[13].parse().unwrap(), r[14].parse().unwrap());
+        assert!(length >= route, "ordered no shorter than routed: {r:?}");
     }
     let first = &rows[0];
     assert_eq!(
-        (&first[3], &first[4], &first[5], &first[6]),
+        (&first[5], &first[6], &first[9], &first[10]),
         ("node-001", "compute-nic1", "compute-leaf-01", "p1")
     );
     server.stop().await;
