@@ -3,6 +3,7 @@
 //! Bandwidths are per rank and already calibrated (achievable, not line rate). A rate of
 //! infinity models an ideal network, which is how "slowdown against an ideal fabric" is computed.
 
+use crate::tuning::Protocol;
 use crate::units::{ByteRate, Bytes, Seconds};
 
 /// NCCL-like latencies of one collective, in microseconds [NCCL src/graph/tuning.cc].
@@ -48,13 +49,14 @@ impl Group {
             .max(1)
     }
 
-    fn crosses_network(&self) -> bool {
+    pub(crate) fn crosses_network(&self) -> bool {
         self.nodes > 1
     }
 
     /// NCCL's ring latency: base + (nsteps − nInter)·intra + nInter·inter, with
-    /// `steps_per_rank` = nsteps / (n − 1) (2 for AllReduce) [DOMAIN.md A2].
-    fn ring_latency(&self, steps_per_rank: f64) -> Seconds {
+    /// `steps_per_rank` = nsteps / (n − 1) (2 for AllReduce) [DOMAIN.md A2]. Only the Simple
+    /// protocol pays the multi-node plateau factor.
+    fn ring_latency(&self, steps_per_rank: f64, plateau: bool) -> Seconds {
         let n = f64::from(self.ranks);
         let k = f64::from(self.nodes.max(1));
         let steps = steps_per_rank * (n - 1.0);
@@ -62,7 +64,7 @@ impl Group {
         let l = &self.latencies;
         let mut us =
             l.base_us + (steps - inter).max(0.0) * l.scale_up_hop_us + inter * l.network_hop_us;
-        if self.crosses_network() {
+        if plateau && self.crosses_network() {
             us *= RING_PLATEAU_FACTOR;
         }
         Seconds::from_micros(us)
@@ -70,7 +72,7 @@ impl Group {
 
     /// Bus bandwidth of a ring through every rank: inside a node it runs at the scale-up rate,
     /// between nodes all the node's network share carries it: min(B_nvl, B_node) [DOMAIN.md A3].
-    fn ring_bus_bandwidth(&self) -> ByteRate {
+    pub(crate) fn ring_bus_bandwidth(&self) -> ByteRate {
         if !self.crosses_network() {
             return self.scale_up;
         }
@@ -86,7 +88,7 @@ impl Group {
 }
 
 /// Which model gave a collective's time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Algorithm {
     Ring,
@@ -96,7 +98,12 @@ pub enum Algorithm {
     Hierarchical,
     AllToAll,
     SendRecv,
+    #[default]
     None,
+    /// NVLink SHARP: the NVSwitch reduces, each GPU sends and receives the message once.
+    Nvls,
+    /// In-network reduction in the fabric's switches (InfiniBand SHARP, NCCL CollNet).
+    InNetwork,
 }
 
 impl Algorithm {
@@ -108,6 +115,8 @@ impl Algorithm {
             Algorithm::AllToAll => "all-to-all",
             Algorithm::SendRecv => "send/receive",
             Algorithm::None => "none",
+            Algorithm::Nvls => "NVLink SHARP (NVLS)",
+            Algorithm::InNetwork => "in-network reduction (SHARP)",
         }
     }
 }
@@ -116,6 +125,7 @@ impl Algorithm {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cost {
     pub algorithm: Algorithm,
+    pub protocol: Protocol,
     /// Bytes each rank sends.
     pub bytes_per_rank: Bytes,
     /// Bytes each node sends into the network.
@@ -127,6 +137,7 @@ pub struct Cost {
 impl Cost {
     pub const ZERO: Cost = Cost {
         algorithm: Algorithm::None,
+        protocol: Protocol::Simple,
         bytes_per_rank: Bytes(0.0),
         network_bytes_per_node: Bytes(0.0),
         bandwidth_time: Seconds(0.0),
@@ -186,6 +197,7 @@ pub fn tree_allreduce(group: &Group, message: Bytes) -> Cost {
         l.base_us + 2.0 * ((g - 1.0) * l.scale_up_hop_us + k.log2() * l.network_hop_us);
     Cost {
         algorithm: Algorithm::Tree,
+        protocol: Protocol::Simple,
         bytes_per_rank: message * 2.0,
         // Every node sends the message up the tree and passes it down: 2·S.
         network_bytes_per_node: if group.crosses_network() {
@@ -209,6 +221,18 @@ pub fn ring_reduce_scatter(group: &Group, message: Bytes) -> Cost {
 }
 
 fn ring(group: &Group, message: Bytes, passes: f64, algorithm: Algorithm) -> Cost {
+    ring_with(group, message, passes, algorithm, Protocol::Simple)
+}
+
+/// A ring of `passes` passes over the buffer, run with `protocol` (whose latencies and bandwidth
+/// share the caller has put in `group`).
+pub(crate) fn ring_with(
+    group: &Group,
+    message: Bytes,
+    passes: f64,
+    algorithm: Algorithm,
+    protocol: Protocol,
+) -> Cost {
     if group.ranks <= 1 {
         return Cost::ZERO;
     }
@@ -224,10 +248,11 @@ fn ring(group: &Group, message: Bytes, passes: f64, algorithm: Algorithm) -> Cos
     };
     Cost {
         algorithm,
+        protocol,
         bytes_per_rank,
         network_bytes_per_node,
         bandwidth_time: bytes_per_rank / group.ring_bus_bandwidth(),
-        latency_time: group.ring_latency(passes),
+        latency_time: group.ring_latency(passes, protocol == Protocol::Simple),
     }
 }
 
@@ -246,6 +271,7 @@ pub fn hierarchical_allreduce(group: &Group, message: Bytes) -> Cost {
         l.base_us + 2.0 * (g - 1.0) * l.scale_up_hop_us + 2.0 * (k - 1.0) * l.network_hop_us;
     Cost {
         algorithm: Algorithm::Hierarchical,
+        protocol: Protocol::Simple,
         bytes_per_rank: intra_bytes + network_bytes_per_node / g,
         network_bytes_per_node,
         bandwidth_time: intra + inter,
@@ -278,6 +304,7 @@ pub fn all_to_all(group: &Group, per_rank_send: Bytes) -> Cost {
     };
     Cost {
         algorithm: Algorithm::AllToAll,
+        protocol: Protocol::Simple,
         bytes_per_rank,
         network_bytes_per_node,
         bandwidth_time: if intra_time > inter_time {
@@ -293,6 +320,7 @@ pub fn all_to_all(group: &Group, per_rank_send: Bytes) -> Cost {
 pub fn send_recv(message: Bytes, rate: ByteRate, latencies: &Latencies) -> Cost {
     Cost {
         algorithm: Algorithm::SendRecv,
+        protocol: Protocol::Simple,
         bytes_per_rank: message,
         network_bytes_per_node: message,
         bandwidth_time: message / rate,

@@ -18,6 +18,7 @@ mod bom;
 pub mod cabling;
 pub mod catalog;
 mod collective;
+pub mod ecmp;
 mod error;
 mod evaluate;
 pub mod examples;
@@ -36,6 +37,7 @@ pub mod studies;
 mod technology;
 mod topology;
 mod training;
+pub mod tuning;
 mod units;
 pub mod whatif;
 
@@ -52,6 +54,7 @@ pub use report::*;
 pub use spec::*;
 pub use technology::{Technology, Transport};
 pub use topology::{Layout, Plan};
+pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Protocol, Tuning};
 pub use units::{BitRate, ByteRate, Bytes, Ratio, Seconds, GB, GIB};
 
 /// Version of this engine, stored with every saved revision so that a report computed by an

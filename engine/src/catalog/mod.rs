@@ -8,7 +8,7 @@ mod models;
 mod nodes;
 mod switches;
 
-pub use gpus::{gpu, Gpu, GPUS};
+pub use gpus::{gpu, Gpu, GPUS, NVLINK_SHARP_SOURCE};
 pub use media::{media_for, Media, ReachClass};
 pub use models::{model_preset, ModelPreset, MODEL_PRESETS};
 pub use nodes::{node_preset, NodePreset, NODE_PRESETS};

@@ -8,14 +8,14 @@ mod v1;
 pub(crate) mod validate;
 mod workload;
 
-pub use calibration::{Calibration, CatalogOverride};
+pub use calibration::{Calibration, CatalogOverride, LoadBalancing};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
 pub use v1::{SpecV1, TrainingV1};
 pub use validate::{MAX_GPUS_PER_NODE, MAX_NODES, MAX_PARAMETERS, MAX_TITLE_CHARS};
 pub use workload::{
     default_checkpoint_bytes, default_overlap, default_read_headroom, Checkpoint, Compute,
-    Inference, Model, Parallelism, Rag, Sharding, Storage, Training, Workload,
+    Inference, Model, Parallelism, Rag, Recompute, Sharding, Storage, Training, Workload,
 };
 
 use crate::error::SpecErrors;
