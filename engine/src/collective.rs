@@ -187,11 +187,14 @@ const TREE_EFFICIENCY: f64 = 0.92;
 
 /// Tree AllReduce between nodes (reduce up, broadcast down): algorithm bandwidth is half the
 /// bus bandwidth, latency grows with log2(k) rather than k:
-/// base + 2·((ppn − 1)·intra + log2(k)·inter) [NCCL tuning.cc; DOMAIN.md A2].
+/// base + 2·((ppn − 1)·intra + log2(k)·inter) [NCCL tuning.cc; DOMAIN.md A2]. Two nodes are one
+/// edge of the tree: the reduction crosses it one way and the broadcast the other, each at the
+/// full rate, which is why two-node tree bus bandwidth exceeds the NICs' [nccl-tests #196, #232].
 pub fn tree_allreduce(group: &Group, message: Bytes) -> Cost {
     let g = f64::from(group.ranks_per_node());
     let k = f64::from(group.nodes.max(1));
-    let bus = group.ring_bus_bandwidth() * TREE_EFFICIENCY;
+    let duplex = if group.nodes == 2 { 2.0 } else { 1.0 };
+    let bus = group.ring_bus_bandwidth() * (TREE_EFFICIENCY * duplex);
     let l = &group.latencies;
     let latency_us =
         l.base_us + 2.0 * ((g - 1.0) * l.scale_up_hop_us + k.log2() * l.network_hop_us);

@@ -39,6 +39,7 @@ mod topology;
 mod training;
 pub mod tuning;
 mod units;
+pub mod validation;
 pub mod whatif;
 
 pub use assumptions::{assumptions, Assumption};
