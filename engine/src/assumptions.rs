@@ -72,6 +72,16 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             false,
         ));
         out.push(item(
+            format!("NVLink SHARP of {}", g.name),
+            if g.nvlink_sharp {
+                "NVSwitch reduces AllReduces inside the node (NVLS)"
+            } else {
+                "no NVLink SHARP: AllReduces inside the node run as rings"
+            },
+            crate::catalog::NVLINK_SHARP_SOURCE,
+            false,
+        ));
+        out.push(item(
             format!("Power of {}", g.name),
             format!("{} W TDP", g.tdp_w),
             g.provenance.source,
@@ -131,6 +141,18 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                 s.ports.source,
                 s.ports.estimate,
             ));
+            out.push(item(
+                format!("In-network reduction of {} (fabric {})", s.name, f.name),
+                match (s.sharp, spec.calibration.in_network_reduction) {
+                    (true, true) => "SHARP: AllReduces between nodes may reduce in the switches",
+                    (true, false) => {
+                        "SHARP capable; not used (calibration: in-network reduction off)"
+                    }
+                    (false, _) => "none",
+                },
+                s.sharp_source,
+                false,
+            ));
             if !priced.contains(&s.key) {
                 priced.push(s.key);
                 out.push(item(
@@ -187,7 +209,60 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             false,
         ),
     ];
-    for (what, value, source, estimate) in calibration {
+    const TUNING: &str = "NCCL src/graph/tuning.cc";
+    let protocols = [
+        (
+            "LL protocol",
+            format!(
+                "{} µs base, {} µs per NVLink step, {} µs per network step, {} of the bandwidth",
+                k.ll_base_latency_us, k.ll_scale_up_hop_latency_us, k.ll_network_hop_latency_us, k.ll_bandwidth_share
+            ),
+            TUNING,
+            false,
+        ),
+        (
+            "LL128 protocol",
+            format!(
+                "{} µs base, {} µs per NVLink step, {} µs per network step, {} of the bandwidth",
+                k.ll128_base_latency_us, k.ll128_scale_up_hop_latency_us, k.ll128_network_hop_latency_us, k.ll128_bandwidth_share
+            ),
+            "NCCL src/graph/tuning.cc (LL128 bandwidth 0.85 on Hopper)",
+            false,
+        ),
+        (
+            "NVLink SHARP (NVLS)",
+            format!(
+                "{}; algorithm bandwidth {} of the scale-up line rate, {} µs latency",
+                if k.nvls { "used where the GPU has it" } else { "off" },
+                k.nvls_efficiency,
+                k.nvls_latency_us
+            ),
+            "nccl-tests #290, #347 and NVIDIA/nccl #1455 (8 × H100: busbw about 480 GB/s); NCCL src/graph/tuning.cc (NVLS latency)",
+            false,
+        ),
+        (
+            "In-network reduction (SHARP)",
+            format!(
+                "{}; {} of the NICs' rate, {} µs latency",
+                if k.in_network_reduction { "used where the switch supports it" } else { "off" },
+                k.in_network_efficiency,
+                k.in_network_latency_us
+            ),
+            "NCCL src/graph/tuning.cc (CollNet latency); efficiency is an estimate",
+            true,
+        ),
+        (
+            "Ethernet multipath",
+            format!(
+                "{}, {} queue pairs per connection",
+                k.ethernet_load_balancing.label(),
+                k.qps_per_connection
+            ),
+            crate::ecmp::SOURCE,
+            false,
+        ),
+    ];
+    for (what, value, source, estimate) in calibration.into_iter().chain(protocols) {
         out.push(item(
             format!("Calibration: {what}"),
             value,

@@ -44,8 +44,8 @@ pub mod whatif;
 
 pub use assumptions::{assumptions, Assumption};
 pub use collective::{
-    all_to_all, allreduce, hierarchical_allreduce, ring_allreduce, Algorithm, Cost, Group,
-    Latencies,
+    all_to_all, allreduce, hierarchical_allreduce, ring_allreduce, ring_reduce_scatter, Algorithm,
+    Cost, Group, Latencies,
 };
 pub use error::{FieldError, SpecErrors};
 pub use evaluate::{evaluate, evaluate_with};
