@@ -68,7 +68,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         out.push(item(
             format!("Scale-up of {}", g.name),
             scale_up,
-            "NCCL topo.h and nccl-tests #212: H100 ring busbw about 370 GB/s (DOMAIN.md A3)",
+            "NCCL topo.h and nccl-tests #212: H100 ring busbw about 370 GB/s",
             false,
         ));
         out.push(item(
@@ -125,7 +125,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                     crate::Transport::Tcp => "kernel TCP (no RDMA)",
                 }
             ),
-            "IEEE 802.3 and InfiniBand Trade Association line rates (DOMAIN.md B2, B3)",
+            "IEEE 802.3 and InfiniBand Trade Association line rates",
             false,
         ));
         if let Some(s) = switch(f.switch_key()) {
@@ -169,12 +169,15 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         (
             "InfiniBand efficiency",
             format!("{} of line rate", k.infiniband_efficiency),
-            "ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings (nccl-tests #290, #267; DOMAIN.md B2)",
+            "ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings (nccl-tests #290, #267)",
             false,
         ),
         (
             "RoCE v2 efficiency",
-            format!("{} of line rate, with PFC and ECN configured", k.roce_efficiency),
+            format!(
+                "{} of line rate, with PFC and ECN configured",
+                k.roce_efficiency
+            ),
             "assumed a little below InfiniBand: no published NCCL figure in the reference",
             true,
         ),
@@ -187,7 +190,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         (
             "Network hop latency",
             format!("{} µs per ring step", k.network_hop_latency_us),
-            "NCCL tuning.cc: NET ring 14 µs + 3 × 1 µs per step, Simple protocol (DOMAIN.md A2)",
+            "NCCL tuning.cc: NET ring 14 µs + 3 × 1 µs per step, Simple protocol",
             false,
         ),
         (
@@ -199,13 +202,13 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         (
             "NVLink hop latency",
             format!("{} µs per ring step", k.scale_up_hop_latency_us),
-            "NCCL tuning.cc (DOMAIN.md A2)",
+            "NCCL tuning.cc",
             false,
         ),
         (
             "Collective base latency",
             format!("{} µs per collective", k.collective_base_latency_us),
-            "NCCL tuning.cc, Simple protocol (DOMAIN.md A2)",
+            "NCCL tuning.cc, Simple protocol",
             false,
         ),
     ];

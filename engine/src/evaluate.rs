@@ -228,7 +228,7 @@ fn fabric_report(
         bisection: Figure::new(
             bisection,
             "min(edge ports, leaf uplinks) × port speed ÷ 2 (non-blocking: N/2 × port speed)",
-            "DOMAIN.md A7",
+            "Al-Fares, Loukissas & Vahdat, SIGCOMM 2008 (folded Clos)",
         ),
         oversubscription: fabric.oversubscription.leaf,
         cables: m.cables,

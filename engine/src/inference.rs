@@ -41,7 +41,7 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
         allreduce_bytes: Figure::new(
             Bytes(f64::from(w.decode_tokens) * f64::from(m.hidden) * m.precision.bytes_per_element()),
             "tokens in flight × hidden size × bytes per element",
-            "DOMAIN.md A5",
+            "Megatron-LM arXiv:1909.08053",
         ),
         per_layer_time: Figure::new(
             per_layer,
@@ -64,7 +64,7 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
         prefill_communication: Figure::new(
             prefill,
             "the same AllReduces over the prefill tokens of one forward pass",
-            "DOMAIN.md A5",
+            "Megatron-LM arXiv:1909.08053",
         ),
         network_bytes_per_node_per_token: decode.network_bytes_per_node,
         target_inter_token: target,

@@ -295,12 +295,12 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         gradient_bytes_per_gpu: Figure::new(
             gradient_bytes_per_rank(w),
             "S = parameters held per GPU × bytes per element = (N_active + N_experts/ep)/(tp·pp) × b",
-            "DOMAIN.md A4, A6",
+            "ZeRO arXiv:1910.02054; Megatron-LM arXiv:1909.08053",
         ),
         bytes_per_gpu_per_step: Figure::new(
             traffic.data_parallel.bytes_per_rank,
             "ring AllReduce: 2(n−1)/n × S per GPU, n = dp (about 2× the model size); ZeRO-3: 3(n−1)/n × S",
-            "DOMAIN.md A1, A4; seed C8",
+            "Patarasuk & Yuan, JPDC 2009 (ring AllReduce); ZeRO arXiv:1910.02054; PyTorch FSDP arXiv:2304.11277",
         ),
         network_bytes_per_node_per_step: traffic.network_bytes_per_node(),
         collectives: vec![
@@ -328,7 +328,7 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         communication_time: Figure::new(
             traffic.total(),
             "sum of the step's collectives, alpha-beta model with NCCL-like latencies",
-            "DOMAIN.md A1-A3",
+            "Thakur, Rabenseifner & Gropp, IJHPCA 2005; NCCL src/graph/tuning.cc",
         ),
         exposed_communication: Figure::new(
             exposed,
