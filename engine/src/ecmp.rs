@@ -41,16 +41,37 @@ pub struct Multipath {
     pub share: Figure<Ratio>,
 }
 
-/// The multipath behaviour of a fabric on `plan`.
-pub fn multipath(transport: Transport, calibration: &Calibration, plan: &Plan) -> Multipath {
-    let balancing = match transport {
+fn balancing(transport: Transport, calibration: &Calibration) -> LoadBalancing {
+    match transport {
         // InfiniBand switches route adaptively (Quantum adaptive routing).
         Transport::InfiniBand => LoadBalancing::Adaptive,
         _ => calibration.ethernet_load_balancing,
-    };
+    }
+}
+
+fn flows(calibration: &Calibration, plan: &Plan) -> (f64, f64, f64) {
     let qps = f64::from(calibration.qps_per_connection.max(1));
-    let flows = f64::from(plan.leaf_downlinks) * qps;
-    let uplinks = f64::from(plan.leaf_uplinks);
+    (
+        f64::from(plan.leaf_downlinks) * qps,
+        f64::from(plan.leaf_uplinks),
+        qps,
+    )
+}
+
+/// The share of a fabric's uplink bandwidth flows can use on `plan`: [`multipath`]'s figure
+/// without its formula, for the evaluation's inner loop.
+pub fn usable_share(transport: Transport, calibration: &Calibration, plan: &Plan) -> f64 {
+    let (flows, uplinks, _) = flows(calibration, plan);
+    match balancing(transport, calibration) {
+        LoadBalancing::Ecmp if plan.leaf_spine_links > 0 => delivered_share(flows, uplinks),
+        _ => 1.0,
+    }
+}
+
+/// The multipath behaviour of a fabric on `plan`.
+pub fn multipath(transport: Transport, calibration: &Calibration, plan: &Plan) -> Multipath {
+    let balancing = balancing(transport, calibration);
+    let (flows, uplinks, qps) = flows(calibration, plan);
     let (value, formula) = match balancing {
         LoadBalancing::Ecmp if plan.leaf_spine_links > 0 => (
             delivered_share(flows, uplinks),

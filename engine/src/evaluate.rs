@@ -39,14 +39,13 @@ pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report
         .map(|(f, plan)| {
             let ppn = ports_per_node(&spec.cluster, f);
             let leaving = headroom::share_leaving_leaf(plan, attached_nodes(spec, f), ppn);
-            let multipath =
-                ecmp::multipath(f.technology.transport(), &spec.calibration, plan).share;
+            let multipath = ecmp::usable_share(f.technology.transport(), &spec.calibration, plan);
             (
                 Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions).on_plan(
                     f.oversubscription.leaf,
                     leaving,
                     headroom::nodes_per_leaf(plan, ppn),
-                    multipath.value.0,
+                    multipath,
                 ),
                 Links::new(&spec.cluster, gpu, f, &spec.calibration, Conditions::IDEAL),
             )

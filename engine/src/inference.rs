@@ -45,10 +45,7 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
         ),
         per_layer_time: Figure::new(
             per_layer,
-            format!(
-                "2 AllReduces per layer (after attention and after the MLP), each the fastest algorithm and protocol NCCL's model allows: {}",
-                decode_collective.label()
-            ),
+            "2 AllReduces per layer (after attention and after the MLP), each the fastest algorithm and protocol NCCL's model allows (decode_collective names it)",
             "Megatron-LM arXiv:1909.08053; NCCL src/graph/tuning.cc",
         ),
         communication_per_token: Figure::new(

@@ -307,22 +307,21 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
             collective_report(&traffic.data_parallel, "data-parallel gradient synchronisation"),
             collective_report(
                 &traffic.tensor_parallel,
-                format!(
-                    "tensor-parallel AllReduces ({} per layer per micro-batch, recomputation {})",
-                    tp_allreduces_per_layer(w.recompute),
-                    w.recompute.label()
-                ),
+                match w.recompute {
+                    Recompute::Full => "tensor-parallel AllReduces (6 per layer per micro-batch: full recomputation repeats the forward 2)",
+                    _ => "tensor-parallel AllReduces (4 per layer per micro-batch)",
+                },
             ),
             collective_report(&traffic.pipeline, "pipeline activations and gradients"),
             collective_report(&traffic.expert_parallel, "expert-parallel All-to-All (4 per MoE layer per micro-batch)"),
         ],
         compute_time: Figure::new(
             compute,
-            format!(
-                "6 × N_active × tokens per step × {:.3} (recomputation {}) ÷ (GPUs × dense FLOP/s × MFU), plus the pipeline bubble (pp−1)/m",
-                recompute_factor(w),
-                w.recompute.label()
-            ),
+            match w.recompute {
+                Recompute::None => "6 × N_active × tokens per step ÷ (GPUs × dense FLOP/s × MFU), plus the pipeline bubble (pp−1)/m",
+                Recompute::Selective => "6 × N_active × tokens per step × (1 + (s/18h)/(1 + s/6h)) for selective recomputation ÷ (GPUs × dense FLOP/s × MFU), plus the pipeline bubble (pp−1)/m",
+                Recompute::Full => "8 × N_active × tokens per step (full recomputation reruns the forward pass) ÷ (GPUs × dense FLOP/s × MFU), plus the pipeline bubble (pp−1)/m",
+            },
             "Kaplan et al. arXiv:2001.08361; Narayanan et al. arXiv:2104.04473; Korthikanti et al. arXiv:2205.05198",
         ),
         communication_time: Figure::new(
