@@ -49,7 +49,8 @@ fn balancing(transport: Transport, calibration: &Calibration) -> LoadBalancing {
     }
 }
 
-fn flows(calibration: &Calibration, plan: &Plan) -> (f64, f64, f64) {
+/// Flows hashed onto one leaf's uplinks, the uplinks, and the queue pairs per connection.
+pub(crate) fn flows(calibration: &Calibration, plan: &Plan) -> (f64, f64, f64) {
     let qps = f64::from(calibration.qps_per_connection.max(1));
     (
         f64::from(plan.leaf_downlinks) * qps,

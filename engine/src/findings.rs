@@ -38,20 +38,20 @@ pub fn findings(
                 ),
             ));
         }
-        let multipath =
-            crate::ecmp::multipath(f.technology.transport(), &spec.calibration, &f.plan);
-        let lost = 1.0 - multipath.share.value.0;
+        let lost =
+            1.0 - crate::ecmp::usable_share(f.technology.transport(), &spec.calibration, &f.plan);
         if lost > 0.05 {
+            let (flows, uplinks, qps) = crate::ecmp::flows(&spec.calibration, &f.plan);
             out.push(finding(
                 Severity::Warning,
                 "ecmp-collisions",
                 &f.name,
                 format!(
                     "ECMP hashes {:.0} flows onto {:.0} uplinks per leaf: hash collisions leave about {:.0} % of the leaf-spine bandwidth unused, and a collective crossing the spine runs at its slowest link. Raise NCCL_IB_QPS_PER_CONNECTION (4 queue pairs recover all but {:.0} %) with the switches hashing on the queue pair, turn on adaptive routing or packet spraying where the switches have it, or keep rings on their rails (rail-optimized).",
-                    multipath.flows,
-                    multipath.uplinks,
+                    flows,
+                    uplinks,
                     lost * 100.0,
-                    (1.0 - crate::ecmp::delivered_share(multipath.flows * 4.0 / f64::from(spec.calibration.qps_per_connection.max(1)), multipath.uplinks)) * 100.0,
+                    (1.0 - crate::ecmp::delivered_share(flows * 4.0 / qps, uplinks)) * 100.0,
                 ),
             ));
         }
