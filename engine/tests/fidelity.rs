@@ -183,3 +183,25 @@ fn the_assumptions_list_protocols_nvls_sharp_and_multipath() {
         .unwrap();
     assert!(sharp.source.contains("QM9700"), "{}", sharp.source);
 }
+
+#[test]
+fn a_report_stored_before_protocols_and_choices_were_reported_still_loads() {
+    let spec = DesignSpec::from_json(examples::SEVENTY_B_TRAINING).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let mut value = serde_json::to_value(&report).unwrap();
+    for workload in value["workloads"].as_array_mut().unwrap() {
+        let w = workload.as_object_mut().unwrap();
+        w.remove("decode_collective");
+        w.remove("prefill_collective");
+        if let Some(collectives) = w.get_mut("collectives") {
+            for c in collectives.as_array_mut().unwrap() {
+                c.as_object_mut().unwrap().remove("protocol");
+            }
+        }
+    }
+    let old: Report = serde_json::from_value(value).unwrap();
+    let WorkloadReport::Training(t) = &old.workloads[0] else {
+        panic!()
+    };
+    assert_eq!(t.collectives[0].protocol, Protocol::Simple);
+}
