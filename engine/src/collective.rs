@@ -187,13 +187,19 @@ const TREE_EFFICIENCY: f64 = 0.92;
 
 /// Tree AllReduce between nodes (reduce up, broadcast down): algorithm bandwidth is half the
 /// bus bandwidth, latency grows with log2(k) rather than k:
-/// base + 2·((ppn − 1)·intra + log2(k)·inter) [NCCL tuning.cc; DOMAIN.md A2]. Two nodes are one
-/// edge of the tree: the reduction crosses it one way and the broadcast the other, each at the
-/// full rate, which is why two-node tree bus bandwidth exceeds the NICs' [nccl-tests #196, #232].
+/// base + 2·((ppn − 1)·intra + log2(k)·inter) [NCCL tuning.cc; DOMAIN.md A2]. Two single-rank
+/// nodes are one edge of the tree: the reduction crosses it one way and the broadcast the other,
+/// each at the full rate [nccl-tests #232: 41.5 GB/s busbw over one 400G NIC; #196]. With several
+/// GPUs per node the intra-node chains are kept at NCCL's model (no published sweep to check a
+/// faster one against).
 pub fn tree_allreduce(group: &Group, message: Bytes) -> Cost {
     let g = f64::from(group.ranks_per_node());
     let k = f64::from(group.nodes.max(1));
-    let duplex = if group.nodes == 2 { 2.0 } else { 1.0 };
+    let duplex = if group.nodes == 2 && group.ranks == 2 {
+        2.0
+    } else {
+        1.0
+    };
     let bus = group.ring_bus_bandwidth() * (TREE_EFFICIENCY * duplex);
     let l = &group.latencies;
     let latency_us =
