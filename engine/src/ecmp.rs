@@ -11,7 +11,7 @@
 //! routing (InfiniBand, Spectrum-X) and packet spraying do not lose it.
 
 use crate::report::Figure;
-use crate::spec::{Calibration, LoadBalancing};
+use crate::spec::{Calibration, LoadBalancing, Role};
 use crate::technology::Transport;
 use crate::topology::Plan;
 use crate::units::Ratio;
@@ -57,6 +57,13 @@ pub(crate) fn flows(calibration: &Calibration, plan: &Plan) -> (f64, f64, f64) {
         f64::from(plan.leaf_uplinks),
         qps,
     )
+}
+
+/// Whether a fabric's traffic is a few long collective flows per port, which is what the
+/// collision model describes: GPU fabrics. Storage and front-end traffic is many short flows
+/// from many clients, which hashing spreads well.
+pub fn applies(role: Role) -> bool {
+    matches!(role, Role::Compute | Role::Inference)
 }
 
 /// The share of a fabric's uplink bandwidth flows can use on `plan`: [`multipath`]'s figure

@@ -39,7 +39,11 @@ pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report
         .map(|(f, plan)| {
             let ppn = ports_per_node(&spec.cluster, f);
             let leaving = headroom::share_leaving_leaf(plan, attached_nodes(spec, f), ppn);
-            let multipath = ecmp::usable_share(f.technology.transport(), &spec.calibration, plan);
+            let multipath = if ecmp::applies(f.role) {
+                ecmp::usable_share(f.technology.transport(), &spec.calibration, plan)
+            } else {
+                1.0
+            };
             (
                 Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions).on_plan(
                     f.oversubscription.leaf,

@@ -40,7 +40,7 @@ pub fn findings(
         }
         let lost =
             1.0 - crate::ecmp::usable_share(f.technology.transport(), &spec.calibration, &f.plan);
-        if lost > 0.05 {
+        if lost > 0.05 && crate::ecmp::applies(f.role) {
             let (flows, uplinks, qps) = crate::ecmp::flows(&spec.calibration, &f.plan);
             out.push(finding(
                 Severity::Warning,

@@ -205,3 +205,12 @@ fn a_report_stored_before_protocols_and_choices_were_reported_still_loads() {
     };
     assert_eq!(t.collectives[0].protocol, Protocol::Simple);
 }
+
+#[test]
+fn storage_fabrics_with_many_short_flows_are_not_charged_for_ecmp_collisions() {
+    let report = evaluate(&DesignSpec::from_json(examples::HYBRID).unwrap()).unwrap();
+    assert!(!report
+        .findings
+        .iter()
+        .any(|f| f.rule == "ecmp-collisions" && f.subject == "storage"));
+}
