@@ -111,6 +111,12 @@ fn under(group: &Group, p: &ProtocolModel) -> Group {
     }
 }
 
+/// A protocol keeping `share` of the bandwidth takes at least the Simple bandwidth time ÷ share;
+/// when that is no faster than the best so far it cannot win, and is not worked out.
+fn may_win(best: &Option<Cost>, simple: &Cost, p: &ProtocolModel) -> bool {
+    best.is_none_or(|b| simple.bandwidth_time.0 / p.bandwidth_share < b.time().0)
+}
+
 fn keep_faster(best: &mut Option<Cost>, candidate: Cost) {
     if best.is_none_or(|b| candidate.time() < b.time()) {
         *best = Some(candidate);
@@ -126,24 +132,27 @@ pub fn tuned_allreduce(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
     let mut best: Option<Cost> = None;
     let multi_node = group.crosses_network();
     if tuning.allows(Algorithm::Ring) {
-        keep_faster(
-            &mut best,
-            ring_with(group, message, 2.0, Algorithm::Ring, Default::default()),
-        );
+        let simple = ring_with(group, message, 2.0, Algorithm::Ring, Default::default());
+        keep_faster(&mut best, simple);
         for p in tuning.protocols() {
-            let g = under(group, &p);
-            keep_faster(
-                &mut best,
-                ring_with(&g, message, 2.0, Algorithm::Ring, p.protocol),
-            );
+            if may_win(&best, &simple, &p) {
+                let g = under(group, &p);
+                keep_faster(
+                    &mut best,
+                    ring_with(&g, message, 2.0, Algorithm::Ring, p.protocol),
+                );
+            }
         }
     }
     if multi_node && tuning.allows(Algorithm::Tree) {
-        keep_faster(&mut best, tree_allreduce(group, message));
+        let simple = tree_allreduce(group, message);
+        keep_faster(&mut best, simple);
         for p in tuning.protocols() {
-            let mut cost = tree_allreduce(&under(group, &p), message);
-            cost.protocol = p.protocol;
-            keep_faster(&mut best, cost);
+            if may_win(&best, &simple, &p) {
+                let mut cost = tree_allreduce(&under(group, &p), message);
+                cost.protocol = p.protocol;
+                keep_faster(&mut best, cost);
+            }
         }
     }
     if multi_node && group.ranks_per_node() > 1 && tuning.allows(Algorithm::Hierarchical) {
@@ -168,14 +177,15 @@ pub fn tuned_reduce_scatter(group: &Group, tuning: &Tuning, message: Bytes) -> C
     if group.ranks <= 1 {
         return Cost::ZERO;
     }
-    let mut best = ring_with(group, message, 1.0, Algorithm::Ring, Default::default());
+    let simple = ring_with(group, message, 1.0, Algorithm::Ring, Default::default());
+    let mut best = Some(simple);
     for p in tuning.protocols() {
-        let cost = ring_with(&under(group, &p), message, 1.0, Algorithm::Ring, p.protocol);
-        if cost.time() < best.time() {
-            best = cost;
+        if may_win(&best, &simple, &p) {
+            let cost = ring_with(&under(group, &p), message, 1.0, Algorithm::Ring, p.protocol);
+            keep_faster(&mut best, cost);
         }
     }
-    best
+    best.unwrap_or(simple)
 }
 
 /// NVLS AllReduce inside one node: S over the per-GPU NVLS rate, plus NVLS latency [NCCL
