@@ -39,8 +39,7 @@ impl Gpu {
     }
 }
 
-const SPECS: &str =
-    "vendor datasheets via stas00/ml-engineering compute/accelerator (DOMAIN.md B1)";
+const SPECS: &str = "vendor datasheets, via stas00/ml-engineering compute/accelerator/README.md";
 
 /// The GPUs the catalog knows [DOMAIN.md B1; effective NVLink from NCCL topo.h and nccl-tests
 /// #212 (H100 ring busbw ~370 GB/s), ~680 GB/s for B200 (DOMAIN.md A3)].
@@ -89,7 +88,7 @@ pub const GPUS: &[Gpu] = &[
         tdp_w: 1000.0,
         nvlink_sharp: true,
         provenance: Provenance {
-            source: "DOMAIN.md B1 (TDP UNVERIFIED, ~1 kW)",
+            source: "NVIDIA B200 datasheet via stas00/ml-engineering compute/accelerator (TDP unverified, about 1 kW)",
             estimate: true,
         },
     },
@@ -105,7 +104,7 @@ pub const GPUS: &[Gpu] = &[
         tdp_w: 1200.0,
         nvlink_sharp: true,
         provenance: Provenance {
-            source: "DOMAIN.md B1 (TDP estimate)",
+            source: "NVIDIA GB200 NVL72 datasheet via stas00/ml-engineering compute/accelerator (TDP estimate)",
             estimate: true,
         },
     },
@@ -122,7 +121,7 @@ pub const GPUS: &[Gpu] = &[
         tdp_w: 400.0,
         nvlink_sharp: false,
         provenance: Provenance {
-            source: "DOMAIN.md B1, A2 (TDP UNVERIFIED)",
+            source: "NVIDIA A100 datasheet via stas00/ml-engineering; NVLink rate per NCCL src/graph/topo.h (TDP unverified)",
             estimate: true,
         },
     },
@@ -139,7 +138,7 @@ pub const GPUS: &[Gpu] = &[
         tdp_w: 750.0,
         nvlink_sharp: false,
         provenance: Provenance {
-            source: "DOMAIN.md B1 (effective xGMI and TDP estimates)",
+            source: "AMD MI300X datasheet via stas00/ml-engineering (effective xGMI and TDP are estimates)",
             estimate: true,
         },
     },
@@ -156,7 +155,7 @@ pub const GPUS: &[Gpu] = &[
         tdp_w: 350.0,
         nvlink_sharp: false,
         provenance: Provenance {
-            source: "DOMAIN.md B1 (TDP UNVERIFIED)",
+            source: "NVIDIA L40S datasheet via stas00/ml-engineering (TDP unverified)",
             estimate: true,
         },
     },

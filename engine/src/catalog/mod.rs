@@ -23,6 +23,6 @@ pub struct Provenance {
 }
 
 pub const ESTIMATE: Provenance = Provenance {
-    source: "estimate: no public list price or power figure was found (DOMAIN.md D1); override it in the design",
+    source: "estimate: no public list price or power figure was found; override it in the design",
     estimate: true,
 };
