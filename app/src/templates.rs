@@ -5,7 +5,7 @@ use engine::catalog::{model_preset, node_preset, ModelPreset};
 use engine::{
     default_checkpoint_bytes, default_overlap, default_read_headroom, CableRuns, Checkpoint,
     Compute, DesignSpec, Fabric, Inference, Model, Oversubscription, Parallelism, Precision, Rag,
-    Role, Sharding, Storage, Technology, Topology, Training, Workload,
+    Recompute, Role, Sharding, Storage, Technology, Topology, Training, Workload,
 };
 
 /// The design the planner opens with: the seed article's 70B training cluster, as in
@@ -38,6 +38,7 @@ pub fn first_design() -> DesignSpec {
             micro_batch: 1,
             compute: Compute::Mfu(0.4),
             overlap: 0.5,
+            recompute: Recompute::None,
         }),
         Workload::Storage(Storage {
             name: "Training data and checkpoints".into(),
@@ -204,6 +205,7 @@ pub fn workload(spec: &DesignSpec, kind: &str) -> Workload {
                 micro_batch: 1,
                 compute: Compute::Mfu(0.4),
                 overlap: default_overlap(),
+                recompute: Recompute::None,
             })
         }
     }

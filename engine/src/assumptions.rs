@@ -68,7 +68,17 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         out.push(item(
             format!("Scale-up of {}", g.name),
             scale_up,
-            "NCCL topo.h and nccl-tests #212: H100 ring busbw about 370 GB/s (DOMAIN.md A3)",
+            "NCCL topo.h and nccl-tests #212: H100 ring busbw about 370 GB/s",
+            false,
+        ));
+        out.push(item(
+            format!("NVLink SHARP of {}", g.name),
+            if g.nvlink_sharp {
+                "NVSwitch reduces AllReduces inside the node (NVLS)"
+            } else {
+                "no NVLink SHARP: AllReduces inside the node run as rings"
+            },
+            crate::catalog::NVLINK_SHARP_SOURCE,
             false,
         ));
         out.push(item(
@@ -115,7 +125,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                     crate::Transport::Tcp => "kernel TCP (no RDMA)",
                 }
             ),
-            "IEEE 802.3 and InfiniBand Trade Association line rates (DOMAIN.md B2, B3)",
+            "IEEE 802.3 and InfiniBand Trade Association line rates",
             false,
         ));
         if let Some(s) = switch(f.switch_key()) {
@@ -130,6 +140,18 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                 modes,
                 s.ports.source,
                 s.ports.estimate,
+            ));
+            out.push(item(
+                format!("In-network reduction of {} (fabric {})", s.name, f.name),
+                match (s.sharp, spec.calibration.in_network_reduction) {
+                    (true, true) => "SHARP: AllReduces between nodes may reduce in the switches",
+                    (true, false) => {
+                        "SHARP capable; not used (calibration: in-network reduction off)"
+                    }
+                    (false, _) => "none",
+                },
+                s.sharp_source,
+                false,
             ));
             if !priced.contains(&s.key) {
                 priced.push(s.key);
@@ -147,12 +169,15 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         (
             "InfiniBand efficiency",
             format!("{} of line rate", k.infiniband_efficiency),
-            "ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings (nccl-tests #290, #267; DOMAIN.md B2)",
+            "ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings (nccl-tests #290, #267)",
             false,
         ),
         (
             "RoCE v2 efficiency",
-            format!("{} of line rate, with PFC and ECN configured", k.roce_efficiency),
+            format!(
+                "{} of line rate, with PFC and ECN configured",
+                k.roce_efficiency
+            ),
             "assumed a little below InfiniBand: no published NCCL figure in the reference",
             true,
         ),
@@ -165,7 +190,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         (
             "Network hop latency",
             format!("{} µs per ring step", k.network_hop_latency_us),
-            "NCCL tuning.cc: NET ring 14 µs + 3 × 1 µs per step, Simple protocol (DOMAIN.md A2)",
+            "NCCL tuning.cc: NET ring 14 µs + 3 × 1 µs per step, Simple protocol",
             false,
         ),
         (
@@ -177,17 +202,70 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         (
             "NVLink hop latency",
             format!("{} µs per ring step", k.scale_up_hop_latency_us),
-            "NCCL tuning.cc (DOMAIN.md A2)",
+            "NCCL tuning.cc",
             false,
         ),
         (
             "Collective base latency",
             format!("{} µs per collective", k.collective_base_latency_us),
-            "NCCL tuning.cc, Simple protocol (DOMAIN.md A2)",
+            "NCCL tuning.cc, Simple protocol",
             false,
         ),
     ];
-    for (what, value, source, estimate) in calibration {
+    const TUNING: &str = "NCCL src/graph/tuning.cc";
+    let protocols = [
+        (
+            "LL protocol",
+            format!(
+                "{} µs base, {} µs per NVLink step, {} µs per network step, {} of the bandwidth",
+                k.ll_base_latency_us, k.ll_scale_up_hop_latency_us, k.ll_network_hop_latency_us, k.ll_bandwidth_share
+            ),
+            TUNING,
+            false,
+        ),
+        (
+            "LL128 protocol",
+            format!(
+                "{} µs base, {} µs per NVLink step, {} µs per network step, {} of the bandwidth",
+                k.ll128_base_latency_us, k.ll128_scale_up_hop_latency_us, k.ll128_network_hop_latency_us, k.ll128_bandwidth_share
+            ),
+            "NCCL src/graph/tuning.cc (LL128 bandwidth 0.85 on Hopper)",
+            false,
+        ),
+        (
+            "NVLink SHARP (NVLS)",
+            format!(
+                "{}; algorithm bandwidth {} of the scale-up line rate, {} µs latency",
+                if k.nvls { "used where the GPU has it" } else { "off" },
+                k.nvls_efficiency,
+                k.nvls_latency_us
+            ),
+            "nccl-tests #290, #347 and NVIDIA/nccl #1455 (8 × H100: busbw about 480 GB/s); NCCL src/graph/tuning.cc (NVLS latency)",
+            false,
+        ),
+        (
+            "In-network reduction (SHARP)",
+            format!(
+                "{}; {} of the NICs' rate, {} µs latency",
+                if k.in_network_reduction { "used where the switch supports it" } else { "off" },
+                k.in_network_efficiency,
+                k.in_network_latency_us
+            ),
+            "NCCL src/graph/tuning.cc (CollNet latency); efficiency is an estimate",
+            true,
+        ),
+        (
+            "Ethernet multipath",
+            format!(
+                "{}, {} queue pairs per connection",
+                k.ethernet_load_balancing.label(),
+                k.qps_per_connection
+            ),
+            crate::ecmp::SOURCE,
+            false,
+        ),
+    ];
+    for (what, value, source, estimate) in calibration.into_iter().chain(protocols) {
         out.push(item(
             format!("Calibration: {what}"),
             value,

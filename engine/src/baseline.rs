@@ -8,10 +8,12 @@
 //! doc/PERFORMANCE.md].
 
 use crate::catalog::gpu;
-use crate::collective::{allreduce, ring_reduce_scatter, Cost};
+use crate::collective::{Algorithm, Cost};
 use crate::links::{Conditions, Links};
 use crate::nccl_tests::{verdict, Collective, Run, Verdict};
+use crate::report::choice_label;
 use crate::spec::DesignSpec;
+use crate::tuning::{tuned_allreduce, tuned_reduce_scatter};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +26,9 @@ pub struct SizeCheck {
     pub measured_busbw_gbytes_per_s: f64,
     /// `None` for collectives the design does not model on this fabric.
     pub predicted_busbw_gbytes_per_s: Option<f64>,
+    /// The algorithm and protocol the prediction assumes ("ring / Simple").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_with: Option<String>,
 }
 
 impl SizeCheck {
@@ -44,6 +49,10 @@ pub struct BaselineCheck {
     pub nodes: u32,
     /// What was assumed because the output did not say (the tool, the ranks).
     pub assumptions: Vec<String>,
+    /// The algorithm the run was forced to (NCCL_ALGO), so that a run measured with NVLS, SHARP
+    /// or the ring is compared with the same algorithm; `None`: NCCL's own choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumed_algorithm: Option<Algorithm>,
     pub sizes: Vec<SizeCheck>,
     /// Judged at 1 GiB (or the largest message below it): `None` when the design has no
     /// prediction for this collective.
@@ -78,8 +87,21 @@ impl std::fmt::Display for CheckError {
 
 impl std::error::Error for CheckError {}
 
-/// Checks `run` against the prediction of `spec` on its fabric named `fabric`.
+/// Checks `run` against the prediction of `spec` on its fabric named `fabric`, with the algorithm
+/// and protocol NCCL's tuner would choose.
 pub fn check(spec: &DesignSpec, fabric: &str, run: &Run) -> Result<BaselineCheck, CheckError> {
+    check_assuming(spec, fabric, run, None)
+}
+
+/// [`check`] for a run forced to `algorithm` (as `NCCL_ALGO=Ring`, `NVLS` or `CollNet` force it):
+/// the prediction uses that algorithm, in the fastest protocol. An algorithm the group cannot
+/// run (NVLS across nodes, SHARP on a switch without it) is predicted as the ring.
+pub fn check_assuming(
+    spec: &DesignSpec,
+    fabric: &str,
+    run: &Run,
+    algorithm: Option<Algorithm>,
+) -> Result<BaselineCheck, CheckError> {
     let on = spec
         .fabrics
         .iter()
@@ -119,18 +141,35 @@ pub fn check(spec: &DesignSpec, fabric: &str, run: &Run) -> Result<BaselineCheck
         });
     }
     let group = links.group(ranks, gpus_per_node, 1);
+    let mut tuning = links.tuning;
+    if algorithm == Some(Algorithm::InNetwork) && tuning.in_network.is_none() {
+        // A run made with SHARP on a design that has not enabled it: predict SHARP as the
+        // calibration describes it, where the switch supports it.
+        let c = &spec.calibration;
+        let sharp = crate::catalog::switch(on.switch_key()).is_some_and(|s| s.sharp);
+        tuning.in_network = sharp.then_some(crate::tuning::InNetwork {
+            efficiency: c.in_network_efficiency,
+            latency_us: c.in_network_latency_us,
+        });
+    }
+    let tuning = tuning.only(algorithm);
     let n = f64::from(ranks.max(1));
-    let predicted = |bytes: u64| -> Option<f64> {
+    let predicted = |bytes: u64| -> Option<(f64, String)> {
         let size = Bytes(bytes as f64);
         let (cost, factor): (Cost, f64) = match collective {
-            Collective::AllReduce => (allreduce(&group, size), 2.0 * (n - 1.0) / n),
+            Collective::AllReduce => (tuned_allreduce(&group, &tuning, size), 2.0 * (n - 1.0) / n),
             Collective::AllGather | Collective::ReduceScatter => {
-                (ring_reduce_scatter(&group, size), (n - 1.0) / n)
+                (tuned_reduce_scatter(&group, &tuning, size), (n - 1.0) / n)
             }
             _ => return None,
         };
         let seconds = cost.time().0;
-        (seconds > 0.0 && seconds.is_finite()).then(|| size.0 * factor / seconds / 1e9)
+        (seconds > 0.0 && seconds.is_finite()).then(|| {
+            (
+                size.0 * factor / seconds / 1e9,
+                choice_label(cost.algorithm, cost.protocol),
+            )
+        })
     };
     let sizes: Vec<SizeCheck> = run
         .rows
@@ -140,24 +179,27 @@ pub fn check(spec: &DesignSpec, fabric: &str, run: &Run) -> Result<BaselineCheck
                 .in_place
                 .filter(|p| p.busbw_gbytes_per_s > row.out_of_place.busbw_gbytes_per_s)
                 .unwrap_or(row.out_of_place);
+            let prediction = predicted(row.bytes);
             SizeCheck {
                 bytes: row.bytes,
                 measured_algbw_gbytes_per_s: best.algbw_gbytes_per_s,
                 measured_busbw_gbytes_per_s: best.busbw_gbytes_per_s,
-                predicted_busbw_gbytes_per_s: predicted(row.bytes),
+                predicted_busbw_gbytes_per_s: prediction.as_ref().map(|p| p.0),
+                predicted_with: prediction.map(|p| p.1),
             }
         })
         .collect();
     let verdict = run
         .at_least(1 << 30)
         .and_then(|row| predicted(row.bytes))
-        .and_then(|expected| verdict(run, expected));
+        .and_then(|(expected, _)| verdict(run, expected));
     Ok(BaselineCheck {
         fabric: fabric.to_string(),
         collective,
         ranks,
         nodes: group.nodes,
         assumptions,
+        assumed_algorithm: algorithm,
         sizes,
         verdict,
     })
@@ -291,6 +333,54 @@ mod tests {
             check(&spec, "no such fabric", &run),
             Err(CheckError::NoSuchFabric(_))
         ));
+    }
+
+    #[test]
+    fn a_single_node_run_is_predicted_with_nvls_unless_it_was_forced_to_the_ring() {
+        let mut spec = reference();
+        spec.fabrics[0].attached_nodes = Some(1);
+        let run = parse(all_reduce_run(8, 470.0).as_bytes()).unwrap();
+        let fabric = compute_fabric(&spec);
+        let default = check(&spec, &fabric, &run).unwrap();
+        let at_1_gib = default.sizes.iter().find(|s| s.bytes == 1 << 30).unwrap();
+        assert!(at_1_gib
+            .predicted_with
+            .as_deref()
+            .unwrap()
+            .starts_with("NVLink SHARP"));
+        assert!(default.verdict.unwrap().healthy);
+        let ring = check_assuming(&spec, &fabric, &run, Some(Algorithm::Ring)).unwrap();
+        assert_eq!(ring.assumed_algorithm, Some(Algorithm::Ring));
+        let at_1_gib = ring.sizes.iter().find(|s| s.bytes == 1 << 30).unwrap();
+        assert!(at_1_gib
+            .predicted_with
+            .as_deref()
+            .unwrap()
+            .starts_with("ring"));
+        assert!(at_1_gib.predicted_busbw_gbytes_per_s.unwrap() < 375.0);
+    }
+
+    #[test]
+    fn a_run_made_with_sharp_is_predicted_with_in_network_reduction() {
+        let spec = reference();
+        let run = parse(all_reduce_run(128, 300.0).as_bytes()).unwrap();
+        let fabric = compute_fabric(&spec);
+        let sharp = check_assuming(&spec, &fabric, &run, Some(Algorithm::InNetwork)).unwrap();
+        let ring = check_assuming(&spec, &fabric, &run, Some(Algorithm::Ring)).unwrap();
+        let at = |c: &BaselineCheck| {
+            c.sizes
+                .iter()
+                .find(|s| s.bytes == 1 << 30)
+                .unwrap()
+                .predicted_busbw_gbytes_per_s
+                .unwrap()
+        };
+        assert!(
+            at(&sharp) > at(&ring) * 1.1,
+            "{} vs {}",
+            at(&sharp),
+            at(&ring)
+        );
     }
 
     #[test]

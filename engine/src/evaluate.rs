@@ -9,7 +9,7 @@ use crate::report::{
 use crate::spec::{DesignSpec, Fabric, Role, Workload};
 use crate::topology::{self, Demand, Layout, Plan};
 use crate::units::{BitRate, Ratio, Seconds};
-use crate::{findings, inference, rag, storage, training};
+use crate::{ecmp, findings, inference, rag, storage, training};
 
 /// Validates `spec` and computes its report. Never panics; an invalid spec returns every error.
 pub fn evaluate(spec: &DesignSpec) -> Result<Report, SpecErrors> {
@@ -37,14 +37,20 @@ pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report
         .iter()
         .zip(&sized)
         .map(|(f, plan)| {
-            let leaving = headroom::share_leaving_leaf(
-                plan,
-                attached_nodes(spec, f),
-                ports_per_node(&spec.cluster, f),
-            );
+            let ppn = ports_per_node(&spec.cluster, f);
+            let leaving = headroom::share_leaving_leaf(plan, attached_nodes(spec, f), ppn);
+            let multipath = if ecmp::applies(f.role) {
+                ecmp::usable_share(f.technology.transport(), &spec.calibration, plan)
+            } else {
+                1.0
+            };
             (
-                Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions)
-                    .on_plan(f.oversubscription.leaf, leaving),
+                Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions).on_plan(
+                    f.oversubscription.leaf,
+                    leaving,
+                    headroom::nodes_per_leaf(plan, ppn),
+                    multipath,
+                ),
                 Links::new(&spec.cluster, gpu, f, &spec.calibration, Conditions::IDEAL),
             )
         })
@@ -194,7 +200,7 @@ fn fabric_report(
         .map(|(_, r)| r)
         .collect();
     let demand = headroom::demand(&mapped, nodes);
-    let tiers = headroom::tiers(&plan, nodes, ppn, links.port, demand);
+    let tiers = headroom::tiers(&plan, nodes, ppn, links.port, demand, links.multipath_share);
     let bottleneck = headroom::bottleneck(&tiers);
     let port = BitRate::gbps(speed);
     let leaf_spine = if plan.leaf_spine_links > 0 {
@@ -225,7 +231,7 @@ fn fabric_report(
         bisection: Figure::new(
             bisection,
             "min(edge ports, leaf uplinks) × port speed ÷ 2 (non-blocking: N/2 × port speed)",
-            "DOMAIN.md A7",
+            "Al-Fares, Loukissas & Vahdat, SIGCOMM 2008 (folded Clos)",
         ),
         oversubscription: fabric.oversubscription.leaf,
         cables: m.cables,

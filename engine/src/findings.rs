@@ -38,6 +38,23 @@ pub fn findings(
                 ),
             ));
         }
+        let lost =
+            1.0 - crate::ecmp::usable_share(f.technology.transport(), &spec.calibration, &f.plan);
+        if lost > 0.05 && crate::ecmp::applies(f.role) {
+            let (flows, uplinks, qps) = crate::ecmp::flows(&spec.calibration, &f.plan);
+            out.push(finding(
+                Severity::Warning,
+                "ecmp-collisions",
+                &f.name,
+                format!(
+                    "ECMP hashes {:.0} flows onto {:.0} uplinks per leaf: hash collisions leave about {:.0} % of the leaf-spine bandwidth unused, and a collective crossing the spine runs at its slowest link. Raise NCCL_IB_QPS_PER_CONNECTION (4 queue pairs recover all but {:.0} %) with the switches hashing on the queue pair, turn on adaptive routing or packet spraying where the switches have it, or keep rings on their rails (rail-optimized).",
+                    flows,
+                    uplinks,
+                    lost * 100.0,
+                    (1.0 - crate::ecmp::delivered_share(flows * 4.0 / qps, uplinks)) * 100.0,
+                ),
+            ));
+        }
         if f.plan.two_tier_exceeded {
             out.push(finding(
                 Severity::Critical,

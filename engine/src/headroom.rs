@@ -55,7 +55,7 @@ fn leaving(local: u32, nodes: u32) -> f64 {
 }
 
 /// Nodes that share one leaf (for a rail-optimized fabric, one port of each).
-fn nodes_per_leaf(plan: &Plan, ports_per_node: u32) -> u32 {
+pub fn nodes_per_leaf(plan: &Plan, ports_per_node: u32) -> u32 {
     match plan.layout {
         // Every leaf of a rail serves one port of each of its nodes.
         Layout::RailOptimized => plan.leaf_downlinks,
@@ -78,11 +78,18 @@ pub fn tiers(
     ports_per_node: u32,
     port: ByteRate,
     demand: ByteRate,
+    multipath_share: f64,
 ) -> Vec<TierHeadroom> {
     let nodes_per_leaf = nodes_per_leaf(plan, ports_per_node);
     let nodes_per_pod = nodes_per_leaf.saturating_mul(plan.leaves_per_pod.max(1));
     let tier = |name: &str, links: u32, share: f64, formula: &'static str| {
-        let available = port * f64::from(links);
+        // Switch-to-switch links are where ECMP hashes flows.
+        let usable = if name == "node-leaf" {
+            1.0
+        } else {
+            multipath_share
+        };
+        let available = port * (f64::from(links) * usable);
         let required = demand * share;
         TierHeadroom {
             tier: name.to_string(),
@@ -104,7 +111,7 @@ pub fn tiers(
             "leaf-spine",
             plan.leaf_spine_links,
             leaving(nodes_per_leaf, nodes),
-            "required = injected traffic × share leaving the leaf, 1 − (nodes per leaf − 1)/(nodes − 1)",
+            "available = links × achievable port rate × share left by ECMP hash collisions; required = injected traffic × share leaving the leaf, 1 − (nodes per leaf − 1)/(nodes − 1)",
         ));
     }
     if plan.spine_core_links > 0 {
@@ -112,7 +119,7 @@ pub fn tiers(
             "spine-core",
             plan.spine_core_links,
             leaving(nodes_per_pod, nodes),
-            "required = injected traffic × share leaving the pod, 1 − (nodes per pod − 1)/(nodes − 1)",
+            "available = links × achievable port rate × share left by ECMP hash collisions; required = injected traffic × share leaving the pod, 1 − (nodes per pod − 1)/(nodes − 1)",
         ));
     }
     out

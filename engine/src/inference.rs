@@ -1,10 +1,11 @@
 //! Tensor-parallel inference across nodes: two AllReduces of the activations per layer for every
 //! forward pass [Megatron-LM; DOMAIN.md A5; seed C9].
 
-use crate::collective::{allreduce, Cost};
+use crate::collective::Cost;
 use crate::links::Links;
-use crate::report::{Figure, InferenceReport};
+use crate::report::{Choice, Figure, InferenceReport};
 use crate::spec::Inference;
+use crate::tuning::tuned_allreduce;
 use crate::units::{Bytes, Seconds};
 
 /// The communication of one forward pass over `tokens` tokens in flight.
@@ -14,7 +15,7 @@ fn forward_pass(w: &Inference, links: &Links, tokens: u32) -> Cost {
     let g = links.gpus_per_node.max(1);
     let group = links.group(w.tp_nodes.max(1) * g, g, 1);
     // After the attention output projection and after the MLP down projection.
-    allreduce(&group, message).repeated(2.0 * f64::from(m.layers))
+    tuned_allreduce(&group, &links.tuning, message).repeated(2.0 * f64::from(m.layers))
 }
 
 pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport {
@@ -22,11 +23,13 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
     let decode = forward_pass(w, links, w.decode_tokens);
     let per_layer = decode.time() / f64::from(m.layers.max(1));
     let network_added = decode.time() - forward_pass(w, ideal, w.decode_tokens).time();
-    let prefill = if w.prefill_tokens > 0 {
-        forward_pass(w, links, w.prefill_tokens).time()
+    let (prefill, prefill_collective) = if w.prefill_tokens > 0 {
+        let cost = forward_pass(w, links, w.prefill_tokens);
+        (cost.time(), choice(&cost))
     } else {
-        Seconds(0.0)
+        (Seconds(0.0), Choice::default())
     };
+    let decode_collective = choice(&decode);
     let target = Seconds::from_millis(w.target_inter_token_ms);
     InferenceReport {
         name: w.name.clone(),
@@ -38,12 +41,12 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
         allreduce_bytes: Figure::new(
             Bytes(f64::from(w.decode_tokens) * f64::from(m.hidden) * m.precision.bytes_per_element()),
             "tokens in flight × hidden size × bytes per element",
-            "DOMAIN.md A5",
+            "Megatron-LM arXiv:1909.08053",
         ),
         per_layer_time: Figure::new(
             per_layer,
-            "2 AllReduces per layer (after attention and after the MLP), each the faster of ring and hierarchical",
-            "Megatron-LM arXiv:1909.08053; DOMAIN.md A3, A5",
+            "2 AllReduces per layer (after attention and after the MLP), each the fastest algorithm and protocol NCCL's model allows (decode_collective names it)",
+            "Megatron-LM arXiv:1909.08053; NCCL src/graph/tuning.cc",
         ),
         communication_per_token: Figure::new(
             decode.time(),
@@ -58,10 +61,19 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
         prefill_communication: Figure::new(
             prefill,
             "the same AllReduces over the prefill tokens of one forward pass",
-            "DOMAIN.md A5",
+            "Megatron-LM arXiv:1909.08053",
         ),
         network_bytes_per_node_per_token: decode.network_bytes_per_node,
         target_inter_token: target,
         meets_target: decode.time() <= target,
+        decode_collective,
+        prefill_collective,
+    }
+}
+
+fn choice(cost: &Cost) -> Choice {
+    Choice {
+        algorithm: cost.algorithm,
+        protocol: cost.protocol,
     }
 }

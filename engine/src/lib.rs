@@ -19,6 +19,7 @@ mod bom;
 pub mod cabling;
 pub mod catalog;
 mod collective;
+pub mod ecmp;
 mod error;
 mod evaluate;
 pub mod examples;
@@ -39,13 +40,15 @@ pub mod studies;
 mod technology;
 mod topology;
 mod training;
+pub mod tuning;
 mod units;
+pub mod validation;
 pub mod whatif;
 
 pub use assumptions::{assumptions, Assumption};
 pub use collective::{
-    all_to_all, allreduce, hierarchical_allreduce, ring_allreduce, Algorithm, Cost, Group,
-    Latencies,
+    all_to_all, allreduce, hierarchical_allreduce, ring_allreduce, ring_reduce_scatter, Algorithm,
+    Cost, Group, Latencies,
 };
 pub use error::{FieldError, SpecErrors};
 pub use evaluate::{evaluate, evaluate_with};
@@ -55,6 +58,7 @@ pub use report::*;
 pub use spec::*;
 pub use technology::{Technology, Transport};
 pub use topology::{Layout, Plan};
+pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Protocol, Tuning};
 pub use units::{BitRate, ByteRate, Bytes, Ratio, Seconds, GB, GIB};
 
 /// Version of this engine, stored with every saved revision so that a report computed by an

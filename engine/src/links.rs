@@ -5,6 +5,7 @@ use crate::catalog::Gpu;
 use crate::collective::{Group, Latencies};
 use crate::spec::{Calibration, Cluster, Fabric, Role};
 use crate::technology::Transport;
+use crate::tuning::{InNetwork, Nvls, Protocol, ProtocolModel, Tuning};
 use crate::units::{BitRate, ByteRate};
 
 /// Conditions an evaluation runs under: normal, or a what-if.
@@ -48,6 +49,68 @@ pub struct Links {
     /// share that leaves the leaf squeezes through oversubscribed uplinks: 1 / max(1, r × f),
     /// r the leaf oversubscription, f the share leaving the leaf.
     pub uniform_traffic_share: f64,
+    /// The algorithms and protocols collectives on these links may choose from.
+    pub tuning: Tuning,
+    /// Nodes under one leaf, and the share of the leaf uplinks' bandwidth that flows get once
+    /// hashed onto them (ECMP collisions): a group spanning more than one leaf runs at its
+    /// slowest link, so its network rate takes that share.
+    pub nodes_per_leaf: u32,
+    pub multipath_share: f64,
+}
+
+/// The tuner's choices for a fabric: LL and LL128 with the calibration's latencies (the network
+/// hop pays the transport's extra latency as Simple does), NVLS where the GPU has it, in-network
+/// reduction where the calibration enables it and the fabric's switch supports it.
+fn tuning(
+    gpu: &Gpu,
+    scale_up_line: f64,
+    fabric: &Fabric,
+    calibration: &Calibration,
+    network_extra_us: f64,
+    ideal_network: bool,
+) -> Tuning {
+    let network = |hop: f64| {
+        if ideal_network {
+            0.0
+        } else {
+            hop + network_extra_us
+        }
+    };
+    let c = calibration;
+    let sharp = crate::catalog::switch(fabric.switch_key()).is_some_and(|s| s.sharp);
+    Tuning {
+        ll: Some(ProtocolModel {
+            protocol: Protocol::Ll,
+            bandwidth_share: c.ll_bandwidth_share,
+            latencies: Latencies {
+                base_us: c.ll_base_latency_us,
+                scale_up_hop_us: c.ll_scale_up_hop_latency_us,
+                network_hop_us: network(c.ll_network_hop_latency_us),
+            },
+        }),
+        ll128: Some(ProtocolModel {
+            protocol: Protocol::Ll128,
+            bandwidth_share: c.ll128_bandwidth_share,
+            latencies: Latencies {
+                base_us: c.ll128_base_latency_us,
+                scale_up_hop_us: c.ll128_scale_up_hop_latency_us,
+                network_hop_us: network(c.ll128_network_hop_latency_us),
+            },
+        }),
+        nvls: (c.nvls && gpu.nvlink_sharp).then(|| Nvls {
+            rate: ByteRate::gigabytes_per_second(scale_up_line * c.nvls_efficiency),
+            latency_us: c.nvls_latency_us,
+        }),
+        in_network: (c.in_network_reduction && sharp).then_some(InNetwork {
+            efficiency: c.in_network_efficiency,
+            latency_us: if ideal_network {
+                0.0
+            } else {
+                c.in_network_latency_us
+            },
+        }),
+        only: None,
+    }
 }
 
 impl Links {
@@ -77,6 +140,16 @@ impl Links {
         } else {
             calibration.hop_latency_us(transport)
         };
+        let network_extra_us =
+            calibration.hop_latency_us(transport) - calibration.network_hop_latency_us;
+        let tuning = tuning(
+            gpu,
+            scale_up_line,
+            fabric,
+            calibration,
+            network_extra_us,
+            conditions.ideal_network,
+        );
         Links {
             gpus_per_node: cluster.gpus_per_node,
             nodes: fabric.attached_nodes.unwrap_or(cluster.nodes),
@@ -92,13 +165,25 @@ impl Links {
                 network_hop_us,
             },
             uniform_traffic_share: 1.0,
+            tuning,
+            nodes_per_leaf: u32::MAX,
+            multipath_share: 1.0,
         }
     }
 
     /// These links on a fabric sized as `plan`, where `leaving_leaf` of uniformly spread
-    /// traffic leaves a node's leaf.
-    pub fn on_plan(mut self, oversubscription: f64, leaving_leaf: f64) -> Links {
+    /// traffic leaves a node's leaf, `nodes_per_leaf` share a leaf and flows crossing the
+    /// uplinks get `multipath_share` of them.
+    pub fn on_plan(
+        mut self,
+        oversubscription: f64,
+        leaving_leaf: f64,
+        nodes_per_leaf: u32,
+        multipath_share: f64,
+    ) -> Links {
         self.uniform_traffic_share = 1.0 / (oversubscription * leaving_leaf).max(1.0);
+        self.nodes_per_leaf = nodes_per_leaf.max(1);
+        self.multipath_share = multipath_share.clamp(0.0, 1.0);
         self
     }
 
@@ -107,11 +192,15 @@ impl Links {
     pub fn group(&self, ranks: u32, ranks_per_node: u32, concurrent_groups: u32) -> Group {
         let ranks_per_node = ranks_per_node.clamp(1, ranks.max(1));
         let nodes = ranks.div_ceil(ranks_per_node).max(1);
+        let mut node_network = self.node / f64::from(concurrent_groups.max(1));
+        if nodes > self.nodes_per_leaf {
+            node_network = node_network * self.multipath_share;
+        }
         Group {
             ranks,
             nodes,
             scale_up: self.scale_up,
-            node_network: self.node / f64::from(concurrent_groups.max(1)),
+            node_network,
             latencies: self.latencies,
         }
     }

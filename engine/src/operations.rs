@@ -103,9 +103,9 @@ pub fn expected_allreduce_busbw(
     Figure::new(
         ByteRate(value),
         format!(
-            "min({scale_up} scale-up per GPU, {ports_per_node} ports × {port_rate} × {efficiency}): limited by {limit}"
+            "ring AllReduce (NCCL_ALGO=Ring, Simple protocol, messages of 1 GiB and more): min({scale_up} scale-up per GPU, {ports_per_node} ports × {port_rate} × {efficiency}): limited by {limit}"
         ),
-        "DOMAIN.md A3 (nccl-tests #290, #267, #212)",
+        "nccl-tests #290, #267 (46-49 GB/s per NDR NIC), #212 (about 370 GB/s ring busbw over H100 NVLink)",
     )
 }
 
@@ -124,7 +124,7 @@ pub fn pfc_headroom(speed_gbps: f64, cable_m: f64, mtu_bytes: f64) -> Figure<Byt
     )
 }
 
-const CUMULUS: &str = "NVIDIA Cumulus \"roce lossless\" defaults (DOMAIN.md B7)";
+const CUMULUS: &str = "NVIDIA Cumulus \"roce lossless\" defaults";
 
 fn roce_checklist() -> Vec<Setting> {
     vec![
@@ -138,7 +138,7 @@ fn roce_checklist() -> Vec<Setting> {
             "RoCE traffic class",
             "switch priority 3 → TC3 (weighted round robin 50 %); NICs mark DSCP 26",
             "keeps RoCE apart from everything else so that only it is lossless",
-            "NVIDIA Cumulus defaults (DOMAIN.md B7); DSCP 26 is the ConnectX convention for priority 3: check the NIC",
+            "NVIDIA Cumulus Linux RoCE defaults; DSCP 26 is the ConnectX convention for priority 3: check the NIC",
         ),
         setting(
             "PFC",
@@ -156,13 +156,13 @@ fn roce_checklist() -> Vec<Setting> {
             "ECN",
             "on TC3, marking from 150 KB (min) to 1,500 KB (max)",
             "marks early so that DCQCN slows senders before PFC has to pause them",
-            "NVIDIA Cumulus / Onyx `show roce`: min 150 KB, max 1,500 KB (DOMAIN.md B7)",
+            "NVIDIA Cumulus / Onyx `show roce`: min 150 KB, max 1,500 KB",
         ),
         setting(
             "Congestion control",
             "DCQCN on the NICs (ConnectX default)",
             "rate-limits senders on ECN marks; large operators have replaced it with receiver-driven admission in the collective library",
-            "DCQCN paper; Meta RoCE at scale (DOMAIN.md B7, S11)",
+            "Zhu et al., DCQCN, SIGCOMM 2015; Gangidi et al., RDMA over Ethernet at Meta Scale, SIGCOMM 2024",
         ),
         setting(
             "PFC watchdog",
@@ -191,7 +191,7 @@ fn infiniband_checklist(sharp: bool) -> Vec<Setting> {
             "Routing",
             "adaptive routing on (Quantum switches), fat-tree (up/down) routing engine",
             "spreads flows over the spines; recommended under heavy load, static routing under light load",
-            "DeepEP recommendations (DOMAIN.md B7, S15)",
+            "DeepEP README (deepseek-ai/DeepEP)",
         ),
         setting(
             "Congestion control",
@@ -205,7 +205,7 @@ fn infiniband_checklist(sharp: bool) -> Vec<Setting> {
             "SHARP",
             "enable in-network reductions (SHARP aggregation manager; NCCL CollNet / SHARP plugin)",
             "the switches reduce AllReduce data in the network, so each NIC sends the gradients once",
-            "switch catalog: SHARP support (DOMAIN.md B4)",
+            "NVIDIA Quantum-2 QM9700 datasheet (SHARPv3); NCCL CollNet / nccl-rdma-sharp-plugins",
         ));
     }
     list
@@ -224,7 +224,7 @@ fn nccl_settings(fabric: &Fabric) -> Vec<Setting> {
                 "NCCL_IB_GID_INDEX",
                 "3",
                 "the RoCE v2 (UDP/IP) GID; index 0 or 1 would be RoCE v1 or IPv6 link-local",
-                "DOMAIN.md B7 (NVIDIA/nccl issues)",
+                "NCCL environment variables documentation (NCCL_IB_GID_INDEX)",
             ));
             list.push(setting(
                 "NCCL_IB_TC",
@@ -236,7 +236,7 @@ fn nccl_settings(fabric: &Fabric) -> Vec<Setting> {
                 "NCCL_IB_QPS_PER_CONNECTION",
                 "4",
                 "more queue pairs give ECMP more flows to spread over the spines",
-                "Meta RoCE at scale: E-ECMP (DOMAIN.md B7, S11)",
+                "Gangidi et al., RDMA over Ethernet for Distributed AI Training at Meta Scale, SIGCOMM 2024 (enhanced ECMP)",
             ));
         }
         Transport::InfiniBand => list.push(setting(
@@ -259,7 +259,7 @@ fn nccl_settings(fabric: &Fabric) -> Vec<Setting> {
 }
 
 fn link_counters(technology: Technology) -> Vec<Setting> {
-    const PMA: &str = "InfiniBand PMA counters (DOMAIN.md B7, S22)";
+    const PMA: &str = "InfiniBand PMA counters (NVIDIA UFM supported port counters)";
     const ETH: &str = "IEEE 802.3 / 802.1Qbb interface counters";
     if technology.transport() == Transport::InfiniBand {
         vec![

@@ -37,7 +37,7 @@ pub fn rag(w: &Rag, links: &Links) -> RagReport {
         network_time_per_query: Figure::new(
             network_time,
             "request and response at the port rate plus 8 network hops of latency",
-            "DOMAIN.md A2 (hop latency)",
+            "NCCL src/graph/tuning.cc (hop latency)",
         ),
         share_of_budget: Figure::new(
             Ratio(network_time.0 / budget.0),

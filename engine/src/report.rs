@@ -6,6 +6,7 @@ use crate::collective::Algorithm;
 use crate::spec::Role;
 use crate::technology::Technology;
 use crate::topology::Plan;
+use crate::tuning::Protocol;
 use crate::units::{BitRate, ByteRate, Bytes, Ratio, Seconds};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -172,9 +173,40 @@ impl WorkloadReport {
 pub struct CollectiveReport {
     pub what: Cow<'static, str>,
     pub algorithm: Algorithm,
+    /// NCCL protocol the tuner chose (reports from engines before it read as Simple).
+    #[serde(default)]
+    pub protocol: Protocol,
     pub bytes_per_gpu: Bytes,
     pub network_bytes_per_node: Bytes,
     pub time: Seconds,
+}
+
+impl CollectiveReport {
+    /// "ring / LL128": the algorithm and protocol, as NCCL_ALGO and NCCL_PROTO name them.
+    pub fn label(&self) -> String {
+        choice_label(self.algorithm, self.protocol)
+    }
+}
+
+/// "ring / LL128"; a collective that does not run is "none".
+pub fn choice_label(algorithm: Algorithm, protocol: Protocol) -> String {
+    if algorithm == Algorithm::None {
+        return algorithm.label().to_string();
+    }
+    format!("{} / {}", algorithm.label(), protocol.label())
+}
+
+/// The algorithm and protocol one collective runs with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Choice {
+    pub algorithm: Algorithm,
+    pub protocol: Protocol,
+}
+
+impl Choice {
+    pub fn label(&self) -> String {
+        choice_label(self.algorithm, self.protocol)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -214,6 +246,12 @@ pub struct InferenceReport {
     pub network_bytes_per_node_per_token: Bytes,
     pub target_inter_token: Seconds,
     pub meets_target: bool,
+    /// What the decode AllReduces run with (older reports: none).
+    #[serde(default)]
+    pub decode_collective: Choice,
+    /// What the prefill AllReduces run with (older reports: none).
+    #[serde(default)]
+    pub prefill_collective: Choice,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

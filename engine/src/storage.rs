@@ -41,7 +41,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         read_available: Figure::new(
             read_available,
             "min(attached nodes × storage ports × achievable port rate, storage system read rate)",
-            "DOMAIN.md B8",
+            "DGX SuperPOD H100 RA-11333-001, storage guidance (Table 6)",
         ),
         read_headroom: Figure::new(
             Ratio(read_available.0 / read_provisioned.0),
@@ -51,12 +51,12 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         checkpoint_size: Figure::new(
             checkpoint,
             "given, or parameters × bytes per parameter (14 B: bf16 weights + fp32 master, m, v)",
-            "DOMAIN.md A6 (DERIVED)",
+            "ZeRO arXiv:1910.02054 (bytes per parameter, derived)",
         ),
         checkpoint_write_time: Figure::new(
             write_time,
             "checkpoint bytes ÷ min(storage system write rate, nodes × per-node fabric rate)",
-            "DOMAIN.md B8 (DERIVED)",
+            "DGX SuperPOD H100 RA-11333-001 storage guidance (derived)",
         ),
         checkpoint_overhead: Figure::new(
             Ratio(write_time.0 / interval.0),

@@ -2,10 +2,11 @@
 //! waits for [DOMAIN.md A4, A6].
 
 use crate::catalog::Gpu;
-use crate::collective::{all_to_all, allreduce, ring_reduce_scatter, send_recv, Algorithm, Cost};
+use crate::collective::{all_to_all, send_recv, Algorithm, Cost};
 use crate::links::Links;
 use crate::report::{CollectiveReport, Figure, TrainingReport};
-use crate::spec::{Compute, Sharding, Training};
+use crate::spec::{Compute, Recompute, Sharding, Training};
+use crate::tuning::{tuned_allreduce, tuned_reduce_scatter};
 use crate::units::{Bytes, Ratio, Seconds};
 
 /// The collectives of one step, per GPU.
@@ -115,25 +116,33 @@ fn step_traffic(w: &Training, links: &Links) -> StepTraffic {
     let gradients = gradient_bytes_per_rank(w);
     let dp_group = links.group(p.dp, place.dp_per_node, place.concurrent(place.dp_per_node));
     let data_parallel = match p.sharding {
-        Sharding::None | Sharding::Zero1 | Sharding::Zero2 => allreduce(&dp_group, gradients),
+        Sharding::None | Sharding::Zero1 | Sharding::Zero2 => {
+            tuned_allreduce(&dp_group, &links.tuning, gradients)
+        }
         // ReduceScatter of the gradients plus an AllGather of the parameters in the forward
         // and again in the backward pass: 1.5× the traffic of DDP [ZeRO; FSDP; DOMAIN.md A4].
-        Sharding::Zero3 => ring_reduce_scatter(&dp_group, gradients).repeated(3.0),
+        Sharding::Zero3 => tuned_reduce_scatter(&dp_group, &links.tuning, gradients).repeated(3.0),
         // Full sharding inside the node, AllReduce of the node's shard between nodes.
         Sharding::FsdpHybrid => {
             let inside = links.group(place.dp_per_node, place.dp_per_node, 1);
-            let inside = ring_reduce_scatter(&inside, gradients).repeated(3.0);
+            let inside = tuned_reduce_scatter(&inside, &links.tuning, gradients).repeated(3.0);
             let across_ranks = (p.dp / place.dp_per_node).max(1);
             let across = links.group(across_ranks, 1, place.gpus_per_node);
-            let across = allreduce(&across, gradients / f64::from(place.dp_per_node));
+            let across = tuned_allreduce(
+                &across,
+                &links.tuning,
+                gradients / f64::from(place.dp_per_node),
+            );
             sum(inside, across)
         }
     };
 
-    // Megatron tensor parallelism: 2 AllReduces forward and 2 backward per layer and micro-batch.
+    // Megatron tensor parallelism: 2 AllReduces forward and 2 backward per layer and micro-batch,
+    // and the 2 forward ones again when full recomputation reruns the forward pass.
     let tensor_parallel = if p.tp > 1 {
         let tp_group = links.group(p.tp, place.tp_per_node, place.concurrent(place.tp_per_node));
-        allreduce(&tp_group, activation_bytes(w)).repeated(4.0 * layers_per_stage * micro)
+        tuned_allreduce(&tp_group, &links.tuning, activation_bytes(w))
+            .repeated(tp_allreduces_per_layer(w.recompute) * layers_per_stage * micro)
     } else {
         Cost::ZERO
     };
@@ -185,9 +194,37 @@ fn step_traffic(w: &Training, links: &Links) -> StepTraffic {
     }
 }
 
+/// Tensor-parallel AllReduces per layer and micro-batch: 2 forward + 2 backward, plus the 2
+/// forward ones again under full recomputation [Megatron-LM arXiv:1909.08053; Korthikanti et
+/// al., arXiv:2205.05198].
+pub fn tp_allreduces_per_layer(recompute: Recompute) -> f64 {
+    match recompute {
+        Recompute::Full => 6.0,
+        Recompute::None | Recompute::Selective => 4.0,
+    }
+}
+
+/// Compute a step takes over one without recomputation. Full: the forward pass (a third of
+/// forward + backward) runs twice: 8·N instead of 6·N FLOPs per token [Narayanan et al.,
+/// arXiv:2104.04473, eq. 3: 96 instead of 72 B·s·l·h²]. Selective: only the attention core,
+/// 4·b·s²·h per layer, over the 72·b·s·h²·(1 + s/6h) of a layer's training step:
+/// (s/18h) / (1 + s/6h) [Korthikanti et al., arXiv:2205.05198 §5].
+pub fn recompute_factor(w: &Training) -> f64 {
+    match w.recompute {
+        Recompute::None => 1.0,
+        Recompute::Full => 4.0 / 3.0,
+        Recompute::Selective => {
+            let s = f64::from(w.model.sequence_length);
+            let h = f64::from(w.model.hidden.max(1));
+            1.0 + (s / (18.0 * h)) / (1.0 + s / (6.0 * h))
+        }
+    }
+}
+
 fn sum(a: Cost, b: Cost) -> Cost {
     Cost {
         algorithm: Algorithm::Hierarchical,
+        protocol: b.protocol,
         bytes_per_rank: a.bytes_per_rank + b.bytes_per_rank,
         network_bytes_per_node: a.network_bytes_per_node + b.network_bytes_per_node,
         bandwidth_time: a.bandwidth_time + b.bandwidth_time,
@@ -207,7 +244,7 @@ fn compute_time(w: &Training, gpu: &Gpu) -> Seconds {
             let flops_per_gpu = 6.0 * w.model.active() * tokens / gpus.max(1.0);
             let rate = gpu.dense_tflops(w.model.precision) * 1e12 * mfu;
             if rate > 0.0 {
-                Seconds(flops_per_gpu / rate)
+                Seconds(flops_per_gpu * recompute_factor(w) / rate)
             } else {
                 Seconds(f64::INFINITY)
             }
@@ -215,10 +252,14 @@ fn compute_time(w: &Training, gpu: &Gpu) -> Seconds {
     }
 }
 
-fn collective_report(cost: &Cost, what: &'static str) -> CollectiveReport {
+fn collective_report(
+    cost: &Cost,
+    what: impl Into<std::borrow::Cow<'static, str>>,
+) -> CollectiveReport {
     CollectiveReport {
         what: what.into(),
         algorithm: cost.algorithm,
+        protocol: cost.protocol,
         bytes_per_gpu: cost.bytes_per_rank,
         network_bytes_per_node: cost.network_bytes_per_node,
         time: cost.time(),
@@ -254,29 +295,39 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         gradient_bytes_per_gpu: Figure::new(
             gradient_bytes_per_rank(w),
             "S = parameters held per GPU × bytes per element = (N_active + N_experts/ep)/(tp·pp) × b",
-            "DOMAIN.md A4, A6",
+            "ZeRO arXiv:1910.02054; Megatron-LM arXiv:1909.08053",
         ),
         bytes_per_gpu_per_step: Figure::new(
             traffic.data_parallel.bytes_per_rank,
             "ring AllReduce: 2(n−1)/n × S per GPU, n = dp (about 2× the model size); ZeRO-3: 3(n−1)/n × S",
-            "DOMAIN.md A1, A4; seed C8",
+            "Patarasuk & Yuan, JPDC 2009 (ring AllReduce); ZeRO arXiv:1910.02054; PyTorch FSDP arXiv:2304.11277",
         ),
         network_bytes_per_node_per_step: traffic.network_bytes_per_node(),
         collectives: vec![
             collective_report(&traffic.data_parallel, "data-parallel gradient synchronisation"),
-            collective_report(&traffic.tensor_parallel, "tensor-parallel AllReduces (4 per layer per micro-batch)"),
+            collective_report(
+                &traffic.tensor_parallel,
+                match w.recompute {
+                    Recompute::Full => "tensor-parallel AllReduces (6 per layer per micro-batch: full recomputation repeats the forward 2)",
+                    _ => "tensor-parallel AllReduces (4 per layer per micro-batch)",
+                },
+            ),
             collective_report(&traffic.pipeline, "pipeline activations and gradients"),
             collective_report(&traffic.expert_parallel, "expert-parallel All-to-All (4 per MoE layer per micro-batch)"),
         ],
         compute_time: Figure::new(
             compute,
-            "6 × N_active × tokens per step ÷ (GPUs × dense FLOP/s × MFU), plus the pipeline bubble (pp−1)/m",
-            "Kaplan et al. arXiv:2001.08361; Narayanan et al. arXiv:2104.04473 (DOMAIN.md A6)",
+            match w.recompute {
+                Recompute::None => "6 × N_active × tokens per step ÷ (GPUs × dense FLOP/s × MFU), plus the pipeline bubble (pp−1)/m",
+                Recompute::Selective => "6 × N_active × tokens per step × (1 + (s/18h)/(1 + s/6h)) for selective recomputation ÷ (GPUs × dense FLOP/s × MFU), plus the pipeline bubble (pp−1)/m",
+                Recompute::Full => "8 × N_active × tokens per step (full recomputation reruns the forward pass) ÷ (GPUs × dense FLOP/s × MFU), plus the pipeline bubble (pp−1)/m",
+            },
+            "Kaplan et al. arXiv:2001.08361; Narayanan et al. arXiv:2104.04473; Korthikanti et al. arXiv:2205.05198",
         ),
         communication_time: Figure::new(
             traffic.total(),
             "sum of the step's collectives, alpha-beta model with NCCL-like latencies",
-            "DOMAIN.md A1-A3",
+            "Thakur, Rabenseifner & Gropp, IJHPCA 2005; NCCL src/graph/tuning.cc",
         ),
         exposed_communication: Figure::new(
             exposed,

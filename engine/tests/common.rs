@@ -74,6 +74,7 @@ pub fn training(model: Model, dp: u32, tp: u32, pp: u32, compute: Compute) -> Tr
         micro_batch: 1,
         compute,
         overlap: 0.5,
+        recompute: Recompute::None,
     }
 }
 

@@ -16,7 +16,7 @@ pub fn WorkloadDetail(report: WorkloadReport, index: usize) -> AnyView {
                     view! {
                         <tr>
                             <th scope="row">{c.what.to_string()}</th>
-                            <td>{c.algorithm.label()}</td>
+                            <td>{c.label()}</td>
                             <td class="num">{c.bytes_per_gpu.to_string()}</td>
                             <td class="num">{c.network_bytes_per_node.to_string()}</td>
                             <td class="num">{c.time.to_string()}</td>

@@ -427,7 +427,7 @@ fn workload(blocks: &mut Vec<Block>, w: &WorkloadReport) {
                 .map(|c| {
                     vec![
                         c.what.to_string(),
-                        c.algorithm.label().to_string(),
+                        c.label(),
                         c.bytes_per_gpu.to_string(),
                         c.network_bytes_per_node.to_string(),
                         c.time.to_string(),

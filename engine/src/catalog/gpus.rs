@@ -17,8 +17,14 @@ pub struct Gpu {
     /// GPUs that share one scale-up domain.
     pub scale_up_domain: u32,
     pub tdp_w: f64,
+    /// The node's NVSwitches reduce in the switch (NVLink SHARP, NVLS): third-generation
+    /// NVSwitch and later (H100, H200, B200, GB200).
+    pub nvlink_sharp: bool,
     pub provenance: Provenance,
 }
+
+/// Where the NVLink SHARP flag comes from.
+pub const NVLINK_SHARP_SOURCE: &str = "NVIDIA H100 Tensor Core GPU Architecture whitepaper (third-generation NVSwitch with NVLink SHARP); nccl-tests #290: 8 × H100 AllReduce with NVLS at 476 GB/s busbw";
 
 impl Gpu {
     /// Dense tensor throughput at `precision`, TFLOP/s: FP8 (and FP4, counted at the FP8 rate)
@@ -33,8 +39,7 @@ impl Gpu {
     }
 }
 
-const SPECS: &str =
-    "vendor datasheets via stas00/ml-engineering compute/accelerator (DOMAIN.md B1)";
+const SPECS: &str = "vendor datasheets, via stas00/ml-engineering compute/accelerator/README.md";
 
 /// The GPUs the catalog knows [DOMAIN.md B1; effective NVLink from NCCL topo.h and nccl-tests
 /// #212 (H100 ring busbw ~370 GB/s), ~680 GB/s for B200 (DOMAIN.md A3)].
@@ -49,6 +54,7 @@ pub const GPUS: &[Gpu] = &[
         scale_up_effective_gbytes_per_s: 370.0,
         scale_up_domain: 8,
         tdp_w: 700.0,
+        nvlink_sharp: true,
         provenance: Provenance {
             source: SPECS,
             estimate: false,
@@ -64,6 +70,7 @@ pub const GPUS: &[Gpu] = &[
         scale_up_effective_gbytes_per_s: 370.0,
         scale_up_domain: 8,
         tdp_w: 700.0,
+        nvlink_sharp: true,
         provenance: Provenance {
             source: SPECS,
             estimate: false,
@@ -79,8 +86,9 @@ pub const GPUS: &[Gpu] = &[
         scale_up_effective_gbytes_per_s: 680.0,
         scale_up_domain: 8,
         tdp_w: 1000.0,
+        nvlink_sharp: true,
         provenance: Provenance {
-            source: "DOMAIN.md B1 (TDP UNVERIFIED, ~1 kW)",
+            source: "NVIDIA B200 datasheet via stas00/ml-engineering compute/accelerator (TDP unverified, about 1 kW)",
             estimate: true,
         },
     },
@@ -94,8 +102,9 @@ pub const GPUS: &[Gpu] = &[
         scale_up_effective_gbytes_per_s: 680.0,
         scale_up_domain: 72,
         tdp_w: 1200.0,
+        nvlink_sharp: true,
         provenance: Provenance {
-            source: "DOMAIN.md B1 (TDP estimate)",
+            source: "NVIDIA GB200 NVL72 datasheet via stas00/ml-engineering compute/accelerator (TDP estimate)",
             estimate: true,
         },
     },
@@ -110,8 +119,9 @@ pub const GPUS: &[Gpu] = &[
         scale_up_effective_gbytes_per_s: 240.0,
         scale_up_domain: 8,
         tdp_w: 400.0,
+        nvlink_sharp: false,
         provenance: Provenance {
-            source: "DOMAIN.md B1, A2 (TDP UNVERIFIED)",
+            source: "NVIDIA A100 datasheet via stas00/ml-engineering; NVLink rate per NCCL src/graph/topo.h (TDP unverified)",
             estimate: true,
         },
     },
@@ -126,8 +136,9 @@ pub const GPUS: &[Gpu] = &[
         scale_up_effective_gbytes_per_s: 300.0,
         scale_up_domain: 8,
         tdp_w: 750.0,
+        nvlink_sharp: false,
         provenance: Provenance {
-            source: "DOMAIN.md B1 (effective xGMI and TDP estimates)",
+            source: "AMD MI300X datasheet via stas00/ml-engineering (effective xGMI and TDP are estimates)",
             estimate: true,
         },
     },
@@ -142,8 +153,9 @@ pub const GPUS: &[Gpu] = &[
         scale_up_effective_gbytes_per_s: 25.0,
         scale_up_domain: 1,
         tdp_w: 350.0,
+        nvlink_sharp: false,
         provenance: Provenance {
-            source: "DOMAIN.md B1 (TDP UNVERIFIED)",
+            source: "NVIDIA L40S datasheet via stas00/ml-engineering (TDP unverified)",
             estimate: true,
         },
     },

@@ -78,7 +78,7 @@ pub struct Media {
 }
 
 const LINKX_POWER: Provenance = Provenance {
-    source: "NVIDIA LinkX: twin-port 800G SR4 15 W, DR4 17 W; NIC-side 400G 9 W max (DOMAIN.md B4)",
+    source: "NVIDIA LinkX: twin-port 800G SR4 15 W, DR4 17 W; NIC-side 400G 9 W max (docs.nvidia.com LinkX MMA4Z00-NS, MMS4X00-NS, MMS4X00-NS400)",
     estimate: false,
 };
 

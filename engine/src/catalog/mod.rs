@@ -10,7 +10,7 @@ mod nodes;
 mod switches;
 
 pub use chassis::{chassis, Chassis};
-pub use gpus::{gpu, Gpu, GPUS};
+pub use gpus::{gpu, Gpu, GPUS, NVLINK_SHARP_SOURCE};
 pub use media::{media_for, Media, ReachClass};
 pub use models::{model_preset, ModelPreset, MODEL_PRESETS};
 pub use nodes::{node_preset, NodePreset, NODE_PRESETS};
@@ -25,6 +25,6 @@ pub struct Provenance {
 }
 
 pub const ESTIMATE: Provenance = Provenance {
-    source: "estimate: no public list price or power figure was found (DOMAIN.md D1); override it in the design",
+    source: "estimate: no public list price or power figure was found; override it in the design",
     estimate: true,
 };

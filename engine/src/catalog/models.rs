@@ -26,7 +26,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         experts: 0,
         experts_per_token: 0,
         sequence_length: 8192,
-        source: "Llama 3 Herd of Models, arXiv:2407.21783 (DOMAIN.md B6)",
+        source: "Llama 3 Herd of Models, arXiv:2407.21783",
     },
     ModelPreset {
         key: "llama3-70b",
@@ -38,7 +38,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         experts: 0,
         experts_per_token: 0,
         sequence_length: 8192,
-        source: "Llama 3 Herd of Models, arXiv:2407.21783 (DOMAIN.md B6)",
+        source: "Llama 3 Herd of Models, arXiv:2407.21783",
     },
     ModelPreset {
         key: "llama3-405b",
@@ -50,7 +50,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         experts: 0,
         experts_per_token: 0,
         sequence_length: 8192,
-        source: "Llama 3 Herd of Models, arXiv:2407.21783 (DOMAIN.md B6)",
+        source: "Llama 3 Herd of Models, arXiv:2407.21783",
     },
     ModelPreset {
         key: "mixtral-8x7b",
@@ -62,7 +62,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         experts: 8,
         experts_per_token: 2,
         sequence_length: 4096,
-        source: "Hugging Face config (UNVERIFIED in DOMAIN.md B6)",
+        source: "Hugging Face config of Mixtral-8x7B (unverified)",
     },
     ModelPreset {
         key: "deepseek-v3",
@@ -74,7 +74,7 @@ pub const MODEL_PRESETS: &[ModelPreset] = &[
         experts: 256,
         experts_per_token: 8,
         sequence_length: 4096,
-        source: "DeepSeek-V3 config_671B.json, arXiv:2412.19437 (DOMAIN.md B6)",
+        source: "DeepSeek-V3 config_671B.json, arXiv:2412.19437",
     },
 ];
 

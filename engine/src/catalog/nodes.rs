@@ -17,7 +17,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "h100-sxm",
         gpus_per_node: 8,
         nics_per_node: 8,
-        source: "DGX SuperPOD H100 RA-11333-001 (DOMAIN.md B5)",
+        source: "DGX SuperPOD H100 RA-11333-001",
     },
     NodePreset {
         key: "dgx-h200",
@@ -25,7 +25,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "h200-sxm",
         gpus_per_node: 8,
         nics_per_node: 8,
-        source: "DOMAIN.md B1, B2",
+        source: "NVIDIA DGX H200 datasheet via stas00/ml-engineering; ConnectX-7 NDR",
     },
     NodePreset {
         key: "dgx-b200",
@@ -33,7 +33,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "b200",
         gpus_per_node: 8,
         nics_per_node: 8,
-        source: "DGX SuperPOD B200 RA (DOMAIN.md B5)",
+        source: "DGX SuperPOD B200 reference architecture",
     },
     NodePreset {
         key: "hgx-h100-4nic",
@@ -57,7 +57,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "mi300x",
         gpus_per_node: 8,
         nics_per_node: 8,
-        source: "DOMAIN.md B1",
+        source: "AMD MI300X platform via stas00/ml-engineering compute/accelerator",
     },
     NodePreset {
         key: "l40s-4",

@@ -28,6 +28,66 @@ pub struct Calibration {
     pub scale_up_hop_latency_us: f64,
     /// Base latency of a collective, µs [NCCL tuning.cc: 8.4 for Simple].
     pub collective_base_latency_us: f64,
+    /// LL protocol (8-byte lines, each with a flag): base latency, per NVLink step and per
+    /// network step, µs [NCCL tuning.cc ring LL: 6.6, 0.6, 2.7 + 1 µs per-step overhead].
+    pub ll_base_latency_us: f64,
+    pub ll_scale_up_hop_latency_us: f64,
+    pub ll_network_hop_latency_us: f64,
+    /// Share of the Simple bandwidth LL keeps [NCCL tuning.cc: ring LL busBw × 1/4].
+    pub ll_bandwidth_share: f64,
+    /// LL128 protocol (120 payload bytes in every 128): base, NVLink step and network step
+    /// latency, µs [NCCL tuning.cc ring LL128: 14, 1.9, 4.0 + 1 µs per-step overhead].
+    pub ll128_base_latency_us: f64,
+    pub ll128_scale_up_hop_latency_us: f64,
+    pub ll128_network_hop_latency_us: f64,
+    /// Share of the Simple bandwidth LL128 keeps [NCCL tuning.cc: 0.85 on Hopper, 0.92 before].
+    pub ll128_bandwidth_share: f64,
+    /// Let AllReduces inside a node use NVLink SHARP where the GPU's NVSwitch has it (NCCL does by
+    /// default, NCCL_NVLS_ENABLE=1).
+    pub nvls: bool,
+    /// NVLS algorithm bandwidth per GPU as a share of the scale-up line rate: 8 H100 reach
+    /// algbw ≈ 274 of 450 GB/s (busbw ≈ 480) [nccl-tests #290, #347; NVIDIA/nccl #1455].
+    pub nvls_efficiency: f64,
+    /// NVLS latency, µs [NCCL tuning.cc: NVLS over NVLink 25].
+    pub nvls_latency_us: f64,
+    /// Let AllReduces between nodes reduce in the switches (SHARP through NCCL's CollNet plugin)
+    /// where the switch supports it. Off by default: it needs the SHARP aggregation manager and
+    /// the NCCL SHARP plugin deployed.
+    pub in_network_reduction: bool,
+    /// Share of the NICs' achievable rate an in-network reduction sustains (estimate).
+    pub in_network_efficiency: f64,
+    /// In-network reduction latency, µs [NCCL tuning.cc: CollNet Direct over the network 31].
+    pub in_network_latency_us: f64,
+    /// Queue pairs per connection on Ethernet fabrics (NCCL_IB_QPS_PER_CONNECTION, default 1):
+    /// each is a flow that ECMP hashes onto its own path [Gangidi et al., SIGCOMM 2024].
+    pub qps_per_connection: u32,
+    /// How an Ethernet fabric spreads flows over the leaf uplinks (InfiniBand uses adaptive
+    /// routing).
+    pub ethernet_load_balancing: LoadBalancing,
+}
+
+/// How the switches spread flows over equal-cost uplinks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadBalancing {
+    /// Static hashing of each flow's 5-tuple onto one uplink: flows can collide.
+    #[default]
+    Ecmp,
+    /// The switch picks the least loaded uplink per packet or flowlet (InfiniBand adaptive
+    /// routing, Spectrum-X).
+    Adaptive,
+    /// Packets of a flow sprayed over every uplink, reordered at the receiver.
+    PacketSpraying,
+}
+
+impl LoadBalancing {
+    pub fn label(self) -> &'static str {
+        match self {
+            LoadBalancing::Ecmp => "ECMP hashing",
+            LoadBalancing::Adaptive => "adaptive routing",
+            LoadBalancing::PacketSpraying => "packet spraying",
+        }
+    }
 }
 
 impl Default for Calibration {
@@ -41,14 +101,33 @@ impl Default for Calibration {
             tcp_extra_latency_us: 30.0,
             scale_up_hop_latency_us: 3.4,
             collective_base_latency_us: 8.4,
+            ll_base_latency_us: 6.6,
+            ll_scale_up_hop_latency_us: 0.6,
+            ll_network_hop_latency_us: 3.7,
+            ll_bandwidth_share: 0.25,
+            ll128_base_latency_us: 14.0,
+            ll128_scale_up_hop_latency_us: 1.9,
+            ll128_network_hop_latency_us: 5.0,
+            ll128_bandwidth_share: 0.85,
+            nvls: true,
+            nvls_efficiency: 0.61,
+            nvls_latency_us: 25.0,
+            in_network_reduction: false,
+            in_network_efficiency: 0.9,
+            in_network_latency_us: 31.0,
+            qps_per_connection: 1,
+            ethernet_load_balancing: LoadBalancing::Ecmp,
         }
     }
 }
 
 impl Calibration {
-    /// Line rate, no latency: the closed forms of DOMAIN.md A1.
+    /// Line rate, no latency, rings and trees only: the closed forms of DOMAIN.md A1.
     pub fn ideal() -> Calibration {
         Calibration {
+            nvls: false,
+            in_network_reduction: false,
+            ethernet_load_balancing: LoadBalancing::PacketSpraying,
             infiniband_efficiency: 1.0,
             roce_efficiency: 1.0,
             tcp_efficiency: 1.0,
@@ -57,6 +136,7 @@ impl Calibration {
             tcp_extra_latency_us: 0.0,
             scale_up_hop_latency_us: 0.0,
             collective_base_latency_us: 0.0,
+            ..Calibration::default()
         }
     }
 

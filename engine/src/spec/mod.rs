@@ -9,7 +9,7 @@ mod v1;
 pub(crate) mod validate;
 mod workload;
 
-pub use calibration::{Calibration, CatalogOverride};
+pub use calibration::{Calibration, CatalogOverride, LoadBalancing};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
 pub use floor::{Cooling, Feeds, Floor, Placement};
@@ -20,7 +20,7 @@ pub use validate::{
 };
 pub use workload::{
     default_checkpoint_bytes, default_overlap, default_read_headroom, Checkpoint, Compute,
-    Inference, Model, Parallelism, Rag, Sharding, Storage, Training, Workload,
+    Inference, Model, Parallelism, Rag, Recompute, Sharding, Storage, Training, Workload,
 };
 
 use crate::error::SpecErrors;

@@ -160,6 +160,7 @@ impl SpecV1 {
                 micro_batch: 1,
                 compute: Compute::StepSeconds(0.0),
                 overlap: 0.0,
+                recompute: Default::default(),
             })],
             fabrics: vec![Fabric {
                 name: "compute".to_string(),

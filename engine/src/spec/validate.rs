@@ -504,6 +504,10 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
         ("infiniband_efficiency", c.infiniband_efficiency),
         ("roce_efficiency", c.roce_efficiency),
         ("tcp_efficiency", c.tcp_efficiency),
+        ("ll_bandwidth_share", c.ll_bandwidth_share),
+        ("ll128_bandwidth_share", c.ll128_bandwidth_share),
+        ("nvls_efficiency", c.nvls_efficiency),
+        ("in_network_efficiency", c.in_network_efficiency),
     ] {
         check.number(At("calibration", field), value, 0.0, true, 1.0, "");
     }
@@ -515,7 +519,27 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
         ("tcp_extra_latency_us", c.tcp_extra_latency_us),
         ("scale_up_hop_latency_us", c.scale_up_hop_latency_us),
         ("collective_base_latency_us", c.collective_base_latency_us),
+        ("ll_base_latency_us", c.ll_base_latency_us),
+        ("ll_scale_up_hop_latency_us", c.ll_scale_up_hop_latency_us),
+        ("ll_network_hop_latency_us", c.ll_network_hop_latency_us),
+        ("ll128_base_latency_us", c.ll128_base_latency_us),
+        (
+            "ll128_scale_up_hop_latency_us",
+            c.ll128_scale_up_hop_latency_us,
+        ),
+        (
+            "ll128_network_hop_latency_us",
+            c.ll128_network_hop_latency_us,
+        ),
+        ("nvls_latency_us", c.nvls_latency_us),
+        ("in_network_latency_us", c.in_network_latency_us),
     ] {
         check.number(At("calibration", field), value, 0.0, false, 1e6, " µs");
+    }
+    if !(1..=128).contains(&c.qps_per_connection) {
+        check.fail(
+            "calibration.qps_per_connection",
+            "must be between 1 and 128".to_string(),
+        );
     }
 }

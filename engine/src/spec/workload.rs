@@ -131,6 +131,34 @@ pub struct Training {
     /// Fraction of the compute time behind which data-parallel communication can hide (0..1).
     #[serde(default = "default_overlap")]
     pub overlap: f64,
+    /// Activation recomputation: what the backward pass recomputes instead of storing.
+    #[serde(default)]
+    pub recompute: Recompute,
+}
+
+/// Activation recomputation [Korthikanti et al., arXiv:2205.05198].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recompute {
+    /// Every activation is stored.
+    #[default]
+    None,
+    /// Only the attention core (softmax, dropout, attention over V) is recomputed: a few percent
+    /// more compute, no extra communication.
+    Selective,
+    /// Every layer's forward pass runs again in the backward pass, with its tensor-parallel
+    /// collectives: a third more compute.
+    Full,
+}
+
+impl Recompute {
+    pub fn label(self) -> &'static str {
+        match self {
+            Recompute::None => "none",
+            Recompute::Selective => "selective",
+            Recompute::Full => "full",
+        }
+    }
 }
 
 pub fn default_overlap() -> f64 {
