@@ -244,7 +244,7 @@ fn a_request_reads_from_json_with_only_the_base_design() {
              "constraints": {{ "excluded_families": ["infiniband"] }} }}"#,
         examples::SEVENTY_B_INFERENCE_25G
     );
-    let request: SearchRequest = serde_json::from_str(&text).unwrap();
+    let request = SearchRequest::from_json(&text).unwrap();
     assert_eq!(request.max_candidates, default_max_candidates());
     let result = search(request).unwrap();
     assert!(result
