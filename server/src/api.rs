@@ -24,6 +24,7 @@ pub fn routes(store: Store) -> Router {
     Router::new()
         .route("/api/openapi.json", get(openapi))
         .route("/api/evaluate", post(evaluate))
+        .route("/api/search", post(search))
         .route("/api/designs", post(create))
         .route("/api/designs/{id}", get(design))
         .route("/api/designs/{id}/revisions", get(revisions).post(save))
@@ -115,6 +116,28 @@ async fn unknown() -> Failure {
 async fn evaluate(body: Bytes) -> Answer {
     let (_, report) = evaluated(json_body(&body)?)?;
     Ok(Json(report).into_response())
+}
+
+/// Candidates one API search may visit: about 0.3 s of one core.
+const MAX_SEARCHED: u64 = 1_000_000;
+
+/// The design search of the body (a search request, or a design spec with the default
+/// question), run on the blocking pool.
+async fn search(body: Bytes) -> Answer {
+    let text = std::str::from_utf8(&body).map_err(|_| {
+        Failure(AppError::BadRequest("the body is not UTF-8 text".into()))
+    })?;
+    let request = crate::search::request(text)?;
+    if request.max_candidates > MAX_SEARCHED {
+        return Err(Failure(AppError::Invalid(vec![engine::FieldError::new(
+            "max_candidates",
+            format!("must be at most {MAX_SEARCHED} through the API"),
+        )])));
+    }
+    let result = tokio::task::spawn_blocking(move || engine::search::search(request))
+        .await
+        .map_err(|_| Failure(AppError::Internal("the search could not be run".into())))??;
+    Ok(Json(result).into_response())
 }
 
 #[derive(Deserialize)]

@@ -28,6 +28,18 @@ pub enum Command {
     Migrate(DatabaseConfig),
     /// Evaluate a design spec (JSON) and print the report as JSON.
     Evaluate(EvaluateArgs),
+    /// Search for the cheapest fabrics that meet a design's targets (a search request, or a
+    /// design spec searched with the default question) and print the Pareto frontier as JSON.
+    Search(SearchArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SearchArgs {
+    /// The search request or design spec, as JSON.
+    pub request: PathBuf,
+    /// Print the answer and the frontier as lines instead of the JSON result.
+    #[arg(long)]
+    pub summary: bool,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -15,4 +15,5 @@ pub mod pdf;
 pub mod rate_limit;
 pub mod report;
 pub mod routes;
+pub mod search;
 pub mod serve;

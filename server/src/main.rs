@@ -21,6 +21,9 @@ async fn main() -> std::process::ExitCode {
         Command::Evaluate(args) => {
             return std::process::ExitCode::from(server::evaluate::run(&args) as u8)
         }
+        Command::Search(args) => {
+            return std::process::ExitCode::from(server::search::run(&args) as u8)
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -33,7 +33,7 @@ impl Cost {
                 && (path.ends_with("/baselines") || path.ends_with("/claim")))
             || path == "/api/designs"
             || path.starts_with("/api/designs/");
-        let computes = matches!(path, "/fn/dashboard" | "/api/evaluate")
+        let computes = matches!(path, "/fn/dashboard" | "/api/evaluate" | "/api/search")
             || (path.starts_with("/d/")
                 && (path.ends_with("/report")
                     || path.ends_with("/report.pdf")

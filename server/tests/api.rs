@@ -212,7 +212,7 @@ async fn every_operation_in_the_openapi_document_answers_with_a_documented_statu
     let (id, key) = create(&server).await;
     let (id, key) = (id.as_str(), key.as_str());
     let paths = document["paths"].as_object().unwrap();
-    assert_eq!(paths.len(), 7, "{:?}", paths.keys());
+    assert_eq!(paths.len(), 8, "{:?}", paths.keys());
     let mut checked = 0;
     for (path, operations) in paths {
         for (method, operation) in operations.as_object().unwrap() {
@@ -221,7 +221,7 @@ async fn every_operation_in_the_openapi_document_answers_with_a_documented_statu
             let url = concrete(path, id);
             let cases: Vec<(Option<String>, bool)> = match method.as_str() {
                 "get" => vec![(None, false)],
-                "post" if path == "/api/evaluate" => vec![
+                "post" if path == "/api/evaluate" || path == "/api/search" => vec![
                     (Some(seventy_b_on_256_gpus().to_string()), false),
                     (Some("[".into()), false),
                 ],
@@ -269,7 +269,7 @@ async fn every_operation_in_the_openapi_document_answers_with_a_documented_statu
             }
         }
     }
-    assert_eq!(checked, 13);
+    assert_eq!(checked, 15);
     server.stop().await;
 }
 

@@ -67,3 +67,39 @@ fn an_invalid_spec_exits_with_2_and_lists_every_error_on_stderr() {
         "{errors}"
     );
 }
+
+#[test]
+fn search_of_a_design_prints_its_frontier_and_rules_out_tcp_for_a_50_ms_token_target() {
+    let out = fabric_planner()
+        .args(["search"])
+        .arg(examples().join("seventy-b-inference-25g.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let frontier = result["frontier"].as_array().unwrap();
+    assert!(!frontier.is_empty(), "{result}");
+    for point in frontier {
+        for fabric in point["choice"]["fabrics"].as_array().unwrap() {
+            let technology = fabric["technology"].as_str().unwrap();
+            assert!(!technology.starts_with("tcp"), "{technology} meets 50 ms per token");
+        }
+    }
+    assert!(!result["summary"].as_str().unwrap().is_empty());
+}
+
+#[test]
+fn search_of_a_broken_request_names_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("request.json");
+    let spec = std::fs::read_to_string(examples().join("seventy-b-training.json")).unwrap();
+    std::fs::write(
+        &path,
+        format!(r#"{{ "base": {spec}, "freedoms": {{ "nics_per_node": [0] }} }}"#),
+    )
+    .unwrap();
+    let out = fabric_planner().arg("search").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let errors = String::from_utf8(out.stderr).unwrap();
+    assert!(errors.contains("freedoms.nics_per_node"), "{errors}");
+}

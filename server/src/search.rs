@@ -1,0 +1,90 @@
+//! Design search from the command line (`fabric-planner search REQUEST.json`) and the JSON API
+//! (`POST /api/search`): the engine's search, run to the end, its result as JSON.
+//!
+//! A request names a base design, targets, constraints and freedoms
+//! (`engine::search::SearchRequest`). A bare design spec is searched with the question most
+//! architects bring: every compared technology and every switch model, training within 5 % of
+//! an ideal network, at most 50 ms added per token, checkpoints within their budget.
+
+use engine::search::{search, Limits, SearchRequest, SearchResult};
+use engine::{DesignSpec, SpecErrors};
+
+/// Largest step-time slowdown of the default question, percent.
+const DEFAULT_SLOWDOWN_PERCENT: f64 = 5.0;
+/// Largest added latency per token of the default question, ms.
+const DEFAULT_ADDED_LATENCY_MS: f64 = 50.0;
+
+/// The request in `text`: a search request, or a design spec to search with the default
+/// question.
+pub fn request(text: &str) -> Result<SearchRequest, SpecErrors> {
+    let is_request = serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .is_some_and(|v| v.get("base").is_some());
+    if is_request {
+        return SearchRequest::from_json(text);
+    }
+    let mut request = SearchRequest::new(DesignSpec::from_json(text)?);
+    request.freedoms.technologies = engine::studies::COMPARED.to_vec();
+    request.freedoms.switch_models = true;
+    request.targets.every_workload = Limits {
+        max_slowdown_percent: Some(DEFAULT_SLOWDOWN_PERCENT),
+        max_added_latency_ms: Some(DEFAULT_ADDED_LATENCY_MS),
+        checkpoint_within_budget: true,
+        min_read_headroom: None,
+    };
+    Ok(request)
+}
+
+/// The search `text` asks for, run to the end.
+pub fn run_text(text: &str) -> Result<SearchResult, SpecErrors> {
+    search(request(text)?)
+}
+
+/// `fabric-planner search`: prints the result as JSON (or its summary); the exit code.
+pub fn run(args: &crate::cli::SearchArgs) -> i32 {
+    let text = match std::fs::read_to_string(&args.request) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("error: reading {}: {error}", args.request.display());
+            return 1;
+        }
+    };
+    match run_text(&text) {
+        Ok(result) if args.summary => {
+            println!("{}", result.summary);
+            for c in &result.frontier {
+                let fabrics: Vec<String> = c
+                    .choice
+                    .fabrics
+                    .iter()
+                    .map(|f| format!("{} on {}, {}:1", f.technology.label(), f.switch, f.leaf))
+                    .collect();
+                println!(
+                    "  {:>12}  {:>10}  slowdown {:>6.1} %  {} NICs per node: {}",
+                    app::money::usd(c.record.cost_usd),
+                    app::money::watts(c.record.power_w),
+                    c.record.slowdown_percent,
+                    c.choice.nics_per_node,
+                    fabrics.join("; ")
+                );
+            }
+            0
+        }
+        Ok(result) => match serde_json::to_string_pretty(&result) {
+            Ok(json) => {
+                println!("{json}");
+                0
+            }
+            Err(error) => {
+                eprintln!("error: writing the result: {error}");
+                1
+            }
+        },
+        Err(errors) => {
+            for error in errors.iter() {
+                eprintln!("{error}");
+            }
+            crate::evaluate::INVALID_SPEC
+        }
+    }
+}
