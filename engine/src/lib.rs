@@ -12,6 +12,7 @@
 //! assert!(report.headline.switches > 0);
 //! ```
 
+pub mod asbuilt;
 mod assumptions;
 pub mod baseline;
 mod bom;
@@ -22,6 +23,7 @@ mod error;
 mod evaluate;
 pub mod examples;
 mod findings;
+pub mod handoff;
 mod headroom;
 mod inference;
 mod links;

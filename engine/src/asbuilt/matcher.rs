@@ -1,0 +1,347 @@
+//! The observed links held against the cabling plan, cable by cable.
+//!
+//! A link whose two ends are the two ends of one planned cable is that cable, as planned or, when
+//! it came up at fewer lanes or a lower rate than planned, degraded. A link with an end on a
+//! planned port but the other end elsewhere is a swapped cable: both ends are named, the planned
+//! and the found. A planned cable with no link on either end is missing; a link on no planned
+//! port is extra.
+
+use super::{port_key, ObservedLink};
+use crate::handoff::{nic_number, planned, role_of, PlannedFabric};
+use crate::report::Report;
+use crate::technology::Transport;
+use crate::topology::Layout;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// One end of a planned cable found cabled to something else.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Miscabled {
+    /// The planned end (device, port) the link was found on.
+    pub device: String,
+    pub port: String,
+    /// What that end was planned to reach.
+    pub planned_peer_device: String,
+    pub planned_peer_port: String,
+    /// What it reaches.
+    pub found_peer_device: String,
+    pub found_peer_port: String,
+    /// The cable the found peer belongs to, if it is a planned port.
+    pub found_peer_cable: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Status {
+    AsPlanned,
+    Missing,
+    Swapped {
+        ends: Vec<Miscabled>,
+    },
+    /// Up at fewer lanes or a lower rate than planned.
+    Degraded {
+        planned_width: Option<u32>,
+        planned_gbps: f64,
+        found_width: Option<u32>,
+        found_gbps: Option<f64>,
+        found_rate: Option<String>,
+    },
+}
+
+impl Status {
+    fn key(&self) -> &'static str {
+        match self {
+            Status::AsPlanned => "as planned",
+            Status::Missing => "missing",
+            Status::Swapped { .. } => "swapped",
+            Status::Degraded { .. } => "degraded",
+        }
+    }
+}
+
+/// One planned cable and what was found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CableCheck {
+    pub label: String,
+    pub fabric: String,
+    pub tier: String,
+    pub a_device: String,
+    pub a_port: String,
+    pub z_device: String,
+    pub z_port: String,
+    /// The rail of a rail-optimized fabric the cable belongs to.
+    pub rail: Option<u32>,
+    #[serde(flatten)]
+    pub status: Status,
+}
+
+/// Counts for a switch, a rail or the whole check.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    pub name: String,
+    pub as_planned: u32,
+    pub missing: u32,
+    pub swapped: u32,
+    pub degraded: u32,
+    pub extra: u32,
+}
+
+impl Summary {
+    fn count(&mut self, status: &Status) {
+        match status {
+            Status::AsPlanned => self.as_planned += 1,
+            Status::Missing => self.missing += 1,
+            Status::Swapped { .. } => self.swapped += 1,
+            Status::Degraded { .. } => self.degraded += 1,
+        }
+    }
+
+    pub fn findings(&self) -> u32 {
+        self.missing + self.swapped + self.degraded + self.extra
+    }
+}
+
+/// The as-built fabric against the plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AsBuiltCheck {
+    /// Every planned cable of the fabrics checked, in sheet order.
+    pub cables: Vec<CableCheck>,
+    /// Links on no planned port.
+    pub extra: Vec<ObservedLink>,
+    pub total: Summary,
+    pub by_switch: Vec<Summary>,
+    pub by_rail: Vec<Summary>,
+}
+
+impl AsBuiltCheck {
+    /// The cables that are not as planned.
+    pub fn findings(&self) -> impl Iterator<Item = &CableCheck> {
+        self.cables.iter().filter(|c| c.status != Status::AsPlanned)
+    }
+}
+
+fn rail(f: &PlannedFabric, a_device: &str, a_port: &str, z_device: &str) -> Option<u32> {
+    let name = &f.fabric.name;
+    if f.fabric.plan.layout != Layout::RailOptimized {
+        return None;
+    }
+    if let Some(r) = nic_number(name, a_port) {
+        return Some(r);
+    }
+    let per_rail = (f.fabric.plan.leaves / f.fabric.ports_per_node.max(1)).max(1);
+    [a_device, z_device]
+        .into_iter()
+        .filter(|d| role_of(name, d) == Some("leaf"))
+        .find_map(|d| d.rsplit('-').next()?.parse::<u32>().ok())
+        .map(|n| (n.saturating_sub(1)) / per_rail + 1)
+}
+
+type Key = (String, String);
+
+/// Checks `links` against the plan of `report`'s fabric named `fabric`, or of every fabric.
+pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> AsBuiltCheck {
+    let (fabrics, _) = planned(report);
+    let fabrics: Vec<&PlannedFabric> = fabrics
+        .iter()
+        .filter(|f| fabric.is_none_or(|n| n == f.fabric.name))
+        .collect();
+    let mut cage: HashMap<&str, u32> = HashMap::new();
+    for f in &fabrics {
+        let links = f.links_per_cage();
+        for s in f.switches() {
+            cage.insert(s, links);
+        }
+    }
+    let key = |device: &str, port: &str| -> Key {
+        (
+            device.to_string(),
+            port_key(port, cage.get(device).copied().unwrap_or(1)),
+        )
+    };
+    // Planned ends: (device, port) → (fabric, cable, end).
+    let mut ends: HashMap<Key, (usize, usize, usize)> = HashMap::new();
+    for (fi, f) in fabrics.iter().enumerate() {
+        for (ci, c) in f.cables.iter().enumerate() {
+            ends.insert(key(&c.cable.a_device, &c.cable.a_port), (fi, ci, 0));
+            ends.insert(key(&c.cable.z_device, &c.cable.z_port), (fi, ci, 1));
+        }
+    }
+    let mut exact: HashMap<(usize, usize), &ObservedLink> = HashMap::new();
+    let mut wrong: HashMap<(usize, usize), Vec<Miscabled>> = HashMap::new();
+    let mut extra = Vec::new();
+    let mut seen: HashSet<(Key, Key)> = HashSet::new();
+    for l in links {
+        let a = key(&l.device, &l.port);
+        let b = key(&l.peer_device, &l.peer_port);
+        let pair = if a <= b {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        };
+        if !seen.insert(pair) {
+            continue;
+        }
+        match (ends.get(&a), ends.get(&b)) {
+            (Some(x), Some(y)) if (x.0, x.1) == (y.0, y.1) && x.2 != y.2 => {
+                exact.insert((x.0, x.1), l);
+            }
+            (None, None) => extra.push(l.clone()),
+            (ea, eb) => {
+                let label_of = |e: Option<&(usize, usize, usize)>| {
+                    e.map(|e| fabrics[e.0].cables[e.1].label.clone())
+                };
+                for (end, here, there, other) in [
+                    (ea, (&l.device, &l.port), (&l.peer_device, &l.peer_port), eb),
+                    (eb, (&l.peer_device, &l.peer_port), (&l.device, &l.port), ea),
+                ] {
+                    let Some(&(fi, ci, side)) = end else { continue };
+                    let c = &fabrics[fi].cables[ci].cable;
+                    let (pd, pp) = if side == 0 {
+                        (&c.z_device, &c.z_port)
+                    } else {
+                        (&c.a_device, &c.a_port)
+                    };
+                    wrong.entry((fi, ci)).or_default().push(Miscabled {
+                        device: here.0.clone(),
+                        port: here.1.clone(),
+                        planned_peer_device: pd.clone(),
+                        planned_peer_port: pp.clone(),
+                        found_peer_device: there.0.clone(),
+                        found_peer_port: there.1.clone(),
+                        found_peer_cable: label_of(other),
+                    });
+                }
+            }
+        }
+    }
+    let mut cables = Vec::new();
+    let mut total = Summary {
+        name: "total".into(),
+        ..Summary::default()
+    };
+    let mut by_switch: BTreeMap<String, Summary> = BTreeMap::new();
+    let mut by_rail: BTreeMap<u32, Summary> = BTreeMap::new();
+    for (fi, f) in fabrics.iter().enumerate() {
+        let planned_width = (f.transport() == Transport::InfiniBand).then_some(4);
+        let planned_gbps = f.speed_gbps();
+        for s in f.switches() {
+            by_switch.insert(
+                s.to_string(),
+                Summary {
+                    name: s.to_string(),
+                    ..Summary::default()
+                },
+            );
+        }
+        for (ci, lc) in f.cables.iter().enumerate() {
+            let c = &lc.cable;
+            let status = if let Some(l) = exact.get(&(fi, ci)) {
+                let narrow = matches!((planned_width, l.width), (Some(p), Some(w)) if w < p);
+                let slow = l.speed_gbps.is_some_and(|s| s < planned_gbps - 1e-6);
+                if narrow || slow {
+                    Status::Degraded {
+                        planned_width,
+                        planned_gbps,
+                        found_width: l.width,
+                        found_gbps: l.speed_gbps,
+                        found_rate: l.rate.clone(),
+                    }
+                } else {
+                    Status::AsPlanned
+                }
+            } else if let Some(ends) = wrong.remove(&(fi, ci)) {
+                Status::Swapped { ends }
+            } else {
+                Status::Missing
+            };
+            let rail = rail(f, &c.a_device, &c.a_port, &c.z_device);
+            total.count(&status);
+            for d in [&c.a_device, &c.z_device] {
+                if let Some(s) = by_switch.get_mut(d.as_str()) {
+                    s.count(&status);
+                }
+            }
+            if let Some(r) = rail {
+                by_rail
+                    .entry(r)
+                    .or_insert_with(|| Summary {
+                        name: format!("{} rail {r}", f.fabric.name),
+                        ..Summary::default()
+                    })
+                    .count(&status);
+            }
+            cables.push(CableCheck {
+                label: lc.label.clone(),
+                fabric: c.fabric.clone(),
+                tier: c.tier.to_string(),
+                a_device: c.a_device.clone(),
+                a_port: c.a_port.clone(),
+                z_device: c.z_device.clone(),
+                z_port: c.z_port.clone(),
+                rail,
+                status,
+            });
+        }
+    }
+    total.extra = extra.len() as u32;
+    for l in &extra {
+        for d in [&l.device, &l.peer_device] {
+            if let Some(s) = by_switch.get_mut(d.as_str()) {
+                s.extra += 1;
+            }
+        }
+    }
+    AsBuiltCheck {
+        cables,
+        extra,
+        total,
+        by_switch: by_switch.into_values().collect(),
+        by_rail: by_rail.into_values().collect(),
+    }
+}
+
+impl std::fmt::Display for CableCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}:{} - {}:{}: {}",
+            self.label,
+            self.a_device,
+            self.a_port,
+            self.z_device,
+            self.z_port,
+            self.status.key()
+        )?;
+        match &self.status {
+            Status::Swapped { ends } => {
+                for e in ends {
+                    write!(
+                        f,
+                        "; {}:{} reaches {}:{} instead of {}:{}",
+                        e.device,
+                        e.port,
+                        e.found_peer_device,
+                        e.found_peer_port,
+                        e.planned_peer_device,
+                        e.planned_peer_port
+                    )?;
+                }
+                Ok(())
+            }
+            Status::Degraded {
+                planned_gbps,
+                found_rate,
+                found_gbps,
+                ..
+            } => write!(
+                f,
+                " (up at {} instead of {planned_gbps} Gb/s)",
+                found_rate
+                    .clone()
+                    .or_else(|| found_gbps.map(|g| format!("{g} Gb/s")))
+                    .unwrap_or_default()
+            ),
+            _ => Ok(()),
+        }
+    }
+}
