@@ -6,9 +6,8 @@ mod support;
 use engine::asbuilt::{check, ibnetdiscover};
 use engine::handoff::{bundle, planned};
 use engine::{evaluate, DesignSpec, Report};
-use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
-use support::{expand_hostlist, yaml, yaml_documents};
+use support::{yaml, yaml_documents};
 
 fn design(example: &str) -> (DesignSpec, Report) {
     let spec = DesignSpec::from_json(example).unwrap();
