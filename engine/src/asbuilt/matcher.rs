@@ -167,10 +167,12 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
         }
     }
     let mut exact: HashMap<(usize, usize), &ObservedLink> = HashMap::new();
-    let mut wrong: HashMap<(usize, usize), Vec<Miscabled>> = HashMap::new();
+    // With the index of the observed link, so that a link on a port whose planned cable is
+    // also seen (two neighbours on one port) is kept, as extra.
+    let mut wrong: HashMap<(usize, usize), Vec<(Miscabled, usize)>> = HashMap::new();
     let mut extra = Vec::new();
     let mut seen: HashSet<(Key, Key)> = HashSet::new();
-    for l in links {
+    for (li, l) in links.iter().enumerate() {
         let a = key(&l.device, &l.port);
         let b = key(&l.peer_device, &l.peer_port);
         let pair = if a <= b {
@@ -201,7 +203,7 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
                     } else {
                         (&c.a_device, &c.a_port)
                     };
-                    wrong.entry((fi, ci)).or_default().push(Miscabled {
+                    let end = Miscabled {
                         device: here.0.clone(),
                         port: here.1.clone(),
                         planned_peer_device: pd.clone(),
@@ -209,12 +211,14 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
                         found_peer_device: there.0.clone(),
                         found_peer_port: there.1.clone(),
                         found_peer_cable: label_of(other),
-                    });
+                    };
+                    wrong.entry((fi, ci)).or_default().push((end, li));
                 }
             }
         }
     }
     let mut cables = Vec::new();
+    let mut doubled: Vec<usize> = Vec::new();
     let mut total = Summary {
         name: "total".into(),
         ..Summary::default()
@@ -236,6 +240,9 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
         for (ci, lc) in f.cables.iter().enumerate() {
             let c = &lc.cable;
             let status = if let Some(l) = exact.get(&(fi, ci)) {
+                if let Some(also) = wrong.remove(&(fi, ci)) {
+                    doubled.extend(also.into_iter().map(|(_, li)| li));
+                }
                 let narrow = matches!((planned_width, l.width), (Some(p), Some(w)) if w < p);
                 let slow = l.speed_gbps.is_some_and(|s| s < planned_gbps - 1e-6);
                 if narrow || slow {
@@ -249,7 +256,9 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
                 } else {
                     Status::AsPlanned
                 }
-            } else if let Some(ends) = wrong.remove(&(fi, ci)) {
+            } else if let Some(found) = wrong.remove(&(fi, ci)) {
+                let mut ends: Vec<Miscabled> = found.into_iter().map(|(e, _)| e).collect();
+                ends.sort_by(|x, y| (&x.device, &x.port).cmp(&(&y.device, &y.port)));
                 Status::Swapped { ends }
             } else {
                 Status::Missing
@@ -283,6 +292,9 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
             });
         }
     }
+    doubled.sort_unstable();
+    doubled.dedup();
+    extra.extend(doubled.into_iter().map(|li| links[li].clone()));
     total.extra = extra.len() as u32;
     for l in &extra {
         for d in [&l.device, &l.peer_device] {
