@@ -121,6 +121,6 @@ proptest! {
     fn the_matcher_takes_any_links(links in prop::collection::vec(link(), 0..60)) {
         let result = check(hybrid(), None, &links);
         let counted = result.total.as_planned + result.total.missing + result.total.swapped + result.total.degraded;
-        prop_assert_eq!(counted as usize, result.cables.len());
+        prop_assert_eq!(counted as usize, result.cables());
     }
 }

@@ -22,13 +22,14 @@ struct Node {
     description: String,
 }
 
-struct Port {
+/// A port line, borrowing from the input: nodes by index, peers by id until all are listed.
+struct Port<'t> {
     line: usize,
-    node: String,
+    node: usize,
     port: u32,
-    peer: String,
+    peer: &'t str,
     peer_port: u32,
-    rate: Option<String>,
+    rate: Option<&'t str>,
 }
 
 /// A quoted string at the start of `s` (after blanks): its content and the rest.
@@ -62,7 +63,7 @@ fn node_id(id: &str) -> bool {
     hex.is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-fn header(kind: Kind, rest: &str, line: usize) -> Result<(String, Node), ParseError> {
+fn header(kind: Kind, rest: &str, line: usize) -> Result<(&str, Node), ParseError> {
     let rest = rest.trim_start();
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     let ports: u32 = rest[..digits].parse().map_err(|_| {
@@ -95,10 +96,10 @@ fn header(kind: Kind, rest: &str, line: usize) -> Result<(String, Node), ParseEr
                 "a node header ends with # \"<node description>\" (truncated?)",
             )
         })?;
-    Ok((id.to_string(), Node { kind, description }))
+    Ok((id, Node { kind, description }))
 }
 
-fn port_line(node: &str, s: &str, line: usize) -> Result<Port, ParseError> {
+fn port_line(node: usize, s: &str, line: usize) -> Result<Port<'_>, ParseError> {
     let (port, rest) =
         bracket(s).ok_or_else(|| error(line, "a port line starts with [port] (truncated?)"))?;
     let (peer, rest) = quoted(rest).filter(|(id, _)| node_id(id)).ok_or_else(|| {
@@ -122,7 +123,7 @@ fn port_line(node: &str, s: &str, line: usize) -> Result<Port, ParseError> {
     let last = comment.split_whitespace().last().unwrap_or("");
     // `???` is what older builds print for a speed they do not know (XDR).
     let rate = match ib_rate(last) {
-        Some(_) => Some(last.to_string()),
+        Some(_) => Some(last),
         None if last.contains("x???") || last == "???" => None,
         None => {
             return Err(error(
@@ -133,9 +134,9 @@ fn port_line(node: &str, s: &str, line: usize) -> Result<Port, ParseError> {
     };
     Ok(Port {
         line,
-        node: node.to_string(),
+        node,
         port,
-        peer: peer.to_string(),
+        peer,
         peer_port,
         rate,
     })
@@ -156,9 +157,10 @@ fn end(node: &Node, n: u32) -> (String, String) {
 /// The links of an `ibnetdiscover` dump, each once.
 pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
     let text = text(input, "ibnetdiscover output")?;
-    let mut nodes: HashMap<String, Node> = HashMap::new();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut nodes: Vec<Node> = Vec::new();
     let mut ports: Vec<Port> = Vec::new();
-    let mut current: Option<String> = None;
+    let mut current: Option<usize> = None;
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let trimmed = raw.trim_end();
@@ -166,6 +168,19 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
             if trimmed.is_empty() {
                 current = None;
             }
+            continue;
+        }
+        if trimmed.starts_with('[') {
+            let Some(node) = current else {
+                return Err(error(
+                    line,
+                    "a port line outside a node block (truncated or reordered?)",
+                ));
+            };
+            if ports.len() >= 2 * MAX_LINKS {
+                return Err(error(line, format!("more than {MAX_LINKS} links")));
+            }
+            ports.push(port_line(node, trimmed, line)?);
             continue;
         }
         const ID_LINES: [&str; 6] = [
@@ -193,23 +208,11 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
         });
         if let Some((kind, rest)) = kind {
             let (id, node) = header(kind, rest, line)?;
-            if nodes.insert(id.clone(), node).is_some() {
+            if ids.insert(id, nodes.len()).is_some() {
                 return Err(error(line, format!("node {id} is listed twice")));
             }
-            current = Some(id);
-            continue;
-        }
-        if trimmed.starts_with('[') {
-            let Some(node) = &current else {
-                return Err(error(
-                    line,
-                    "a port line outside a node block (truncated or reordered?)",
-                ));
-            };
-            if ports.len() >= 2 * MAX_LINKS {
-                return Err(error(line, format!("more than {MAX_LINKS} links")));
-            }
-            ports.push(port_line(node, trimmed, line)?);
+            current = Some(nodes.len());
+            nodes.push(node);
             continue;
         }
         return Err(error(
@@ -226,10 +229,11 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
             "no node headers (Switch, Ca, Rt): is this the output of ibnetdiscover?",
         ));
     }
-    let mut seen: HashSet<(&str, u32)> = HashSet::with_capacity(ports.len());
+    // Each link is printed from both ends: keep it where it is first seen.
+    let mut seen: HashSet<(usize, u32)> = HashSet::with_capacity(ports.len());
     let mut links = Vec::with_capacity(ports.len() / 2 + 1);
     for p in &ports {
-        let Some(peer) = nodes.get(&p.peer) else {
+        let Some(&peer) = ids.get(p.peer) else {
             return Err(error(
                 p.line,
                 format!(
@@ -238,15 +242,13 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
                 ),
             ));
         };
-        seen.insert((p.node.as_str(), p.port));
-        if seen.contains(&(p.peer.as_str(), p.peer_port))
-            && (p.peer.as_str(), p.peer_port) != (p.node.as_str(), p.port)
-        {
+        seen.insert((p.node, p.port));
+        if (peer, p.peer_port) != (p.node, p.port) && seen.contains(&(peer, p.peer_port)) {
             continue;
         }
-        let (device, port) = end(&nodes[&p.node], p.port);
-        let (peer_device, peer_port) = end(peer, p.peer_port);
-        let rated = p.rate.as_deref().and_then(ib_rate);
+        let (device, port) = end(&nodes[p.node], p.port);
+        let (peer_device, peer_port) = end(&nodes[peer], p.peer_port);
+        let rated = p.rate.and_then(ib_rate);
         links.push(ObservedLink {
             device,
             port,
@@ -254,7 +256,7 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
             peer_port,
             width: rated.map(|r| r.0),
             speed_gbps: rated.map(|r| r.1),
-            rate: p.rate.clone(),
+            rate: p.rate.map(str::to_string),
             line: p.line,
         });
     }

@@ -7,12 +7,14 @@
 //! port is extra.
 
 use super::{port_key, ObservedLink};
-use crate::handoff::{nic_number, planned, role_of, PlannedFabric};
+use crate::handoff::{nic_number, planned_up_to, role_of, PlannedFabric};
 use crate::report::Report;
 use crate::technology::Transport;
 use crate::topology::Layout;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// One end of a planned cable found cabled to something else.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -104,8 +106,11 @@ impl Summary {
 /// The as-built fabric against the plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AsBuiltCheck {
-    /// Every planned cable of the fabrics checked, in sheet order.
-    pub cables: Vec<CableCheck>,
+    /// Labels of the cables found as planned, in sheet order.
+    pub as_planned: Vec<String>,
+    /// Every other planned cable of the fabrics checked (missing, swapped, degraded), in sheet
+    /// order.
+    pub findings: Vec<CableCheck>,
     /// Links on no planned port.
     pub extra: Vec<ObservedLink>,
     pub total: Summary,
@@ -114,9 +119,14 @@ pub struct AsBuiltCheck {
 }
 
 impl AsBuiltCheck {
-    /// The cables that are not as planned.
-    pub fn findings(&self) -> impl Iterator<Item = &CableCheck> {
-        self.cables.iter().filter(|c| c.status != Status::AsPlanned)
+    /// Cables checked.
+    pub fn cables(&self) -> usize {
+        self.as_planned.len() + self.findings.len()
+    }
+
+    /// The finding for the cable labelled `label`; `None` when it is as planned or unknown.
+    pub fn finding(&self, label: &str) -> Option<&CableCheck> {
+        self.findings.iter().find(|c| c.label == label)
     }
 }
 
@@ -136,42 +146,103 @@ fn rail(f: &PlannedFabric, a_device: &str, a_port: &str, z_device: &str) -> Opti
         .map(|n| (n.saturating_sub(1)) / per_rail + 1)
 }
 
-type Key = (String, String);
+/// (device, port as `port_key` reduces it), borrowing where the name is already reduced.
+type Key<'a> = (&'a str, Cow<'a, str>);
+
+/// `port_key` without allocating for the names the plan and most tools already write reduced
+/// (`p12`, `compute-nic1`).
+fn reduced(port: &str, links_per_cage: u32) -> Cow<'_, str> {
+    let plain_p = port.strip_prefix('p').is_some_and(|n| {
+        !n.is_empty()
+            && n.len() < 10
+            && !n.starts_with('0')
+            && n.bytes().all(|b| b.is_ascii_digit())
+    });
+    let numbered = port.starts_with(|c: char| c.is_ascii_digit())
+        || ["ethernet", "swp", "eth", "port", "p"].iter().any(|p| {
+            port.len() >= p.len()
+                && port[..p.len()].eq_ignore_ascii_case(p)
+                && port[p.len()..].starts_with(|c: char| c.is_ascii_digit())
+        });
+    let lower = !port
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || b.is_ascii_whitespace());
+    if plain_p || (lower && !numbered) {
+        Cow::Borrowed(port)
+    } else {
+        Cow::Owned(port_key(port, links_per_cage))
+    }
+}
+
+/// FNV-1a for the matcher's maps: keys are short names, and the input is the operator's own
+/// fabric, so flooding is not a concern; SipHash costs more than the matching itself.
+#[derive(Default, Clone, Copy)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
+type FastSet<K> = HashSet<K, BuildHasherDefault<Fnv>>;
 
 /// Checks `links` against the plan of `report`'s fabric named `fabric`, or of every fabric.
 pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> AsBuiltCheck {
-    let (fabrics, _) = planned(report);
+    let (fabrics, _) = planned_up_to(report, fabric);
     let fabrics: Vec<&PlannedFabric> = fabrics
         .iter()
         .filter(|f| fabric.is_none_or(|n| n == f.fabric.name))
         .collect();
-    let mut cage: HashMap<&str, u32> = HashMap::new();
-    for f in &fabrics {
+    check_fabrics(&fabrics, links)
+}
+
+/// Checks `links` against the cables of `fabrics`.
+pub fn check_fabrics<'a>(
+    fabrics: &[&'a PlannedFabric<'a>],
+    links: &'a [ObservedLink],
+) -> AsBuiltCheck {
+    let mut cage: FastMap<&str, u32> = FastMap::default();
+    for f in fabrics {
         let links = f.links_per_cage();
         for s in f.switches() {
             cage.insert(s, links);
         }
     }
-    let key = |device: &str, port: &str| -> Key {
+    let key = |device: &'a str, port: &'a str| -> Key<'a> {
         (
-            device.to_string(),
-            port_key(port, cage.get(device).copied().unwrap_or(1)),
+            device,
+            reduced(port, cage.get(device).copied().unwrap_or(1)),
         )
     };
     // Planned ends: (device, port) → (fabric, cable, end).
-    let mut ends: HashMap<Key, (usize, usize, usize)> = HashMap::new();
+    let mut ends: FastMap<Key, (usize, usize, usize)> = FastMap::default();
+    ends.reserve(fabrics.iter().map(|f| 2 * f.cables.len()).sum());
     for (fi, f) in fabrics.iter().enumerate() {
         for (ci, c) in f.cables.iter().enumerate() {
             ends.insert(key(&c.cable.a_device, &c.cable.a_port), (fi, ci, 0));
             ends.insert(key(&c.cable.z_device, &c.cable.z_port), (fi, ci, 1));
         }
     }
-    let mut exact: HashMap<(usize, usize), &ObservedLink> = HashMap::new();
+    let mut exact: FastMap<(usize, usize), &ObservedLink> = FastMap::default();
     // With the index of the observed link, so that a link on a port whose planned cable is
     // also seen (two neighbours on one port) is kept, as extra.
-    let mut wrong: HashMap<(usize, usize), Vec<(Miscabled, usize)>> = HashMap::new();
+    let mut wrong: FastMap<(usize, usize), Vec<(Miscabled, usize)>> = FastMap::default();
     let mut extra = Vec::new();
-    let mut seen: HashSet<(Key, Key)> = HashSet::new();
+    let mut seen: FastSet<(Key, Key)> = FastSet::default();
     for (li, l) in links.iter().enumerate() {
         let a = key(&l.device, &l.port);
         let b = key(&l.peer_device, &l.peer_port);
@@ -217,7 +288,8 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
             }
         }
     }
-    let mut cables = Vec::new();
+    let mut as_planned = Vec::new();
+    let mut findings = Vec::new();
     let mut doubled: Vec<usize> = Vec::new();
     let mut total = Summary {
         name: "total".into(),
@@ -279,7 +351,11 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
                     })
                     .count(&status);
             }
-            cables.push(CableCheck {
+            if status == Status::AsPlanned {
+                as_planned.push(lc.label.clone());
+                continue;
+            }
+            findings.push(CableCheck {
                 label: lc.label.clone(),
                 fabric: c.fabric.clone(),
                 tier: c.tier.to_string(),
@@ -304,7 +380,8 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
         }
     }
     AsBuiltCheck {
-        cables,
+        as_planned,
+        findings,
         extra,
         total,
         by_switch: by_switch.into_values().collect(),

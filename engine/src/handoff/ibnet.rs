@@ -95,17 +95,23 @@ pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink]) -> String {
     let radix = f.fabric.plan.radix;
     let mut out = String::with_capacity(160 * (2 * links.len() + switch_ids.len()));
     let _ = writeln!(out, "#\n# Topology file: fabric {fabric}, as planned\n#");
-    let peer = |p: (&str, &str)| -> (String, String, usize) {
+    // The peer as a port line names it: id and port, then its description and LID.
+    let peer = |out: &mut String, p: (&str, &str)| -> (usize, bool) {
         if let Some((guid, lid)) = switch_ids.get(p.0) {
             let n = super::port_number(p.1).unwrap_or(0);
-            (format!("\"S-{guid:016x}\"[{n}]"), p.0.to_string(), *lid)
+            let _ = write!(out, "\"S-{guid:016x}\"[{n}]");
+            (*lid, true)
         } else {
             let (guid, lid) = ca_ids.get(&p).copied().unwrap_or((0, 0));
-            (
-                format!("\"H-{guid:016x}\"[1]({:x})", guid + 1),
-                format!("{} {}", p.0, p.1),
-                lid,
-            )
+            let _ = write!(out, "\"H-{guid:016x}\"[1]({:x}) ", guid + 1);
+            (lid, false)
+        }
+    };
+    let description = |out: &mut String, p: (&str, &str), switch: bool| {
+        out.push_str(p.0);
+        if !switch {
+            out.push(' ');
+            out.push_str(p.1);
         }
     };
     for (name, ends) in &mut switches {
@@ -118,26 +124,25 @@ pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink]) -> String {
              Switch\t{ports} \"S-{guid:016x}\"\t\t# \"{name}\" enhanced port 0 lid {lid} lmc 0\n"
         );
         for e in ends.iter() {
-            let (id, desc, peer_lid) = peer(e.peer);
-            let pad = if id.ends_with(')') { " " } else { "" };
-            let _ = writeln!(
-                out,
-                "[{}]\t{id}{pad}\t\t# \"{desc}\" lid {peer_lid} {}",
-                e.port, e.rate
-            );
+            let _ = write!(out, "[{}]\t", e.port);
+            let (peer_lid, switch) = peer(&mut out, e.peer);
+            out.push_str("\t\t# \"");
+            description(&mut out, e.peer, switch);
+            let _ = writeln!(out, "\" lid {peer_lid} {}", e.rate);
         }
     }
     for ((host, port), e) in &cas {
         let (guid, lid) = ca_ids[&(*host, *port)];
-        let (id, desc, peer_lid) = peer(e.peer);
         let _ = write!(
             out,
             "\nvendid=0x2c9\ndevid=0x1021\nsysimgguid=0x{guid:x}\ncaguid=0x{guid:x}\n\
-             Ca\t1 \"H-{guid:016x}\"\t\t# \"{host} {port}\"\n\
-             [1]({:x}) \t{id}\t\t# lid {lid} lmc 0 \"{desc}\" lid {peer_lid} {}\n",
-            guid + 1,
-            e.rate
+             Ca\t1 \"H-{guid:016x}\"\t\t# \"{host} {port}\"\n[1]({:x}) \t",
+            guid + 1
         );
+        let (peer_lid, switch) = peer(&mut out, e.peer);
+        let _ = write!(out, "\t\t# lid {lid} lmc 0 \"");
+        description(&mut out, e.peer, switch);
+        let _ = writeln!(out, "\" lid {peer_lid} {}", e.rate);
     }
     out
 }

@@ -56,24 +56,24 @@ impl PlannedFabric<'_> {
 
     /// Switches of the fabric in sheet order: leaves, spines, cores.
     pub fn switches(&self) -> Vec<&str> {
-        let mut seen = std::collections::BTreeSet::new();
+        let name = self.fabric.name.as_str();
+        let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        for tier in ["leaf", "spine", "core"] {
-            for c in &self.cables {
-                for d in [&c.cable.a_device, &c.cable.z_device] {
-                    if role_of(&self.fabric.name, d) == Some(tier) && seen.insert(d.as_str()) {
-                        out.push(d.as_str());
-                    }
+        for c in &self.cables {
+            for d in [&c.cable.a_device, &c.cable.z_device] {
+                if role_of(name, d).is_some() && seen.insert(d.as_str()) {
+                    out.push(d.as_str());
                 }
             }
         }
-        out.sort_by_key(|d| (tier_rank(&self.fabric.name, d), *d));
+        // Numbers are zero-padded, so names sort in sheet order within a tier.
+        out.sort_by_key(|d| (tier_rank(name, d), *d));
         out
     }
 
     /// Hosts (nodes and extra endpoints) in sheet order.
     pub fn hosts(&self) -> Vec<&str> {
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = std::collections::HashSet::new();
         self.cables
             .iter()
             .filter(|c| c.cable.tier == "node-leaf")
@@ -116,10 +116,20 @@ pub fn nic_number(fabric: &str, port: &str) -> Option<u32> {
 /// Every fabric whose switches take its cables, with the sheet's labels; the others with the
 /// reason they have no sheet.
 pub fn planned(report: &Report) -> (Vec<PlannedFabric<'_>>, Vec<String>) {
+    planned_up_to(report, None)
+}
+
+/// As [`planned`], stopping after the fabric named `last` (the fabrics after it do not change
+/// its labels, so they need no cabling).
+pub fn planned_up_to<'r>(
+    report: &'r Report,
+    last: Option<&str>,
+) -> (Vec<PlannedFabric<'r>>, Vec<String>) {
     let mut fabrics = Vec::new();
     let mut skipped = Vec::new();
     let mut next = 1usize;
     for fabric in &report.fabrics {
+        let done = last == Some(fabric.name.as_str());
         match cabling(fabric) {
             Ok(sheet) => {
                 let cables = sheet
@@ -133,6 +143,9 @@ pub fn planned(report: &Report) -> (Vec<PlannedFabric<'_>>, Vec<String>) {
                 fabrics.push(PlannedFabric { fabric, cables });
             }
             Err(e) => skipped.push(e.0),
+        }
+        if done {
+            break;
         }
     }
     (fabrics, skipped)
