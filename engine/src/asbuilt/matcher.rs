@@ -151,7 +151,7 @@ type Key<'a> = (&'a str, Cow<'a, str>);
 
 /// `port_key` without allocating for the names the plan and most tools already write reduced
 /// (`p12`, `compute-nic1`).
-fn reduced(port: &str, links_per_cage: u32) -> Cow<'_, str> {
+fn reduced(port: &str, links_per_cage: impl FnOnce() -> u32) -> Cow<'_, str> {
     let plain_p = port.strip_prefix('p').is_some_and(|n| {
         !n.is_empty()
             && n.len() < 10
@@ -170,7 +170,7 @@ fn reduced(port: &str, links_per_cage: u32) -> Cow<'_, str> {
     if plain_p || (lower && !numbered) {
         Cow::Borrowed(port)
     } else {
-        Cow::Owned(port_key(port, links_per_cage))
+        Cow::Owned(port_key(port, links_per_cage()))
     }
 }
 
@@ -225,7 +225,7 @@ pub fn check_fabrics<'a>(
     let key = |device: &'a str, port: &'a str| -> Key<'a> {
         (
             device,
-            reduced(port, cage.get(device).copied().unwrap_or(1)),
+            reduced(port, || cage.get(device).copied().unwrap_or(1)),
         )
     };
     // Planned ends: (device, port) → (fabric, cable, end).
@@ -246,18 +246,20 @@ pub fn check_fabrics<'a>(
     for (li, l) in links.iter().enumerate() {
         let a = key(&l.device, &l.port);
         let b = key(&l.peer_device, &l.peer_port);
-        let pair = if a <= b {
-            (a.clone(), b.clone())
-        } else {
-            (b.clone(), a.clone())
-        };
+        let (ea, eb) = (ends.get(&a), ends.get(&b));
+        if let (Some(x), Some(y)) = (ea, eb) {
+            if (x.0, x.1) == (y.0, y.1) && x.2 != y.2 {
+                // Seen from both ends, the same cable: once is enough.
+                exact.entry((x.0, x.1)).or_insert(l);
+                continue;
+            }
+        }
+        // A link listed from both ends (LLDP on both devices) counts once.
+        let pair = if a <= b { (a, b) } else { (b, a) };
         if !seen.insert(pair) {
             continue;
         }
-        match (ends.get(&a), ends.get(&b)) {
-            (Some(x), Some(y)) if (x.0, x.1) == (y.0, y.1) && x.2 != y.2 => {
-                exact.insert((x.0, x.1), l);
-            }
+        match (ea, eb) {
             (None, None) => extra.push(l.clone()),
             (ea, eb) => {
                 let label_of = |e: Option<&(usize, usize, usize)>| {
@@ -295,19 +297,19 @@ pub fn check_fabrics<'a>(
         name: "total".into(),
         ..Summary::default()
     };
-    let mut by_switch: BTreeMap<String, Summary> = BTreeMap::new();
+    // Switch summaries in sheet order, found by name.
+    let mut by_switch: Vec<Summary> = Vec::new();
+    let mut switch_index: FastMap<&str, usize> = FastMap::default();
     let mut by_rail: BTreeMap<u32, Summary> = BTreeMap::new();
     for (fi, f) in fabrics.iter().enumerate() {
         let planned_width = (f.transport() == Transport::InfiniBand).then_some(4);
         let planned_gbps = f.speed_gbps();
         for s in f.switches() {
-            by_switch.insert(
-                s.to_string(),
-                Summary {
-                    name: s.to_string(),
-                    ..Summary::default()
-                },
-            );
+            switch_index.insert(s, by_switch.len());
+            by_switch.push(Summary {
+                name: s.to_string(),
+                ..Summary::default()
+            });
         }
         for (ci, lc) in f.cables.iter().enumerate() {
             let c = &lc.cable;
@@ -338,7 +340,7 @@ pub fn check_fabrics<'a>(
             let rail = rail(f, &c.a_device, &c.a_port, &c.z_device);
             total.count(&status);
             for d in [&c.a_device, &c.z_device] {
-                if let Some(s) = by_switch.get_mut(d.as_str()) {
+                if let Some(s) = switch_index.get(d.as_str()).map(|i| &mut by_switch[*i]) {
                     s.count(&status);
                 }
             }
@@ -374,7 +376,7 @@ pub fn check_fabrics<'a>(
     total.extra = extra.len() as u32;
     for l in &extra {
         for d in [&l.device, &l.peer_device] {
-            if let Some(s) = by_switch.get_mut(d.as_str()) {
+            if let Some(s) = switch_index.get(d.as_str()).map(|i| &mut by_switch[*i]) {
                 s.extra += 1;
             }
         }
@@ -384,7 +386,7 @@ pub fn check_fabrics<'a>(
         findings,
         extra,
         total,
-        by_switch: by_switch.into_values().collect(),
+        by_switch,
         by_rail: by_rail.into_values().collect(),
     }
 }

@@ -8,7 +8,8 @@
 //!
 //! CVT reads the P2P file as an Excel workbook: open the CSV and save it as .xlsx.
 
-use super::{nic_number, port_number, role_of, text::csv_row, PlannedFabric};
+use super::text::{csv_row, push_csv_row};
+use super::{nic_number, port_number, role_of, PlannedFabric};
 use crate::asbuilt::cumulus_port;
 use crate::technology::Transport;
 
@@ -57,18 +58,21 @@ pub fn p2p_csv(f: &PlannedFabric) -> String {
         let c = &lc.cable;
         let a = port(f, &c.a_device, &c.a_port);
         let z = port(f, &c.z_device, &c.z_port);
-        out.push_str(&if ib {
-            csv_row(&[c.a_device.as_str(), &a, &c.z_device, &z])
+        if ib {
+            push_csv_row(&mut out, &[c.a_device.as_str(), &a, &c.z_device, &z]);
         } else {
-            csv_row(&[
-                c.a_device.as_str(),
-                kind(&c.a_device),
-                &a,
-                &c.z_device,
-                kind(&c.z_device),
-                &z,
-            ])
-        });
+            push_csv_row(
+                &mut out,
+                &[
+                    c.a_device.as_str(),
+                    kind(&c.a_device),
+                    &a,
+                    &c.z_device,
+                    kind(&c.z_device),
+                    &z,
+                ],
+            );
+        }
     }
     out
 }

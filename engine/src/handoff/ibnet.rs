@@ -9,7 +9,7 @@
 
 use super::{role_of, PlannedFabric};
 use crate::asbuilt::{ib_rate, ib_speed_token, ObservedLink};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// The links of the plan, as the fabric should report them: `4x` at the fabric's lane rate.
@@ -81,13 +81,14 @@ pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink]) -> String {
     }
     // GUIDs and LIDs by position: switches from 1, then adapters.
     let base = 0x0002_c903_0000_0000u64 + ((fnv(fabric) & 0xffff) << 24);
-    let switch_ids: BTreeMap<&str, (u64, usize)> = switches
+    // Looked up once per port line: hashed, while the node maps above keep the output order.
+    let switch_ids: HashMap<&str, (u64, usize)> = switches
         .keys()
         .enumerate()
         .map(|(i, s)| (*s, (base + 0x10 * i as u64, i + 1)))
         .collect();
     let ca_base = base + 0x0080_0000;
-    let ca_ids: BTreeMap<(&str, &str), (u64, usize)> = cas
+    let ca_ids: HashMap<(&str, &str), (u64, usize)> = cas
         .keys()
         .enumerate()
         .map(|(i, k)| (*k, (ca_base + 0x10 * i as u64, switch_ids.len() + i + 1)))

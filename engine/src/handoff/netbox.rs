@@ -6,7 +6,7 @@
 //! Import in this order, after creating the site (named as the design) and the device roles
 //! named in devices.csv. Interfaces keep the sheet's port names; cables carry the sheet's labels.
 
-use super::text::{csv_row, yaml_string as q};
+use super::text::{csv_row, push_csv_row, yaml_string as q};
 use super::{role_of, PlannedFabric};
 use crate::catalog::{node_preset, switch, ReachClass};
 use crate::technology::Transport;
@@ -187,7 +187,7 @@ pub fn interfaces(fabrics: &[PlannedFabric]) -> String {
             let c = &lc.cable;
             for (d, p) in [(&c.a_device, &c.a_port), (&c.z_device, &c.z_port)] {
                 let label = super::cvt::port(f, d, p);
-                out.push_str(&csv_row(&[d.as_str(), p, &label, kind, &speed]));
+                push_csv_row(&mut out, &[d.as_str(), p, &label, kind, &speed]);
             }
         }
     }
@@ -214,20 +214,23 @@ pub fn cables(fabrics: &[PlannedFabric]) -> String {
             let c = &lc.cable;
             let length = c.length_m.map(|m| format!("{m}")).unwrap_or_default();
             let unit = if length.is_empty() { "" } else { "m" };
-            out.push_str(&csv_row(&[
-                c.a_device.as_str(),
-                "dcim.interface",
-                &c.a_port,
-                &c.z_device,
-                "dcim.interface",
-                &c.z_port,
-                cable_type(c.reach),
-                "planned",
-                &lc.label,
-                &length,
-                unit,
-                &format!("{} {}", f.fabric.name, c.media(speed)),
-            ]));
+            push_csv_row(
+                &mut out,
+                &[
+                    c.a_device.as_str(),
+                    "dcim.interface",
+                    &c.a_port,
+                    &c.z_device,
+                    "dcim.interface",
+                    &c.z_port,
+                    cable_type(c.reach),
+                    "planned",
+                    &lc.label,
+                    &length,
+                    unit,
+                    &format!("{} {}", f.fabric.name, c.media(speed)),
+                ],
+            );
         }
     }
     out

@@ -5,6 +5,12 @@
 /// [RFC 4180 §2]. Lines end with `\n`.
 pub fn csv_row<S: AsRef<str>>(fields: &[S]) -> String {
     let mut line = String::new();
+    push_csv_row(&mut line, fields);
+    line
+}
+
+/// [`csv_row`], appended to `line`.
+pub fn push_csv_row<S: AsRef<str>>(line: &mut String, fields: &[S]) {
     for (i, f) in fields.iter().enumerate() {
         if i > 0 {
             line.push(',');
@@ -19,7 +25,6 @@ pub fn csv_row<S: AsRef<str>>(fields: &[S]) -> String {
         }
     }
     line.push('\n');
-    line
 }
 
 /// A YAML double-quoted scalar: always quoted, so that names such as `no`, `on`, `1e3` or
