@@ -7,8 +7,7 @@
 //! `<host> <adapter>` (`node-001 mlx5_0`), so its port is the adapter. Every link is printed from
 //! both ends and read once.
 
-use super::{error, ib_rate, text, ObservedLink, ParseError, MAX_LINKS};
-use std::collections::{HashMap, HashSet};
+use super::{error, ib_rate, text, FastMap, FastSet, ObservedLink, ParseError, MAX_LINKS};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -120,7 +119,7 @@ fn port_line(node: usize, s: &str, line: usize) -> Result<Port<'_>, ParseError> 
             "a port line ends with a # comment of descriptions, lid and rate (truncated?)",
         )
     })?;
-    let last = comment.split_whitespace().last().unwrap_or("");
+    let last = comment.trim_end().rsplit([' ', '\t']).next().unwrap_or("");
     // `???` is what older builds print for a speed they do not know (XDR).
     let rate = match ib_rate(last) {
         Some(_) => Some(last),
@@ -157,7 +156,7 @@ fn end(node: &Node, n: u32) -> (String, String) {
 /// The links of an `ibnetdiscover` dump, each once.
 pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
     let text = text(input, "ibnetdiscover output")?;
-    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut ids: FastMap<&str, usize> = FastMap::default();
     let mut nodes: Vec<Node> = Vec::new();
     let mut ports: Vec<Port> = Vec::new();
     let mut current: Option<usize> = None;
@@ -230,7 +229,8 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
         ));
     }
     // Each link is printed from both ends: keep it where it is first seen.
-    let mut seen: HashSet<(usize, u32)> = HashSet::with_capacity(ports.len());
+    let mut seen: FastSet<(usize, u32)> = FastSet::default();
+    seen.reserve(ports.len());
     let mut links = Vec::with_capacity(ports.len() / 2 + 1);
     for p in &ports {
         let Some(&peer) = ids.get(p.peer) else {

@@ -6,15 +6,14 @@
 //! and the found. A planned cable with no link on either end is missing; a link on no planned
 //! port is extra.
 
-use super::{port_key, ObservedLink};
+use super::{port_key, FastMap, FastSet, ObservedLink};
 use crate::handoff::{nic_number, planned_up_to, role_of, PlannedFabric};
 use crate::report::Report;
 use crate::technology::Transport;
 use crate::topology::Layout;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeMap;
 
 /// One end of a planned cable found cabled to something else.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -173,32 +172,6 @@ fn reduced(port: &str, links_per_cage: impl FnOnce() -> u32) -> Cow<'_, str> {
         Cow::Owned(port_key(port, links_per_cage()))
     }
 }
-
-/// FNV-1a for the matcher's maps: keys are short names, and the input is the operator's own
-/// fabric, so flooding is not a concern; SipHash costs more than the matching itself.
-#[derive(Default, Clone, Copy)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
-type FastSet<K> = HashSet<K, BuildHasherDefault<Fnv>>;
 
 /// Checks `links` against the plan of `report`'s fabric named `fabric`, or of every fabric.
 pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> AsBuiltCheck {

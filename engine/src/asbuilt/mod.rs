@@ -9,7 +9,7 @@ pub mod ibnetdiscover;
 pub mod lldp;
 mod matcher;
 
-pub use matcher::{check, AsBuiltCheck, CableCheck, Status, Summary};
+pub use matcher::{check, check_fabrics, AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -84,19 +84,59 @@ pub(crate) fn text<'a>(input: &'a [u8], what: &str) -> Result<&'a str, ParseErro
             + 1;
         error(line, "is not text (binary data or an unknown encoding)")
     })?;
-    for (index, raw) in text.lines().enumerate() {
-        if raw.contains('\0') {
-            return Err(error(index + 1, "is not text (it holds NUL bytes)"));
-        }
-        if raw.len() > MAX_LINE_CHARS && raw.chars().count() > MAX_LINE_CHARS {
-            return Err(error(
-                index + 1,
-                format!("is longer than {MAX_LINE_CHARS} characters: not {what}"),
-            ));
+    // One pass over the bytes: NUL bytes and overlong lines, with their line numbers.
+    let mut line = 1;
+    let mut start = 0;
+    for (at, b) in input.iter().enumerate() {
+        match *b {
+            0 => return Err(error(line, "is not text (it holds NUL bytes)")),
+            b'\n' => {
+                long_line(&text[start..at], line, what)?;
+                line += 1;
+                start = at + 1;
+            }
+            _ => {}
         }
     }
+    long_line(&text[start..], line, what)?;
     Ok(text)
 }
+
+fn long_line(raw: &str, line: usize, what: &str) -> Result<(), ParseError> {
+    if raw.len() > MAX_LINE_CHARS && raw.chars().count() > MAX_LINE_CHARS {
+        return Err(error(
+            line,
+            format!("is longer than {MAX_LINE_CHARS} characters: not {what}"),
+        ));
+    }
+    Ok(())
+}
+
+/// FNV-1a for the as-built maps: keys are short names and numbers from the operator's own
+/// fabric, so hash flooding is not a concern, and SipHash costs more than the matching itself.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+pub(crate) type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
 
 /// Gb/s per lane of an InfiniBand speed token as `ibnetdiscover` prints it (rdma-core
 /// libibmad dump.c; NDR 100G and XDR 200G per lane, IBTA).

@@ -9,7 +9,7 @@
 
 use super::{role_of, PlannedFabric};
 use crate::asbuilt::{ib_rate, ib_speed_token, ObservedLink};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// The links of the plan, as the fabric should report them: `4x` at the fabric's lane rate.
@@ -47,11 +47,15 @@ struct End<'a> {
 pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink]) -> String {
     let fabric = f.fabric.name.as_str();
     let is_switch = |d: &str| role_of(fabric, d).is_some();
-    // Switch ports by switch; channel adapters by (host, port).
-    let mut switches: BTreeMap<&str, Vec<End>> = BTreeMap::new();
-    let mut cas: BTreeMap<(&str, &str), End> = BTreeMap::new();
+    // Switch ports by switch; channel adapters by (host, port). Gathered by hash, then sorted
+    // by name for the output.
+    let mut switch_at: HashMap<&str, usize> = HashMap::new();
+    let mut switches: Vec<(&str, Vec<End>)> = Vec::new();
+    let mut ca_at: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut cas: Vec<((&str, &str), End)> = Vec::new();
     for name in f.switches() {
-        switches.insert(name, Vec::new());
+        switch_at.insert(name, switches.len());
+        switches.push((name, Vec::new()));
     }
     for l in links {
         let rate = l.rate.as_deref().unwrap_or("4xSDR");
@@ -61,37 +65,47 @@ pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink]) -> String {
         ] {
             if is_switch(from.0) {
                 if let Some(port) = super::port_number(from.1) {
-                    switches.entry(from.0).or_default().push(End {
+                    let at = *switch_at.entry(from.0).or_insert_with(|| {
+                        switches.push((from.0, Vec::new()));
+                        switches.len() - 1
+                    });
+                    switches[at].1.push(End {
                         port,
                         peer: (to.0, to.1),
                         rate,
                     });
                 }
             } else {
-                cas.insert(
-                    (from.0, from.1),
-                    End {
-                        port: 1,
-                        peer: (to.0, to.1),
-                        rate,
-                    },
-                );
+                let end = End {
+                    port: 1,
+                    peer: (to.0, to.1),
+                    rate,
+                };
+                match ca_at.get(&(from.0, from.1)) {
+                    Some(at) => cas[*at].1 = end,
+                    None => {
+                        ca_at.insert((from.0, from.1), cas.len());
+                        cas.push(((from.0, from.1), end));
+                    }
+                }
             }
         }
     }
+    switches.sort_unstable_by_key(|s| s.0);
+    cas.sort_unstable_by_key(|c| c.0);
     // GUIDs and LIDs by position: switches from 1, then adapters.
     let base = 0x0002_c903_0000_0000u64 + ((fnv(fabric) & 0xffff) << 24);
     // Looked up once per port line: hashed, while the node maps above keep the output order.
     let switch_ids: HashMap<&str, (u64, usize)> = switches
-        .keys()
+        .iter()
         .enumerate()
-        .map(|(i, s)| (*s, (base + 0x10 * i as u64, i + 1)))
+        .map(|(i, s)| (s.0, (base + 0x10 * i as u64, i + 1)))
         .collect();
     let ca_base = base + 0x0080_0000;
     let ca_ids: HashMap<(&str, &str), (u64, usize)> = cas
-        .keys()
+        .iter()
         .enumerate()
-        .map(|(i, k)| (*k, (ca_base + 0x10 * i as u64, switch_ids.len() + i + 1)))
+        .map(|(i, c)| (c.0, (ca_base + 0x10 * i as u64, switch_ids.len() + i + 1)))
         .collect();
     let radix = f.fabric.plan.radix;
     let mut out = String::with_capacity(160 * (2 * links.len() + switch_ids.len()));
@@ -116,7 +130,7 @@ pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink]) -> String {
         }
     };
     for (name, ends) in &mut switches {
-        let (guid, lid) = switch_ids[name];
+        let (guid, lid) = switch_ids[*name];
         ends.sort_by_key(|e| e.port);
         let ports = ends.last().map_or(radix, |e| e.port.max(radix));
         let _ = write!(

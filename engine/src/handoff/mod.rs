@@ -37,6 +37,8 @@ pub struct LabelledCable {
 pub struct PlannedFabric<'a> {
     pub fabric: &'a FabricReport,
     pub cables: Vec<LabelledCable>,
+    /// Switch names in sheet order, found once: every file needs them.
+    switch_names: Vec<String>,
 }
 
 impl PlannedFabric<'_> {
@@ -56,19 +58,7 @@ impl PlannedFabric<'_> {
 
     /// Switches of the fabric in sheet order: leaves, spines, cores.
     pub fn switches(&self) -> Vec<&str> {
-        let name = self.fabric.name.as_str();
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
-        for c in &self.cables {
-            for d in [&c.cable.a_device, &c.cable.z_device] {
-                if role_of(name, d).is_some() && seen.insert(d.as_str()) {
-                    out.push(d.as_str());
-                }
-            }
-        }
-        // Numbers are zero-padded, so names sort in sheet order within a tier.
-        out.sort_by_key(|d| (tier_rank(name, d), *d));
-        out
+        self.switch_names.iter().map(String::as_str).collect()
     }
 
     /// Hosts (nodes and extra endpoints) in sheet order.
@@ -81,6 +71,21 @@ impl PlannedFabric<'_> {
             .filter(|d| seen.insert(*d))
             .collect()
     }
+}
+
+fn switch_names(name: &str, cables: &[LabelledCable]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for c in cables {
+        for d in [&c.cable.a_device, &c.cable.z_device] {
+            if role_of(name, d).is_some() && seen.insert(d.as_str()) {
+                out.push(d.clone());
+            }
+        }
+    }
+    // Numbers are zero-padded, so names sort in sheet order within a tier.
+    out.sort_by(|a, b| (tier_rank(name, a), a).cmp(&(tier_rank(name, b), b)));
+    out
 }
 
 fn tier_rank(fabric: &str, device: &str) -> u8 {
@@ -132,7 +137,7 @@ pub fn planned_up_to<'r>(
         let done = last == Some(fabric.name.as_str());
         match cabling(fabric) {
             Ok(sheet) => {
-                let cables = sheet
+                let cables: Vec<LabelledCable> = sheet
                     .into_iter()
                     .map(|cable| {
                         let label = format!("C{next:05}");
@@ -140,7 +145,12 @@ pub fn planned_up_to<'r>(
                         LabelledCable { label, cable }
                     })
                     .collect();
-                fabrics.push(PlannedFabric { fabric, cables });
+                let switch_names = switch_names(&fabric.name, &cables);
+                fabrics.push(PlannedFabric {
+                    fabric,
+                    cables,
+                    switch_names,
+                });
             }
             Err(e) => skipped.push(e.0),
         }

@@ -210,9 +210,20 @@ pub fn cables(fabrics: &[PlannedFabric]) -> String {
     let mut out = csv_row(&CABLE_COLUMNS);
     for f in fabrics {
         let speed = f.speed_gbps();
+        // Media and length are the same for every cable of a tier.
+        let mut tier: Option<(&str, String, String)> = None;
         for lc in &f.cables {
             let c = &lc.cable;
-            let length = c.length_m.map(|m| format!("{m}")).unwrap_or_default();
+            if tier.as_ref().is_none_or(|t| t.0 != c.tier) {
+                tier = Some((
+                    c.tier,
+                    c.length_m.map(|m| format!("{m}")).unwrap_or_default(),
+                    format!("{} {}", f.fabric.name, c.media(speed)),
+                ));
+            }
+            let Some((_, length, description)) = &tier else {
+                continue;
+            };
             let unit = if length.is_empty() { "" } else { "m" };
             push_csv_row(
                 &mut out,
@@ -226,9 +237,9 @@ pub fn cables(fabrics: &[PlannedFabric]) -> String {
                     cable_type(c.reach),
                     "planned",
                     &lc.label,
-                    &length,
+                    length,
                     unit,
-                    &format!("{} {}", f.fabric.name, c.media(speed)),
+                    description,
                 ],
             );
         }
