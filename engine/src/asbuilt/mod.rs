@@ -8,8 +8,10 @@
 pub mod ibnetdiscover;
 pub mod lldp;
 mod matcher;
+mod result;
 
-pub use matcher::{check, check_fabrics, AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
+pub use matcher::{check, check_fabrics};
+pub use result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
