@@ -96,7 +96,18 @@ pub fn check_fabrics<'a>(
             ends.insert(key(&c.cable.z_device, &c.cable.z_port), (fi, ci, 1));
         }
     }
-    let mut exact: FastMap<(usize, usize), &ObservedLink> = FastMap::default();
+    // The link found for each cable, by fabric and cable: dense, as most cables are found.
+    let mut exact: Vec<Vec<Option<&ObservedLink>>> =
+        fabrics.iter().map(|f| vec![None; f.cables.len()]).collect();
+    // The planned end opposite `e`, reduced as `key` reduces names.
+    let opposite = |e: &(usize, usize, usize)| -> Key<'a> {
+        let c = &fabrics[e.0].cables[e.1].cable;
+        if e.2 == 0 {
+            key(&c.z_device, &c.z_port)
+        } else {
+            key(&c.a_device, &c.a_port)
+        }
+    };
     // With the index of the observed link, so that a link on a port whose planned cable is
     // also seen (two neighbours on one port) is kept, as extra.
     let mut wrong: FastMap<(usize, usize), Vec<(Miscabled, usize)>> = FastMap::default();
@@ -105,14 +116,16 @@ pub fn check_fabrics<'a>(
     for (li, l) in links.iter().enumerate() {
         let a = key(&l.device, &l.port);
         let b = key(&l.peer_device, &l.peer_port);
-        let (ea, eb) = (ends.get(&a), ends.get(&b));
-        if let (Some(x), Some(y)) = (ea, eb) {
-            if (x.0, x.1) == (y.0, y.1) && x.2 != y.2 {
+        // Most links are as planned: one lookup, then the cable's other end compared in place.
+        let ea = ends.get(&a);
+        if let Some(x) = ea {
+            if opposite(x) == b {
                 // Seen from both ends, the same cable: once is enough.
-                exact.entry((x.0, x.1)).or_insert(l);
+                exact[x.0][x.1].get_or_insert(l);
                 continue;
             }
         }
+        let eb = ends.get(&b);
         // A link listed from both ends (LLDP on both devices) counts once.
         let pair = if a <= b { (a, b) } else { (b, a) };
         if !seen.insert(pair) {
@@ -172,7 +185,7 @@ pub fn check_fabrics<'a>(
         }
         for (ci, lc) in f.cables.iter().enumerate() {
             let c = &lc.cable;
-            let status = if let Some(l) = exact.get(&(fi, ci)) {
+            let status = if let Some(l) = exact[fi][ci] {
                 if let Some(also) = wrong.remove(&(fi, ci)) {
                     doubled.extend(also.into_iter().map(|(_, li)| li));
                 }
