@@ -2,7 +2,7 @@
 //! `cargo bench -p engine --bench handoff`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use engine::asbuilt::{check, ibnetdiscover};
+use engine::asbuilt::{check, check_fabrics, ibnetdiscover};
 use engine::handoff::{bundle, ibnet, planned};
 use engine::{evaluate, DesignSpec};
 
@@ -30,6 +30,16 @@ fn benches(c: &mut Criterion) {
             b.iter(|| {
                 let links = ibnetdiscover::parse(black_box(dump.as_bytes())).expect("parses");
                 check(black_box(&report), Some("compute"), &links)
+            })
+        },
+    );
+    // The plan (the cabling sheet) prepared once per revision, as a server can keep it.
+    c.bench_function(
+        "as-built check against a prepared plan (parse and match)",
+        |b| {
+            b.iter(|| {
+                let links = ibnetdiscover::parse(black_box(dump.as_bytes())).expect("parses");
+                check_fabrics(&[compute], &links)
             })
         },
     );
