@@ -111,15 +111,32 @@ pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink]) -> String {
     let mut out = String::with_capacity(160 * (2 * links.len() + switch_ids.len()));
     let _ = writeln!(out, "#\n# Topology file: fabric {fabric}, as planned\n#");
     // The peer as a port line names it: id and port, then its description and LID.
+    // Ids as port lines print them, formatted once per node rather than once per line.
+    let switch_text: HashMap<&str, String> = switch_ids
+        .iter()
+        .map(|(s, (guid, _))| (*s, format!("\"S-{guid:016x}\"[")))
+        .collect();
+    let ca_text: HashMap<(&str, &str), String> = ca_ids
+        .iter()
+        .map(|(k, (guid, _))| (*k, format!("\"H-{guid:016x}\"[1]({:x}) ", guid + 1)))
+        .collect();
     let peer = |out: &mut String, p: (&str, &str)| -> (usize, bool) {
-        if let Some((guid, lid)) = switch_ids.get(p.0) {
+        if let Some((_, lid)) = switch_ids.get(p.0) {
             let n = super::port_number(p.1).unwrap_or(0);
-            let _ = write!(out, "\"S-{guid:016x}\"[{n}]");
+            out.push_str(&switch_text[p.0]);
+            let _ = write!(out, "{n}]");
             (*lid, true)
         } else {
-            let (guid, lid) = ca_ids.get(&p).copied().unwrap_or((0, 0));
-            let _ = write!(out, "\"H-{guid:016x}\"[1]({:x}) ", guid + 1);
-            (lid, false)
+            match (ca_ids.get(&p), ca_text.get(&p)) {
+                (Some((_, lid)), Some(text)) => {
+                    out.push_str(text);
+                    (*lid, false)
+                }
+                _ => {
+                    out.push_str("\"H-0000000000000000\"[1](1) ");
+                    (0, false)
+                }
+            }
         }
     };
     let description = |out: &mut String, p: (&str, &str), switch: bool| {
