@@ -358,3 +358,45 @@ fn netbox_imports_have_the_import_columns_and_a_row_per_device_interface_and_cab
         }
     }
 }
+
+#[test]
+fn a_three_tier_ethernet_fabric_puts_its_cores_in_super_spine_with_spine_uplinks_as_cabled() {
+    let mut value: serde_json::Value = serde_json::from_str(engine::examples::HYBRID).unwrap();
+    value["fabrics"][2]["topology"] = "three_tier".into();
+    let spec = DesignSpec::from_value(value).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let storage = report.fabrics.iter().find(|f| f.name == "storage").unwrap();
+    assert!(storage.plan.cores > 0);
+    let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
+    let vars = yaml(&files["avd/storage.yml"]);
+    let cores = vars["super_spine"]["nodes"].as_array().unwrap();
+    assert_eq!(cores.len() as u32, storage.plan.cores);
+    for spine in vars["spine"]["nodes"].as_array().unwrap() {
+        let ups = spine["uplink_switches"].as_array().unwrap();
+        assert_eq!(
+            ups.len(),
+            spine["uplink_interfaces"].as_array().unwrap().len()
+        );
+        assert!(ups
+            .iter()
+            .all(|u| u.as_str().unwrap().starts_with("storage-core-")));
+    }
+    let inventory = yaml(&files["avd/storage-inventory.yml"]);
+    let groups = &inventory["all"]["children"]["STORAGE"]["children"];
+    assert_eq!(
+        groups["STORAGE_SUPER_SPINES"]["vars"]["type"],
+        "super_spine"
+    );
+}
+
+#[test]
+fn every_example_design_gives_a_bundle_whose_yaml_parses() {
+    for (name, example) in engine::examples::ALL {
+        let (spec, report) = design(example);
+        for (file, content) in bundle(&spec, &report) {
+            if file.ends_with(".yml") || file.ends_with(".yaml") {
+                assert!(!yaml_documents(&content).is_empty(), "{name}: {file}");
+            }
+        }
+    }
+}
