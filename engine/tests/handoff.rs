@@ -388,15 +388,3 @@ fn a_three_tier_ethernet_fabric_puts_its_cores_in_super_spine_with_spine_uplinks
         "super_spine"
     );
 }
-
-#[test]
-fn every_example_design_gives_a_bundle_whose_yaml_parses() {
-    for (name, example) in engine::examples::ALL {
-        let (spec, report) = design(example);
-        for (file, content) in bundle(&spec, &report) {
-            if file.ends_with(".yml") || file.ends_with(".yaml") {
-                assert!(!yaml_documents(&content).is_empty(), "{name}: {file}");
-            }
-        }
-    }
-}

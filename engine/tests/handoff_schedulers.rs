@@ -215,3 +215,16 @@ fn the_dot_graph_has_a_quoted_node_per_device_and_an_edge_per_cable_between_port
         }
     }
 }
+
+#[test]
+fn every_example_design_gives_a_bundle_whose_yaml_parses() {
+    for (name, example) in engine::examples::ALL {
+        let spec = DesignSpec::from_json(example).unwrap();
+        let report = evaluate(&spec).unwrap();
+        for (file, content) in bundle(&spec, &report) {
+            if file.ends_with(".yml") || file.ends_with(".yaml") {
+                assert!(!yaml_documents(&content).is_empty(), "{name}: {file}");
+            }
+        }
+    }
+}
