@@ -61,15 +61,15 @@ fn the_bundle_is_byte_identical_for_the_same_revision_and_its_readme_names_every
 fn the_superpod_bundle_has_infiniband_files_and_no_avd_and_the_hybrid_has_avd_for_each_ethernet_fabric(
 ) {
     let superpod = files(engine::examples::SUPERPOD_4SU);
-    assert!(superpod.contains_key("infiniband/compute.topo"));
-    assert!(superpod.contains_key("infiniband/storage.topo"));
+    assert!(superpod.contains_key("infiniband/compute-ibnetdiscover.net"));
+    assert!(superpod.contains_key("infiniband/storage-ibnetdiscover.net"));
     assert!(!superpod.keys().any(|k| k.starts_with("avd/")));
     let hybrid = files(engine::examples::HYBRID);
     for name in [
         "avd/inference.yml",
         "avd/storage.yml",
         "avd/storage-inventory.yml",
-        "infiniband/training.topo",
+        "infiniband/training-ibnetdiscover.net",
     ] {
         assert!(hybrid.contains_key(name), "{name}");
     }
@@ -131,7 +131,7 @@ fn the_infiniband_topology_file_has_ibnetdiscover_syntax_and_reads_back_as_the_p
             .iter()
             .filter(|f| !f.technology.is_ethernet())
         {
-            let text = &files[&format!("infiniband/{}.topo", f.name)];
+            let text = &files[&format!("infiniband/{}-ibnetdiscover.net", f.name)];
             let cables = cable_count(&report, &f.name);
             let port_lines = text.lines().filter(|l| l.starts_with('[')).count();
             assert_eq!(port_lines, 2 * cables, "every link printed from both ends");

@@ -181,7 +181,10 @@ pub fn bundle(spec: &DesignSpec, report: &Report) -> Vec<(String, String)> {
         files.push((format!("cvt/{name}-p2p.csv"), cvt::p2p_csv(f)));
         match f.transport() {
             Transport::InfiniBand => {
-                files.push((format!("infiniband/{name}.topo"), ibnet::topology(f)));
+                files.push((
+                    format!("infiniband/{name}-ibnetdiscover.net"),
+                    ibnet::topology(f),
+                ));
             }
             Transport::Roce | Transport::Tcp => {
                 files.push((format!("avd/{name}.yml"), avd::fabric_vars(spec, f)));
