@@ -13,6 +13,7 @@
 //! assert!(report.headline.switches > 0);
 //! ```
 
+pub mod asbuilt;
 mod assumptions;
 pub mod baseline;
 mod bom;
@@ -25,6 +26,7 @@ mod evaluate;
 pub mod examples;
 mod findings;
 pub mod floor;
+pub mod handoff;
 mod headroom;
 mod inference;
 mod links;

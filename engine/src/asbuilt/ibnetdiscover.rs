@@ -1,0 +1,264 @@
+//! `ibnetdiscover` output (rdma-core infiniband-diags ibnetdiscover.c; man ibnetdiscover(8)):
+//! node blocks of id lines (`vendid=`, `switchguid=`, ...), a header
+//! (`Switch|Ca|Rt <ports> "<S-|H-|R-guid>" # "<description>" ...`) and one line per connected
+//! port (`[N](guid) "<peer id>"[M](guid) # ... "<peer description>" ... lid L 4xNDR`).
+//!
+//! A switch is named by its node description; a channel adapter's description reads
+//! `<host> <adapter>` (`node-001 mlx5_0`), so its port is the adapter. Every link is printed from
+//! both ends and read once.
+
+use super::{error, ib_rate, text, FastMap, FastSet, ObservedLink, ParseError, MAX_LINKS};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Switch,
+    Ca,
+    Router,
+}
+
+struct Node {
+    kind: Kind,
+    description: String,
+}
+
+/// A port line, borrowing from the input: nodes by index, peers by id until all are listed.
+struct Port<'t> {
+    line: usize,
+    node: usize,
+    port: u32,
+    peer: &'t str,
+    peer_port: u32,
+    rate: Option<&'t str>,
+}
+
+/// A quoted string at the start of `s` (after blanks): its content and the rest.
+fn quoted(s: &str) -> Option<(&str, &str)> {
+    let s = s.trim_start().strip_prefix('"')?;
+    let end = s.find('"')?;
+    Some((&s[..end], &s[end + 1..]))
+}
+
+/// `[N]` at the start of `s`, then an optional `(guid)`: the number and the rest.
+fn bracket(s: &str) -> Option<(u32, &str)> {
+    let s = s.strip_prefix('[')?;
+    let end = s.find(']')?;
+    let n = s[..end].parse().ok()?;
+    let mut rest = &s[end + 1..];
+    if let Some(r) = rest.strip_prefix('(') {
+        let close = r.find(')')?;
+        if !r[..close].bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        rest = &r[close + 1..];
+    }
+    Some((n, rest))
+}
+
+fn node_id(id: &str) -> bool {
+    let hex = id
+        .strip_prefix("S-")
+        .or_else(|| id.strip_prefix("H-"))
+        .or_else(|| id.strip_prefix("R-"));
+    hex.is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn header(kind: Kind, rest: &str, line: usize) -> Result<(&str, Node), ParseError> {
+    let rest = rest.trim_start();
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let ports: u32 = rest[..digits].parse().map_err(|_| {
+        error(
+            line,
+            "a node header gives its number of ports after its type",
+        )
+    })?;
+    if ports == 0 || ports > 4096 {
+        return Err(error(
+            line,
+            format!("{ports} ports is not a switch or adapter"),
+        ));
+    }
+    let (id, rest) = quoted(&rest[digits..])
+        .filter(|(id, _)| node_id(id))
+        .ok_or_else(|| {
+            error(
+                line,
+                "a node header names the node as \"S-\", \"H-\" or \"R-\" and 16 hex digits (truncated?)",
+            )
+        })?;
+    let description = rest
+        .split_once('#')
+        .and_then(|(_, c)| quoted(c))
+        .map(|(d, _)| d.to_string())
+        .ok_or_else(|| {
+            error(
+                line,
+                "a node header ends with # \"<node description>\" (truncated?)",
+            )
+        })?;
+    Ok((id, Node { kind, description }))
+}
+
+fn port_line(node: usize, s: &str, line: usize) -> Result<Port<'_>, ParseError> {
+    let (port, rest) =
+        bracket(s).ok_or_else(|| error(line, "a port line starts with [port] (truncated?)"))?;
+    let (peer, rest) = quoted(rest).filter(|(id, _)| node_id(id)).ok_or_else(|| {
+        error(
+            line,
+            "a port line names the peer node as \"S-…\", \"H-…\" or \"R-…\" (truncated?)",
+        )
+    })?;
+    let (peer_port, rest) = bracket(rest.trim_start()).ok_or_else(|| {
+        error(
+            line,
+            "a port line gives the peer's [port] after its node (truncated?)",
+        )
+    })?;
+    let comment = rest.split_once('#').map(|(_, c)| c).ok_or_else(|| {
+        error(
+            line,
+            "a port line ends with a # comment of descriptions, lid and rate (truncated?)",
+        )
+    })?;
+    let last = comment.trim_end().rsplit([' ', '\t']).next().unwrap_or("");
+    // `???` is what older builds print for a speed they do not know (XDR).
+    let rate = match ib_rate(last) {
+        Some(_) => Some(last),
+        None if last.contains("x???") || last == "???" => None,
+        None => {
+            return Err(error(
+                line,
+                format!("a port line ends with the link's width and speed (4xNDR), not {last:?} (truncated?)"),
+            ))
+        }
+    };
+    Ok(Port {
+        line,
+        node,
+        port,
+        peer,
+        peer_port,
+        rate,
+    })
+}
+
+/// (device, port) of port `n` of a node.
+fn end(node: &Node, n: u32) -> (String, String) {
+    match node.kind {
+        Kind::Switch => (node.description.clone(), format!("p{n}")),
+        Kind::Ca | Kind::Router => match node.description.rsplit_once(' ') {
+            Some((host, hca)) if n == 1 => (host.to_string(), hca.to_string()),
+            Some((host, hca)) => (host.to_string(), format!("{hca}/{n}")),
+            None => (node.description.clone(), format!("p{n}")),
+        },
+    }
+}
+
+/// The links of an `ibnetdiscover` dump, each once.
+pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
+    let text = text(input, "ibnetdiscover output")?;
+    let mut ids: FastMap<&str, usize> = FastMap::default();
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut ports: Vec<Port> = Vec::new();
+    let mut current: Option<usize> = None;
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let trimmed = raw.trim_end();
+        if trimmed.trim_start().is_empty() || trimmed.starts_with('#') {
+            if trimmed.is_empty() {
+                current = None;
+            }
+            continue;
+        }
+        if trimmed.starts_with('[') {
+            let Some(node) = current else {
+                return Err(error(
+                    line,
+                    "a port line outside a node block (truncated or reordered?)",
+                ));
+            };
+            if ports.len() >= 2 * MAX_LINKS {
+                return Err(error(line, format!("more than {MAX_LINKS} links")));
+            }
+            ports.push(port_line(node, trimmed, line)?);
+            continue;
+        }
+        const ID_LINES: [&str; 6] = [
+            "vendid=",
+            "devid=",
+            "sysimgguid=",
+            "switchguid=",
+            "caguid=",
+            "rtguid=",
+        ];
+        if ID_LINES.iter().any(|p| trimmed.starts_with(p)) {
+            continue;
+        }
+        let kind = [
+            ("Switch", Kind::Switch),
+            ("Ca", Kind::Ca),
+            ("Rt", Kind::Router),
+        ]
+        .into_iter()
+        .find_map(|(word, kind)| {
+            trimmed
+                .strip_prefix(word)
+                .filter(|r| r.starts_with([' ', '\t']))
+                .map(|r| (kind, r))
+        });
+        if let Some((kind, rest)) = kind {
+            let (id, node) = header(kind, rest, line)?;
+            if ids.insert(id, nodes.len()).is_some() {
+                return Err(error(line, format!("node {id} is listed twice")));
+            }
+            current = Some(nodes.len());
+            nodes.push(node);
+            continue;
+        }
+        return Err(error(
+            line,
+            format!(
+                "is not ibnetdiscover output (expected a node header, a [port] line or an id line): {:?}",
+                trimmed.chars().take(60).collect::<String>()
+            ),
+        ));
+    }
+    if nodes.is_empty() {
+        return Err(error(
+            0,
+            "no node headers (Switch, Ca, Rt): is this the output of ibnetdiscover?",
+        ));
+    }
+    // Each link is printed from both ends: keep it where it is first seen.
+    let mut seen: FastSet<(usize, u32)> = FastSet::default();
+    seen.reserve(ports.len());
+    let mut links = Vec::with_capacity(ports.len() / 2 + 1);
+    for p in &ports {
+        let Some(&peer) = ids.get(p.peer) else {
+            return Err(error(
+                p.line,
+                format!(
+                    "names node {} which the output never lists (truncated?)",
+                    p.peer
+                ),
+            ));
+        };
+        seen.insert((p.node, p.port));
+        if (peer, p.peer_port) != (p.node, p.port) && seen.contains(&(peer, p.peer_port)) {
+            continue;
+        }
+        let (device, port) = end(&nodes[p.node], p.port);
+        let (peer_device, peer_port) = end(&nodes[peer], p.peer_port);
+        let rated = p.rate.and_then(ib_rate);
+        links.push(ObservedLink {
+            device,
+            port,
+            peer_device,
+            peer_port,
+            width: rated.map(|r| r.0),
+            speed_gbps: rated.map(|r| r.1),
+            rate: p.rate.map(str::to_string),
+            line: p.line,
+        });
+    }
+    Ok(links)
+}

@@ -1,0 +1,248 @@
+//! The as-built check: what a built fabric reports about itself (`ibnetdiscover` on InfiniBand,
+//! LLDP neighbour tables on Ethernet), read into one list of observed links and compared with
+//! the cabling plan, cable by cable.
+//!
+//! The parsers are strict and kind in the way the nccl-tests one is: they take what an operator
+//! pastes, and refuse truncated, foreign, binary or oversized input with the line at fault.
+
+pub mod ibnetdiscover;
+pub mod lldp;
+mod matcher;
+mod result;
+
+pub use matcher::{check, check_fabrics};
+pub use result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Larger input is refused: `ibnetdiscover` of a 2,048-node, 8-rail fabric is about 6 MB.
+pub const MAX_INPUT_BYTES: usize = 64 << 20;
+/// No line of these tools' output is near this long.
+pub const MAX_LINE_CHARS: usize = 4_000;
+/// More links than the largest fabric the engine sizes.
+pub const MAX_LINKS: usize = 1 << 20;
+
+/// One link as a fabric reports it, seen from `device`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ObservedLink {
+    pub device: String,
+    pub port: String,
+    pub peer_device: String,
+    pub peer_port: String,
+    /// Lanes (InfiniBand `4x`), when the tool says.
+    pub width: Option<u32>,
+    /// Rate of the link, Gb/s (lanes × lane rate), when the tool says.
+    pub speed_gbps: Option<f64>,
+    /// The rate as the tool printed it (`4xNDR`).
+    pub rate: Option<String>,
+    /// Line of the input it was read from, from 1.
+    pub line: usize,
+}
+
+/// Why the text is not what the parser reads, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParseError {
+    /// Line number from 1; 0 for the input as a whole.
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+pub(crate) fn error(line: usize, message: impl Into<String>) -> ParseError {
+    ParseError {
+        line,
+        message: message.into(),
+    }
+}
+
+/// The input as text, or why not: too large, not UTF-8 (naming the line), NUL bytes.
+pub(crate) fn text<'a>(input: &'a [u8], what: &str) -> Result<&'a str, ParseError> {
+    if input.len() > MAX_INPUT_BYTES {
+        return Err(error(
+            0,
+            format!(
+                "the input is {} bytes; at most {MAX_INPUT_BYTES} bytes of {what} are read",
+                input.len()
+            ),
+        ));
+    }
+    let text = std::str::from_utf8(input).map_err(|e| {
+        let line = input[..e.valid_up_to()]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1;
+        error(line, "is not text (binary data or an unknown encoding)")
+    })?;
+    // One pass over the bytes: NUL bytes and overlong lines, with their line numbers.
+    let mut line = 1;
+    let mut start = 0;
+    for (at, b) in input.iter().enumerate() {
+        match *b {
+            0 => return Err(error(line, "is not text (it holds NUL bytes)")),
+            b'\n' => {
+                long_line(&text[start..at], line, what)?;
+                line += 1;
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    long_line(&text[start..], line, what)?;
+    Ok(text)
+}
+
+fn long_line(raw: &str, line: usize, what: &str) -> Result<(), ParseError> {
+    if raw.len() > MAX_LINE_CHARS && raw.chars().count() > MAX_LINE_CHARS {
+        return Err(error(
+            line,
+            format!("is longer than {MAX_LINE_CHARS} characters: not {what}"),
+        ));
+    }
+    Ok(())
+}
+
+/// FNV-1a for the as-built maps: keys are short names and numbers from the operator's own
+/// fabric, so hash flooding is not a concern, and SipHash costs more than the matching itself.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+pub(crate) type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
+
+/// Gb/s per lane of an InfiniBand speed token as `ibnetdiscover` prints it (rdma-core
+/// libibmad dump.c; NDR 100G and XDR 200G per lane, IBTA).
+pub fn ib_lane_gbps(token: &str) -> Option<f64> {
+    Some(match token {
+        "SDR" => 2.5,
+        "DDR" => 5.0,
+        "QDR" | "FDR10" => 10.0,
+        "FDR" => 14.0625,
+        "EDR" => 25.0,
+        "HDR" => 50.0,
+        "NDR" => 100.0,
+        "XDR" => 200.0,
+        _ => return None,
+    })
+}
+
+/// The speed token of a lane rate, for rates the engine plans.
+pub fn ib_speed_token(lane_gbps: f64) -> &'static str {
+    const TOKENS: [(f64, &str); 5] = [
+        (200.0, "XDR"),
+        (100.0, "NDR"),
+        (50.0, "HDR"),
+        (25.0, "EDR"),
+        (10.0, "QDR"),
+    ];
+    TOKENS
+        .iter()
+        .find(|(rate, _)| lane_gbps >= *rate - 1e-6)
+        .map_or("SDR", |(_, t)| t)
+}
+
+/// `4xNDR` as (width, Gb/s of the link).
+pub fn ib_rate(token: &str) -> Option<(u32, f64)> {
+    let (width, speed) = token.split_once('x')?;
+    let width: u32 = match width {
+        "1" | "2" | "4" | "8" | "12" => width.parse().ok()?,
+        _ => return None,
+    };
+    Some((width, f64::from(width) * ib_lane_gbps(speed)?))
+}
+
+/// A port name reduced so that the names tools give one switch port compare equal: `p5`,
+/// `swp5`, `Ethernet5`, `eth5` and `5` are port 5; with `links_per_cage` links in a cage,
+/// Cumulus `swpCsS` (S from 0) and EOS `EthernetC/L` (L the first of the split's lanes of an
+/// 8-lane cage, so 1 and 5 for two links) are port (C-1)×links + S + 1.
+/// Other names (host NICs) compare as written, ignoring case.
+pub fn port_key(name: &str, links_per_cage: u32) -> String {
+    let lower = name.trim().to_ascii_lowercase();
+    let number = |s: &str| -> Option<u64> {
+        if !s.is_empty() && s.len() < 10 && s.bytes().all(|b| b.is_ascii_digit()) {
+            s.parse().ok()
+        } else {
+            None
+        }
+    };
+    let links = u64::from(links_per_cage.max(1));
+    if let Some(rest) = lower.strip_prefix("swp") {
+        if let Some((cage, sub)) = rest.split_once('s') {
+            if let (Some(c), Some(s)) = (number(cage), number(sub)) {
+                if c >= 1 && s < links {
+                    return format!("p{}", (c - 1) * links + s + 1);
+                }
+            }
+        }
+    }
+    if let Some(rest) = lower.strip_prefix("ethernet") {
+        if let Some((cage, lane)) = rest.split_once('/') {
+            if let (Some(c), Some(l)) = (number(cage), number(lane)) {
+                let step = (8 / links).max(1);
+                if c >= 1 && l >= 1 && (l - 1) % step == 0 && (l - 1) / step < links {
+                    return format!("p{}", (c - 1) * links + (l - 1) / step + 1);
+                }
+            }
+        }
+    }
+    for prefix in ["ethernet", "swp", "eth", "port", "p", ""] {
+        if let Some(n) = lower.strip_prefix(prefix).and_then(number) {
+            return format!("p{n}");
+        }
+    }
+    lower
+}
+
+/// Cumulus name of switch port `pN` [NVIDIA Cumulus Linux: breakout ports are `swpCsS`].
+pub fn cumulus_port(n: u32, links_per_cage: u32) -> String {
+    let links = links_per_cage.max(1);
+    if links == 1 {
+        format!("swp{n}")
+    } else {
+        let i = n.saturating_sub(1);
+        format!("swp{}s{}", i / links + 1, i % links)
+    }
+}
+
+/// EOS name of switch port `pN`: a split 8-lane cage names each link by its first lane
+/// (`Ethernet1/1`, `Ethernet1/5` for two links) [Arista EOS interface naming].
+pub fn eos_port(n: u32, links_per_cage: u32) -> String {
+    let links = links_per_cage.max(1);
+    if links == 1 {
+        format!("Ethernet{n}")
+    } else {
+        let i = n.saturating_sub(1);
+        let step = (8 / links).max(1);
+        format!("Ethernet{}/{}", i / links + 1, (i % links) * step + 1)
+    }
+}

@@ -1,0 +1,295 @@
+//! Arista AVD (`eos_designs`, pyavd 6.x) inputs of an Ethernet fabric: a pure L3 leaf-spine
+//! (`l3ls-evpn` design without an overlay) with eBGP on the fabric links, one node group per
+//! leaf, and each switch's uplinks as the cabling sheet lays them: `uplink_interfaces[i]` on the
+//! switch pairs with `uplink_switches[i]` and its `uplink_switch_interfaces[i]`
+//! [avd.arista.com: eos_designs node type keys; aristanetworks/avd examples/single-dc-l3ls].
+//! A three-tier fabric puts its cores in `super_spine`.
+//!
+//! For RoCE, the lossless settings the design recommends go into a QoS profile applied to the
+//! fabric links (`p2p_uplinks_qos_profile`) and injected through
+//! `custom_structured_configuration_` keys (eos_cli_config_gen `qos_profiles`, `qos`): DSCP trust,
+//! PFC with no-drop on priority 3 and a watchdog, ECN on queue 3 from 150 to 1,500 KB, CNPs in
+//! strict-priority queue 6.
+
+use super::text::yaml_string as q;
+use super::{port_number, role_of, PlannedFabric};
+use crate::asbuilt::eos_port;
+use crate::spec::DesignSpec;
+use crate::technology::Transport;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// EOS's largest MTU on fabric links: 9214 B carries RoCE's 4096 B path MTU with room to spare.
+pub const P2P_MTU: u32 = 9214;
+pub const QOS_PROFILE: &str = "ROCE_LOSSLESS";
+
+/// The AVD fabric name (an inventory group): upper case, letters, digits and `_`.
+pub fn fabric_name(fabric: &str) -> String {
+    let name: String = fabric
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        name
+    } else {
+        format!("FABRIC_{name}")
+    }
+}
+
+/// Uplinks of each switch towards the tier above: (own port, parent, parent port).
+type Uplinks<'a> = BTreeMap<&'a str, Vec<(String, &'a str, String)>>;
+
+fn uplinks<'a>(f: &'a PlannedFabric, tier: &str) -> Uplinks<'a> {
+    let links = f.links_per_cage();
+    let eos = |p: &str| port_number(p).map_or(p.to_string(), |n| eos_port(n, links));
+    let mut out: Uplinks = BTreeMap::new();
+    for lc in f.cables.iter().filter(|c| c.cable.tier == tier) {
+        let c = &lc.cable;
+        out.entry(c.a_device.as_str()).or_default().push((
+            eos(&c.a_port),
+            c.z_device.as_str(),
+            eos(&c.z_port),
+        ));
+    }
+    out
+}
+
+/// The smallest prefix holding `addresses` addresses.
+fn prefix_for(addresses: u64) -> u32 {
+    let bits = 64 - addresses.max(2).saturating_sub(1).leading_zeros();
+    32u32.saturating_sub(bits).max(8)
+}
+
+fn list(items: impl IntoIterator<Item = String>) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// One tier of switches as an AVD node type.
+struct Tier<'a> {
+    key: &'a str,
+    names: &'a [&'a str],
+    up: &'a Uplinks<'a>,
+    /// Loopback pool and this tier's offset in it.
+    loopback: (&'a str, usize),
+    /// Second octet of the pool of this tier's uplink addresses (10.X.0.0).
+    uplink_pool: Option<u32>,
+    /// AS of the n-th switch; one node group per switch when `groups`.
+    bgp_as: &'a dyn Fn(usize) -> u64,
+    groups: bool,
+}
+
+/// One tier's node type: defaults, then nodes (one node group per node for leaves).
+fn node_type(out: &mut String, t: &Tier) {
+    let Tier {
+        key,
+        names,
+        up,
+        loopback,
+        uplink_pool,
+        bgp_as,
+        groups,
+    } = *t;
+    let _ = writeln!(out, "{key}:\n  defaults:");
+    let _ = writeln!(out, "    loopback_ipv4_pool: {}", q(loopback.0));
+    if loopback.1 > 0 {
+        let _ = writeln!(out, "    loopback_ipv4_offset: {}", loopback.1);
+    }
+    if let Some(third) = uplink_pool {
+        let parents = up
+            .values()
+            .map(|u| {
+                let mut p: Vec<&str> = u.iter().map(|x| x.1).collect();
+                p.sort_unstable();
+                p.dedup();
+                p.len()
+            })
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let parallel = up
+            .values()
+            .flat_map(|u| {
+                let mut per: BTreeMap<&str, usize> = BTreeMap::new();
+                for x in u {
+                    *per.entry(x.1).or_default() += 1;
+                }
+                per.into_values()
+            })
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let addresses = names.len() as u64 * parents as u64 * parallel as u64 * 2;
+        let _ = writeln!(
+            out,
+            "    uplink_ipv4_pool: {}\n    max_uplink_switches: {parents}\n    max_parallel_uplinks: {parallel}",
+            q(&format!("10.{third}.0.0/{}", prefix_for(addresses).min(16)))
+        );
+    }
+    if !groups {
+        let _ = writeln!(out, "    bgp_as: {}", q(&bgp_as(0).to_string()));
+    }
+    if key == "l3leaf" {
+        // Two-node groups would become MLAG pairs and leaves would need VTEP pools otherwise.
+        let _ = writeln!(out, "    mlag: false\n    vtep: false");
+    }
+    let indent = if groups { "      " } else { "  " };
+    if groups {
+        let _ = writeln!(out, "  node_groups:");
+    } else {
+        let _ = writeln!(out, "  nodes:");
+    }
+    for (i, name) in names.iter().enumerate() {
+        if groups {
+            let _ = writeln!(
+                out,
+                "    - group: {}\n      bgp_as: {}\n      nodes:",
+                q(name),
+                q(&bgp_as(i).to_string())
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{indent}  - name: {}\n{indent}    id: {}",
+            q(name),
+            i + 1
+        );
+        if let Some(u) = up.get(name) {
+            let _ = writeln!(
+                out,
+                "{indent}    uplink_interfaces: {}\n{indent}    uplink_switches: {}\n{indent}    uplink_switch_interfaces: {}",
+                list(u.iter().map(|x| q(&x.0))),
+                list(u.iter().map(|x| q(x.1))),
+                list(u.iter().map(|x| q(&x.2))),
+            );
+        }
+    }
+}
+
+/// The fabric variables (group vars of the fabric's inventory group).
+pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
+    let name = &f.fabric.name;
+    let switches = f.switches();
+    let of = |tier: &str| -> Vec<&str> {
+        switches
+            .iter()
+            .copied()
+            .filter(|s| role_of(name, s) == Some(tier))
+            .collect()
+    };
+    let (leaves, spines, cores) = (of("leaf"), of("spine"), of("core"));
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Arista AVD eos_designs inputs for fabric {name} of {title}: {layout}.\n\
+         # Switch port pN of the cabling sheet is EthernetN, or EthernetC/L for lane L of cage C.\n\
+         # Each host also needs its node type (see the inventory file).",
+        title = spec.title.replace('\n', " "),
+        layout = f.fabric.plan.layout.label()
+    );
+    let _ = writeln!(out, "fabric_name: {}", q(&fabric_name(name)));
+    let _ = writeln!(
+        out,
+        "underlay_routing_protocol: \"ebgp\"\noverlay_routing_protocol: \"none\"\np2p_uplinks_mtu: {P2P_MTU}"
+    );
+    let loopbacks = prefix_for(switches.len() as u64 + 2).min(24);
+    let pool = format!("10.255.0.0/{loopbacks}");
+    // Private 4-byte AS numbers keep every leaf its own AS at any size (RFC 6996).
+    let leaf_as = |i: usize| 4_200_001_000 + i as u64 + 1;
+    if !cores.is_empty() {
+        let none = BTreeMap::new();
+        node_type(
+            &mut out,
+            &Tier {
+                key: "super_spine",
+                names: &cores,
+                up: &none,
+                loopback: (&pool, 0),
+                uplink_pool: None,
+                bgp_as: &|_| 4_200_000_000,
+                groups: false,
+            },
+        );
+    }
+    if !spines.is_empty() {
+        let up = uplinks(f, "spine-core");
+        node_type(
+            &mut out,
+            &Tier {
+                key: "spine",
+                names: &spines,
+                up: &up,
+                loopback: (&pool, cores.len()),
+                uplink_pool: (!cores.is_empty()).then_some(253),
+                bgp_as: &|_| 4_200_000_001,
+                groups: false,
+            },
+        );
+    }
+    let up = uplinks(f, "leaf-spine");
+    node_type(
+        &mut out,
+        &Tier {
+            key: "l3leaf",
+            names: &leaves,
+            up: &up,
+            loopback: (&pool, cores.len() + spines.len()),
+            uplink_pool: (!spines.is_empty()).then_some(254),
+            bgp_as: &leaf_as,
+            groups: true,
+        },
+    );
+    if f.transport() == Transport::Roce {
+        out.push_str(&qos());
+    }
+    out
+}
+
+fn qos() -> String {
+    format!(
+        "p2p_uplinks_qos_profile: {profile}\n\
+         custom_structured_configuration_qos:\n  map:\n    dscp:\n      - \"26 to traffic-class 3\"\n      - \"48 to traffic-class 6\"\n\
+         custom_structured_configuration_qos_profiles:\n  - name: {profile}\n    trust: \"dscp\"\n    uc_tx_queues:\n\
+         \x20     - id: 3\n        bandwidth_percent: 50\n        comment: \"RoCE, lossless\"\n        random_detect:\n          ecn:\n            threshold:\n              units: \"kbytes\"\n              min: 150\n              max: 1500\n\
+         \x20     - id: 6\n        priority: \"priority strict\"\n        comment: \"congestion notification packets\"\n\
+         \x20   priority_flow_control:\n      enabled: true\n      watchdog:\n        enabled: true\n        action: \"drop\"\n        timer:\n          timeout: \"0.2\"\n          polling_interval: \"auto\"\n          recovery_time: \"0.2\"\n      priorities:\n        - priority: 3\n          no_drop: true\n",
+        profile = q(QOS_PROFILE)
+    )
+}
+
+/// The Ansible inventory AVD reads: the fabric group, one child group per node type with its
+/// `type`, and every switch.
+pub fn inventory(f: &PlannedFabric) -> String {
+    let name = &f.fabric.name;
+    let group = fabric_name(name);
+    let mut out = format!("all:\n  children:\n    {group}:\n      children:\n");
+    for (tier, key, suffix) in [
+        ("core", "super_spine", "SUPER_SPINES"),
+        ("spine", "spine", "SPINES"),
+        ("leaf", "l3leaf", "LEAVES"),
+    ] {
+        let members: Vec<&str> = f
+            .switches()
+            .into_iter()
+            .filter(|s| role_of(name, s) == Some(tier))
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "        {group}_{suffix}:\n          vars:\n            type: {}\n          hosts:",
+            q(key)
+        );
+        for m in members {
+            let _ = writeln!(out, "            {}: {{}}", q(m));
+        }
+    }
+    out
+}

@@ -1,0 +1,221 @@
+//! The hand-off bundle: the design written in the formats of the tools that build, document and
+//! schedule the fabric (cable validation, switch configuration, inventory, workload managers,
+//! drawings). Every file is a pure function of the design and its report, so the same revision
+//! always gives byte-identical files; the server zips them.
+//!
+//! Names follow the cabling sheet: devices keep their sheet names, switch port `pN` is port N of
+//! the switch (InfiniBand port N, Cumulus `swpCsS`, EOS `EthernetC/L` for cage C and lane L of a
+//! split cage), and every cable carries the sheet's label (`C00001` onwards, in sheet order).
+
+pub mod avd;
+pub mod cvt;
+pub mod dot;
+pub mod ibnet;
+pub mod k8s;
+pub mod netbox;
+mod readme;
+pub mod slurm;
+mod text;
+
+use crate::cabling::{cabling, Cable};
+use crate::report::{FabricReport, Report};
+use crate::spec::{DesignSpec, Role};
+use crate::technology::Transport;
+
+pub use text::{csv_row, hostlist, yaml_string};
+
+/// A cable of the sheet with its label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelledCable {
+    /// `C00001` onwards across every fabric, as the cabling sheet numbers its rows.
+    pub label: String,
+    pub cable: Cable,
+}
+
+/// One fabric with its cables.
+#[derive(Debug, Clone)]
+pub struct PlannedFabric<'a> {
+    pub fabric: &'a FabricReport,
+    pub cables: Vec<LabelledCable>,
+    /// Switch names in sheet order, found once: every file needs them.
+    switch_names: Vec<String>,
+}
+
+impl PlannedFabric<'_> {
+    pub fn transport(&self) -> Transport {
+        self.fabric.technology.transport()
+    }
+
+    /// Links that share one switch cage: port `pN` sits in cage `(N-1)/links + 1`.
+    pub fn links_per_cage(&self) -> u32 {
+        crate::catalog::switch(&self.fabric.switch)
+            .map_or(1, |s| s.links_per_cage(self.speed_gbps()))
+    }
+
+    pub fn speed_gbps(&self) -> f64 {
+        self.fabric.port_rate.0 / 1e9
+    }
+
+    /// Switches of the fabric in sheet order: leaves, spines, cores.
+    pub fn switches(&self) -> Vec<&str> {
+        self.switch_names.iter().map(String::as_str).collect()
+    }
+
+    /// Hosts (nodes and extra endpoints) in sheet order.
+    pub fn hosts(&self) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        self.cables
+            .iter()
+            .filter(|c| c.cable.tier == "node-leaf")
+            .map(|c| c.cable.a_device.as_str())
+            .filter(|d| seen.insert(*d))
+            .collect()
+    }
+}
+
+fn switch_names(name: &str, cables: &[LabelledCable]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for c in cables {
+        for d in [&c.cable.a_device, &c.cable.z_device] {
+            if role_of(name, d).is_some() && seen.insert(d.as_str()) {
+                out.push(d.clone());
+            }
+        }
+    }
+    // Numbers are zero-padded, so names sort in sheet order within a tier.
+    out.sort_by(|a, b| (tier_rank(name, a), a).cmp(&(tier_rank(name, b), b)));
+    out
+}
+
+fn tier_rank(fabric: &str, device: &str) -> u8 {
+    match role_of(fabric, device) {
+        Some("leaf") => 0,
+        Some("spine") => 1,
+        Some("core") => 2,
+        _ => 3,
+    }
+}
+
+/// `leaf`, `spine` or `core` for a switch of `fabric`, named as the sheet names them.
+pub fn role_of(fabric: &str, device: &str) -> Option<&'static str> {
+    let rest = device.strip_prefix(fabric)?.strip_prefix('-')?;
+    ["leaf", "spine", "core"]
+        .into_iter()
+        .find(|role| rest.strip_prefix(role).is_some_and(|r| r.starts_with('-')))
+}
+
+/// The number N of a switch port `pN` of the sheet.
+pub fn port_number(port: &str) -> Option<u32> {
+    port.strip_prefix('p')?.parse().ok()
+}
+
+/// The rail of a node port `<fabric>-nicR` of the sheet.
+pub fn nic_number(fabric: &str, port: &str) -> Option<u32> {
+    port.strip_prefix(fabric)?
+        .strip_prefix("-nic")?
+        .parse()
+        .ok()
+}
+
+/// Every fabric whose switches take its cables, with the sheet's labels; the others with the
+/// reason they have no sheet.
+pub fn planned(report: &Report) -> (Vec<PlannedFabric<'_>>, Vec<String>) {
+    planned_up_to(report, None)
+}
+
+/// As [`planned`], stopping after the fabric named `last` (the fabrics after it do not change
+/// its labels, so they need no cabling).
+pub fn planned_up_to<'r>(
+    report: &'r Report,
+    last: Option<&str>,
+) -> (Vec<PlannedFabric<'r>>, Vec<String>) {
+    let mut fabrics = Vec::new();
+    let mut skipped = Vec::new();
+    let mut next = 1usize;
+    for fabric in &report.fabrics {
+        let done = last == Some(fabric.name.as_str());
+        match cabling(fabric) {
+            Ok(sheet) => {
+                let cables: Vec<LabelledCable> = sheet
+                    .into_iter()
+                    .map(|cable| {
+                        let label = format!("C{next:05}");
+                        next += 1;
+                        LabelledCable { label, cable }
+                    })
+                    .collect();
+                let switch_names = switch_names(&fabric.name, &cables);
+                fabrics.push(PlannedFabric {
+                    fabric,
+                    cables,
+                    switch_names,
+                });
+            }
+            Err(e) => skipped.push(e.0),
+        }
+        if done {
+            break;
+        }
+    }
+    (fabrics, skipped)
+}
+
+/// The fabric the workload managers schedule by: the compute fabric, else the first one.
+pub fn scheduling_fabric<'p, 'a>(
+    fabrics: &'p [PlannedFabric<'a>],
+) -> Option<&'p PlannedFabric<'a>> {
+    fabrics
+        .iter()
+        .find(|f| f.fabric.role == Role::Compute)
+        .or_else(|| fabrics.first())
+}
+
+/// Every file of the hand-off bundle: (file name, content), in a fixed order.
+pub fn bundle(spec: &DesignSpec, report: &Report) -> Vec<(String, String)> {
+    let (fabrics, skipped) = planned(report);
+    let mut files: Vec<(String, String)> = Vec::new();
+    let preset = spec.cluster.node_preset.as_deref();
+    for f in &fabrics {
+        let name = &f.fabric.name;
+        files.push((format!("cvt/{name}-p2p.csv"), cvt::p2p_csv(f)));
+        match f.transport() {
+            Transport::InfiniBand => {
+                files.push((
+                    format!("infiniband/{name}-ibnetdiscover.net"),
+                    ibnet::topology(f),
+                ));
+            }
+            Transport::Roce | Transport::Tcp => {
+                files.push((format!("avd/{name}.yml"), avd::fabric_vars(spec, f)));
+                files.push((format!("avd/{name}-inventory.yml"), avd::inventory(f)));
+            }
+        }
+        files.push((format!("graphviz/{name}.dot"), dot::graph(f)));
+    }
+    files.push((
+        "netbox/device-types.yaml".into(),
+        netbox::device_types(&fabrics, preset),
+    ));
+    files.push((
+        "netbox/devices.csv".into(),
+        netbox::devices(&fabrics, preset, &spec.title),
+    ));
+    files.push(("netbox/interfaces.csv".into(), netbox::interfaces(&fabrics)));
+    files.push(("netbox/cables.csv".into(), netbox::cables(&fabrics)));
+    if let Some(f) = scheduling_fabric(&fabrics) {
+        files.push(("slurm/topology.conf".into(), slurm::tree(f)));
+        files.push(("slurm/topology-block.conf".into(), slurm::block(f)));
+        files.push((
+            "kubernetes/node-labels.yaml".into(),
+            k8s::node_labels(spec, f),
+        ));
+        files.push((
+            "kubernetes/kueue-topology.yaml".into(),
+            k8s::kueue_topology(f),
+        ));
+    }
+    let readme = readme::readme(spec, &files, &skipped);
+    files.insert(0, ("README.txt".into(), readme));
+    files
+}

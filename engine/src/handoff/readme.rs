@@ -1,0 +1,43 @@
+//! The README of the bundle: what each file is, which tool reads it, how names map to the
+//! cabling sheet.
+
+use crate::spec::DesignSpec;
+
+fn describe(file: &str) -> &'static str {
+    let ext = file.rsplit('.').next().unwrap_or("");
+    match (file.split('/').next().unwrap_or(""), ext) {
+        ("cvt", _) => "NVIDIA UFM Cable Validation Tool point-to-point file (A-/Z- node and port columns, found by header name). CVT reads it as Excel: open it and save it as .xlsx. InfiniBand host port N is mlx5_{N-1} unless a CVT hca_mapping file says otherwise. https://docs.nvidia.com/networking/display/cablevalidationtool160/P2P+File",
+        ("infiniband", _) => "The planned InfiniBand fabric in ibnetdiscover's topology format, which ibsim reads as its net file. Channel adapters are described \"<host> <port>\" as on the cabling sheet. GUIDs are made up. man ibnetdiscover(8); https://github.com/linux-rdma/ibsim",
+        ("avd", _) if file.ends_with("-inventory.yml") => "Ansible inventory for Arista AVD: the fabric group and one group per node type (type: spine, l3leaf, super_spine). https://avd.arista.com",
+        ("avd", _) => "Arista AVD eos_designs fabric variables: L3 leaf-spine with eBGP, spines and one node group per leaf, uplink interfaces as cabled; for RoCE the lossless QoS profile (DSCP trust, PFC on priority 3 with watchdog, ECN 150-1,500 KB). Host-facing ports are not configured here. https://avd.arista.com",
+        ("graphviz", _) => "Graphviz DOT of the fabric: one node per device, one edge per cable with its label (dot -Tsvg). Ethernet switch ports as Cumulus names them. https://graphviz.org/doc/info/lang.html",
+        ("netbox", "yaml") => "NetBox device types (devicetype-library YAML, one document each): import first. https://github.com/netbox-community/devicetype-library",
+        ("netbox", _) => "NetBox CSV bulk import (Devices, then Interfaces, then Cables); create the site and the device roles it names first. https://netboxlabs.com/docs/netbox/",
+        ("slurm", _) if file.contains("block") => "Slurm topology.conf for the block plugin (TopologyPlugin=topology/block, Slurm 23.11 or later): one block per scalable unit. Rename to topology.conf. https://slurm.schedmd.com/topology.conf.html",
+        ("slurm", _) => "Slurm topology.conf for the tree plugin (TopologyPlugin=topology/tree). https://slurm.schedmd.com/topology.conf.html",
+        ("kubernetes", _) if file.contains("kueue") => "Kueue Topology (kueue.x-k8s.io/v1beta2) over the node labels, coarse to fine. https://kueue.sigs.k8s.io/docs/concepts/topology/",
+        ("kubernetes", _) => "Node topology labels as NVIDIA Topograph names them (block, spine, datacenter), one partial Node per node. https://github.com/NVIDIA/topograph",
+        _ => "",
+    }
+}
+
+pub fn readme(spec: &DesignSpec, files: &[(String, String)], skipped: &[String]) -> String {
+    let mut out = format!(
+        "Hand-off bundle: {}\n\n\
+         Every file is generated from the same design revision as the cabling sheet. Device names\n\
+         are the sheet's; switch port pN is port N of the switch (InfiniBand port N, Cumulus swpN or\n\
+         swpCsS for lane S of split cage C, EOS EthernetN or EthernetC/L); cables carry the sheet's\n\
+         labels (C00001 onwards).\n\nFiles:\n",
+        spec.title.replace('\n', " ")
+    );
+    for (name, _) in files {
+        out.push_str(&format!("\n{name}\n    {}\n", describe(name)));
+    }
+    if !skipped.is_empty() {
+        out.push_str("\nFabrics without files (their switches cannot take their cables):\n");
+        for s in skipped {
+            out.push_str(&format!("    {s}\n"));
+        }
+    }
+    out
+}

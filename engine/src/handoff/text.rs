@@ -1,0 +1,142 @@
+//! Quoting for the text formats of the bundle: CSV (RFC 4180), YAML double-quoted scalars
+//! (YAML 1.2 §7.3.1) and Slurm hostlists.
+
+/// One CSV line: fields with a comma, quote or line break are quoted, quotes doubled
+/// [RFC 4180 §2]. Lines end with `\n`.
+pub fn csv_row<S: AsRef<str>>(fields: &[S]) -> String {
+    let mut line = String::new();
+    push_csv_row(&mut line, fields);
+    line
+}
+
+/// [`csv_row`], appended to `line`.
+pub fn push_csv_row<S: AsRef<str>>(line: &mut String, fields: &[S]) {
+    for (i, f) in fields.iter().enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        let f = f.as_ref();
+        if f.contains([',', '"', '\n', '\r']) || f.starts_with(' ') || f.ends_with(' ') {
+            line.push('"');
+            line.push_str(&f.replace('"', "\"\""));
+            line.push('"');
+        } else {
+            line.push_str(f);
+        }
+    }
+    line.push('\n');
+}
+
+/// A YAML double-quoted scalar: always quoted, so that names such as `no`, `on`, `1e3` or
+/// `null` stay strings in every YAML version; `\` and `"` are escaped, control characters
+/// written as `\uXXXX`.
+pub fn yaml_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Splits `node-012` into (`node-`, `012`).
+fn numbered(name: &str) -> (&str, &str) {
+    let digits = name
+        .bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    name.split_at(name.len() - digits)
+}
+
+/// A Slurm hostlist expression of `names`, in their order: runs of the same prefix and digit
+/// count become ranges that keep the zero padding (`node-[001-031,040]`)
+/// [slurm.schedmd.com/topology.conf.html].
+pub fn hostlist<S: AsRef<str>>(names: &[S]) -> String {
+    // (prefix, digits, ranges) of each run of numbered names.
+    type Group = (String, usize, Vec<(u64, u64)>);
+    let mut groups: Vec<Group> = Vec::new();
+    let mut plain: Vec<String> = Vec::new();
+    let mut order: Vec<(bool, usize)> = Vec::new();
+    for name in names {
+        let name = name.as_ref();
+        let (prefix, digits) = numbered(name);
+        let Ok(n) = digits.parse::<u64>() else {
+            order.push((false, plain.len()));
+            plain.push(name.to_string());
+            continue;
+        };
+        let width = digits.len();
+        match groups
+            .iter_mut()
+            .find(|(p, w, _)| p == prefix && *w == width)
+        {
+            Some((_, _, ranges)) => match ranges.last_mut() {
+                Some(last) if last.1 + 1 == n => last.1 = n,
+                _ => ranges.push((n, n)),
+            },
+            None => {
+                order.push((true, groups.len()));
+                groups.push((prefix.to_string(), width, vec![(n, n)]));
+            }
+        }
+    }
+    let parts: Vec<String> = order
+        .into_iter()
+        .map(|(grouped, i)| {
+            if !grouped {
+                return plain[i].clone();
+            }
+            let (prefix, w, ranges) = &groups[i];
+            if let [(a, b)] = ranges.as_slice() {
+                if a == b {
+                    return format!("{prefix}{a:0w$}", w = *w);
+                }
+            }
+            let inner: Vec<String> = ranges
+                .iter()
+                .map(|(a, b)| {
+                    if a == b {
+                        format!("{a:0w$}", w = *w)
+                    } else {
+                        format!("{a:0w$}-{b:0w$}", w = *w)
+                    }
+                })
+                .collect();
+            format!("{prefix}[{}]", inner.join(","))
+        })
+        .collect();
+    parts.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_with_commas_or_quotes_are_quoted() {
+        assert_eq!(csv_row(&["a", "b,c", "d\"e"]), "a,\"b,c\",\"d\"\"e\"\n");
+    }
+
+    #[test]
+    fn yaml_strings_are_double_quoted_and_escaped() {
+        assert_eq!(yaml_string("no"), "\"no\"");
+        assert_eq!(yaml_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+
+    #[test]
+    fn hostlists_keep_zero_padding_and_break_runs() {
+        let names = ["node-001", "node-002", "node-003", "node-007", "ufm"];
+        assert_eq!(hostlist(&names), "node-[001-003,007],ufm");
+        assert_eq!(hostlist(&["leaf-01"]), "leaf-01");
+        assert_eq!(hostlist(&["a1", "a2", "b-01"]), "a[1-2],b-01");
+    }
+}

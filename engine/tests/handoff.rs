@@ -1,0 +1,390 @@
+//! The hand-off bundle of the 4-SU SuperPOD and of the hybrid example, each file checked field by
+//! field against the format its consumer documents.
+
+mod support;
+
+use engine::asbuilt::{check, ibnetdiscover};
+use engine::handoff::{bundle, planned};
+use engine::{evaluate, DesignSpec, Report};
+use std::collections::{BTreeSet, HashMap};
+use support::{yaml, yaml_documents};
+
+fn design(example: &str) -> (DesignSpec, Report) {
+    let spec = DesignSpec::from_json(example).unwrap();
+    let report = evaluate(&spec).unwrap();
+    (spec, report)
+}
+
+fn files(example: &str) -> HashMap<String, String> {
+    let (spec, report) = design(example);
+    bundle(&spec, &report).into_iter().collect()
+}
+
+const EXAMPLES: [&str; 2] = [engine::examples::SUPERPOD_4SU, engine::examples::HYBRID];
+
+fn cable_count(report: &Report, fabric: &str) -> usize {
+    let (fabrics, _) = planned(report);
+    fabrics
+        .iter()
+        .find(|f| f.fabric.name == fabric)
+        .unwrap()
+        .cables
+        .len()
+}
+
+fn csv(text: &str) -> Vec<Vec<String>> {
+    support::csv_rows(text)
+}
+
+fn all_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[test]
+fn the_bundle_is_byte_identical_for_the_same_revision_and_its_readme_names_every_file() {
+    for example in EXAMPLES {
+        let (spec, report) = design(example);
+        let first = bundle(&spec, &report);
+        assert_eq!(first, bundle(&spec, &evaluate(&spec).unwrap()));
+        assert_eq!(first[0].0, "README.txt");
+        for (name, content) in &first[1..] {
+            assert!(
+                first[0].1.contains(&format!("\n{name}\n    ")),
+                "README misses {name}"
+            );
+            assert!(!content.is_empty(), "{name} is empty");
+        }
+    }
+}
+
+#[test]
+fn the_superpod_bundle_has_infiniband_files_and_no_avd_and_the_hybrid_has_avd_for_each_ethernet_fabric(
+) {
+    let superpod = files(engine::examples::SUPERPOD_4SU);
+    assert!(superpod.contains_key("infiniband/compute-ibnetdiscover.net"));
+    assert!(superpod.contains_key("infiniband/storage-ibnetdiscover.net"));
+    assert!(!superpod.keys().any(|k| k.starts_with("avd/")));
+    let hybrid = files(engine::examples::HYBRID);
+    for name in [
+        "avd/inference.yml",
+        "avd/storage.yml",
+        "avd/storage-inventory.yml",
+        "infiniband/training-ibnetdiscover.net",
+    ] {
+        assert!(hybrid.contains_key(name), "{name}");
+    }
+}
+
+#[test]
+fn the_cvt_p2p_file_has_one_row_per_cable_under_cvt_header_names_with_cvt_port_forms() {
+    for example in EXAMPLES {
+        let (spec, report) = design(example);
+        let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
+        for f in &report.fabrics {
+            let rows = csv(&files[&format!("cvt/{}-p2p.csv", f.name)]);
+            assert_eq!(rows.len() - 1, cable_count(&report, &f.name), "{}", f.name);
+            if f.technology.is_ethernet() {
+                assert_eq!(
+                    rows[0],
+                    [
+                        "A-Node Name",
+                        "A-Type",
+                        "A-Port",
+                        "Z-Node Name",
+                        "Z-Type",
+                        "Z-Port"
+                    ]
+                );
+                for r in &rows[1..] {
+                    for (kind, port) in [(&r[1], &r[2]), (&r[4], &r[5])] {
+                        match kind.as_str() {
+                            "Host" => {
+                                assert!(port.strip_prefix("rail").is_some_and(all_digits), "{r:?}")
+                            }
+                            "Switch" => {
+                                let p = port.strip_prefix("swp").unwrap();
+                                let (cage, split) = p.split_once('s').unwrap_or((p, "0"));
+                                assert!(all_digits(cage) && all_digits(split), "{r:?}");
+                            }
+                            other => panic!("type {other}"),
+                        }
+                    }
+                }
+            } else {
+                assert_eq!(rows[0], ["A-Node Name", "A-Port", "Z-Node Name", "Z-Port"]);
+                for r in &rows[1..] {
+                    assert!(all_digits(&r[1]) && all_digits(&r[3]), "{r:?}");
+                    assert!(r[1].parse::<u32>().unwrap() >= 1);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_infiniband_topology_file_has_ibnetdiscover_syntax_and_reads_back_as_the_plan() {
+    for example in EXAMPLES {
+        let (spec, report) = design(example);
+        let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
+        for f in report
+            .fabrics
+            .iter()
+            .filter(|f| !f.technology.is_ethernet())
+        {
+            let text = &files[&format!("infiniband/{}-ibnetdiscover.net", f.name)];
+            let cables = cable_count(&report, &f.name);
+            let port_lines = text.lines().filter(|l| l.starts_with('[')).count();
+            assert_eq!(port_lines, 2 * cables, "every link printed from both ends");
+            let mut switches_done = false;
+            for header in text
+                .lines()
+                .filter(|l| l.starts_with("Switch\t") || l.starts_with("Ca\t"))
+            {
+                // Type, TAB, ports, the quoted id, then the description in the comment.
+                let (kind, rest) = header.split_once('\t').unwrap();
+                let (ports, rest) = rest.split_once(' ').unwrap();
+                assert!(all_digits(ports), "{header}");
+                let id = &rest[1..19];
+                assert!(
+                    id.starts_with(if kind == "Switch" { "S-" } else { "H-" }),
+                    "{header}"
+                );
+                assert!(id[2..].bytes().all(|b| b.is_ascii_hexdigit()), "{header}");
+                assert!(rest.contains("\t\t# \""), "{header}");
+                if kind == "Ca" {
+                    switches_done = true;
+                } else {
+                    assert!(!switches_done, "switches come first");
+                    assert_eq!(ports, f.plan.radix.to_string());
+                }
+            }
+            for line in text.lines().filter(|l| l.starts_with('[')) {
+                assert!(line.ends_with(" 4xNDR"), "{line}");
+            }
+            let links = ibnetdiscover::parse(text.as_bytes()).unwrap();
+            assert_eq!(links.len(), cables);
+            let result = check(&report, Some(&f.name), &links);
+            assert_eq!(result.total.as_planned as usize, cables, "{}", f.name);
+            assert!(result.findings.is_empty());
+        }
+    }
+}
+
+fn ethernet_name(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix("Ethernet") else {
+        return false;
+    };
+    let (cage, lane) = rest.split_once('/').unwrap_or((rest, "1"));
+    all_digits(cage) && all_digits(lane)
+}
+
+#[test]
+fn avd_inputs_are_yaml_whose_uplinks_pair_with_their_switches_as_cabled_with_roce_qos() {
+    let (spec, report) = design(engine::examples::HYBRID);
+    let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
+    let (fabrics, _) = planned(&report);
+    for f in fabrics.iter().filter(|f| f.fabric.technology.is_ethernet()) {
+        let name = &f.fabric.name;
+        let vars = yaml(&files[&format!("avd/{name}.yml")]);
+        assert_eq!(vars["fabric_name"], name.to_uppercase());
+        assert_eq!(vars["overlay_routing_protocol"], "none");
+        assert_eq!(vars["underlay_routing_protocol"], "ebgp");
+        let leaf = &vars["l3leaf"];
+        assert_eq!(leaf["defaults"]["mlag"], false);
+        assert_eq!(leaf["defaults"]["vtep"], false);
+        let mut uplinks = BTreeSet::new();
+        let groups = leaf["node_groups"].as_array().unwrap();
+        for g in groups {
+            assert!(g["bgp_as"].as_str().unwrap().parse::<u64>().is_ok());
+            for node in g["nodes"].as_array().unwrap() {
+                let Some(ifs) = node.get("uplink_interfaces") else {
+                    continue;
+                };
+                let (ifs, sws, sw_ifs) = (
+                    ifs.as_array().unwrap(),
+                    node["uplink_switches"].as_array().unwrap(),
+                    node["uplink_switch_interfaces"].as_array().unwrap(),
+                );
+                assert_eq!((ifs.len(), sws.len()), (sw_ifs.len(), sw_ifs.len()));
+                for ((i, s), si) in ifs.iter().zip(sws).zip(sw_ifs) {
+                    assert!(
+                        ethernet_name(i.as_str().unwrap()) && ethernet_name(si.as_str().unwrap())
+                    );
+                    uplinks.insert((
+                        node["name"].as_str().unwrap().to_string(),
+                        s.as_str().unwrap().to_string(),
+                    ));
+                }
+            }
+        }
+        let leaves = f.switches().iter().filter(|s| s.contains("-leaf-")).count();
+        assert_eq!(groups.len(), leaves);
+        let cabled: BTreeSet<_> = f
+            .cables
+            .iter()
+            .filter(|c| c.cable.tier == "leaf-spine")
+            .map(|c| (c.cable.a_device.clone(), c.cable.z_device.clone()))
+            .collect();
+        assert_eq!(uplinks, cabled, "{name}: uplinks as cabled");
+        // RoCE: the lossless profile on the fabric links.
+        assert_eq!(vars["p2p_uplinks_qos_profile"], "ROCE_LOSSLESS");
+        let profile = &vars["custom_structured_configuration_qos_profiles"][0];
+        assert_eq!(profile["trust"], "dscp");
+        let pfc = &profile["priority_flow_control"];
+        assert_eq!(
+            pfc["priorities"][0],
+            serde_json::json!({"priority": 3, "no_drop": true})
+        );
+        assert_eq!(pfc["watchdog"]["enabled"], true);
+        let ecn = &profile["uc_tx_queues"][0]["random_detect"]["ecn"]["threshold"];
+        assert_eq!(
+            ecn,
+            &serde_json::json!({"units": "kbytes", "min": 150, "max": 1500})
+        );
+        let inventory = yaml(&files[&format!("avd/{name}-inventory.yml")]);
+        let group = &inventory["all"]["children"][name.to_uppercase()]["children"];
+        assert_eq!(
+            group[format!("{}_LEAVES", name.to_uppercase())]["vars"]["type"],
+            "l3leaf"
+        );
+        if f.fabric.plan.spines > 0 {
+            let spines = &group[format!("{}_SPINES", name.to_uppercase())];
+            assert_eq!(spines["vars"]["type"], "spine");
+            assert_eq!(
+                spines["hosts"].as_object().unwrap().len() as u32,
+                f.fabric.plan.spines
+            );
+            assert_eq!(
+                vars["spine"]["nodes"].as_array().unwrap().len() as u32,
+                f.fabric.plan.spines
+            );
+        }
+    }
+}
+
+#[test]
+fn netbox_imports_have_the_import_columns_and_a_row_per_device_interface_and_cable() {
+    for example in EXAMPLES {
+        let (spec, report) = design(example);
+        let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
+        let cables: usize = report
+            .fabrics
+            .iter()
+            .map(|f| cable_count(&report, &f.name))
+            .sum();
+        let types = yaml_documents(&files["netbox/device-types.yaml"]);
+        let mut models = BTreeSet::new();
+        for t in &types {
+            let keys: BTreeSet<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(
+                keys,
+                BTreeSet::from(["manufacturer", "model", "slug", "u_height", "is_full_depth"])
+            );
+            let slug = t["slug"].as_str().unwrap();
+            assert!(
+                slug.bytes().all(|b| b.is_ascii_lowercase()
+                    || b.is_ascii_digit()
+                    || b == b'-'
+                    || b == b'_'),
+                "{slug}"
+            );
+            assert_eq!((t["u_height"].as_f64().unwrap() * 2.0).fract(), 0.0);
+            models.insert((
+                t["manufacturer"].as_str().unwrap().to_string(),
+                t["model"].as_str().unwrap().to_string(),
+            ));
+        }
+        let devices = csv(&files["netbox/devices.csv"]);
+        assert_eq!(
+            devices[0],
+            [
+                "name",
+                "role",
+                "manufacturer",
+                "device_type",
+                "site",
+                "status"
+            ]
+        );
+        let names: BTreeSet<&str> = devices[1..].iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(names.len(), devices.len() - 1, "device names are unique");
+        for r in &devices[1..] {
+            assert!(
+                models.contains(&(r[2].clone(), r[3].clone())),
+                "device type of {r:?} is imported"
+            );
+            assert_eq!(r[5], "planned");
+            assert_eq!(r[4], spec.title, "site");
+        }
+        let interfaces = csv(&files["netbox/interfaces.csv"]);
+        assert_eq!(interfaces[0], ["device", "name", "label", "type", "speed"]);
+        assert_eq!(interfaces.len() - 1, 2 * cables);
+        for r in &interfaces[1..] {
+            assert!(names.contains(r[0].as_str()));
+            assert!(
+                ["infiniband-ndr", "100gbase-x-qsfp28", "400gbase-x-osfp"].contains(&r[3].as_str()),
+                "{r:?}"
+            );
+            assert!(all_digits(&r[4]));
+        }
+        let rows = csv(&files["netbox/cables.csv"]);
+        assert_eq!(
+            &rows[0][..9],
+            [
+                "side_a_device",
+                "side_a_type",
+                "side_a_name",
+                "side_b_device",
+                "side_b_type",
+                "side_b_name",
+                "type",
+                "status",
+                "label"
+            ]
+        );
+        assert_eq!(&rows[0][9..], ["length", "length_unit", "description"]);
+        assert_eq!(rows.len() - 1, cables);
+        for (i, r) in rows[1..].iter().enumerate() {
+            assert_eq!(
+                (r[1].as_str(), r[4].as_str()),
+                ("dcim.interface", "dcim.interface")
+            );
+            assert!(
+                ["dac-passive", "dac-active", "mmf-om4", "smf-os2"].contains(&r[6].as_str()),
+                "{r:?}"
+            );
+            assert_eq!(r[8], format!("C{:05}", i + 1));
+            assert_eq!(r[10], "m");
+        }
+    }
+}
+
+#[test]
+fn a_three_tier_ethernet_fabric_puts_its_cores_in_super_spine_with_spine_uplinks_as_cabled() {
+    let mut value: serde_json::Value = serde_json::from_str(engine::examples::HYBRID).unwrap();
+    value["fabrics"][2]["topology"] = "three_tier".into();
+    let spec = DesignSpec::from_value(value).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let storage = report.fabrics.iter().find(|f| f.name == "storage").unwrap();
+    assert!(storage.plan.cores > 0);
+    let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
+    let vars = yaml(&files["avd/storage.yml"]);
+    let cores = vars["super_spine"]["nodes"].as_array().unwrap();
+    assert_eq!(cores.len() as u32, storage.plan.cores);
+    for spine in vars["spine"]["nodes"].as_array().unwrap() {
+        let ups = spine["uplink_switches"].as_array().unwrap();
+        assert_eq!(
+            ups.len(),
+            spine["uplink_interfaces"].as_array().unwrap().len()
+        );
+        assert!(ups
+            .iter()
+            .all(|u| u.as_str().unwrap().starts_with("storage-core-")));
+    }
+    let inventory = yaml(&files["avd/storage-inventory.yml"]);
+    let groups = &inventory["all"]["children"]["STORAGE"]["children"];
+    assert_eq!(
+        groups["STORAGE_SUPER_SPINES"]["vars"]["type"],
+        "super_spine"
+    );
+}
