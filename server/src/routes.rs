@@ -197,11 +197,17 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
         ))
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::custom(panicked))
+        // A layer of the router wraps each route on its own: the limit is one semaphore that
+        // every route shares.
         .layer(
             tower::ServiceBuilder::new()
                 .layer(axum::error_handling::HandleErrorLayer::new(shed))
                 .load_shed()
-                .concurrency_limit(settings.max_concurrent_requests.max(1)),
+                .layer(tower::limit::GlobalConcurrencyLimitLayer::with_semaphore(
+                    std::sync::Arc::new(tokio::sync::Semaphore::new(
+                        settings.max_concurrent_requests.max(1),
+                    )),
+                )),
         )
         .layer(trace());
     match &settings.public_url {

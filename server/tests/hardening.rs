@@ -49,50 +49,63 @@ async fn cross_site_posts_to_every_write_endpoint_are_refused_and_store_nothing(
     let url = |path: &str| format!("{}{path}", server.base);
     let c = &server.client;
     let with_cookie = |r: reqwest::RequestBuilder| r.header("cookie", &design.cookie);
-    let attempts: Vec<(&str, reqwest::RequestBuilder)> = vec![
+    type Attempt<'a> = Box<dyn Fn() -> reqwest::RequestBuilder + 'a>;
+    let attempts: Vec<(&str, Attempt)> = vec![
         (
             "save a design",
-            c.post(url("/fn/save_design"))
-                .json(&json!({ "spec": spec })),
+            Box::new(|| {
+                c.post(url("/fn/save_design"))
+                    .json(&json!({ "spec": spec }))
+            }),
         ),
         (
             "save a revision",
-            with_cookie(c.post(url("/fn/save_revision"))).json(&json!({ "id": id, "spec": spec })),
+            Box::new(|| {
+                with_cookie(c.post(url("/fn/save_revision")))
+                    .json(&json!({ "id": id, "spec": spec }))
+            }),
         ),
         (
             "import",
-            c.post(url("/import"))
-                .form(&[("spec", spec.to_string()), ("note", String::new())]),
+            Box::new(|| {
+                c.post(url("/import"))
+                    .form(&[("spec", spec.to_string()), ("note", String::new())])
+            }),
         ),
         (
             "add a baseline",
-            with_cookie(c.post(url(&format!("/d/{id}/baselines")))).multipart(baseline_form()),
+            Box::new(|| {
+                with_cookie(c.post(url(&format!("/d/{id}/baselines")))).multipart(baseline_form())
+            }),
         ),
         (
             "claim an edit link",
-            c.post(url(&format!("/d/{id}/claim")))
-                .form(&[("key", design.key.as_str())]),
+            Box::new(|| {
+                c.post(url(&format!("/d/{id}/claim")))
+                    .form(&[("key", design.key.as_str())])
+            }),
         ),
         (
             "create through the API",
-            c.post(url("/api/designs")).json(&json!({ "spec": spec })),
+            Box::new(|| c.post(url("/api/designs")).json(&json!({ "spec": spec }))),
         ),
         (
             "save a revision through the API",
-            c.post(url(&format!("/api/designs/{id}/revisions")))
-                .bearer_auth(&design.key)
-                .json(&json!({ "spec": spec })),
+            Box::new(|| {
+                c.post(url(&format!("/api/designs/{id}/revisions")))
+                    .bearer_auth(&design.key)
+                    .json(&json!({ "spec": spec }))
+            }),
         ),
     ];
-    for (what, request) in attempts {
-        let by_origin = request.try_clone().unwrap().header("origin", EVIL);
-        let response = by_origin.send().await.unwrap();
+    for (what, request) in &attempts {
+        let response = request().header("origin", EVIL).send().await.unwrap();
         assert_eq!(response.status(), 403, "{what} from another origin");
         assert!(
             response.headers().get("set-cookie").is_none(),
             "{what}: no key given"
         );
-        let by_fetch = request.header("sec-fetch-site", "cross-site");
+        let by_fetch = request().header("sec-fetch-site", "cross-site");
         assert_eq!(
             by_fetch.send().await.unwrap().status(),
             403,
@@ -122,6 +135,7 @@ async fn cross_site_posts_to_every_write_endpoint_are_refused_and_store_nothing(
         .await
         .unwrap();
     assert_eq!(ours.status(), 200);
+    drop(attempts);
     server.stop().await;
 }
 
