@@ -124,9 +124,8 @@ const MAX_SEARCHED: u64 = 1_000_000;
 /// The design search of the body (a search request, or a design spec with the default
 /// question), run on the blocking pool.
 async fn search(body: Bytes) -> Answer {
-    let text = std::str::from_utf8(&body).map_err(|_| {
-        Failure(AppError::BadRequest("the body is not UTF-8 text".into()))
-    })?;
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| Failure(AppError::BadRequest("the body is not UTF-8 text".into())))?;
     let request = crate::search::request(text)?;
     if request.max_candidates > MAX_SEARCHED {
         return Err(Failure(AppError::Invalid(vec![engine::FieldError::new(

@@ -75,14 +75,21 @@ fn search_of_a_design_prints_its_frontier_and_rules_out_tcp_for_a_50_ms_token_ta
         .arg(examples().join("seventy-b-inference-25g.json"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let frontier = result["frontier"].as_array().unwrap();
     assert!(!frontier.is_empty(), "{result}");
     for point in frontier {
         for fabric in point["choice"]["fabrics"].as_array().unwrap() {
             let technology = fabric["technology"].as_str().unwrap();
-            assert!(!technology.starts_with("tcp"), "{technology} meets 50 ms per token");
+            assert!(
+                !technology.starts_with("tcp"),
+                "{technology} meets 50 ms per token"
+            );
         }
     }
     assert!(!result["summary"].as_str().unwrap().is_empty());

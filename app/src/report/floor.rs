@@ -53,8 +53,16 @@ fn holds(rack: &floor::Rack) -> String {
 
 /// A few racks to draw from the front: the first compute racks and the network racks.
 fn sample(floor: &FloorReport) -> FloorReport {
-    let compute = floor.racks.iter().filter(|r| !r.network).take(ELEVATED_RACKS);
-    let network = floor.racks.iter().filter(|r| r.network).take(ELEVATED_RACKS);
+    let compute = floor
+        .racks
+        .iter()
+        .filter(|r| !r.network)
+        .take(ELEVATED_RACKS);
+    let network = floor
+        .racks
+        .iter()
+        .filter(|r| r.network)
+        .take(ELEVATED_RACKS);
     FloorReport {
         racks: compute.chain(network).cloned().collect(),
         ..floor.clone()
