@@ -57,7 +57,14 @@ pub fn run(args: &crate::cli::SearchArgs) -> i32 {
                     .choice
                     .fabrics
                     .iter()
-                    .map(|f| format!("{} on {}, {}:1", f.technology.label(), f.switch, f.leaf))
+                    .map(|f| {
+                        format!(
+                            "{} on {}, {}:1",
+                            f.technology.label(),
+                            f.switch,
+                            f.leaf_oversubscription
+                        )
+                    })
                     .collect();
                 println!(
                     "  {:>12}  {:>10}  slowdown {:>6.1} %  {} NICs per node: {}",
