@@ -219,3 +219,36 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
         _ => router,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    #[tokio::test]
+    async fn a_handler_that_panics_is_answered_with_a_500_page() {
+        let boom = Router::new()
+            .route(
+                "/boom",
+                get(|| async {
+                    if true {
+                        panic!("a defect");
+                    }
+                }),
+            )
+            .layer(CatchPanicLayer::custom(panicked));
+        let request = axum::http::Request::get("/boom")
+            .body(Body::empty())
+            .unwrap();
+        let response = boom.oneshot(request).await.unwrap();
+        assert_eq!(response.status(), 500);
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        let page = String::from_utf8(body.to_vec()).unwrap();
+        assert!(page.contains("Something went wrong"), "{page}");
+        assert!(!page.contains("a defect"), "the cause stays in the log");
+    }
+}

@@ -86,6 +86,7 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
         .client
         .post(format!("{}{path}", server.base))
         .header("x-edit-key", &key)
+        .header("content-type", "application/json")
         .body(body)
         .send()
         .await

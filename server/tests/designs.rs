@@ -109,7 +109,7 @@ async fn the_share_link_shows_the_latest_revision_with_its_history_and_each_revi
 }
 
 #[tokio::test]
-async fn the_edit_link_gives_a_browser_the_key_and_a_wrong_one_is_refused() {
+async fn the_edit_link_asks_then_gives_a_browser_the_key_and_a_wrong_one_is_refused() {
     let (_dir, database) = temp_database();
     let server = TestServer::start(&database).await;
     let design = server.create(&seventy_b_on_256_gpus()).await;
@@ -117,10 +117,15 @@ async fn the_edit_link_gives_a_browser_the_key_and_a_wrong_one_is_refused() {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
+    // Opening the edit link asks first; the confirmation posts the key.
+    let link = format!("{}/d/{}/claim?key={}", server.base, design.id, design.key);
+    let asked = client.get(&link).send().await.unwrap();
+    assert_eq!(asked.status(), 200);
+    assert!(asked.headers().get("set-cookie").is_none());
     let claim = |key: String| {
-        let url = format!("{}/d/{}/claim?key={key}", server.base, design.id);
+        let url = format!("{}/d/{}/claim", server.base, design.id);
         let client = client.clone();
-        async move { client.get(url).send().await.unwrap() }
+        async move { client.post(url).form(&[("key", key)]).send().await.unwrap() }
     };
     let response = claim(design.key.clone()).await;
     assert_eq!(response.status(), 303);

@@ -23,6 +23,7 @@ async fn save_via_api(
     let response = client
         .post(format!("{base}/api/designs/{id}/revisions"))
         .header("authorization", format!("Bearer {key}"))
+        .header("content-type", "application/json")
         .body(with_note(&seventy_b_on_256_gpus(), note).to_string())
         .send()
         .await
@@ -36,6 +37,7 @@ async fn save_via_api(
 async fn create_via_api(client: &reqwest::Client, base: &str) -> (String, String) {
     let created: Value = client
         .post(format!("{base}/api/designs"))
+        .header("content-type", "application/json")
         .body(with_note(&seventy_b_on_256_gpus(), "first".into()).to_string())
         .send()
         .await

@@ -163,6 +163,7 @@ async fn on_postgres_concurrent_saves_on_one_design_persist_as_distinct_revision
             let response = client
                 .post(format!("{base}/api/designs/{id}/revisions"))
                 .header("authorization", format!("Bearer {key}"))
+                .header("content-type", "application/json")
                 .body(
                     json!({ "spec": seventy_b_on_256_gpus(), "note": format!("save {i}") })
                         .to_string(),

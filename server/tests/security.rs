@@ -80,11 +80,26 @@ async fn titles_notes_fabric_names_and_imported_specs_are_rendered_escaped_every
             format!("/d/{id}/r/2"),
             format!("/compare?a={id}/r/1&b={id}/r/2"),
             format!("/compare?a={}&b=", urlencode(payload)),
+            format!("/d/{id}/r/2/report"),
+            format!("/d/{id}/baselines"),
+            format!("/d/{id}/claim?key={}", design.key),
         ] {
             let (status, html) = server.page(&path).await;
             assert!(status == 200 || status == 404, "{path}: {status}");
             assert_escaped(&html, payload, &path);
             assert!(!html.contains("<script"), "{path} carries no script at all");
+        }
+        // The spreadsheets carry the payload as text in quoted cells, never as markup to run.
+        for sheet in ["bom.csv", "cabling.csv"] {
+            let response = server.get(&format!("/d/{id}/r/2/{sheet}")).await;
+            assert_eq!(response.status(), 200, "{sheet}");
+            let text = response.text().await.unwrap();
+            let mut reader = csv::Reader::from_reader(text.as_bytes());
+            let named = reader
+                .records()
+                .map(Result::unwrap)
+                .any(|row| row.iter().any(|cell| cell == payload));
+            assert!(named, "{sheet} names the fabric {payload:?} as text");
         }
         // The planner pages are hydrated: their own scripts only, the payload escaped.
         for path in [format!("/d/{id}/edit"), format!("/d/{id}/duplicate")] {
@@ -196,6 +211,7 @@ async fn sql_in_titles_notes_ids_keys_and_searches_is_stored_as_text_and_runs_no
                 server.base, victim.id
             ))
             .header("x-edit-key", payload)
+            .header("content-type", "application/json")
             .body(json!({"spec": seventy_b_on_256_gpus()}).to_string())
             .send()
             .await
