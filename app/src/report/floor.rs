@@ -63,8 +63,19 @@ fn sample(floor: &FloorReport) -> FloorReport {
         .iter()
         .filter(|r| r.network)
         .take(ELEVATED_RACKS);
+    // Drawn side by side in one row, whatever rows they stand in on the floor.
+    let racks: Vec<floor::Rack> = compute
+        .chain(network)
+        .enumerate()
+        .map(|(i, rack)| floor::Rack {
+            row: 0,
+            position: i as u32,
+            ..rack.clone()
+        })
+        .collect();
     FloorReport {
-        racks: compute.chain(network).cloned().collect(),
+        racks,
+        rows: 1,
         ..floor.clone()
     }
 }
