@@ -114,17 +114,6 @@ fn panicked(cause: Box<dyn std::any::Any + Send + 'static>) -> axum::response::R
     ))
 }
 
-/// One line per request: method and path, never the query (an edit link carries its key
-/// there), and the status and time taken.
-fn trace() -> TraceLayer<
-    tower_http::classify::SharedClassifier<tower_http::classify::ServerErrorsAsFailures>,
-    impl Fn(&axum::http::Request<axum::body::Body>) -> tracing::Span + Clone,
-> {
-    TraceLayer::new_for_http().make_span_with(|request: &axum::http::Request<axum::body::Body>| {
-        tracing::info_span!("request", method = %request.method(), path = %request.uri().path())
-    })
-}
-
 /// The whole application as a router, ready to serve or to test.
 pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Router {
     let routes = generate_route_list(App);
@@ -209,7 +198,20 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
                     )),
                 )),
         )
-        .layer(trace());
+        // One span per request: method and path, never the query (an edit link carries its
+        // key there). Failures are logged where they happen (the store, typesetting, a panic)
+        // with their cause; a status alone is not, so that shedding load cannot flood the log.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|request: &axum::http::Request<axum::body::Body>| {
+                    tracing::info_span!(
+                        "request",
+                        method = %request.method(),
+                        path = %request.uri().path()
+                    )
+                })
+                .on_failure(()),
+        );
     match &settings.public_url {
         // Browsers that reached the planner over TLS keep to it for a year.
         Some(url) if url.is_https() => router.layer(SetResponseHeaderLayer::overriding(
