@@ -73,18 +73,23 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
     write(std::iter::once(header).chain(rows))
 }
 
+/// Cables of every fabric of `report`, as the sizing counts them.
+pub fn cables(report: &Report) -> u64 {
+    report
+        .fabrics
+        .iter()
+        .flat_map(|f| &f.cables)
+        .map(|c| u64::from(c.count))
+        .sum()
+}
+
 /// One row per cable of every fabric of `report`, placed on the floor of `spec`: both ends
 /// with rack and rack unit, the routed and orderable length and the medium; `Err` says why
 /// there is no sheet (too many rows, or a fabric whose switches cannot take its cables).
 pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::Error>, String> {
     // Counted from the sized fabric before any row is built, so that a sheet too large to
     // write costs nothing.
-    let cables: u64 = report
-        .fabrics
-        .iter()
-        .flat_map(|f| &f.cables)
-        .map(|c| u64::from(c.count))
-        .sum();
+    let cables = cables(report);
     if cables > MAX_CABLING_ROWS {
         return Err(format!(
             "This design has {cables} cables; a cabling sheet holds at most {MAX_CABLING_ROWS} rows. \

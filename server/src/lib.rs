@@ -10,6 +10,7 @@ pub mod client;
 pub mod csrf;
 pub mod evaluate;
 pub mod exports;
+pub mod handoff;
 pub mod pages;
 pub mod pdf;
 pub mod rate_limit;

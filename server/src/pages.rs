@@ -53,6 +53,8 @@ pub fn routes(pages: Pages) -> Router {
             "/d/{id}/r/{n}/cabling.csv",
             get(crate::exports::cabling_csv),
         )
+        .route("/d/{id}/r/{n}/handoff", get(crate::handoff::list))
+        .route("/d/{id}/r/{n}/handoff/{*file}", get(crate::handoff::file))
         .route("/d/{id}/claim", get(claim_form).post(claim))
         .route("/designs", get(my_designs))
         .route("/compare", get(compare))

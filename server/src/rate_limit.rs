@@ -37,7 +37,8 @@ impl Cost {
             || (path.starts_with("/d/")
                 && (path.ends_with("/report")
                     || path.ends_with("/report.pdf")
-                    || path.ends_with(".csv")))
+                    || path.ends_with(".csv")
+                    || path.contains("/handoff")))
             || (path.starts_with("/api/designs/") && path.ends_with("/report"));
         if post && writes {
             Cost::Write

@@ -186,6 +186,7 @@ async fn page(State(reports): State<Reports>, Path((id, n)): Path<(String, Strin
             pdf: format!("{base}/report.pdf"),
             bom_csv: format!("{base}/bom.csv"),
             cabling_csv: format!("{base}/cabling.csv"),
+            handoff: format!("{base}/handoff"),
             design: base.clone(),
         },
     ));

@@ -20,6 +20,8 @@ pub mod design_view;
 #[cfg(feature = "ssr")]
 pub mod document;
 #[cfg(feature = "ssr")]
+pub mod handoff;
+#[cfg(feature = "ssr")]
 pub mod import;
 #[cfg(feature = "ssr")]
 pub mod my_designs;

@@ -12,6 +12,7 @@ pub struct Downloads {
     pub pdf: String,
     pub bom_csv: String,
     pub cabling_csv: String,
+    pub handoff: String,
     pub design: String,
 }
 
@@ -143,6 +144,7 @@ pub fn report_page(report: &ReportDocument, downloads: &Downloads) -> Page {
                 <a id="report-pdf" href=downloads.pdf.clone()>"Download as PDF"</a>
                 " · " <a href=downloads.bom_csv.clone()>"Bill of materials (CSV)"</a>
                 " · " <a href=downloads.cabling_csv.clone()>"Cabling sheet (CSV)"</a>
+                " · " <a href=downloads.handoff.clone()>"Hand-off files"</a>
                 " · " <a href=downloads.design.clone()>"Back to the design"</a>
             </nav>
             <section class="cover">

@@ -1,0 +1,37 @@
+//! The hand-off files of a revision: what each file is for (the bundle's own README) and a
+//! link to download each, for the teams and tools that build and run the fabric.
+
+use super::document::{document, Page};
+use leptos::prelude::*;
+use leptos::tachys::view::RenderHtml;
+
+/// The page listing `files` (name, content) of revision `n` of design `id`, titled `title`.
+pub fn handoff_page(id: &str, n: u32, title: &str, files: &[(String, String)]) -> Page {
+    let base = format!("/d/{id}/r/{n}/handoff");
+    let readme = files
+        .iter()
+        .find(|(name, _)| name == "README.txt")
+        .map(|(_, text)| text.clone())
+        .unwrap_or_default();
+    let items = files
+        .iter()
+        .map(|(name, text)| {
+            let href = format!("{base}/{name}");
+            let size = format!("{:.1} KB", text.len() as f64 / 1000.0);
+            view! { <li><a href=href download="">{name.clone()}</a> " " <span class="note">{size}</span></li> }
+        })
+        .collect_view();
+    let heading = format!("Hand-off files of “{title}”, revision {n}");
+    let body = view! {
+        <section class="panel" aria-labelledby="handoff-heading">
+            <h1 id="handoff-heading">{heading}</h1>
+            <p>"The design in the formats the next tools read: cabling validation, the InfiniBand topology, Ethernet fabric automation, the source of truth, the scheduler and a drawing. Names and cable labels are those of the cabling sheet."</p>
+            <ul id="handoff-files">{items}</ul>
+            <p><a href=format!("/d/{id}/r/{n}")>"Back to the design"</a></p>
+            <h2>"What each file is for"</h2>
+            <pre class="handoff-readme">{readme}</pre>
+        </section>
+    }
+    .to_html();
+    Page::ok(document(&format!("Hand-off: {title}"), body))
+}

@@ -1,0 +1,80 @@
+//! `/d/{id}/r/{n}/handoff` and `/d/{id}/r/{n}/handoff/{file}`: a revision's hand-off files
+//! (`engine::handoff::bundle`), listed with what each is for, and each downloadable. Made on
+//! the blocking pool; a design with more cables than a cabling sheet holds is refused, since
+//! every file names every cable or port.
+
+use crate::exports::{cables, MAX_CABLING_ROWS};
+use crate::pages::{attachment, html, stored_revision, Pages};
+use app::pages::document::{message, not_found};
+use app::pages::handoff::handoff_page;
+use axum::extract::{Path, State};
+use axum::response::Response;
+
+/// The bundle of revision `n` of design `id`, or the page that says why there is none.
+async fn bundle(
+    pages: &Pages,
+    id: &str,
+    n: &str,
+) -> Result<(String, u32, Vec<(String, String)>), Response> {
+    let stored = stored_revision(pages, id, n).await?;
+    let report = crate::api::report_of(&stored)
+        .map_err(|errors| html(&message(422, "No report", errors.to_string())))?;
+    let count = cables(&report);
+    if count > MAX_CABLING_ROWS {
+        return Err(html(&message(
+            422,
+            "No hand-off files",
+            format!(
+                "This design has {count} cables; hand-off files are written for at most {MAX_CABLING_ROWS}."
+            ),
+        )));
+    }
+    let (title, number, spec) = (stored.spec.title.clone(), stored.number, stored.spec);
+    let files = tokio::task::spawn_blocking(move || engine::handoff::bundle(&spec, &report))
+        .await
+        .map_err(|_| {
+            html(&message(
+                500,
+                "No hand-off files",
+                "The files could not be written.".into(),
+            ))
+        })?;
+    Ok((title, number, files))
+}
+
+pub async fn list(State(pages): State<Pages>, Path((id, n)): Path<(String, String)>) -> Response {
+    match bundle(&pages, &id, &n).await {
+        Ok((title, number, files)) => html(&handoff_page(&id, number, &title, &files)),
+        Err(response) => response,
+    }
+}
+
+/// The media type a consumer expects of `name`.
+fn content_type(name: &str) -> &'static str {
+    match name.rsplit('.').next() {
+        Some("csv") => "text/csv; charset=utf-8",
+        Some("yml" | "yaml") => "application/yaml; charset=utf-8",
+        Some("dot") => "text/vnd.graphviz; charset=utf-8",
+        _ => "text/plain; charset=utf-8",
+    }
+}
+
+pub async fn file(
+    State(pages): State<Pages>,
+    Path((id, n, name)): Path<(String, String, String)>,
+) -> Response {
+    match bundle(&pages, &id, &n).await {
+        Ok((title, number, files)) => match files.into_iter().find(|(f, _)| *f == name) {
+            Some((name, text)) => {
+                let file = format!(
+                    "{}-r{number}-{}",
+                    crate::pages::file_stem(&title),
+                    name.replace('/', "-")
+                );
+                attachment(content_type(&name), text, file)
+            }
+            None => html(&not_found()),
+        },
+        Err(response) => response,
+    }
+}

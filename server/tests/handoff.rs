@@ -1,0 +1,43 @@
+//! A revision's hand-off files over HTTP: listed with what each is for, each downloadable, the
+//! same bytes every time.
+
+mod common;
+
+use common::*;
+
+#[tokio::test]
+async fn a_superpod_revision_lists_its_handoff_files_and_serves_each_the_same_every_time() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    let design = server.create(&spec).await;
+    let base = format!("/d/{}/r/1/handoff", design.id);
+    let (status, page) = server.page(&base).await;
+    assert_eq!(status, 200);
+    let expected = engine::handoff::bundle(
+        &engine::DesignSpec::from_value(spec).unwrap(),
+        &engine::evaluate(&engine::DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap())
+            .unwrap(),
+    );
+    assert!(expected.len() > 5, "{} files", expected.len());
+    for (name, text) in &expected {
+        assert!(page.contains(&format!("{base}/{name}")), "the page links {name}");
+        let response = server.get(&format!("{base}/{name}")).await;
+        assert_eq!(response.status(), 200, "{name}");
+        let disposition = response.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(disposition.starts_with("attachment; filename=\""), "{disposition}");
+        assert_eq!(&response.text().await.unwrap(), text, "{name} as the engine writes it");
+    }
+    assert!(page.contains("What each file is for"));
+    let (status, _) = server.page(&format!("{base}/no-such-file.txt")).await;
+    assert_eq!(status, 404);
+    let (status, _) = server.page("/d/aaaaaaaaaaaaaaaaaaaaaaaa/r/1/handoff").await;
+    assert_eq!(status, 404);
+    let (status, design_page) = server.page(&format!("/d/{}", design.id)).await;
+    assert_eq!(status, 200);
+    assert!(design_page.contains(&base), "the design page links the hand-off files");
+    server.stop().await;
+}
