@@ -21,15 +21,25 @@ async fn a_superpod_revision_lists_its_handoff_files_and_serves_each_the_same_ev
     );
     assert!(expected.len() > 5, "{} files", expected.len());
     for (name, text) in &expected {
-        assert!(page.contains(&format!("{base}/{name}")), "the page links {name}");
+        assert!(
+            page.contains(&format!("{base}/{name}")),
+            "the page links {name}"
+        );
         let response = server.get(&format!("{base}/{name}")).await;
         assert_eq!(response.status(), 200, "{name}");
         let disposition = response.headers()["content-disposition"]
             .to_str()
             .unwrap()
             .to_string();
-        assert!(disposition.starts_with("attachment; filename=\""), "{disposition}");
-        assert_eq!(&response.text().await.unwrap(), text, "{name} as the engine writes it");
+        assert!(
+            disposition.starts_with("attachment; filename=\""),
+            "{disposition}"
+        );
+        assert_eq!(
+            &response.text().await.unwrap(),
+            text,
+            "{name} as the engine writes it"
+        );
     }
     assert!(page.contains("What each file is for"));
     let (status, _) = server.page(&format!("{base}/no-such-file.txt")).await;
@@ -38,6 +48,9 @@ async fn a_superpod_revision_lists_its_handoff_files_and_serves_each_the_same_ev
     assert_eq!(status, 404);
     let (status, design_page) = server.page(&format!("/d/{}", design.id)).await;
     assert_eq!(status, 200);
-    assert!(design_page.contains(&base), "the design page links the hand-off files");
+    assert!(
+        design_page.contains(&base),
+        "the design page links the hand-off files"
+    );
     server.stop().await;
 }
