@@ -71,20 +71,9 @@ pub fn unavailable() -> Page {
 }
 
 /// `text` as HTML text, for the places where the renderer leaves text as it is (the content of
-/// a `<textarea>`, which it treats as raw text).
+/// a `<textarea>`, which it treats as raw text): the same escaping the engine's drawings use.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    engine::floor::svg::escape(text)
 }
 
 /// Milliseconds since the Unix epoch as a UTC date and time: `2026-12-03 05:25 UTC`.

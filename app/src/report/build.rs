@@ -19,7 +19,7 @@ pub struct Revision {
     pub link: String,
 }
 
-fn heading(level: u8, id: impl Into<String>, text: impl Into<String>) -> Block {
+pub(super) fn heading(level: u8, id: impl Into<String>, text: impl Into<String>) -> Block {
     Block::Heading {
         level,
         id: id.into(),
@@ -27,11 +27,11 @@ fn heading(level: u8, id: impl Into<String>, text: impl Into<String>) -> Block {
     }
 }
 
-fn paragraph(text: impl Into<String>) -> Block {
+pub(super) fn paragraph(text: impl Into<String>) -> Block {
     Block::Paragraph { text: text.into() }
 }
 
-fn note(text: impl Into<String>) -> Block {
+pub(super) fn note(text: impl Into<String>) -> Block {
     Block::Note { text: text.into() }
 }
 
@@ -44,7 +44,11 @@ fn columns(spec: &[(&str, bool)]) -> Vec<Column> {
         .collect()
 }
 
-fn table(caption: impl Into<String>, cols: &[(&str, bool)], rows: Vec<Vec<String>>) -> Table {
+pub(super) fn table(
+    caption: impl Into<String>,
+    cols: &[(&str, bool)],
+    rows: Vec<Vec<String>>,
+) -> Table {
     let flagged = vec![false; rows.len()];
     Table {
         id: None,

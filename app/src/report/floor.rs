@@ -2,7 +2,8 @@
 //! orderable length and the optics they need, as blocks of the report. The report page, the
 //! PDF and the dashboard all show these same blocks.
 
-use super::{Block, Column, Table};
+use super::build::{heading, note, paragraph, table};
+use super::Block;
 use crate::money::{usd, watts};
 use engine::floor::{self, FloorReport};
 use engine::{DesignSpec, Report};
@@ -13,23 +14,6 @@ const MAX_DRAWN_RACKS: usize = 1_000;
 const LISTED_RACKS: usize = 16;
 /// Compute racks drawn as elevations, beside every network rack (up to the same count).
 const ELEVATED_RACKS: usize = 4;
-
-fn table(caption: String, columns: &[(&str, bool)], rows: Vec<Vec<String>>) -> Table {
-    Table {
-        id: None,
-        caption,
-        columns: columns
-            .iter()
-            .map(|(title, numeric)| Column {
-                title: (*title).to_string(),
-                numeric: *numeric,
-            })
-            .collect(),
-        flagged: vec![false; rows.len()],
-        rows,
-        footer: None,
-    }
-}
 
 fn kw(value: f64) -> String {
     format!("{value:.1} kW")
@@ -83,14 +67,9 @@ fn sample(floor: &FloorReport) -> FloorReport {
 /// The floor section: heading, summary, pictures, racks by load, cables by length, optics.
 pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
     let plan = floor::plan(spec, report);
-    let mut blocks = vec![Block::Heading {
-        level: 1,
-        id: "floor".into(),
-        text: "Floor, racks and power".into(),
-    }];
+    let mut blocks = vec![heading(1, "floor", "Floor, racks and power")];
     let network = plan.racks.iter().filter(|r| r.network).count();
-    blocks.push(Block::Paragraph {
-        text: format!(
+    blocks.push(paragraph(format!(
             "{} racks in {} rows ({} of them network racks), {} nodes per rack. IT power {} and facility power {} ({}); the longest cable runs {:.1} m.",
             plan.racks.len(),
             plan.rows,
@@ -100,8 +79,7 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
             kw(plan.facility_power_kw.value),
             plan.facility_power_kw.formula,
             plan.longest_route_m.value,
-        ),
-    });
+    )));
     if !plan.findings.is_empty() {
         blocks.push(Block::Findings {
             items: plan
@@ -124,12 +102,10 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
             svg: floor::svg::floor_plan(&plan),
         });
     } else {
-        blocks.push(Block::Note {
-            text: format!(
-                "The floor plan is drawn for up to {MAX_DRAWN_RACKS} racks; this floor has {}.",
-                plan.racks.len()
-            ),
-        });
+        blocks.push(note(format!(
+            "The floor plan is drawn for up to {MAX_DRAWN_RACKS} racks; this floor has {}.",
+            plan.racks.len()
+        )));
     }
     blocks.push(Block::Chart {
         id: "rack-elevations".into(),
@@ -179,7 +155,7 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
     by_load.id = Some("rack-power".into());
     blocks.push(Block::Table(by_load));
     let mut cables = table(
-        "Cables by orderable length".into(),
+        "Cables by orderable length",
         &[
             ("Fabric", false),
             ("Tier", false),
@@ -203,7 +179,7 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
     cables.id = Some("cables-by-length".into());
     blocks.push(Block::Table(cables));
     let mut bom = table(
-        "Cables and optics of the floor, priced and powered".into(),
+        "Cables and optics of the floor, priced and powered",
         &[
             ("Item", false),
             ("Qty", true),
@@ -233,12 +209,10 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
     ]);
     bom.id = Some("floor-bom".into());
     blocks.push(Block::Table(bom));
-    blocks.push(Block::Note {
-        text: format!(
-            "Each cable's length: {} [{}].",
-            floor::ROUTE_FORMULA,
-            floor::ROUTE_SOURCE
-        ),
-    });
+    blocks.push(note(format!(
+        "Each cable's length: {} [{}].",
+        floor::ROUTE_FORMULA,
+        floor::ROUTE_SOURCE
+    )));
     blocks
 }
