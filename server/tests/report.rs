@@ -141,6 +141,14 @@ async fn the_report_page_has_every_section_and_the_cover_without_any_script() {
         "the compute fabric's BOM"
     );
     assert!(html.contains("class=\"topology\""), "topology diagrams");
+    assert!(
+        html.contains(r#"id="validation""#) && html.contains("nccl-tests #212"),
+        "the published measurements the engine is checked against"
+    );
+    assert!(
+        html.contains(r#"id="floor-plan""#) && html.contains(r#"id="rack-power""#),
+        "the floor: its plan and the racks by power"
+    );
     let charts = html.matches("class=\"report-chart\"").count();
     assert!(charts >= 5, "{charts} charts");
     assert!(

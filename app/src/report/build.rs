@@ -746,4 +746,5 @@ fn assumptions(blocks: &mut Vec<Block>, spec: &DesignSpec) {
     );
     t.id = Some("assumptions".into());
     blocks.push(Block::Table(t));
+    blocks.extend(super::validation::validation_blocks());
 }

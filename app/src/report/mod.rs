@@ -6,6 +6,7 @@
 mod build;
 mod floor;
 pub mod html;
+mod validation;
 
 pub use build::{report_document, Revision};
 pub use floor::floor_blocks;
