@@ -158,18 +158,23 @@ fn summary(blocks: &mut Vec<Block>, report: &Report) {
         blocks.push(paragraph("The engine raised no findings."));
     } else {
         blocks.push(heading(2, "findings", "Findings"));
-        blocks.push(Block::Findings {
-            items: findings
-                .into_iter()
-                .map(|f| {
-                    (
-                        f.severity.label().to_string(),
-                        f.subject.clone(),
-                        f.message.clone(),
-                    )
-                })
-                .collect(),
-        });
+        blocks.push(findings_block(findings));
+    }
+}
+
+/// Findings as the report lists them: severity, subject, message.
+pub(super) fn findings_block<'a>(findings: impl IntoIterator<Item = &'a engine::Finding>) -> Block {
+    Block::Findings {
+        items: findings
+            .into_iter()
+            .map(|f| {
+                (
+                    f.severity.label().to_string(),
+                    f.subject.clone(),
+                    f.message.clone(),
+                )
+            })
+            .collect(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! orderable length and the optics they need, as blocks of the report. The report page, the
 //! PDF and the dashboard all show these same blocks.
 
-use super::build::{heading, note, paragraph, table};
+use super::build::{findings_block, heading, note, paragraph, table};
 use super::Block;
 use crate::money::{usd, watts};
 use engine::floor::{self, FloorReport};
@@ -81,19 +81,7 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
             plan.longest_route_m.value,
     )));
     if !plan.findings.is_empty() {
-        blocks.push(Block::Findings {
-            items: plan
-                .findings
-                .iter()
-                .map(|f| {
-                    (
-                        f.severity.label().to_string(),
-                        f.subject.clone(),
-                        f.message.clone(),
-                    )
-                })
-                .collect(),
-        });
+        blocks.push(findings_block(&plan.findings));
     }
     if plan.racks.len() <= MAX_DRAWN_RACKS {
         blocks.push(Block::Chart {
