@@ -184,7 +184,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         (
             "TCP efficiency",
             format!("{} of line rate", k.tcp_efficiency),
-            "NCCL's socket transport copies through the kernel (seed C3); no published figure",
+            "NCCL's socket transport copies through the kernel; no published figure",
             true,
         ),
         (

@@ -23,7 +23,7 @@ pub fn findings(
             Severity::Info,
             "single-node",
             &spec.title,
-            "All GPUs sit in one node: GPU traffic stays on the scale-up domain, the network is not on the critical path and no GPU fabric is sized (seed C1).".into(),
+            "All GPUs sit in one node: GPU traffic stays on the scale-up domain, the network is not on the critical path and no GPU fabric is sized.".into(),
         ));
     }
     for f in fabrics {
@@ -33,7 +33,7 @@ pub fn findings(
                 "roce-lossless",
                 &f.name,
                 format!(
-                    "RoCE needs lossless Ethernet: PFC on the RoCE priority and ECN on every switch in the path ({} here), CNP in strict priority (seed C5).",
+                    "RoCE needs lossless Ethernet: PFC on the RoCE priority and ECN on every switch in the path ({} here), CNP in strict priority.",
                     f.plan.switches()
                 ),
             ));
@@ -72,7 +72,7 @@ pub fn findings(
                 "three-tier",
                 &f.name,
                 format!(
-                    "{} (seed C4: beyond about 128 nodes, 3 tiers or rail-optimized).",
+                    "{} (beyond about 128 nodes, 3 tiers or rail-optimized).",
                     f.plan.reason
                 ),
             ));
@@ -125,7 +125,7 @@ pub fn findings(
                         Severity::Recommendation,
                         "storage-shares-gpu-fabric",
                         &s.name,
-                        "Storage traffic shares the GPU fabric: give it a fabric of its own on dedicated interfaces, NVMe-oF preferred (seed C12).".into(),
+                        "Storage traffic shares the GPU fabric: give it a fabric of its own on dedicated interfaces, NVMe-oF preferred.".into(),
                     ));
                 }
                 if r.read_headroom.value.0 < 1.0 {
@@ -134,7 +134,7 @@ pub fn findings(
                         "storage-starved",
                         &s.name,
                         format!(
-                            "Training data needs {} (with {}× headroom) but the storage path gives {}: the GPUs will wait for data (seed C11).",
+                            "Training data needs {} (with {}× headroom) but the storage path gives {}: the GPUs will wait for data.",
                             r.read_provisioned.value, s.read_headroom, r.read_available.value
                         ),
                     ));
@@ -145,7 +145,7 @@ pub fn findings(
                         "checkpoint-budget",
                         &s.name,
                         format!(
-                            "A {} checkpoint takes {} to write, over the {} budget (seed C11).",
+                            "A {} checkpoint takes {} to write, over the {} budget.",
                             r.checkpoint_size.value, r.checkpoint_write_time.value, r.write_budget
                         ),
                     ));
@@ -157,7 +157,7 @@ pub fn findings(
                         Severity::Info,
                         "single-node-inference",
                         &i.name,
-                        "The model is served inside one node: its tensor parallelism needs no GPU fabric (seed C1).".into(),
+                        "The model is served inside one node: its tensor parallelism needs no GPU fabric.".into(),
                     ));
                 } else if !r.meets_target {
                     out.push(finding(
@@ -165,7 +165,7 @@ pub fn findings(
                         "inter-token-latency",
                         &i.name,
                         format!(
-                            "Tensor parallelism over {} nodes adds {} of communication per token, over the {} target (seed C9).",
+                            "Tensor parallelism over {} nodes adds {} of communication per token, over the {} target.",
                             i.tp_nodes, r.communication_per_token.value, r.target_inter_token
                         ),
                     ));
@@ -203,7 +203,7 @@ pub fn findings(
                             "network-bound-training",
                             &t.name,
                             format!(
-                                "Steps take {} against {} on an ideal network ({}): the network is on the critical path (seed C2).",
+                                "Steps take {} against {} on an ideal network ({}): the network is on the critical path.",
                                 r.step_time.value, r.ideal_step_time.value, slowdown.value
                             ),
                         ));
@@ -215,7 +215,7 @@ pub fn findings(
                             Severity::Warning,
                             "tcp-training",
                             &t.name,
-                            "Training over TCP: without RDMA the gradients are copied through the kernel; RoCE or InfiniBand reach far closer to line rate (seed C3).".into(),
+                            "Training over TCP: without RDMA the gradients are copied through the kernel; RoCE or InfiniBand reach far closer to line rate.".into(),
                         ));
                     }
                 }
@@ -238,7 +238,7 @@ pub fn findings(
                         "rag-port-utilisation",
                         &q.name,
                         format!(
-                            "The vector database's port runs at {:.0} %: add ports or replicas, and give retrieval traffic its own QoS class (seed C10).",
+                            "The vector database's port runs at {:.0} %: add ports or replicas, and give retrieval traffic its own QoS class.",
                             r.vector_db_port_utilisation.value.0 * 100.0
                         ),
                     ));

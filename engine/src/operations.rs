@@ -143,7 +143,7 @@ fn roce_checklist() -> Vec<Setting> {
         setting(
             "PFC",
             "on priority 3 only, on every switch and NIC port in the path",
-            "RoCE recovers from loss by go-back-N: one dropped packet stalls a whole collective (seed C5)",
+            "RoCE recovers from loss by go-back-N: one dropped packet stalls a whole collective",
             CUMULUS,
         ),
         setting(
@@ -305,7 +305,7 @@ fn link_counters(technology: Technology) -> Vec<Setting> {
             setting(
                 "FCS / CRC errors, symbol errors",
                 "alert on any increase",
-                "a degraded optic or cable: the ring runs at its slowest link (seed C14)",
+                "a degraded optic or cable: the ring runs at its slowest link",
                 ETH,
             ),
             setting(

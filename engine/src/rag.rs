@@ -31,9 +31,13 @@ pub fn rag(w: &Rag, links: &Links) -> RagReport {
         bytes_per_query: Figure::new(
             per_query,
             "embedding dim × bytes + top-k × (chunk bytes + 64 B metadata) + 256 B request",
-            "seed C10; overheads are estimates",
+            "design inputs (queries/s, embedding size, top-k, chunk size); overheads are estimates",
         ),
-        bandwidth: Figure::new(bandwidth, "queries/s × bytes per query", "seed C10"),
+        bandwidth: Figure::new(
+            bandwidth,
+            "queries/s × bytes per query",
+            "design inputs (queries/s, latency budget, vector database port)",
+        ),
         network_time_per_query: Figure::new(
             network_time,
             "request and response at the port rate plus 8 network hops of latency",
@@ -42,12 +46,12 @@ pub fn rag(w: &Rag, links: &Links) -> RagReport {
         share_of_budget: Figure::new(
             Ratio(network_time.0 / budget.0),
             "network time per query ÷ latency budget",
-            "seed C10",
+            "design inputs (queries/s, latency budget, vector database port)",
         ),
         vector_db_port_utilisation: Figure::new(
             utilisation,
             "bandwidth ÷ achievable rate of the vector database's port",
-            "seed C10",
+            "design inputs (queries/s, latency budget, vector database port)",
         ),
     }
 }

@@ -31,12 +31,12 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         read_needed: Figure::new(
             read_needed,
             "batch size × sample size × steps per second",
-            "seed C13",
+            "design inputs (batch, sample size, steps/s, headroom factor; 2-3× is typical)",
         ),
         read_provisioned: Figure::new(
             read_provisioned,
             "read needed × headroom for I/O peaks from augmentation and shuffling (2-3×)",
-            "seed C13",
+            "design inputs (batch, sample size, steps/s, headroom factor; 2-3× is typical)",
         ),
         read_available: Figure::new(
             read_available,
@@ -46,7 +46,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         read_headroom: Figure::new(
             Ratio(read_available.0 / read_provisioned.0),
             "available ÷ provisioned (at least 1 to keep the GPUs fed)",
-            "seed C11, C13",
+            "the read rates above",
         ),
         checkpoint_size: Figure::new(
             checkpoint,
@@ -61,7 +61,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         checkpoint_overhead: Figure::new(
             Ratio(write_time.0 / interval.0),
             "write time ÷ checkpoint interval: the share of training time spent writing",
-            "seed C11",
+            "design inputs (checkpoint interval)",
         ),
         write_budget: budget,
         within_budget: write_time <= budget,

@@ -281,7 +281,7 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         Figure::new(
             Ratio(step.0 / ideal_step.0),
             "step time ÷ step time on an ideal network (infinitely fast, no latency)",
-            "step = compute + exposed communication (seed C2)",
+            "step = compute + exposed communication; Narayanan et al. arXiv:2104.04473",
         )
     });
     let place = Placement::new(w, links.gpus_per_node);
@@ -332,10 +332,10 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         exposed_communication: Figure::new(
             exposed,
             "data-parallel time not hidden behind overlap × compute, plus tensor, pipeline and expert time",
-            "seed C2",
+            "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)",
         ),
-        step_time: Figure::new(step, "compute + exposed communication", "seed C2"),
-        ideal_step_time: Figure::new(ideal_step, "the same step on an infinitely fast network", "seed C2"),
+        step_time: Figure::new(step, "compute + exposed communication", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)"),
+        ideal_step_time: Figure::new(ideal_step, "the same step on an infinitely fast network", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)"),
         slowdown,
     }
 }
