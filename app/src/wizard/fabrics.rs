@@ -25,7 +25,7 @@ pub fn FabricsStep() -> AnyView {
     view! {
         <p class="lede">
             "Each fabric is sized for the workloads mapped to it. The hybrid layout puts training on InfiniBand "
-            "and inference and storage on 100GbE (seed article: a layout that works well for many on-premises clusters)."
+            "and inference and storage on 100GbE: a layout that works well for many on-premises clusters."
         </p>
         <div class="actions">
             <button type="button" class="secondary" id="hybrid-layout" on:click=hybrid>"Hybrid layout: InfiniBand training, 100GbE inference and storage"</button>
