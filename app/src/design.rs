@@ -21,6 +21,11 @@ impl SavedDesign {
         format!("/d/{}", self.id)
     }
 
+    /// Where the planner edits this design: a reload there reopens it.
+    pub fn editor_path(&self) -> String {
+        format!("/d/{}/edit", self.id)
+    }
+
     pub fn revision_path(&self) -> String {
         format!("/d/{}/r/{}", self.id, self.revision)
     }

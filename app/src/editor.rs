@@ -13,7 +13,26 @@ pub struct Editor {
     /// The engine's report, or every error: unparsed text first, then the engine's own.
     pub evaluation: Memo<Result<Report, SpecErrors>>,
     /// The stored design that saving adds a revision to; `None` until the design is saved.
-    pub editing: RwSignal<Option<String>>,
+    pub editing: RwSignal<Option<Stored>>,
+    /// Whether the spec has changed since it was opened or last saved.
+    pub unsaved: RwSignal<bool>,
+    /// False from a change until the inputs have been still for `GRACE_MS`: the engine's
+    /// errors wait until then, so that "2" on the way to "24" does not flash a complaint.
+    pub settled: RwSignal<bool>,
+    /// Counts changes, so that only the newest change's timer settles the inputs.
+    changes: RwSignal<u64>,
+}
+
+/// How long the inputs must be still before the engine's errors show, ms.
+#[cfg(feature = "hydrate")]
+const GRACE_MS: u64 = 700;
+
+/// The stored design being edited: its id, newest revision and title when it was saved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stored {
+    pub id: String,
+    pub revision: u32,
+    pub title: String,
 }
 
 impl Editor {
@@ -44,6 +63,9 @@ impl Editor {
             unparsed,
             evaluation,
             editing: RwSignal::new(None),
+            unsaved: RwSignal::new(false),
+            settled: RwSignal::new(true),
+            changes: RwSignal::new(0),
         }
     }
 
@@ -54,12 +76,40 @@ impl Editor {
 
     pub fn update(&self, change: impl FnOnce(&mut DesignSpec)) {
         self.spec.update(change);
+        self.unsaved.set(true);
+        self.unsettle();
     }
 
-    /// The message for the field at `path`, if its text does not parse or the engine refuses it.
+    /// Starts the grace period again.
+    fn unsettle(&self) {
+        self.changes.update(|n| *n += 1);
+        #[cfg(feature = "hydrate")]
+        {
+            let (changes, settled) = (self.changes, self.settled);
+            let this_change = changes.get_untracked();
+            settled.set(false);
+            set_timeout(
+                move || {
+                    if changes.get_untracked() == this_change {
+                        settled.set(true);
+                    }
+                },
+                std::time::Duration::from_millis(GRACE_MS),
+            );
+        }
+    }
+
+    /// The message for the field at `path`, if its text does not parse (at once) or the engine
+    /// refuses it (once the inputs have settled).
     pub fn error(&self, path: String) -> Signal<Option<String>> {
-        let evaluation = self.evaluation;
+        let (evaluation, unparsed, settled) = (self.evaluation, self.unparsed, self.settled);
         Signal::derive(move || {
+            if let Some(reason) = unparsed.with(|u| u.get(&path).cloned()) {
+                return Some(reason);
+            }
+            if !settled.get() {
+                return None;
+            }
             evaluation.with(|e| match e {
                 Err(errors) => errors.for_path(&path).map(|e| e.reason.clone()),
                 Ok(_) => None,
@@ -67,9 +117,15 @@ impl Editor {
         })
     }
 
+    /// Whether the design is invalid and the inputs have settled: the moment to say so.
+    pub fn shows_errors(&self) -> bool {
+        self.settled.get() && self.evaluation.with(|e| e.is_err())
+    }
+
     pub fn set_unparsed(&self, path: &str, reason: Option<String>) {
         let present = self.unparsed.with_untracked(|u| u.get(path).cloned());
         if present != reason {
+            self.unsettle();
             self.unparsed.update(|u| match reason {
                 Some(r) => {
                     u.insert(path.to_string(), r);

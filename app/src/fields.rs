@@ -9,8 +9,10 @@ use leptos::prelude::*;
 pub enum Kind {
     /// Any number.
     Number,
-    /// A whole number of at least 0.
+    /// A whole number of at least 1.
     Count,
+    /// A whole number of at least 0.
+    CountOrZero,
 }
 
 /// Shows a number without a needless ".0" and without float noise.
@@ -38,8 +40,18 @@ fn parse(text: &str, kind: Kind, optional: bool) -> Result<Option<f64>, String> 
     if !value.is_finite() {
         return Err("must be a number".into());
     }
-    if kind == Kind::Count && (value.fract() != 0.0 || value < 0.0) {
-        return Err("must be a whole number of at least 0".into());
+    // The same words as the engine's for a value out of range, so that -4 and 0 in a field
+    // that needs at least 1 say the same thing.
+    let least = match kind {
+        Kind::Number => return Ok(Some(value)),
+        Kind::Count => 1.0,
+        Kind::CountOrZero => 0.0,
+    };
+    if value.fract() != 0.0 {
+        return Err("must be a whole number".into());
+    }
+    if value < least {
+        return Err(format!("must be at least {least}"));
     }
     Ok(Some(value))
 }
@@ -198,12 +210,17 @@ mod tests {
         );
         assert_eq!(
             parse("7.5", Kind::Count, false),
-            Err("must be a whole number of at least 0".into())
+            Err("must be a whole number".into())
         );
         assert_eq!(
             parse("-4", Kind::Count, false),
-            Err("must be a whole number of at least 0".into())
+            Err("must be at least 1".into())
         );
+        assert_eq!(
+            parse("-4", Kind::CountOrZero, false),
+            Err("must be at least 0".into())
+        );
+        assert_eq!(parse("0", Kind::CountOrZero, false), Ok(Some(0.0)));
         assert_eq!(parse("", Kind::Count, true), Ok(None));
         assert_eq!(
             parse("", Kind::Count, false),

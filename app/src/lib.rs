@@ -8,6 +8,7 @@ pub mod design;
 pub mod editor;
 pub mod error;
 pub mod fields;
+pub mod labels;
 pub mod money;
 #[cfg(feature = "ssr")]
 pub mod ownership;
@@ -54,9 +55,10 @@ pub fn App() -> impl IntoView {
         <Title formatter=|page: String| format!("{page} · Fabric Planner")/>
         <components::SiteHeader/>
         <Router>
-            <main>
+            <main id="content" tabindex="-1">
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("") view=pages::NewDesign/>
+                    <Route path=path!("/new/:from") view=pages::StartFrom ssr=SsrMode::Async/>
                     <Route path=path!("/d/:id/edit") view=pages::EditDesign ssr=SsrMode::Async/>
                     <Route path=path!("/d/:id/duplicate") view=pages::DuplicateDesign ssr=SsrMode::Async/>
                 </Routes>

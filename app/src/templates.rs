@@ -12,7 +12,7 @@ use engine::{
 /// `examples/seventy-b-training.json` (a test keeps them equal). Built in code so that the
 /// browser bundle needs no spec parser.
 pub fn first_design() -> DesignSpec {
-    let mut spec = empty_design();
+    let mut spec = blank_design();
     spec.title = "Llama 3 70B training on 16 DGX H100".into();
     spec.fabrics = vec![
         fabric(Role::Compute, Technology::IbNdr, "compute"),
@@ -66,7 +66,8 @@ fn hourly_70b_checkpoint() -> Checkpoint {
     }
 }
 
-fn empty_design() -> DesignSpec {
+/// A design with one compute fabric and no workloads.
+pub fn blank_design() -> DesignSpec {
     DesignSpec {
         schema_version: engine::SPEC_VERSION,
         title: "New design".into(),

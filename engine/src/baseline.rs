@@ -59,6 +59,14 @@ pub struct BaselineCheck {
     pub verdict: Option<Verdict>,
 }
 
+/// What the person adding a run says about it where its output does not: many launchers print
+/// only a few `#  Rank` lines.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stated {
+    pub ranks: Option<u32>,
+    pub nodes: Option<u32>,
+}
+
 /// Why a run cannot be checked against a design.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CheckError {
@@ -69,6 +77,18 @@ pub enum CheckError {
     TooManyRanks {
         ranks: u32,
         gpus: u64,
+    },
+    /// More nodes than are attached to the fabric.
+    TooManyNodes {
+        nodes: u32,
+        attached: u32,
+    },
+    /// Ranks that cannot be spread over the nodes: fewer ranks than nodes, or more on a node
+    /// than it has GPUs.
+    RanksDoNotFitNodes {
+        ranks: u32,
+        nodes: u32,
+        gpus_per_node: u32,
     },
 }
 
@@ -81,6 +101,18 @@ impl std::fmt::Display for CheckError {
                 f,
                 "the run has {ranks} ranks but only {gpus} GPUs are attached to the fabric"
             ),
+            CheckError::TooManyNodes { nodes, attached } => write!(
+                f,
+                "the run is on {nodes} nodes but only {attached} are attached to the fabric"
+            ),
+            CheckError::RanksDoNotFitNodes {
+                ranks,
+                nodes,
+                gpus_per_node,
+            } => write!(
+                f,
+                "{ranks} ranks do not fit on {nodes} nodes of {gpus_per_node} GPUs (at least one rank and at most {gpus_per_node} per node)"
+            ),
         }
     }
 }
@@ -89,8 +121,32 @@ impl std::error::Error for CheckError {}
 
 /// Checks `run` against the prediction of `spec` on its fabric named `fabric`, with the algorithm
 /// and protocol NCCL's tuner would choose.
-pub fn check(spec: &DesignSpec, fabric: &str, run: &Run) -> Result<BaselineCheck, CheckError> {
-    check_assuming(spec, fabric, run, None)
+pub fn check(
+    spec: &DesignSpec,
+    fabric: &str,
+    run: &Run,
+    stated: Stated,
+) -> Result<BaselineCheck, CheckError> {
+    check_assuming(spec, fabric, run, stated, None)
+}
+
+/// Ranks from the run's bandwidth columns when it lists a single rank line: busbw ÷ algbw is
+/// 2(n−1)/n for AllReduce and (n−1)/n for AllGather and ReduceScatter [nccl-tests
+/// doc/PERFORMANCE.md], so n = 2 ÷ (2 − ratio) or 1 ÷ (1 − ratio).
+fn ranks_from_bandwidths(run: &Run, collective: Collective) -> Option<(u32, f64)> {
+    let row = run.at_least(1 << 30)?;
+    let m = row.out_of_place;
+    if m.algbw_gbytes_per_s <= 0.0 {
+        return None;
+    }
+    let ratio = m.busbw_gbytes_per_s / m.algbw_gbytes_per_s;
+    let ceiling = match collective {
+        Collective::AllReduce => 2.0,
+        Collective::AllGather | Collective::ReduceScatter => 1.0,
+        _ => return None,
+    };
+    let n = ceiling / (ceiling - ratio);
+    (n.is_finite() && n >= 1.5 && n < 1e7).then(|| (n.round() as u32, ratio))
 }
 
 /// [`check`] for a run forced to `algorithm` (as `NCCL_ALGO=Ring`, `NVLS` or `CollNet` force it):
@@ -100,6 +156,7 @@ pub fn check_assuming(
     spec: &DesignSpec,
     fabric: &str,
     run: &Run,
+    stated: Stated,
     algorithm: Option<Algorithm>,
 ) -> Result<BaselineCheck, CheckError> {
     let on = spec
@@ -124,15 +181,38 @@ pub fn check_assuming(
         assumptions.push("the output names no tool: read as all_reduce_perf".to_string());
         Collective::AllReduce
     });
-    let ranks = match run.ranks {
-        Some(ranks) => ranks,
-        None => {
-            let ranks = u32::try_from(attached_gpus).unwrap_or(u32::MAX);
+    let ranks = match (stated.ranks, run.ranks) {
+        (Some(stated), Some(listed)) if stated != listed => {
             assumptions.push(format!(
-                "the output lists no ranks: read as every GPU on the fabric ({ranks})"
+                "the output lists {listed} rank line{}; read as the stated {stated} ranks",
+                if listed == 1 { "" } else { "s" }
             ));
-            ranks
+            stated
         }
+        (Some(stated), _) => stated,
+        (None, Some(listed)) if listed > 1 => listed,
+        (None, listed) => match ranks_from_bandwidths(run, collective) {
+            Some((n, ratio)) if listed != Some(n) => {
+                let lines = match listed {
+                    Some(1) => "one rank line",
+                    _ => "no rank lines",
+                };
+                assumptions.push(format!(
+                    "the output lists {lines}, but its bus bandwidth is {ratio:.2}× its algorithm bandwidth: read as {n} ranks (state the ranks if that is wrong)"
+                ));
+                n
+            }
+            _ => match listed {
+                Some(n) => n,
+                None => {
+                    let ranks = u32::try_from(attached_gpus).unwrap_or(u32::MAX);
+                    assumptions.push(format!(
+                        "the output lists no ranks: read as every GPU on the fabric ({ranks})"
+                    ));
+                    ranks
+                }
+            },
+        },
     };
     if u64::from(ranks) > attached_gpus {
         return Err(CheckError::TooManyRanks {
@@ -140,7 +220,36 @@ pub fn check_assuming(
             gpus: attached_gpus,
         });
     }
-    let group = links.group(ranks, gpus_per_node, 1);
+    let nodes = match (stated.nodes, run.nodes) {
+        (Some(stated), _) => stated,
+        (None, Some(hosts)) if u64::from(hosts) * u64::from(gpus_per_node) >= u64::from(ranks) => {
+            hosts
+        }
+        _ => {
+            let packed = ranks.div_ceil(gpus_per_node);
+            if packed > 1 {
+                assumptions.push(format!(
+                    "the output does not say how many nodes: read as {packed} nodes of {gpus_per_node} GPUs"
+                ));
+            }
+            packed
+        }
+    };
+    if nodes > links.nodes {
+        return Err(CheckError::TooManyNodes {
+            nodes,
+            attached: links.nodes,
+        });
+    }
+    let ranks_per_node = ranks.div_ceil(nodes.max(1));
+    if nodes == 0 || ranks < nodes || ranks_per_node > gpus_per_node {
+        return Err(CheckError::RanksDoNotFitNodes {
+            ranks,
+            nodes,
+            gpus_per_node,
+        });
+    }
+    let group = links.group(ranks, ranks_per_node, 1);
     let mut tuning = links.tuning;
     if algorithm == Some(Algorithm::InNetwork) && tuning.in_network.is_none() {
         // A run made with SHARP on a design that has not enabled it: predict SHARP as the
@@ -250,7 +359,7 @@ mod tests {
         // 1 GiB the latency of 128 ranks still costs about a tenth of it, at 16 MiB far more.
         let spec = reference();
         let run = parse(all_reduce_run(128, 300.0).as_bytes()).unwrap();
-        let check = check(&spec, &compute_fabric(&spec), &run).unwrap();
+        let check = check(&spec, &compute_fabric(&spec), &run, Stated::default()).unwrap();
         assert_eq!(check.ranks, 128);
         assert_eq!(check.nodes, 16);
         let at_1_gib = check.sizes.iter().find(|s| s.bytes == 1 << 30).unwrap();
@@ -284,11 +393,17 @@ mod tests {
         let fabric = compute_fabric(&spec);
         let peak = spec_peak(&spec);
         let healthy = parse(all_reduce_run(128, peak * 0.97).as_bytes()).unwrap();
-        let verdict = check(&spec, &fabric, &healthy).unwrap().verdict.unwrap();
+        let verdict = check(&spec, &fabric, &healthy, Stated::default())
+            .unwrap()
+            .verdict
+            .unwrap();
         assert!(verdict.healthy, "{}", verdict.message);
         // One link at two thirds of its speed: the ring runs at its slowest link (seed C14).
         let degraded = parse(all_reduce_run(128, peak * 0.66).as_bytes()).unwrap();
-        let verdict = check(&spec, &fabric, &degraded).unwrap().verdict.unwrap();
+        let verdict = check(&spec, &fabric, &degraded, Stated::default())
+            .unwrap()
+            .verdict
+            .unwrap();
         assert!(!verdict.healthy);
         assert!(
             verdict.message.starts_with("at 1 GiB, measured"),
@@ -312,10 +427,16 @@ mod tests {
             .map(|l| format!("{l}\n"))
             .collect();
         let run = parse(rows.as_bytes()).unwrap();
-        let check = check(&spec, &compute_fabric(&spec), &run).unwrap();
+        let check = check(&spec, &compute_fabric(&spec), &run, Stated::default()).unwrap();
         assert_eq!(check.collective, Collective::AllReduce);
         assert_eq!(check.ranks, 128);
-        assert_eq!(check.assumptions.len(), 2, "{:?}", check.assumptions);
+        // The tool, the ranks (from the bandwidth columns) and the nodes are each assumed.
+        assert_eq!(check.assumptions.len(), 3, "{:?}", check.assumptions);
+        assert!(
+            check.assumptions[1].contains("no rank lines"),
+            "{:?}",
+            check.assumptions
+        );
     }
 
     #[test]
@@ -323,14 +444,14 @@ mod tests {
         let spec = reference();
         let run = parse(all_reduce_run(136, 300.0).as_bytes()).unwrap();
         assert_eq!(
-            check(&spec, &compute_fabric(&spec), &run),
+            check(&spec, &compute_fabric(&spec), &run, Stated::default()),
             Err(CheckError::TooManyRanks {
                 ranks: 136,
                 gpus: 128
             })
         );
         assert!(matches!(
-            check(&spec, "no such fabric", &run),
+            check(&spec, "no such fabric", &run, Stated::default()),
             Err(CheckError::NoSuchFabric(_))
         ));
     }
@@ -341,7 +462,7 @@ mod tests {
         spec.fabrics[0].attached_nodes = Some(1);
         let run = parse(all_reduce_run(8, 470.0).as_bytes()).unwrap();
         let fabric = compute_fabric(&spec);
-        let default = check(&spec, &fabric, &run).unwrap();
+        let default = check(&spec, &fabric, &run, Stated::default()).unwrap();
         let at_1_gib = default.sizes.iter().find(|s| s.bytes == 1 << 30).unwrap();
         assert!(at_1_gib
             .predicted_with
@@ -349,7 +470,14 @@ mod tests {
             .unwrap()
             .starts_with("NVLink SHARP"));
         assert!(default.verdict.unwrap().healthy);
-        let ring = check_assuming(&spec, &fabric, &run, Some(Algorithm::Ring)).unwrap();
+        let ring = check_assuming(
+            &spec,
+            &fabric,
+            &run,
+            Stated::default(),
+            Some(Algorithm::Ring),
+        )
+        .unwrap();
         assert_eq!(ring.assumed_algorithm, Some(Algorithm::Ring));
         let at_1_gib = ring.sizes.iter().find(|s| s.bytes == 1 << 30).unwrap();
         assert!(at_1_gib
@@ -365,8 +493,22 @@ mod tests {
         let spec = reference();
         let run = parse(all_reduce_run(128, 300.0).as_bytes()).unwrap();
         let fabric = compute_fabric(&spec);
-        let sharp = check_assuming(&spec, &fabric, &run, Some(Algorithm::InNetwork)).unwrap();
-        let ring = check_assuming(&spec, &fabric, &run, Some(Algorithm::Ring)).unwrap();
+        let sharp = check_assuming(
+            &spec,
+            &fabric,
+            &run,
+            Stated::default(),
+            Some(Algorithm::InNetwork),
+        )
+        .unwrap();
+        let ring = check_assuming(
+            &spec,
+            &fabric,
+            &run,
+            Stated::default(),
+            Some(Algorithm::Ring),
+        )
+        .unwrap();
         let at = |c: &BaselineCheck| {
             c.sizes
                 .iter()
@@ -388,12 +530,100 @@ mod tests {
         let spec = reference();
         let text = all_reduce_run(16, 40.0).replace("all_reduce_perf", "alltoall_perf");
         let run = parse(text.as_bytes()).unwrap();
-        let check = check(&spec, &compute_fabric(&spec), &run).unwrap();
+        let check = check(&spec, &compute_fabric(&spec), &run, Stated::default()).unwrap();
         assert_eq!(check.collective, Collective::AllToAll);
         assert!(check
             .sizes
             .iter()
             .all(|s| s.predicted_busbw_gbytes_per_s.is_none()));
         assert!(check.verdict.is_none());
+    }
+
+    /// The output of `ranks` ranks in which the launcher printed only the first rank line.
+    fn one_rank_line(ranks: u32, busbw: f64) -> String {
+        let full = all_reduce_run(ranks, busbw);
+        let mut seen = false;
+        full.lines()
+            .filter(|l| {
+                let rank_line = l.starts_with("#  Rank");
+                let keep = !rank_line || !seen;
+                seen |= rank_line;
+                keep
+            })
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+
+    #[test]
+    fn a_log_with_one_rank_line_is_judged_with_the_stated_ranks_and_nodes() {
+        let spec = reference();
+        let run = parse(one_rank_line(128, 300.0).as_bytes()).unwrap();
+        assert_eq!(run.ranks, Some(1));
+        let stated = Stated {
+            ranks: Some(128),
+            nodes: Some(16),
+        };
+        let check = check(&spec, &compute_fabric(&spec), &run, stated).unwrap();
+        assert_eq!((check.ranks, check.nodes), (128, 16));
+        assert!(check.verdict.is_some(), "a verdict against the design");
+        assert!(check
+            .sizes
+            .iter()
+            .all(|s| s.predicted_busbw_gbytes_per_s.is_some()));
+        assert!(
+            check.assumptions[0].contains("read as the stated 128 ranks"),
+            "{:?}",
+            check.assumptions
+        );
+    }
+
+    #[test]
+    fn without_a_statement_the_ranks_come_from_the_bus_to_algorithm_bandwidth_ratio() {
+        // 2(n−1)/n = busbw ÷ algbw, printed to two decimals: 64 ranks read back as 64.
+        let spec = reference();
+        let run = parse(one_rank_line(64, 300.0).as_bytes()).unwrap();
+        let check = check(&spec, &compute_fabric(&spec), &run, Stated::default()).unwrap();
+        assert_eq!(check.ranks, 64);
+        assert_eq!(check.nodes, 8);
+        assert!(check.verdict.is_some());
+        assert!(
+            check
+                .assumptions
+                .iter()
+                .any(|a| a.contains("read as 64 ranks")),
+            "{:?}",
+            check.assumptions
+        );
+    }
+
+    #[test]
+    fn nodes_come_from_the_hosts_the_rank_lines_name() {
+        let run = parse(all_reduce_run(16, 300.0).as_bytes()).unwrap();
+        assert_eq!((run.ranks, run.nodes), (Some(16), Some(2)));
+    }
+
+    #[test]
+    fn stated_nodes_the_fabric_does_not_have_or_cannot_hold_the_ranks_are_refused() {
+        let spec = reference();
+        let run = parse(one_rank_line(128, 300.0).as_bytes()).unwrap();
+        let too_many = Stated {
+            ranks: Some(128),
+            nodes: Some(40),
+        };
+        assert_eq!(
+            check(&spec, &compute_fabric(&spec), &run, too_many).unwrap_err(),
+            CheckError::TooManyNodes {
+                nodes: 40,
+                attached: 16
+            }
+        );
+        let crowded = Stated {
+            ranks: Some(128),
+            nodes: Some(8),
+        };
+        assert!(matches!(
+            check(&spec, &compute_fabric(&spec), &run, crowded),
+            Err(CheckError::RanksDoNotFitNodes { .. })
+        ));
     }
 }

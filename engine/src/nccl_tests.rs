@@ -99,6 +99,9 @@ pub struct Run {
     pub collective: Option<Collective>,
     /// Ranks, from the `#  Rank` lines where the output lists them.
     pub ranks: Option<u32>,
+    /// Hosts named by the `#  Rank … on <host>` lines, where the output lists them.
+    #[serde(default)]
+    pub nodes: Option<u32>,
     pub rows: Vec<Row>,
     /// The `# Avg bus bandwidth` line, GB/s.
     pub average_busbw_gbytes_per_s: Option<f64>,
@@ -238,10 +241,12 @@ pub fn parse(input: &[u8]) -> Result<Run, ParseError> {
     let mut run = Run {
         collective: None,
         ranks: None,
+        nodes: None,
         rows: Vec::new(),
         average_busbw_gbytes_per_s: None,
     };
     let mut ranks = 0u32;
+    let mut hosts = std::collections::BTreeSet::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         if raw.chars().count() > MAX_LINE_CHARS {
@@ -264,6 +269,15 @@ pub fn parse(input: &[u8]) -> Result<Run, ParseError> {
             let comment = comment.trim();
             if comment.starts_with("Rank ") {
                 ranks += 1;
+                // "Rank  0 Group  0 Pid 4242 on dgx-01 device  0 [0x18] NVIDIA H100".
+                let mut words = comment.split_whitespace();
+                if words.any(|w| w == "on") {
+                    if let Some(host) = words.next() {
+                        if hosts.len() < MAX_ROWS {
+                            hosts.insert(host.to_string());
+                        }
+                    }
+                }
             } else if let Some(value) = comment.strip_prefix("Avg bus bandwidth") {
                 let value = value.trim_start_matches([' ', ':']).trim();
                 run.average_busbw_gbytes_per_s =
@@ -290,6 +304,7 @@ pub fn parse(input: &[u8]) -> Result<Run, ParseError> {
         ));
     }
     run.ranks = (ranks > 0).then_some(ranks);
+    run.nodes = u32::try_from(hosts.len()).ok().filter(|n| *n > 0);
     Ok(run)
 }
 

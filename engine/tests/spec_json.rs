@@ -122,9 +122,44 @@ fn an_unknown_field_is_named() {
 }
 
 #[test]
-fn text_that_is_not_json_is_refused() {
+fn text_that_is_not_json_is_refused_with_where_it_stops() {
     let errors = DesignSpec::from_json("{\"schema_version\": 2,").unwrap_err();
-    assert!(errors.to_string().starts_with("not valid JSON"), "{errors}");
+    assert_eq!(
+        errors.to_string(),
+        "is not complete JSON: it ends at line 1, column 21 before a bracket or quote is closed"
+    );
+    let errors = DesignSpec::from_json("{\"schema_version\": 2 x}").unwrap_err();
+    assert_eq!(errors.to_string(), "is not valid JSON at line 1, column 22");
+}
+
+#[test]
+fn an_empty_paste_says_what_to_paste() {
+    for text in ["", "  \n"] {
+        let errors = DesignSpec::from_json(text).unwrap_err();
+        assert_eq!(
+            errors.to_string(),
+            "is empty: paste the JSON of a design spec, as Fabric Planner exports it"
+        );
+    }
+}
+
+#[test]
+fn every_field_of_the_wrong_type_is_reported_at_once() {
+    let mut spec = training_example();
+    spec["cluster"]["nodes"] = json!(-4);
+    spec["workloads"][0]["model"]["layers"] = json!("eighty");
+    spec["fabrics"][0]["colour"] = json!("green");
+    let errors = errors_of(spec);
+    let paths: Vec<&str> = errors.0.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(errors.0.len(), 3, "{paths:?}");
+    assert!(paths.contains(&"cluster.nodes"), "{paths:?}");
+    // A workload's kind decides its fields, so serde names the workload, not the field in it.
+    assert!(
+        paths.iter().any(|p| p.starts_with("workloads[0]")),
+        "{paths:?}"
+    );
+    assert!(errors.to_string().contains("eighty"), "{errors}");
+    assert!(errors.to_string().contains("colour"), "{errors}");
 }
 
 #[test]

@@ -73,7 +73,8 @@ fn checked(
 ) -> Result<engine::baseline::BaselineCheck, String> {
     let run = engine::nccl_tests::parse(baseline.output.as_bytes())
         .map_err(|e| format!("nccl-tests output, {e}"))?;
-    engine::baseline::check(spec, &baseline.fabric, &run).map_err(|e| e.to_string())
+    engine::baseline::check(spec, &baseline.fabric, &run, baseline.stated)
+        .map_err(|e| e.to_string())
 }
 
 fn fabric_names(spec: &DesignSpec) -> Vec<String> {
@@ -137,6 +138,8 @@ async fn read_form(mut multipart: Multipart) -> Result<(BaselineForm, Vec<String
             "revision" => revision = text().trim().to_string(),
             "fabric" => form.fabric = text(),
             "output" => form.output = text(),
+            "ranks" => form.ranks = text().trim().to_string(),
+            "nodes" => form.nodes = text().trim().to_string(),
             "file" if !bytes.is_empty() => upload = Some(bytes.to_vec()),
             _ => {}
         }
@@ -159,11 +162,37 @@ async fn read_form(mut multipart: Multipart) -> Result<(BaselineForm, Vec<String
             }
         }
     }
+    for (field, typed) in [("ranks", &form.ranks), ("nodes", &form.nodes)] {
+        if let Err(reason) = stated_count(typed) {
+            errors.push(format!("{field}: {reason}"));
+        }
+    }
     form.revision = revision.parse().unwrap_or(0);
     if form.revision == 0 {
         errors.push(format!("revision: {revision:?} is not a revision number"));
     }
     Ok((form, errors))
+}
+
+/// A count the form states: empty for none, else a whole number of at least 1.
+fn stated_count(typed: &str) -> Result<Option<u32>, String> {
+    if typed.is_empty() {
+        return Ok(None);
+    }
+    match typed.parse::<u32>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(Some(n)),
+        Err(_) => Err(format!(
+            "{typed:?} is not a whole number (leave it empty to read it from the output)"
+        )),
+    }
+}
+
+fn stated(form: &BaselineForm) -> engine::baseline::Stated {
+    engine::baseline::Stated {
+        ranks: stated_count(&form.ranks).ok().flatten(),
+        nodes: stated_count(&form.nodes).ok().flatten(),
+    }
 }
 
 async fn add(
@@ -228,7 +257,9 @@ async fn add(
                 match engine::nccl_tests::parse(form.output.as_bytes()) {
                     Err(e) => errors.push(format!("nccl-tests output, {e}")),
                     Ok(run) => {
-                        if let Err(e) = engine::baseline::check(against, &form.fabric, &run) {
+                        if let Err(e) =
+                            engine::baseline::check(against, &form.fabric, &run, stated(&form))
+                        {
                             errors.push(format!("nccl-tests output: {e}"));
                         }
                     }
@@ -256,6 +287,7 @@ async fn add(
         label: &form.label,
         measured_on: &form.measured_on,
         output: &form.output,
+        stated: stated(&form),
     };
     match store.add_baseline(&design_id, &key, &baseline).await {
         Ok(BaselineOutcome::Added(number)) => (

@@ -167,7 +167,8 @@ async fn an_uploaded_log_is_read_like_pasted_text_and_output_without_a_header_is
     let (_, page) = server.page(&format!("/d/{}/baselines", design.id)).await;
     assert!(text_of(&page, "baseline-1-verdict").ends_with("as designed"));
     assert!(page.contains("the output names no tool: read as all_reduce_perf"));
-    assert!(page.contains("read as every GPU on the fabric (128)"));
+    // No rank lines: the bus-to-algorithm bandwidth ratio, 2(n−1)/n, says 128 ranks.
+    assert!(page.contains("read as 128 ranks"));
     server.stop().await;
 }
 
@@ -308,4 +309,50 @@ fn text_of_list(page: &str) -> Vec<String> {
                 .replace("&#x27;", "'")
         })
         .collect()
+}
+
+/// The output with only its first `#  Rank` line, as many launchers print it.
+fn with_one_rank_line(output: &str) -> String {
+    let mut first = true;
+    output
+        .lines()
+        .filter(|l| {
+            let rank = l.starts_with("#  Rank");
+            let keep = !rank || first;
+            first &= !rank;
+            keep
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_log_with_one_rank_line_gets_a_verdict_with_the_stated_ranks_and_nodes() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server.create(&reference()).await;
+    let output = with_one_rank_line(&all_reduce_output(340.0));
+    let stated = form("one rank line", "2026-11-02", &output)
+        .text("ranks", "128")
+        .text("nodes", "16");
+    let response = post(&server, &design.id, Some(&design.cookie), stated).await;
+    assert_eq!(response.status(), 303);
+    let (_, page) = server.page(&format!("/d/{}/baselines", design.id)).await;
+    assert!(page.contains("over 128 ranks on 16 nodes"), "{page}");
+    assert!(
+        page.contains("the output lists 1 rank line; read as the stated 128 ranks"),
+        "the page says what it assumed"
+    );
+    assert!(page.contains(r#"class="verdict healthy""#), "a verdict");
+
+    // A count that is not one is refused by its field, and nothing is stored.
+    let wrong = form("bad", "2026-11-02", &output).text("ranks", "many");
+    let response = post(&server, &design.id, Some(&design.cookie), wrong).await;
+    assert_eq!(response.status(), 422);
+    let page = response.text().await.unwrap();
+    assert!(
+        page.contains(r#"ranks: "many" is not a whole number"#),
+        "{page}"
+    );
+    assert_eq!(baseline_count(&database).await, 1);
 }

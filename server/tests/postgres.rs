@@ -123,6 +123,10 @@ async fn on_postgres_a_design_is_created_revised_listed_and_shown_and_a_wrong_ke
         label: "after cabling",
         measured_on: "2026-11-02",
         output: "1048576 262144 float sum -1 71.5 14.66 21.99 0",
+        stated: engine::baseline::Stated {
+            ranks: Some(256),
+            nodes: Some(32),
+        },
     };
     assert_eq!(
         store.add_baseline(&id, &key, &baseline(2)).await.unwrap(),
@@ -140,6 +144,10 @@ async fn on_postgres_a_design_is_created_revised_listed_and_shown_and_a_wrong_ke
     let stored = store.baselines(&id).await.unwrap();
     assert_eq!(stored.len(), 1);
     assert_eq!((stored[0].number, stored[0].revision), (1, 2));
+    assert_eq!(
+        (stored[0].stated.ranks, stored[0].stated.nodes),
+        (Some(256), Some(32))
+    );
     assert_eq!(store.baseline_count().await.unwrap(), 1);
     store.close().await;
     drop_database(&url).await;

@@ -26,7 +26,8 @@ where
             <td class="figure" id=id>{value.to_string()}</td>
             <td class="work">
                 <details>
-                    <summary>"How"</summary>
+                    // Twenty of these on a page: each is named for its figure.
+                    <summary>"How"<span class="visually-hidden">{format!(": {label}")}</span></summary>
                     <p class="formula">{formula}</p>
                     <p class="source">"Source: " {source}</p>
                 </details>

@@ -1,9 +1,11 @@
 //! Pieces shared by pages.
 
 mod figure;
+mod link;
+mod site;
+mod summary;
 
 pub use figure::FigureRow;
-mod summary;
-pub use summary::{workload_kind, DesignSummary};
-mod site;
+pub use link::{absolute, replace_address, CopyableLink};
 pub use site::{NotFoundMessage, SiteHeader};
+pub use summary::{workload_kind, DesignSummary};

@@ -79,8 +79,16 @@ pub fn measured_against_predicted(check: &BaselineCheck) -> String {
             .configure_mesh()
             .x_desc("message size")
             .y_desc("bus bandwidth, GB/s")
-            .x_labels(8)
-            .x_label_formatter(&|v| size_label(2f64.powf(v.round()) as u64))
+            // One label per power of two at most, and none between them, so that no size is
+            // labelled twice.
+            .x_labels(((high - low).round() as usize + 1).clamp(2, 10))
+            .x_label_formatter(&|v| {
+                if (v - v.round()).abs() < 0.01 {
+                    size_label(2f64.powf(v.round()) as u64)
+                } else {
+                    String::new()
+                }
+            })
             .y_label_formatter(&|v| axis_number(*v))
             .label_style((FONT, LABEL))
             .axis_desc_style((FONT, LABEL))

@@ -75,6 +75,30 @@ pub fn Headline(report: Report) -> AnyView {
     view! { <div class="tiles">{tiles}</div> }.into_any()
 }
 
+/// The figures that decide a design, in one line: kept in sight on a narrow screen while the
+/// inputs above are typed into.
+#[component]
+pub fn SummaryBar(report: Report) -> AnyView {
+    let figures = headline_figures(&report.headline)
+        .into_iter()
+        .filter(|(_, _, value, _)| value != "—")
+        .take(4)
+        .map(|(_, label, value, _)| view! { <span><span class="bar-label">{label}</span> " " <strong>{value}</strong></span> })
+        .collect_view();
+    let critical = report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Critical)
+        .count();
+    view! {
+        <div class="summary-bar" id="summary-bar" aria-hidden="true">
+            {figures}
+            {(critical > 0).then(|| view! { <span class="bar-critical">{format!("{critical} critical")}</span> })}
+        </div>
+    }
+    .into_any()
+}
+
 /// Warnings and recommendations, most severe first, each with the rule that raised it.
 #[component]
 pub fn Findings(report: Report) -> AnyView {
@@ -97,7 +121,6 @@ pub fn Findings(report: Report) -> AnyView {
                     <span class="subject">{f.subject}</span>
                     " "
                     {f.message}
-                    <span class="rule">{format!(" [{}]", f.rule)}</span>
                 </li>
             }
         })

@@ -24,7 +24,7 @@ mod topology;
 #[cfg(feature = "ssr")]
 mod workloads;
 
-pub use headline::{headline_figures, Findings, Headline};
+pub use headline::{headline_figures, Findings, Headline, SummaryBar};
 
 use crate::error::AppError;
 use engine::DesignSpec;
@@ -76,9 +76,43 @@ pub mod render {
     use leptos::prelude::*;
     use leptos::tachys::view::RenderHtml;
 
+    /// A chart, and its numbers in a table a reader can open.
     fn chart(c: Chart) -> AnyView {
-        view! { <div class="chart" id=c.id role="img" aria-label=c.label inner_html=c.svg></div> }
-            .into_any()
+        let head = c
+            .data
+            .columns
+            .iter()
+            .map(|h| view! { <th scope="col">{*h}</th> })
+            .collect_view();
+        let rows = c
+            .data
+            .rows
+            .into_iter()
+            .map(|row| {
+                let mut cells = row.into_iter();
+                let first = cells.next().unwrap_or_default();
+                view! {
+                    <tr>
+                        <th scope="row">{first}</th>
+                        {cells.map(|v| view! { <td class="num">{v}</td> }).collect_view()}
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <figure class="chart-with-data">
+                <div class="chart" id=c.id.clone() role="img" aria-label=c.label.clone() inner_html=c.svg></div>
+                <details class="chart-data" id=format!("{}-data", c.id)>
+                    <summary>"Data"<span class="visually-hidden">{format!(": {}", c.label)}</span></summary>
+                    <table>
+                        <caption>{c.label}</caption>
+                        <thead><tr>{head}</tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </details>
+            </figure>
+        }
+        .into_any()
     }
 
     /// Bisection and leaf-spine headroom after one and two spine failures.

@@ -7,12 +7,34 @@ use engine::studies::{
 };
 use engine::{DesignSpec, Report, Workload};
 
-/// One chart: SVG text and what it shows, for screen readers.
+/// One chart: SVG text, what it shows, and its numbers as a table (the text alternative for
+/// screen readers, and for anyone who wants the values).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chart {
     pub id: String,
     pub label: String,
     pub svg: String,
+    pub data: ChartData,
+}
+
+/// A chart's numbers: column headings, then one row per point, formatted by the engine's units.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChartData {
+    pub columns: Vec<&'static str>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl ChartData {
+    fn new<P>(
+        columns: Vec<&'static str>,
+        points: &[P],
+        row: impl Fn(&P) -> Vec<String>,
+    ) -> ChartData {
+        ChartData {
+            columns,
+            rows: points.iter().map(row).collect(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -42,6 +64,13 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
                 f.name
             ),
             svg: charts::headroom(&f.name, &f.tiers, f.bottleneck.as_deref()),
+            data: ChartData::new(vec!["Tier", "Available", "Required"], &f.tiers, |t| {
+                vec![
+                    t.tier.clone(),
+                    t.available.to_string(),
+                    t.required.to_string(),
+                ]
+            }),
         })
         .collect();
     let training = spec
@@ -58,13 +87,27 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
         .iter()
         .enumerate()
         .filter(|(_, w)| matches!(w, Workload::Storage(_)))
-        .map(|(i, w)| Chart {
-            id: format!("chart-checkpoints-{i}"),
-            label: format!(
-                "Share of time {} spends writing checkpoints, by interval",
-                w.name()
-            ),
-            svg: charts::checkpoints(&checkpoint_sweep(spec, i)),
+        .map(|(i, w)| {
+            let sweep = checkpoint_sweep(spec, i);
+            Chart {
+                id: format!("chart-checkpoints-{i}"),
+                label: format!(
+                    "Share of time {} spends writing checkpoints, by interval",
+                    w.name()
+                ),
+                svg: charts::checkpoints(&sweep),
+                data: ChartData::new(
+                    vec!["Interval, minutes", "Write time", "Share of time"],
+                    &sweep,
+                    |p| {
+                        vec![
+                            crate::fields::show(p.interval_minutes),
+                            p.write_time.to_string(),
+                            p.overhead.to_string(),
+                        ]
+                    },
+                ),
+            }
         })
         .collect();
     let spine_losses = spine_losses(report);
@@ -89,6 +132,12 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
             "Communication {per} of {name} on InfiniBand NDR, 400GbE RoCE, 100GbE and 25GbE"
         ),
         svg: charts::technologies(&points, per),
+        data: ChartData::new(vec!["Technology", "Communication"], &points, |p| {
+            vec![
+                p.technology.label().to_string(),
+                p.communication.to_string(),
+            ]
+        }),
     }];
     if let Some(t) = training {
         let scaling = scaling_curve(spec, t);
@@ -97,13 +146,28 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
                 id: "chart-scaling".into(),
                 label: format!("Step time and communication share of {name} by cluster size"),
                 svg: charts::scaling(&scaling),
+                data: ChartData::new(
+                    vec!["Nodes", "Step time", "Communication share"],
+                    &scaling,
+                    |p| {
+                        vec![
+                            p.nodes.to_string(),
+                            p.step_time.to_string(),
+                            p.communication_share.to_string(),
+                        ]
+                    },
+                ),
             });
         }
     }
+    let degraded = degraded_link_curve(spec, timed);
     comparison.push(Chart {
         id: "chart-degraded".into(),
         label: format!("Slowdown of {name} with one degraded link"),
-        svg: charts::degraded(&degraded_link_curve(spec, timed)),
+        svg: charts::degraded(&degraded),
+        data: ChartData::new(vec!["Link speed left", "Slowdown"], &degraded, |p| {
+            vec![p.remaining.to_string(), p.slowdown.to_string()]
+        }),
     });
     let sweep = oversubscription_sweep(spec, timed);
     if !sweep.is_empty() {
@@ -115,6 +179,12 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
                     "Slowdown of {name} as its leaves are oversubscribed from 1:1 to 4:1"
                 ),
                 svg: charts::oversubscription(&sweep),
+                data: ChartData::new(vec!["Oversubscription", "Slowdown"], &sweep, |p| {
+                    vec![
+                        format!("{}:1", crate::fields::show(p.oversubscription)),
+                        p.slowdown.to_string(),
+                    ]
+                }),
             },
         );
     }

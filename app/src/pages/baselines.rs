@@ -25,6 +25,9 @@ pub struct BaselineForm {
     pub revision: u32,
     pub fabric: String,
     pub output: String,
+    /// The run's ranks and nodes as typed; empty: read from the output.
+    pub ranks: String,
+    pub nodes: String,
 }
 
 /// The page of design `head`: `fabrics` are the fabric names of its newest revision,
@@ -108,6 +111,13 @@ fn form_view(
             <textarea id="baseline-output" name="output" rows="14" cols="100" spellcheck="false" inner_html=escape(&form.output)></textarea>
             <label for="baseline-file">"or upload the log file"</label>
             <input id="baseline-file" type="file" name="file" accept=".txt,.log,text/plain"/>
+            <fieldset class="stated">
+                <legend>"Where the output does not say (many launchers print only a few rank lines)"</legend>
+                <label for="baseline-ranks">"Ranks"</label>
+                <input id="baseline-ranks" type="text" inputmode="numeric" name="ranks" value=form.ranks.clone() placeholder="from the output"/>
+                <label for="baseline-nodes">"Nodes"</label>
+                <input id="baseline-nodes" type="text" inputmode="numeric" name="nodes" value=form.nodes.clone() placeholder="from the output"/>
+            </fieldset>
             <button type="submit" id="baseline-submit">"Add the baseline"</button>
         </form>
     }

@@ -31,7 +31,7 @@ pub fn document(title: &str, body: String) -> String {
     .to_html();
     let header = view! { <SiteHeader/> }.to_html();
     format!(
-        "<!DOCTYPE html><html lang=\"en\">{head}<body>{header}<main>{body}</main></body></html>"
+        "<!DOCTYPE html><html lang=\"en\">{head}<body>{header}<main id=\"content\" tabindex=\"-1\">{body}</main></body></html>"
     )
 }
 

@@ -4,6 +4,7 @@
 
 use super::planner::Planner;
 use crate::design::{design_to_edit, OpenedDesign};
+use crate::editor::Stored;
 use crate::error::AppError;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -37,8 +38,9 @@ pub fn EditDesign() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="note">"Opening the design…"</p> }>
             {move || Suspend::new(async move {
                 match loaded.await {
-                    Ok(OpenedDesign { id, spec, editable: true, .. }) => {
-                        view! { <Planner spec editing=Some(id)/> }.into_any()
+                    Ok(OpenedDesign { id, revision, spec, editable: true }) => {
+                        let editing = Stored { id, revision, title: spec.title.clone() };
+                        view! { <Planner spec editing=Some(editing)/> }.into_any()
                     }
                     Ok(design) => {
                         #[cfg(feature = "ssr")]

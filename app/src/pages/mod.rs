@@ -4,10 +4,12 @@
 mod edit;
 mod not_found;
 mod planner;
+pub mod start;
 
 pub use edit::{DuplicateDesign, EditDesign};
 pub use not_found::NotFound;
 pub use planner::{NewDesign, Planner};
+pub use start::StartFrom;
 
 #[cfg(feature = "ssr")]
 pub mod baselines;

@@ -1,5 +1,6 @@
-use crate::dashboard::{DashboardView, Findings, Headline};
-use crate::editor::Editor;
+use super::start::StartingPoints;
+use crate::dashboard::{DashboardView, Findings, Headline, SummaryBar};
+use crate::editor::{Editor, Stored};
 use crate::wizard::Wizard;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -14,29 +15,51 @@ pub fn NewDesign() -> impl IntoView {
 /// engine in the browser on every change. `editing` is the stored design that saving adds a
 /// revision to; without it, saving creates a new design.
 #[component]
-pub fn Planner(spec: engine::DesignSpec, editing: Option<String>) -> impl IntoView {
+pub fn Planner(spec: engine::DesignSpec, editing: Option<Stored>) -> impl IntoView {
     let editor = Editor::new(spec);
     editor.editing.set(editing);
     provide_context(editor);
-    let results = move || {
-        match editor.evaluation.get() {
-        Ok(report) => view! {
+    ask_before_leaving_unsaved_edits(editor);
+    let stale = Memo::new(move |_| editor.evaluation.with(|e| e.is_err()));
+    let showing_errors = Memo::new(move |_| editor.shows_errors());
+    // The newest report of a valid design: shown, marked stale, while the inputs are invalid
+    // but still changing.
+    let last_report =
+        Memo::new(
+            move |previous: Option<&Option<engine::Report>>| match editor.evaluation.get() {
+                Ok(report) => Some(report),
+                Err(_) => previous.cloned().flatten(),
+            },
+        );
+    let results = move || match (showing_errors.get(), last_report.get()) {
+        (false, Some(report)) => view! {
             <Headline report=report.clone()/>
             <h3>"Findings"</h3>
             <Findings report/>
         }
         .into_any(),
-        Err(errors) => view! {
-            <div class="invalid-design" role="status" id="invalid-design">
-                <p>"Fix these inputs to see results:"</p>
-                <ul>{errors.0.into_iter().map(|e| view! { <li>{e.to_string()}</li> }).collect_view()}</ul>
-            </div>
+        _ => {
+            let errors: Vec<String> = editor.evaluation.with(|e| match e {
+                Err(errors) => editor.spec.with(|spec| {
+                    errors
+                        .0
+                        .iter()
+                        .map(|e| crate::labels::describe(spec, e))
+                        .collect()
+                }),
+                Ok(_) => Vec::new(),
+            });
+            view! {
+                <div class="invalid-design" role="status" id="invalid-design">
+                    <p>"Fix these inputs to see results:"</p>
+                    <ul>{errors.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
+                </div>
+            }
+            .into_any()
         }
-        .into_any(),
-    }
     };
     // The dashboard follows the last valid design, so it does not flicker while a field is
-    // being corrected.
+    // being corrected; it says so while it does.
     let valid_spec = Memo::new(move |previous: Option<&engine::DesignSpec>| {
         let spec = editor.spec.get();
         match (editor.evaluation.with(|e| e.is_ok()), previous) {
@@ -44,18 +67,64 @@ pub fn Planner(spec: engine::DesignSpec, editing: Option<String>) -> impl IntoVi
             _ => spec,
         }
     });
+    let heading = move || match editor.editing.get() {
+        Some(Stored {
+            id,
+            revision,
+            title,
+        }) => view! {
+            <h1 id="wizard-heading">{format!("Editing {title}, revision {revision}")}</h1>
+            <p class="note" id="editing-note">
+                "Saving adds revision " {revision + 1} ". "
+                <a rel="external" href=format!("/d/{id}")>"View the saved design"</a>
+            </p>
+        }
+        .into_any(),
+        None => view! {
+            <h1 id="wizard-heading">"Design the fabric"</h1>
+            <StartingPoints/>
+        }
+        .into_any(),
+    };
     view! {
-        <Title text="Plan a GPU cluster fabric"/>
+        <Title text=move || match editor.editing.get() {
+            Some(stored) => format!("Editing {}", stored.title),
+            None => "Plan a GPU cluster fabric".to_string(),
+        }/>
         <div class="planner">
             <section class="panel inputs" aria-labelledby="wizard-heading">
-                <h1 id="wizard-heading">"Design the fabric"</h1>
+                {heading}
                 <Wizard/>
             </section>
-            <aside class="panel results-panel" aria-labelledby="results-heading" aria-live="polite">
+            <aside class="panel results-panel" class:stale=move || stale.get() aria-labelledby="results-heading" aria-live="polite">
                 <h2 id="results-heading">"Results"</h2>
                 {results}
             </aside>
+            {move || last_report.get().map(|report| view! { <SummaryBar report/> })}
         </div>
-        <DashboardView spec=valid_spec/>
+        <div class="dashboard-frame" class:stale=move || stale.get()>
+            {move || stale.get().then(|| view! {
+                <p class="stale-note" id="stale-note" role="status">
+                    "These results are for the last valid inputs: fix the inputs marked above to bring them up to date."
+                </p>
+            })}
+            <DashboardView spec=valid_spec/>
+        </div>
     }
+}
+
+/// Leaving the page with edits that are not saved asks first.
+fn ask_before_leaving_unsaved_edits(editor: Editor) {
+    #[cfg(feature = "hydrate")]
+    {
+        let handle = window_event_listener(leptos::ev::beforeunload, move |ev| {
+            if editor.unsaved.get_untracked() {
+                ev.prevent_default();
+                ev.set_return_value("You have edits that are not saved.");
+            }
+        });
+        on_cleanup(move || handle.remove());
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = editor;
 }

@@ -15,6 +15,8 @@ pub struct NewBaseline<'a> {
     pub measured_on: &'a str,
     /// The nccl-tests output, as given.
     pub output: &'a str,
+    /// The run's ranks and nodes where the output does not say.
+    pub stated: engine::baseline::Stated,
 }
 
 /// A stored baseline.
@@ -26,6 +28,7 @@ pub struct StoredBaseline {
     pub label: String,
     pub measured_on: String,
     pub output: String,
+    pub stated: engine::baseline::Stated,
     pub saved_at_ms: i64,
 }
 
@@ -36,6 +39,14 @@ pub enum BaselineOutcome {
     WrongKey,
     NoSuchDesign,
     NoSuchRevision,
+}
+
+/// A stated count: NULL when none was stated.
+fn stated_count(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<u32>, StoreError> {
+    let value: Option<i64> = row.try_get(column)?;
+    value
+        .map(|v| u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("{column} = {v}"))))
+        .transpose()
 }
 
 impl Store {
@@ -83,8 +94,8 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         sqlx::query(
-            "INSERT INTO baselines (design_id, number, revision, fabric, label, measured_on, output, created_at_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO baselines (design_id, number, revision, fabric, label, measured_on, output, created_at_ms, ranks, nodes)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(id.as_str())
         .bind(number)
@@ -94,6 +105,8 @@ impl Store {
         .bind(baseline.measured_on)
         .bind(baseline.output)
         .bind(now_ms())
+        .bind(baseline.stated.ranks.map(i64::from))
+        .bind(baseline.stated.nodes.map(i64::from))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -105,7 +118,7 @@ impl Store {
     /// Every baseline of design `id`, in the order they were measured (then added).
     pub async fn baselines(&self, id: &DesignId) -> Result<Vec<StoredBaseline>, StoreError> {
         let rows = sqlx::query(
-            "SELECT number, revision, fabric, label, measured_on, output, created_at_ms
+            "SELECT number, revision, fabric, label, measured_on, output, created_at_ms, ranks, nodes
              FROM baselines WHERE design_id = $1 ORDER BY measured_on, number",
         )
         .bind(id.as_str())
@@ -120,6 +133,10 @@ impl Store {
                     label: row.try_get("label")?,
                     measured_on: row.try_get("measured_on")?,
                     output: row.try_get("output")?,
+                    stated: engine::baseline::Stated {
+                        ranks: stated_count(row, "ranks")?,
+                        nodes: stated_count(row, "nodes")?,
+                    },
                     saved_at_ms: row.try_get("created_at_ms")?,
                 })
             })

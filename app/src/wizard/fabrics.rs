@@ -186,7 +186,7 @@ fn FabricCard(i: usize) -> AnyView {
             <div class="field-row">
                 <NumInput path=format!("{at}.attached_nodes") label="Nodes attached" help="empty: all" kind=Kind::Count optional=true value=attached set=set_attached/>
                 <NumInput path=format!("{at}.ports_per_node") label="Ports per node" help="empty: NICs per node (compute), else 1" kind=Kind::Count optional=true value=ports set=set_ports/>
-                <NumInput path=format!("{at}.extra_endpoints") label="Other endpoints" help="storage servers, UFM, gateways" kind=Kind::Count value=extra set=set_extra/>
+                <NumInput path=format!("{at}.extra_endpoints") label="Other endpoints" help="storage servers, UFM, gateways" kind=Kind::CountOrZero value=extra set=set_extra/>
             </div>
             <div class="field-row">
                 <NumInput path=format!("{at}.cable_runs.node_leaf_m") label="Node to leaf" unit="m" value=node_leaf set=set_node_leaf/>

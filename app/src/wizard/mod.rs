@@ -27,7 +27,12 @@ pub fn Wizard() -> AnyView {
         }
     });
     let shown = move |step: usize| move || current.get().is_none_or(|c| c == step);
-    let go = move |step: usize| move |_| current.set(Some(step));
+    let go = move |step: usize| {
+        move |_| {
+            current.set(Some(step));
+            focus_heading(STEPS[step].0);
+        }
+    };
     let nav = STEPS
         .iter()
         .enumerate()
@@ -52,7 +57,7 @@ pub fn Wizard() -> AnyView {
         let (key, _) = STEPS[i];
         view! {
             <section class="wizard-step" id=format!("{key}-step") class:hidden=move || !shown(i)() aria-labelledby=format!("{key}-heading")>
-                <h2 id=format!("{key}-heading")>{title}</h2>
+                <h2 id=format!("{key}-heading") tabindex="-1">{title}</h2>
                 {body}
                 <div class="step-buttons">
                     {(i > 0).then(|| view! { <button type="button" class="secondary" on:click=go(i - 1)>"Back"</button> })}
@@ -71,4 +76,21 @@ pub fn Wizard() -> AnyView {
         {section(3, "Review and save", view! { <review::ReviewStep/> }.into_any())}
     }
     .into_any()
+}
+
+/// Moves keyboard focus to the heading of the step just shown, once it is on screen, so that a
+/// keyboard or screen-reader user continues from the top of the new step.
+fn focus_heading(key: &'static str) {
+    #[cfg(feature = "hydrate")]
+    request_animation_frame(move || {
+        use leptos::wasm_bindgen::JsCast;
+        if let Some(heading) = document()
+            .get_element_by_id(&format!("{key}-heading"))
+            .and_then(|e| e.dyn_into::<leptos::web_sys::HtmlElement>().ok())
+        {
+            let _ = heading.focus();
+        }
+    });
+    #[cfg(not(feature = "hydrate"))]
+    let _ = key;
 }

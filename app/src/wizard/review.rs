@@ -1,6 +1,6 @@
-use crate::components::DesignSummary;
+use crate::components::{replace_address, CopyableLink, DesignSummary};
 use crate::design::{save_design, save_revision, SavedDesign};
-use crate::editor::Editor;
+use crate::editor::{Editor, Stored};
 use crate::error::AppError;
 use leptos::prelude::*;
 
@@ -27,10 +27,18 @@ pub fn ReviewStep() -> AnyView {
     let edit_link = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         if let Some(Ok(saved)) = save.value().get() {
-            editor.editing.set(Some(saved.id.clone()));
+            let title = editor.spec.with_untracked(|s| s.title.clone());
+            editor.editing.set(Some(Stored {
+                id: saved.id.clone(),
+                revision: saved.revision,
+                title,
+            }));
+            editor.unsaved.set(false);
             if let Some(path) = saved.edit_path() {
                 edit_link.set(Some(path));
             }
+            // A reload now opens the saved design, not a new one.
+            replace_address(&saved.editor_path());
             note.set(String::new());
         }
     });
@@ -40,7 +48,10 @@ pub fn ReviewStep() -> AnyView {
             // Through text, so that the bundle serialises a spec only one way.
             let json = editor.spec.with_untracked(serde_json::to_string);
             if let Ok(spec) = json.and_then(|j| serde_json::from_str(&j)) {
-                save.dispatch((editor.editing.get_untracked(), spec, note.get_untracked()));
+                let editing = editor
+                    .editing
+                    .with_untracked(|e| e.as_ref().map(|e| e.id.clone()));
+                save.dispatch((editing, spec, note.get_untracked()));
             }
         }
     };
@@ -62,10 +73,10 @@ pub fn ReviewStep() -> AnyView {
             {move || invalid.get().then(|| view! { <p class="help">"Fix the inputs marked in the steps before saving."</p> })}
             {move || save.value().get().map(outcome)}
             {move || edit_link.get().map(|path| view! {
-                <p class="edit-link" id="edit-link-note">
-                    "Edit link — keep it private; it is shown only this once and lets any browser change the design: "
-                    <a id="edit-link" rel="external" href=path.clone()>{path.clone()}</a>
-                </p>
+                <div class="edit-link" id="edit-link-note">
+                    <p>"Keep the edit link private: it is shown only this once, and it lets any browser change the design."</p>
+                    <CopyableLink id="edit-link" label="Edit link:" path/>
+                </div>
             })}
         </div>
     }
@@ -78,11 +89,11 @@ fn outcome(result: Result<SavedDesign, AppError>) -> AnyView {
             let path = saved.share_path();
             let revision = saved.revision_path();
             view! {
-                <p class="saved" id="share">
-                    {format!("Saved revision {}. Share link: ", saved.revision)}
-                    <a id="share-link" rel="external" href=path.clone()>{path.clone()}</a>
-                    " · this revision: " <a id="revision-link" rel="external" href=revision.clone()>{revision.clone()}</a>
-                </p>
+                <div class="saved" id="share">
+                    <p>{format!("Saved revision {}.", saved.revision)}</p>
+                    <CopyableLink id="share-link" label="Share link:" path/>
+                    <CopyableLink id="revision-link" label="This revision:" path=revision/>
+                </div>
             }
             .into_any()
         }

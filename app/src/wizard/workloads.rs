@@ -271,7 +271,7 @@ fn InferenceFields(i: usize) -> AnyView {
         <div class="field-row">
             <NumInput path=format!("{at}.tp_nodes") label="Nodes per tensor-parallel group" kind=Kind::Count value=nodes set=set_nodes/>
             <NumInput path=format!("{at}.decode_tokens") label="Tokens in flight per decode step" help="the decode batch" kind=Kind::Count value=decode set=set_decode/>
-            <NumInput path=format!("{at}.prefill_tokens") label="Prefill tokens per forward pass" kind=Kind::Count value=prefill set=set_prefill/>
+            <NumInput path=format!("{at}.prefill_tokens") label="Prefill tokens per forward pass" kind=Kind::CountOrZero value=prefill set=set_prefill/>
             <NumInput path=format!("{at}.target_inter_token_ms") label="Target inter-token latency" unit="ms" value=itl set=set_itl/>
         </div>
     }

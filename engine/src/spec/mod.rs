@@ -23,7 +23,7 @@ pub use workload::{
     Inference, Model, Parallelism, Rag, Recompute, Sharding, Storage, Training, Workload,
 };
 
-use crate::error::SpecErrors;
+use crate::error::{FieldError, SpecErrors};
 use serde::{Deserialize, Serialize};
 
 /// The schema version this engine writes. Version 1 (one data-parallel job) and version 2 (no
@@ -53,8 +53,14 @@ pub struct DesignSpec {
 impl DesignSpec {
     /// Reads a spec from JSON text, upgrading older schema versions, and validates it.
     pub fn from_json(text: &str) -> Result<DesignSpec, SpecErrors> {
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| SpecErrors::single("", format!("not valid JSON: {e}")))?;
+        if text.trim().is_empty() {
+            return Err(SpecErrors::single(
+                "",
+                "is empty: paste the JSON of a design spec, as Fabric Planner exports it",
+            ));
+        }
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| SpecErrors::single("", not_json(&e)))?;
         DesignSpec::from_value(value)
     }
 
@@ -113,11 +119,119 @@ impl DesignSpec {
 pub(crate) fn deserialize<T: serde::de::DeserializeOwned>(
     value: serde_json::Value,
 ) -> Result<T, SpecErrors> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
+    // serde stops at the first field it cannot read. To report every such field at once, the
+    // field is taken out (or given a stand-in of another type) and the rest read again, a
+    // bounded number of times. Only these errors are reported: the stand-ins are never
+    // validated or used.
+    const MAX_SHAPE_ERRORS: usize = 20;
+    let mut value = value;
+    let mut errors: Vec<FieldError> = Vec::new();
+    let mut outcome = serde_path_to_error::deserialize::<_, T>(value.clone());
+    loop {
+        let e = match outcome {
+            Ok(read) if errors.is_empty() => return Ok(read),
+            Ok(_) => return Err(SpecErrors(errors)),
+            Err(e) => e,
+        };
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
-        SpecErrors::single(path, plain_serde_message(&e.into_inner().to_string()))
-    })
+        errors.push(FieldError::new(
+            path.clone(),
+            plain_serde_message(&e.into_inner().to_string()),
+        ));
+        if path.is_empty() || errors.len() >= MAX_SHAPE_ERRORS {
+            return Err(SpecErrors(errors));
+        }
+        let stand_ins = [
+            None,
+            Some(serde_json::json!(1)),
+            Some(serde_json::json!("")),
+            Some(serde_json::json!(false)),
+            Some(serde_json::json!({})),
+            Some(serde_json::json!([])),
+        ];
+        let mut moved_on = None;
+        for stand_in in stand_ins {
+            let mut tried = value.clone();
+            if !replace_at(&mut tried, &path, stand_in) {
+                break;
+            }
+            let next = serde_path_to_error::deserialize::<_, T>(tried.clone());
+            let same_field = next.as_ref().err().is_some_and(|e| {
+                let next_path = e.path().to_string();
+                next_path == path || path.starts_with(&format!("{next_path}."))
+            });
+            if !same_field {
+                moved_on = Some((tried, next));
+                break;
+            }
+        }
+        match moved_on {
+            Some((tried, next)) => {
+                value = tried;
+                outcome = next;
+            }
+            None => return Err(SpecErrors(errors)),
+        }
+    }
+}
+
+/// Replaces (or with `None`, removes) the value at a field path (`workloads[0].model.layers`)
+/// in `value`; false when the path leads nowhere.
+fn replace_at(value: &mut serde_json::Value, path: &str, with: Option<serde_json::Value>) -> bool {
+    let mut steps: Vec<&str> = Vec::new();
+    for part in path.split('.') {
+        let mut rest = part;
+        if let Some(open) = rest.find('[') {
+            steps.push(&rest[..open]);
+            rest = &rest[open..];
+            while let Some(close) = rest.find(']') {
+                steps.push(&rest[1..close]);
+                rest = &rest[close + 1..];
+            }
+        } else {
+            steps.push(rest);
+        }
+    }
+    let Some((last, parents)) = steps.split_last() else {
+        return false;
+    };
+    let mut at = value;
+    for step in parents.iter().filter(|s| !s.is_empty()) {
+        let next = match at {
+            serde_json::Value::Object(map) => map.get_mut(*step),
+            serde_json::Value::Array(items) => {
+                step.parse::<usize>().ok().and_then(|i| items.get_mut(i))
+            }
+            _ => None,
+        };
+        match next {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    match (at, with) {
+        (serde_json::Value::Object(map), None) => {
+            map.remove(*last);
+            true
+        }
+        (serde_json::Value::Object(map), Some(with)) => {
+            map.insert((*last).to_string(), with);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Why text is not JSON, in words, with where.
+fn not_json(e: &serde_json::Error) -> String {
+    let at = format!("line {}, column {}", e.line(), e.column());
+    match e.classify() {
+        serde_json::error::Category::Eof => {
+            format!("is not complete JSON: it ends at {at} before a bracket or quote is closed")
+        }
+        _ => format!("is not valid JSON at {at}"),
+    }
 }
 
 /// serde's messages, reworded for people: "invalid value: integer `-4`, expected u32" becomes

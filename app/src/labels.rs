@@ -1,0 +1,177 @@
+//! The form's own words for every field: the wizard's labels, and how a message about a field
+//! names it. Field paths (`workloads[0].parallelism.dp`) stay in the JSON.
+
+use engine::DesignSpec;
+
+/// A field's label, by its path without the list index (`parallelism.dp` for any workload).
+const LABELS: &[(&str, &str)] = &[
+    ("title", "Design title"),
+    ("cluster.node_preset", "Node type"),
+    ("cluster.gpu", "GPU"),
+    ("cluster.gpus_per_node", "GPUs per node"),
+    ("cluster.nics_per_node", "Compute NICs per node"),
+    ("cluster.nodes", "Nodes"),
+    ("cluster.growth_target_nodes", "Grow to (nodes)"),
+    ("cluster.scale_up_gbytes_per_s", "Scale-up bandwidth"),
+    ("name", "Name"),
+    ("fabric", "Carried by fabric"),
+    ("model", "Model"),
+    ("model.preset", "Model"),
+    ("model.precision", "Precision"),
+    ("model.parameters", "Parameters"),
+    ("model.active_parameters", "Active parameters"),
+    ("model.layers", "Layers"),
+    ("model.hidden", "Hidden size"),
+    ("model.sequence_length", "Sequence length"),
+    ("model.experts", "Experts"),
+    ("model.experts_per_token", "Experts per token"),
+    ("parallelism", "Parallelism (DP × TP × PP)"),
+    ("parallelism.dp", "Data parallel (DP)"),
+    ("parallelism.tp", "Tensor parallel (TP)"),
+    ("parallelism.pp", "Pipeline parallel (PP)"),
+    ("parallelism.ep", "Expert parallel (EP)"),
+    ("parallelism.sharding", "Sharding"),
+    ("global_batch", "Global batch"),
+    ("micro_batch", "Micro-batch"),
+    ("compute", "Compute"),
+    ("compute.mfu", "Model FLOPs utilisation"),
+    ("overlap", "Compute/communication overlap"),
+    ("recompute", "Activation recomputation"),
+    ("tp_nodes", "Nodes per tensor-parallel group"),
+    ("replicas", "Replicas"),
+    ("decode_tokens", "Tokens in flight per decode step"),
+    ("prefill_tokens", "Prefill tokens per forward pass"),
+    ("target_inter_token_ms", "Target inter-token latency"),
+    ("queries_per_s", "Queries"),
+    ("embedding_dim", "Embedding dimension"),
+    ("embedding_precision", "Embedding precision"),
+    ("top_k", "Chunks per query (top-k)"),
+    ("chunk_bytes", "Chunk size"),
+    ("latency_budget_ms", "Retrieval latency budget"),
+    ("samples_per_step", "Samples per step"),
+    ("sample_bytes", "Sample size"),
+    ("steps_per_s", "Steps"),
+    ("read_headroom", "Read headroom"),
+    ("checkpoint", "Checkpoint"),
+    ("checkpoint.size_gb", "Checkpoint size"),
+    ("checkpoint.parameters", "Checkpoint of a model of"),
+    (
+        "checkpoint.bytes_per_parameter",
+        "Checkpoint bytes per parameter",
+    ),
+    ("checkpoint.interval_minutes", "Checkpoint every"),
+    ("checkpoint.write_budget_s", "Write budget"),
+    ("system_read_gbytes_per_s", "Storage system read"),
+    ("system_write_gbytes_per_s", "Storage system write"),
+    ("role", "Role"),
+    ("technology", "Technology"),
+    ("switch", "Switch"),
+    ("topology", "Topology"),
+    ("port_gbps", "Port speed"),
+    ("oversubscription", "Oversubscription"),
+    ("oversubscription.leaf", "Leaf oversubscription"),
+    ("oversubscription.spine", "Spine oversubscription"),
+    ("attached_nodes", "Nodes attached"),
+    ("ports_per_node", "Ports per node"),
+    ("extra_endpoints", "Other endpoints"),
+    ("cable_runs.node_leaf_m", "Node to leaf"),
+    ("cable_runs.leaf_spine_m", "Leaf to spine"),
+    ("cable_runs.spine_core_m", "Spine to core"),
+];
+
+/// Splits `workloads[2].parallelism.dp` into the list, the index and the rest.
+fn in_list(path: &str) -> Option<(&str, usize, &str)> {
+    let (list, rest) = path.split_once('[')?;
+    let (index, rest) = rest.split_once(']')?;
+    let index = index.parse().ok()?;
+    Some((list, index, rest.strip_prefix('.').unwrap_or(rest)))
+}
+
+/// The label of the field at `path`, whatever list entry it is in.
+pub fn label(path: &str) -> String {
+    let key = in_list(path).map_or(path, |(_, _, rest)| rest);
+    match LABELS.iter().find(|(k, _)| *k == key) {
+        Some((_, label)) => (*label).to_string(),
+        // A field the form does not show: its last word, in words.
+        None => {
+            let last = key.rsplit('.').next().unwrap_or(key);
+            let words = last.trim_end_matches(|c: char| c == ']' || c.is_ascii_digit());
+            let words = words.replace('_', " ");
+            let mut chars = words.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect(),
+                None => "The design".to_string(),
+            }
+        }
+    }
+}
+
+/// Names the field at `path` as the form shows it: the workload or fabric it belongs to, then
+/// its label ("Workload “Llama 3 70B pre-training” · Data parallel (DP)").
+pub fn field_name(spec: &DesignSpec, path: &str) -> String {
+    if path.is_empty() {
+        return "The design".to_string();
+    }
+    let Some((list, index, rest)) = in_list(path) else {
+        return label(path);
+    };
+    let entry = match list {
+        "workloads" => spec
+            .workloads
+            .get(index)
+            .map(|w| format!("Workload “{}”", w.name())),
+        "fabrics" => spec
+            .fabrics
+            .get(index)
+            .map(|f| format!("Fabric “{}”", f.name)),
+        _ => None,
+    }
+    .unwrap_or_else(|| {
+        let kind = match list {
+            "workloads" => "Workload",
+            "fabrics" => "Fabric",
+            "overrides" => "Override",
+            other => other.trim_end_matches('s'),
+        };
+        format!("{kind} {}", index + 1)
+    });
+    if rest.is_empty() {
+        entry
+    } else {
+        format!("{entry} · {}", label(path))
+    }
+}
+
+/// A message about a field, in the form's words.
+pub fn describe(spec: &DesignSpec, error: &engine::FieldError) -> String {
+    format!("{}: {}", field_name(spec, &error.path), error.reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_names_the_workload_and_the_label_never_the_path() {
+        let spec = crate::templates::first_design();
+        let error = engine::FieldError::new("workloads[0].parallelism.dp", "must be at least 1");
+        assert_eq!(
+            describe(&spec, &error),
+            "Workload “Llama 3 70B pre-training” · Data parallel (DP): must be at least 1"
+        );
+        assert_eq!(field_name(&spec, "cluster.nodes"), "Nodes");
+        assert_eq!(
+            field_name(&spec, "fabrics[1].port_gbps"),
+            "Fabric “storage” · Port speed"
+        );
+        assert_eq!(field_name(&spec, "workloads[7]"), "Workload 8");
+    }
+
+    #[test]
+    fn every_path_the_engine_names_reads_as_words() {
+        for path in ["floor.rack_power_kw", "overrides[3].price_usd", ""] {
+            let name = field_name(&crate::templates::first_design(), path);
+            assert!(!name.contains(['[', '.', '_']), "{path} → {name}");
+        }
+    }
+}
