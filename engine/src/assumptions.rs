@@ -165,53 +165,14 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         }
     }
     let k = &spec.calibration;
-    let calibration = [
+    let calibration = crate::spec::CALIBRATION_FIELDS.iter().map(|f| {
         (
-            "InfiniBand efficiency",
-            format!("{} of line rate", k.infiniband_efficiency),
-            "ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings (nccl-tests #290, #267)",
-            false,
-        ),
-        (
-            "RoCE v2 efficiency",
-            format!(
-                "{} of line rate, with PFC and ECN configured",
-                k.roce_efficiency
-            ),
-            "assumed a little below InfiniBand: no published NCCL figure in the reference",
-            true,
-        ),
-        (
-            "TCP efficiency",
-            format!("{} of line rate", k.tcp_efficiency),
-            "NCCL's socket transport copies through the kernel; no published figure",
-            true,
-        ),
-        (
-            "Network hop latency",
-            format!("{} µs per ring step", k.network_hop_latency_us),
-            "NCCL tuning.cc: NET ring 14 µs + 3 × 1 µs per step, Simple protocol",
-            false,
-        ),
-        (
-            "Extra TCP hop latency",
-            format!("{} µs per ring step", k.tcp_extra_latency_us),
-            "kernel TCP stack",
-            true,
-        ),
-        (
-            "NVLink hop latency",
-            format!("{} µs per ring step", k.scale_up_hop_latency_us),
-            "NCCL tuning.cc",
-            false,
-        ),
-        (
-            "Collective base latency",
-            format!("{} µs per collective", k.collective_base_latency_us),
-            "NCCL tuning.cc, Simple protocol",
-            false,
-        ),
-    ];
+            f.label,
+            format!("{} {}", (f.get)(k), f.unit),
+            f.source,
+            f.estimate,
+        )
+    });
     const TUNING: &str = "NCCL src/graph/tuning.cc";
     let protocols = [
         (
@@ -265,7 +226,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             false,
         ),
     ];
-    for (what, value, source, estimate) in calibration.into_iter().chain(protocols) {
+    for (what, value, source, estimate) in calibration.chain(protocols) {
         out.push(item(
             format!("Calibration: {what}"),
             value,

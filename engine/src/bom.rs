@@ -70,6 +70,9 @@ impl Builder<'_> {
             } else {
                 source
             },
+            quoted: overridden.is_some(),
+            catalog_unit_price_usd: price,
+            catalog_unit_power_w: power,
         });
     }
 

@@ -135,6 +135,29 @@ pub struct BomLine {
     /// The catalog's figure is an estimate (not overridden by the design).
     pub estimate: bool,
     pub source: Cow<'static, str>,
+    /// The design gives its own price or power for this item (a quote), replacing the
+    /// catalog's.
+    #[serde(default)]
+    pub quoted: bool,
+    /// The catalog's unit price and power, which a quote replaces.
+    #[serde(default)]
+    pub catalog_unit_price_usd: f64,
+    #[serde(default)]
+    pub catalog_unit_power_w: f64,
+}
+
+impl BomLine {
+    /// Where the line's price and power come from: the design's own quote, a catalog estimate,
+    /// or a published catalog figure.
+    pub fn basis(&self) -> &'static str {
+        if self.quoted {
+            "quoted"
+        } else if self.estimate {
+            "estimate"
+        } else {
+            "catalog"
+        }
+    }
 }
 
 /// Bandwidth a tier of a fabric has against what its workloads need.

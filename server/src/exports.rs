@@ -49,7 +49,7 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
         "total_usd",
         "unit_power_w",
         "total_power_w",
-        "estimate",
+        "basis",
         "source",
     ]
     .map(String::from)
@@ -65,7 +65,7 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
                 money(line.total_usd),
                 format!("{:.1}", line.unit_power_w),
                 format!("{:.1}", line.total_power_w),
-                if line.estimate { "yes" } else { "no" }.to_string(),
+                line.basis().to_string(),
                 cell(&line.source),
             ]
         })

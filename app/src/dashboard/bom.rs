@@ -2,6 +2,18 @@ use crate::money::{usd, watts};
 use engine::BomLine;
 use leptos::prelude::*;
 
+/// What a marked line means, under every bill of materials.
+pub const ESTIMATE_NOTE: &str = "* Catalog estimate: no public price or power figure was found. Enter your quote in the Prices and calibration step.";
+
+/// A line's item as the tables show it: estimates marked with *, quotes said to be quoted.
+pub fn item_text(line: &BomLine) -> String {
+    match line.basis() {
+        "estimate" => format!("{} *", line.description),
+        "quoted" => format!("{} (quoted)", line.description),
+        _ => line.description.clone(),
+    }
+}
+
 /// The bill of materials of one fabric, with its totals; estimates are marked.
 #[component]
 pub fn BomTable(lines: Vec<BomLine>, fabric: String) -> AnyView {
@@ -13,7 +25,7 @@ pub fn BomTable(lines: Vec<BomLine>, fabric: String) -> AnyView {
         .map(|l| {
             view! {
                 <tr>
-                    <td>{l.description}{l.estimate.then_some(" *")}</td>
+                    <td>{item_text(&l)}</td>
                     <td class="num">{l.quantity}</td>
                     <td class="num">{usd(l.unit_price_usd)}</td>
                     <td class="num">{usd(l.total_usd)}</td>
@@ -34,7 +46,7 @@ pub fn BomTable(lines: Vec<BomLine>, fabric: String) -> AnyView {
                 <tr><th scope="row">"Total"</th><td></td><td></td><td class="num bom-total">{usd(total)}</td><td class="num">{watts(power)}</td><td></td></tr>
             </tfoot>
         </table>
-        {any_estimate.then(|| view! { <p class="note">"* Catalog estimate: no public price or power figure was found; override it in the design."</p> })}
+        {any_estimate.then(|| view! { <p class="note">{ESTIMATE_NOTE}</p> })}
     }
     .into_any()
 }

@@ -102,6 +102,15 @@ pub(super) fn svg(
     out
 }
 
+/// `n` category slots: a segmented range over 0..=n−1 (plotters counts both ends), so that no
+/// empty slot follows the last bar.
+fn slots(
+    n: u32,
+) -> plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordu32> {
+    // A single slot would be a range of zero width, which plotters cannot scale.
+    (0..n.saturating_sub(1).max(1)).into_segmented()
+}
+
 /// Bandwidth each tier has against what its workloads need (log scale: they differ by orders
 /// of magnitude). The tier with the least headroom is marked.
 pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) -> String {
@@ -125,7 +134,7 @@ pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) 
             .margin(12)
             .x_label_area_size(34)
             .y_label_area_size(64)
-            .build_cartesian_2d((0..n.max(1)).into_segmented(), (low..high).log_scale())
+            .build_cartesian_2d(slots(n), (low..high).log_scale())
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
@@ -202,7 +211,7 @@ pub fn technologies(points: &[TechnologyPoint], per: &str) -> String {
             .margin(12)
             .x_label_area_size(34)
             .y_label_area_size(64)
-            .build_cartesian_2d((0..n.max(1)).into_segmented(), 0.0..high.max(1e-3))
+            .build_cartesian_2d(slots(n), 0.0..high.max(1e-3))
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
@@ -243,7 +252,8 @@ pub fn scaling(points: &[ScalingPoint]) -> String {
     svg(|root| {
         let max_nodes = points.iter().map(|p| p.nodes).max().unwrap_or(1).max(2);
         let min_nodes = points.iter().map(|p| p.nodes).min().unwrap_or(1).max(1);
-        let high = points.iter().map(|p| p.step_time.0).fold(0.0, f64::max) * 1.15;
+        // Room above the step-time line for the legend, so that it covers neither line.
+        let high = points.iter().map(|p| p.step_time.0).fold(0.0, f64::max) * 1.6;
         let mut chart = ChartBuilder::on(root)
             .caption(
                 "Step time and communication share by cluster size",
@@ -306,7 +316,7 @@ pub fn scaling(points: &[ScalingPoint]) -> String {
             .map_err(|e| e.to_string())?
             .label("communication share")
             .legend(swatch(REQUIRED));
-        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     })
 }

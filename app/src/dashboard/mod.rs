@@ -9,7 +9,7 @@
 #[cfg(feature = "ssr")]
 pub mod baseline_charts;
 #[cfg(feature = "ssr")]
-mod bom;
+pub(crate) mod bom;
 #[cfg(feature = "ssr")]
 mod charts;
 #[cfg(feature = "ssr")]

@@ -358,7 +358,7 @@ fn fabric(blocks: &mut Vec<Block>, f: &FabricReport) {
             .iter()
             .map(|l| {
                 vec![
-                    format!("{}{}", l.description, if l.estimate { " *" } else { "" }),
+                    crate::dashboard::bom::item_text(l),
                     l.quantity.to_string(),
                     usd(l.unit_price_usd),
                     usd(l.total_usd),
@@ -379,9 +379,7 @@ fn fabric(blocks: &mut Vec<Block>, f: &FabricReport) {
     ]);
     blocks.push(Block::Table(bom));
     if f.bom.iter().any(|l| l.estimate) {
-        blocks.push(note(
-            "* Catalog estimate: no public price or power figure was found; override it in the design.",
-        ));
+        blocks.push(note(crate::dashboard::bom::ESTIMATE_NOTE));
     }
 }
 

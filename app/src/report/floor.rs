@@ -179,7 +179,7 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
             .iter()
             .map(|l| {
                 vec![
-                    format!("{}{}", l.description, if l.estimate { " *" } else { "" }),
+                    crate::dashboard::bom::item_text(l),
                     l.quantity.to_string(),
                     usd(l.unit_price_usd),
                     usd(l.total_usd),

@@ -1,3 +1,4 @@
+use super::follow;
 use super::lens::{self, whole};
 use super::options::{self, CUSTOM};
 use crate::fields::{Kind, NumInput, SelectInput, TextInput};
@@ -15,7 +16,7 @@ pub fn ClusterStep() -> AnyView {
                 .clone()
                 .unwrap_or_else(|| CUSTOM.into())
         },
-        |s, key: String| apply_node_preset(s, &key),
+        |s, key: String| follow::cluster_change(s, |s| apply_node_preset(s, &key)),
     );
     let (gpu, set_gpu) = lens::spec(
         |s| s.cluster.gpu.clone(),
@@ -24,12 +25,23 @@ pub fn ClusterStep() -> AnyView {
             s.cluster.node_preset = None;
         },
     );
-    let (nodes, set_nodes) = lens::cluster(|c| f64::from(c.nodes), |c, v| c.nodes = whole(v));
-    let (gpn, set_gpn) = lens::cluster(
-        |c| f64::from(c.gpus_per_node),
-        |c, v| {
-            c.gpus_per_node = whole(v);
-            c.node_preset = None;
+    let (nodes, set_nodes) = lens::spec(
+        |s| Some(f64::from(s.cluster.nodes)),
+        |s, v: Option<f64>| {
+            if let Some(v) = v {
+                follow::cluster_change(s, |s| s.cluster.nodes = whole(v));
+            }
+        },
+    );
+    let (gpn, set_gpn) = lens::spec(
+        |s| Some(f64::from(s.cluster.gpus_per_node)),
+        |s, v: Option<f64>| {
+            if let Some(v) = v {
+                follow::cluster_change(s, |s| {
+                    s.cluster.gpus_per_node = whole(v);
+                    s.cluster.node_preset = None;
+                });
+            }
         },
     );
     let (nics, set_nics) = lens::cluster(

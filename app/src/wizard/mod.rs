@@ -3,6 +3,7 @@
 
 mod cluster;
 mod fabrics;
+mod follow;
 mod lens;
 mod options;
 mod review;

@@ -206,11 +206,18 @@ fn TrainingFields(i: usize) -> AnyView {
             }
         },
     );
-    let (global, set_global) = lens::training(
-        i,
-        |t| f64::from(t.global_batch),
-        |t, v| t.global_batch = whole(v),
-    );
+    let editor = crate::editor::Editor::get();
+    let global = Signal::derive(move || {
+        editor.spec.with(|s| match s.workloads.get(i) {
+            Some(Workload::Training(t)) => Some(f64::from(t.global_batch)),
+            _ => None,
+        })
+    });
+    let set_global = Callback::new(move |v: Option<f64>| {
+        if let Some(v) = v {
+            editor.update(|s| super::follow::global_batch(s, i, whole(v)));
+        }
+    });
     let (micro, set_micro) = lens::training(
         i,
         |t| f64::from(t.micro_batch),

@@ -2,6 +2,7 @@
 //! spec grows, because older versions are upgraded when read.
 
 mod calibration;
+mod calibration_fields;
 mod cluster;
 mod fabric;
 mod floor;
@@ -10,6 +11,7 @@ pub(crate) mod validate;
 mod workload;
 
 pub use calibration::{Calibration, CatalogOverride, LoadBalancing};
+pub use calibration_fields::{CalibrationField, CALIBRATION_FIELDS};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
 pub use floor::{Cooling, Feeds, Floor, Placement};

@@ -1,0 +1,308 @@
+//! What a new user meets in the first hour, in a real headless Chromium against the release
+//! server: the site's header, starting points, the saved design's own address, stale results
+//! marked as such, messages in the form's words, keyboard focus, and baselines whose log lists
+//! a single rank.
+
+use browser_tests::{Browser, JavaScript, Server};
+use serde_json::json;
+
+/// Visible text of the page (what a reader sees, not attributes or option values).
+async fn visible_text(browser: &Browser) -> String {
+    browser
+        .run("return document.body.innerText")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Words that belong to the JSON, never to the screen: catalog keys, technology keys and
+/// field paths.
+fn internal_words() -> Vec<String> {
+    use engine::catalog::{GPUS, MODEL_PRESETS, NODE_PRESETS, SWITCHES};
+    let mut words: Vec<String> = Vec::new();
+    words.extend(SWITCHES.iter().map(|s| s.key.to_string()));
+    words.extend(GPUS.iter().map(|g| g.key.to_string()));
+    words.extend(NODE_PRESETS.iter().map(|n| n.key.to_string()));
+    words.extend(MODEL_PRESETS.iter().map(|m| m.key.to_string()));
+    words.extend(engine::Technology::ALL.iter().map(|t| {
+        serde_json::to_value(t)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    }));
+    words.extend(
+        [
+            "cluster.",
+            "workloads[",
+            "fabrics[",
+            "calibration.",
+            "seed C",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    words
+}
+
+fn assert_speaks_the_forms_words(page: &str, text: &str) {
+    for word in internal_words() {
+        // A key is internal as a whole word: "h100-sxm" is, "H100 SXM" is not.
+        let found = text.match_indices(&word).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + word.len()..].chars().next();
+            let joined = |c: Option<char>| {
+                c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            };
+            !joined(before) && (!joined(after) || word.ends_with(['.', '[', ' ']))
+        });
+        assert!(!found, "{page} shows the internal word {word:?}");
+    }
+}
+
+/// Creates a design over the API: its id and its edit link.
+async fn create_with_link(server: &Server, spec: serde_json::Value) -> (String, String) {
+    let created: serde_json::Value = reqwest::Client::new()
+        .post(server.url("/api/designs"))
+        .json(&json!({ "spec": spec }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    (
+        created["id"].as_str().unwrap().to_string(),
+        created["edit_link"].as_str().unwrap().to_string(),
+    )
+}
+
+async fn create(server: &Server, spec: serde_json::Value) -> String {
+    create_with_link(server, spec).await.0
+}
+
+#[tokio::test]
+async fn every_page_links_the_site_and_a_new_design_starts_blank_or_from_any_example() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/designs")).await;
+    for (id, href) in [
+        ("nav-new", "/"),
+        ("nav-designs", "/designs"),
+        ("nav-import", "/import"),
+        ("nav-compare", "/compare"),
+    ] {
+        assert_eq!(
+            browser
+                .attribute(&format!("#{id}"), "href")
+                .await
+                .as_deref(),
+            Some(href)
+        );
+    }
+    browser.click("#nav-new").await;
+    browser.wait_for_hydration().await;
+    // The header is also on the planner, with a skip link to the content first.
+    assert!(browser.exists("#nav-compare").await);
+    assert_eq!(
+        browser.attribute(".skip-link", "href").await.as_deref(),
+        Some("#content")
+    );
+    browser.click("#start-blank").await;
+    browser.wait_for_hydration().await;
+    let title = browser
+        .run("return document.querySelector('#title').value")
+        .await;
+    assert_eq!(title, json!("New design"));
+    browser.click("#step-workloads").await;
+    assert!(
+        !browser.exists("fieldset.workload").await,
+        "a blank design has no workloads"
+    );
+
+    browser.goto(&server.url("/new/hybrid")).await;
+    browser.wait_for_hydration().await;
+    let title = browser
+        .run("return document.querySelector('#title').value")
+        .await;
+    assert!(title.as_str().unwrap().starts_with("Hybrid"), "{title}");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn after_saving_the_address_is_the_designs_own_links_are_absolute_and_a_reload_reopens_it() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+    browser.type_into("#title", "Pod for the first hour").await;
+    browser.click("#step-review").await;
+    browser.click("#save").await;
+    let share = browser
+        .wait_for_text("#share-link", |t| t.starts_with("http://"))
+        .await;
+    assert!(share.starts_with(&server.url("/d/")), "{share}");
+    let edit = browser.text("#edit-link").await;
+    assert!(
+        edit.starts_with("http://") && edit.contains("/claim?key="),
+        "{edit}"
+    );
+    assert!(browser.exists("#edit-link-copy").await, "a copy button");
+    assert!(browser.exists("#share-link-copy").await);
+    let id = share.rsplit('/').next().unwrap().to_string();
+    let path = browser.run("return location.pathname").await;
+    assert_eq!(path, json!(format!("/d/{id}/edit")));
+
+    // A reload opens the saved design, said to be edited, not the sample.
+    browser.run("location.reload(); return null").await;
+    browser.wait_for_hydration().await;
+    let heading = browser
+        .wait_for_text("#wizard-heading", |t| t.starts_with("Editing"))
+        .await;
+    assert_eq!(heading, "Editing Pod for the first hour, revision 1");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn an_invalid_input_marks_the_results_stale_and_names_the_field_by_its_label() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+    assert!(!browser.exists("#stale-note").await);
+    browser.type_into("#cluster-nodes", "0").await;
+    browser.wait_for("#stale-note", true).await;
+    let problems = browser
+        .wait_for_text("#invalid-design", |t| t.contains("Nodes"))
+        .await;
+    assert!(problems.contains("Nodes: must be at least 1"), "{problems}");
+    assert!(!problems.contains("cluster."), "{problems}");
+    // -4 and 0 say the same thing.
+    browser.type_into("#cluster-nodes", "-4").await;
+    browser
+        .wait_for_text("#cluster-nodes-error", |t| t == "must be at least 1")
+        .await;
+    browser.type_into("#cluster-nodes", "32").await;
+    browser.wait_for("#stale-note", false).await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn next_moves_keyboard_focus_to_the_new_steps_heading() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+    browser.click("#cluster-step button.next").await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let focused = browser.run("return document.activeElement.id").await;
+        if focused == json!("workloads-heading") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "focus is on {focused}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // Every "How" names its figure for a screen reader.
+    let names = browser
+        .run("return [...document.querySelectorAll('summary')].map(s => s.textContent)")
+        .await;
+    let names: Vec<String> = serde_json::from_value(names).unwrap();
+    let mut distinct = names.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), names.len(), "{names:?}");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn no_field_path_or_catalog_key_shows_on_the_planner_the_design_page_or_the_report() {
+    let server = Server::start().await;
+    let planner = Browser::start(JavaScript::Enabled).await;
+    let reader = Browser::start(JavaScript::Disabled).await;
+    for (file, text) in engine::examples::ALL {
+        let slug = file.trim_end_matches(".json");
+        planner.goto(&server.url(&format!("/new/{slug}"))).await;
+        planner.wait_for_hydration().await;
+        planner.wait_for(".dashboard-host", true).await;
+        assert_speaks_the_forms_words(
+            &format!("the planner on {slug}"),
+            &visible_text(&planner).await,
+        );
+
+        let id = create(&server, serde_json::from_str(text).unwrap()).await;
+        for page in [format!("/d/{id}"), format!("/d/{id}/r/1/report")] {
+            reader.goto(&server.url(&page)).await;
+            assert_speaks_the_forms_words(
+                &format!("{page} of {slug}"),
+                &visible_text(&reader).await,
+            );
+        }
+    }
+    planner.close().await;
+    reader.close().await;
+}
+
+/// all_reduce_perf output of 128 ranks whose launcher printed only the first rank line.
+fn one_rank_line_log() -> String {
+    let mut text = String::from(
+        "# Collective test starting: all_reduce_perf\n#  Rank  0 Group  0 Pid 4000 on node00 device  0 [0x18] NVIDIA H100 80GB HBM3\n",
+    );
+    let factor = 2.0 * 127.0 / 128.0;
+    for (size, busbw) in [(16u64 << 20, 180.0), (512 << 20, 320.0), (1 << 30, 340.0)] {
+        let algbw: f64 = busbw / factor;
+        let time = size as f64 / (algbw * 1e9) * 1e6;
+        text.push_str(&format!(
+            "{size:>12} {:>12} float sum -1 {time:.1} {algbw:.2} {busbw:.2} 0 {time:.1} {algbw:.2} {busbw:.2} 0\n",
+            size / 4
+        ));
+    }
+    text
+}
+
+#[tokio::test]
+async fn a_baseline_whose_log_lists_one_rank_gets_a_verdict_with_the_ranks_and_nodes_stated() {
+    let server = Server::start().await;
+    let spec = serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
+    let (id, edit_link) = create_with_link(&server, spec).await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url(&edit_link)).await;
+    browser.click("#claim-confirm").await;
+    browser.wait_for_hydration().await;
+    browser
+        .goto(&server.url(&format!("/d/{id}/baselines")))
+        .await;
+    browser.type_into("#baseline-label", "one rank line").await;
+    browser
+        .type_into("#baseline-output", &one_rank_line_log())
+        .await;
+    browser.type_into("#baseline-ranks", "128").await;
+    browser.type_into("#baseline-nodes", "16").await;
+    browser.click("#baseline-submit").await;
+    let verdict = browser
+        .wait_for_text("#baseline-1-verdict", |t| !t.is_empty())
+        .await;
+    assert!(verdict.ends_with("as designed"), "{verdict}");
+    let page = visible_text(&browser).await;
+    assert!(
+        page.contains("AllReduce over 128 ranks on 16 nodes"),
+        "{page}"
+    );
+    assert!(
+        page.contains("read as the stated 128 ranks"),
+        "what it assumed is shown"
+    );
+    // The chart labels each message size once.
+    let labels = browser
+        .run("return [...document.querySelectorAll('#baseline-1-chart text')].map(t => t.textContent.trim()).filter(t => /iB$/.test(t))")
+        .await;
+    let labels: Vec<String> = serde_json::from_value(labels).unwrap();
+    let mut distinct = labels.clone();
+    distinct.dedup();
+    assert_eq!(distinct, labels, "{labels:?}");
+    browser.close().await;
+}

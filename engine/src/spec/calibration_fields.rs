@@ -1,0 +1,108 @@
+//! The calibration figures a design may set, each with its default's source: one table that
+//! the assumptions list and the planner's calibration form both read.
+
+use super::calibration::Calibration;
+
+/// One calibration figure: its field, how it reads, and where its default comes from.
+pub struct CalibrationField {
+    /// The field's name in the spec's `calibration`.
+    pub field: &'static str,
+    pub label: &'static str,
+    /// What follows the value when it is shown ("of line rate", "µs per ring step").
+    pub unit: &'static str,
+    pub source: &'static str,
+    /// No public source confirms the default.
+    pub estimate: bool,
+    pub get: fn(&Calibration) -> f64,
+    pub set: fn(&mut Calibration, f64),
+}
+
+impl CalibrationField {
+    /// The figure the engine uses when the design does not set it.
+    pub fn default_value(&self) -> f64 {
+        (self.get)(&Calibration::default())
+    }
+}
+
+/// The figures an architect is told to check against their own measurements.
+pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
+    CalibrationField {
+        field: "infiniband_efficiency",
+        label: "InfiniBand efficiency",
+        unit: "of line rate",
+        source: "ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings (nccl-tests #290, #267)",
+        estimate: false,
+        get: |c| c.infiniband_efficiency,
+        set: |c, v| c.infiniband_efficiency = v,
+    },
+    CalibrationField {
+        field: "roce_efficiency",
+        label: "RoCE v2 efficiency",
+        unit: "of line rate, with PFC and ECN configured",
+        source: "assumed a little below InfiniBand: no published NCCL figure",
+        estimate: true,
+        get: |c| c.roce_efficiency,
+        set: |c, v| c.roce_efficiency = v,
+    },
+    CalibrationField {
+        field: "tcp_efficiency",
+        label: "TCP efficiency",
+        unit: "of line rate",
+        source: "NCCL's socket transport copies through the kernel; no published figure",
+        estimate: true,
+        get: |c| c.tcp_efficiency,
+        set: |c, v| c.tcp_efficiency = v,
+    },
+    CalibrationField {
+        field: "network_hop_latency_us",
+        label: "Network hop latency",
+        unit: "µs per ring step",
+        source: "NCCL tuning.cc: NET ring 14 µs + 3 × 1 µs per step, Simple protocol",
+        estimate: false,
+        get: |c| c.network_hop_latency_us,
+        set: |c, v| c.network_hop_latency_us = v,
+    },
+    CalibrationField {
+        field: "tcp_extra_latency_us",
+        label: "Extra TCP hop latency",
+        unit: "µs per ring step",
+        source: "kernel TCP stack",
+        estimate: true,
+        get: |c| c.tcp_extra_latency_us,
+        set: |c, v| c.tcp_extra_latency_us = v,
+    },
+    CalibrationField {
+        field: "scale_up_hop_latency_us",
+        label: "NVLink hop latency",
+        unit: "µs per ring step",
+        source: "NCCL tuning.cc",
+        estimate: false,
+        get: |c| c.scale_up_hop_latency_us,
+        set: |c, v| c.scale_up_hop_latency_us = v,
+    },
+    CalibrationField {
+        field: "collective_base_latency_us",
+        label: "Collective base latency",
+        unit: "µs per collective",
+        source: "NCCL tuning.cc, Simple protocol",
+        estimate: false,
+        get: |c| c.collective_base_latency_us,
+        set: |c, v| c.collective_base_latency_us = v,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_reads_and_writes_its_own_figure() {
+        for f in &CALIBRATION_FIELDS {
+            let mut c = Calibration::default();
+            (f.set)(&mut c, 0.123);
+            assert_eq!((f.get)(&c), 0.123, "{}", f.field);
+            let changed = serde_json::to_value(&c).unwrap();
+            assert_eq!(changed[f.field], 0.123, "{} is the spec's field", f.field);
+        }
+    }
+}
