@@ -125,11 +125,65 @@ pub fn tiers(
     out
 }
 
-/// The tier with the least headroom.
+/// Available ÷ required below which the tightest tier is called the bottleneck. ECMP hash
+/// collisions with one flow per uplink leave 1/e ≈ 37 % of a leaf's uplinks idle (`ecmp.rs`), and
+/// a link degraded to half speed slows every ring through it (seed C14): a tier with less than
+/// half again the bandwidth it needs is one such event away from slowing the workloads. A tier
+/// with more is not what limits them, and calling a tier with 10× to spare a bottleneck sends
+/// the reader after a problem the design does not have.
+pub const BOTTLENECK_BELOW: f64 = 1.5;
+
+/// The tier with the least headroom, if that headroom is tight (below [`BOTTLENECK_BELOW`]).
 pub fn bottleneck(tiers: &[TierHeadroom]) -> Option<String> {
+    let tight_percent = (BOTTLENECK_BELOW - 1.0) * 100.0;
     tiers
         .iter()
         .filter_map(|t| t.headroom_percent.map(|h| (h, &t.tier)))
         .min_by(|a, b| a.0.total_cmp(&b.0))
+        .filter(|(h, _)| *h < tight_percent)
         .map(|(_, name)| name.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tier(name: &str, available: f64, required: f64) -> TierHeadroom {
+        TierHeadroom {
+            tier: name.into(),
+            available: ByteRate(available),
+            required: ByteRate(required),
+            headroom_percent: (required > 0.0).then(|| (available - required) / required * 100.0),
+            formula: "".into(),
+        }
+    }
+
+    #[test]
+    fn a_tier_with_ten_times_the_bandwidth_it_needs_is_no_bottleneck() {
+        let tiers = [
+            tier("node-leaf", 100.0, 10.0),
+            tier("leaf-spine", 50.0, 4.0),
+        ];
+        assert_eq!(bottleneck(&tiers), None);
+    }
+
+    #[test]
+    fn the_tightest_tier_under_one_and_a_half_times_its_demand_is_the_bottleneck() {
+        let tiers = [
+            tier("node-leaf", 100.0, 10.0),
+            tier("leaf-spine", 14.0, 10.0),
+        ];
+        assert_eq!(bottleneck(&tiers).as_deref(), Some("leaf-spine"));
+    }
+
+    #[test]
+    fn a_tier_short_of_bandwidth_is_the_bottleneck() {
+        let tiers = [tier("node-leaf", 5.0, 10.0), tier("leaf-spine", 14.0, 10.0)];
+        assert_eq!(bottleneck(&tiers).as_deref(), Some("node-leaf"));
+    }
+
+    #[test]
+    fn a_fabric_nothing_crosses_has_no_bottleneck() {
+        assert_eq!(bottleneck(&[tier("node-leaf", 100.0, 0.0)]), None);
+    }
 }

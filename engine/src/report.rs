@@ -107,7 +107,8 @@ pub struct FabricReport {
     pub cost_usd: f64,
     pub power_w: f64,
     pub tiers: Vec<TierHeadroom>,
-    /// The tier with the least headroom, if any traffic crosses the fabric.
+    /// The tier with the least headroom, when that headroom is tight (available under 1.5×
+    /// required); `None` when no tier limits the workloads or no traffic crosses the fabric.
     pub bottleneck: Option<String>,
     pub workloads: Vec<String>,
 }
