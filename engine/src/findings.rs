@@ -159,16 +159,19 @@ pub fn findings(
                         &i.name,
                         "The model is served inside one node: its tensor parallelism needs no GPU fabric.".into(),
                     ));
-                } else if !r.meets_target {
-                    out.push(finding(
-                        Severity::Critical,
-                        "inter-token-latency",
-                        &i.name,
-                        format!(
-                            "Tensor parallelism over {} nodes adds {} of communication per token, over the {} target.",
-                            i.tp_nodes, r.communication_per_token.value, r.target_inter_token
-                        ),
-                    ));
+                } else {
+                    let verdict = r.inter_token_verdict();
+                    if !verdict.meets {
+                        out.push(finding(
+                            Severity::Critical,
+                            "inter-token-latency",
+                            &i.name,
+                            format!(
+                                "Communication per token is {} with tensor parallelism over {} nodes, over the {} target inter-token latency: every token waits for it before the next one starts.",
+                                verdict.value, i.tp_nodes, verdict.target
+                            ),
+                        ));
+                    }
                 }
                 if let Some(f) = fabric {
                     if !f.technology.has_rdma() && i.tp_nodes > 1 {

@@ -1,12 +1,22 @@
 //! Bandwidth headroom per tier of a fabric: what its workloads need against what it has.
 
-use crate::report::{TierHeadroom, WorkloadReport};
+use crate::report::{InferenceReport, TierHeadroom, WorkloadReport};
 use crate::topology::{Layout, Plan};
 use crate::units::ByteRate;
 
+/// Nodes whose tensor-parallel groups send a token's AllReduces: replicas × nodes per group,
+/// at most the fabric's nodes (every one of them in reports from engines before replicas).
+fn serving_nodes(i: &InferenceReport, attached_nodes: u32) -> u32 {
+    if i.replicas == 0 {
+        return attached_nodes;
+    }
+    i.replicas.saturating_mul(i.tp_nodes).min(attached_nodes)
+}
+
 /// Traffic the workloads mapped to a fabric inject into it, all nodes together, at the rate
 /// they need: training moves a step's network bytes within the step's compute time (so that it
-/// can hide behind it); inference a token's within the target inter-token latency; RAG and
+/// can hide behind it); inference a token's within the target inter-token latency, from every
+/// replica; RAG and
 /// storage their sustained rates.
 pub fn demand(workloads: &[&WorkloadReport], attached_nodes: u32) -> ByteRate {
     let mut total = 0.0;
@@ -25,7 +35,7 @@ pub fn demand(workloads: &[&WorkloadReport], attached_nodes: u32) -> ByteRate {
                 }
             }
             WorkloadReport::Inference(i) if i.crosses_network && i.target_inter_token.0 > 0.0 => {
-                i.network_bytes_per_node_per_token.0 * f64::from(attached_nodes)
+                i.network_bytes_per_node_per_token.0 * f64::from(serving_nodes(i, attached_nodes))
                     / i.target_inter_token.0
             }
             WorkloadReport::Inference(_) => 0.0,
