@@ -166,6 +166,7 @@ pub fn workload(spec: &DesignSpec, kind: &str) -> Workload {
             decode_tokens: 64,
             prefill_tokens: 2048,
             target_inter_token_ms: 50.0,
+            replicas: None,
         }),
         "rag" => Workload::Rag(Rag {
             name: "Retrieval".into(),

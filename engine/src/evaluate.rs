@@ -4,7 +4,8 @@ use crate::error::{FieldError, SpecErrors};
 use crate::headroom;
 use crate::links::{ports_per_node, Conditions, Links};
 use crate::report::{
-    ClusterSummary, FabricReport, Figure, Headline, Report, Severity, Totals, WorkloadReport,
+    ClusterSummary, FabricReport, Figure, Headline, Report, Severity, TargetVerdict, Totals,
+    WorkloadReport,
 };
 use crate::spec::{DesignSpec, Fabric, Role, Workload};
 use crate::topology::{self, Demand, Layout, Plan};
@@ -255,6 +256,7 @@ fn headline(
     let max = |a: Option<f64>, b: f64| Some(a.map_or(b, |a| a.max(b)));
     let min = |a: Option<f64>, b: f64| Some(a.map_or(b, |a| a.min(b)));
     let (mut slowdown, mut latency, mut read, mut checkpoint) = (None, None, None, None);
+    let mut inter_token: Option<TargetVerdict> = None;
     for w in workloads {
         match w {
             WorkloadReport::Training(t) => {
@@ -263,7 +265,11 @@ fn headline(
                 }
             }
             WorkloadReport::Inference(i) => {
-                latency = max(latency, i.network_added_per_token.value.0)
+                latency = max(latency, i.network_added_per_token.value.0);
+                let verdict = i.inter_token_verdict();
+                if inter_token.is_none_or(|worst| verdict.margin() < worst.margin()) {
+                    inter_token = Some(verdict);
+                }
             }
             WorkloadReport::Storage(s) => {
                 read = min(read, s.read_headroom.value.0);
@@ -280,6 +286,7 @@ fn headline(
     Headline {
         worst_training_slowdown: slowdown.map(Ratio),
         worst_added_latency_per_token: latency.map(Seconds),
+        worst_inter_token: inter_token,
         storage_read_headroom: read.map(Ratio),
         checkpoint_time_over_budget: checkpoint.map(Ratio),
         switches: fabrics.iter().map(|f| f.plan.switches()).sum(),

@@ -1,7 +1,8 @@
 //! Warnings and recommendations, each raised by a named rule.
 
-use crate::report::{FabricReport, Finding, Severity, WorkloadReport};
-use crate::spec::{DesignSpec, Role, Workload};
+use crate::report::{FabricReport, Finding, Severity, TrainingReport, WorkloadReport};
+use crate::spec::{DesignSpec, Role, Storage, Training, Workload};
+use crate::worked::Count;
 
 fn finding(severity: Severity, rule: &'static str, subject: &str, message: String) -> Finding {
     Finding {
@@ -128,6 +129,7 @@ pub fn findings(
                         "Storage traffic shares the GPU fabric: give it a fabric of its own on dedicated interfaces, NVMe-oF preferred.".into(),
                     ));
                 }
+                out.extend(batch_mismatch(spec, s));
                 if r.read_headroom.value.0 < 1.0 {
                     out.push(finding(
                         Severity::Critical,
@@ -159,16 +161,19 @@ pub fn findings(
                         &i.name,
                         "The model is served inside one node: its tensor parallelism needs no GPU fabric.".into(),
                     ));
-                } else if !r.meets_target {
-                    out.push(finding(
-                        Severity::Critical,
-                        "inter-token-latency",
-                        &i.name,
-                        format!(
-                            "Tensor parallelism over {} nodes adds {} of communication per token, over the {} target.",
-                            i.tp_nodes, r.communication_per_token.value, r.target_inter_token
-                        ),
-                    ));
+                } else {
+                    let verdict = r.inter_token_verdict();
+                    if !verdict.meets {
+                        out.push(finding(
+                            Severity::Critical,
+                            "inter-token-latency",
+                            &i.name,
+                            format!(
+                                "Communication per token is {} with tensor parallelism over {} nodes, over the {} target inter-token latency: every token waits for it before the next one starts.",
+                                verdict.value, i.tp_nodes, verdict.target
+                            ),
+                        ));
+                    }
                 }
                 if let Some(f) = fabric {
                     if !f.technology.has_rdma() && i.tp_nodes > 1 {
@@ -185,6 +190,7 @@ pub fn findings(
                 }
             }
             (Workload::Training(t), WorkloadReport::Training(r)) => {
+                out.extend(partial_cluster(spec, t, r));
                 if r.tensor_parallel_crosses_nodes {
                     out.push(finding(
                         Severity::Warning,
@@ -249,4 +255,67 @@ pub fn findings(
     }
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
+}
+
+/// A training job on part of the cluster: not wrong (the rest may serve or train something
+/// else), but a reader of its figures should know they are for a partition.
+fn partial_cluster(spec: &DesignSpec, t: &Training, r: &TrainingReport) -> Option<Finding> {
+    let gpus = spec.cluster.gpus();
+    if r.gpus >= gpus {
+        return None;
+    }
+    let p = &t.parallelism;
+    Some(finding(
+        Severity::Info,
+        "training-partial-cluster",
+        &t.name,
+        format!(
+            "Uses {} of the cluster's {} GPUs ({} of {} nodes): data parallel {} × tensor parallel {} × pipeline parallel {}. Its figures are for that partition; the other GPUs are left to other work.",
+            Count(r.gpus as f64),
+            Count(gpus as f64),
+            Count(f64::from(r.nodes)),
+            Count(f64::from(spec.cluster.nodes)),
+            p.dp,
+            p.tp,
+            p.pp,
+        ),
+    ))
+}
+
+/// Storage sized for a batch no training job on the cluster takes: its read rate, and so the
+/// storage fabric's demand, is for another workload.
+fn batch_mismatch(spec: &DesignSpec, s: &Storage) -> Option<Finding> {
+    let trainings: Vec<&Training> = spec
+        .workloads
+        .iter()
+        .filter_map(|w| match w {
+            Workload::Training(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    // Sample counts are whole numbers; half a sample of difference is rounding in the form.
+    let matches = |t: &&Training| (f64::from(t.global_batch) - s.samples_per_step).abs() < 0.5;
+    if trainings.is_empty() || trainings.iter().any(matches) {
+        return None;
+    }
+    let batches: Vec<String> = trainings
+        .iter()
+        .map(|t| {
+            format!(
+                "training '{}' takes a global batch of {}",
+                t.name,
+                Count(f64::from(t.global_batch))
+            )
+        })
+        .collect();
+    Some(finding(
+        Severity::Warning,
+        "storage-batch-mismatch",
+        &s.name,
+        format!(
+            "Reads {} samples per step while {}: the read rate needed is sized for a batch no training job on the cluster takes.",
+            Count(s.samples_per_step),
+            batches.join(" and "),
+        ),
+    ))
 }

@@ -1,12 +1,22 @@
 //! Bandwidth headroom per tier of a fabric: what its workloads need against what it has.
 
-use crate::report::{TierHeadroom, WorkloadReport};
+use crate::report::{InferenceReport, TierHeadroom, WorkloadReport};
 use crate::topology::{Layout, Plan};
 use crate::units::ByteRate;
 
+/// Nodes whose tensor-parallel groups send a token's AllReduces: replicas × nodes per group,
+/// at most the fabric's nodes (every one of them in reports from engines before replicas).
+fn serving_nodes(i: &InferenceReport, attached_nodes: u32) -> u32 {
+    if i.replicas == 0 {
+        return attached_nodes;
+    }
+    i.replicas.saturating_mul(i.tp_nodes).min(attached_nodes)
+}
+
 /// Traffic the workloads mapped to a fabric inject into it, all nodes together, at the rate
 /// they need: training moves a step's network bytes within the step's compute time (so that it
-/// can hide behind it); inference a token's within the target inter-token latency; RAG and
+/// can hide behind it); inference a token's within the target inter-token latency, from every
+/// replica; RAG and
 /// storage their sustained rates.
 pub fn demand(workloads: &[&WorkloadReport], attached_nodes: u32) -> ByteRate {
     let mut total = 0.0;
@@ -25,7 +35,7 @@ pub fn demand(workloads: &[&WorkloadReport], attached_nodes: u32) -> ByteRate {
                 }
             }
             WorkloadReport::Inference(i) if i.crosses_network && i.target_inter_token.0 > 0.0 => {
-                i.network_bytes_per_node_per_token.0 * f64::from(attached_nodes)
+                i.network_bytes_per_node_per_token.0 * f64::from(serving_nodes(i, attached_nodes))
                     / i.target_inter_token.0
             }
             WorkloadReport::Inference(_) => 0.0,
@@ -125,11 +135,65 @@ pub fn tiers(
     out
 }
 
-/// The tier with the least headroom.
+/// Available ÷ required below which the tightest tier is called the bottleneck. ECMP hash
+/// collisions with one flow per uplink leave 1/e ≈ 37 % of a leaf's uplinks idle (`ecmp.rs`), and
+/// a link degraded to half speed slows every ring through it (seed C14): a tier with less than
+/// half again the bandwidth it needs is one such event away from slowing the workloads. A tier
+/// with more is not what limits them, and calling a tier with 10× to spare a bottleneck sends
+/// the reader after a problem the design does not have.
+pub const BOTTLENECK_BELOW: f64 = 1.5;
+
+/// The tier with the least headroom, if that headroom is tight (below [`BOTTLENECK_BELOW`]).
 pub fn bottleneck(tiers: &[TierHeadroom]) -> Option<String> {
+    let tight_percent = (BOTTLENECK_BELOW - 1.0) * 100.0;
     tiers
         .iter()
         .filter_map(|t| t.headroom_percent.map(|h| (h, &t.tier)))
         .min_by(|a, b| a.0.total_cmp(&b.0))
+        .filter(|(h, _)| *h < tight_percent)
         .map(|(_, name)| name.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tier(name: &str, available: f64, required: f64) -> TierHeadroom {
+        TierHeadroom {
+            tier: name.into(),
+            available: ByteRate(available),
+            required: ByteRate(required),
+            headroom_percent: (required > 0.0).then(|| (available - required) / required * 100.0),
+            formula: "".into(),
+        }
+    }
+
+    #[test]
+    fn a_tier_with_ten_times_the_bandwidth_it_needs_is_no_bottleneck() {
+        let tiers = [
+            tier("node-leaf", 100.0, 10.0),
+            tier("leaf-spine", 50.0, 4.0),
+        ];
+        assert_eq!(bottleneck(&tiers), None);
+    }
+
+    #[test]
+    fn the_tightest_tier_under_one_and_a_half_times_its_demand_is_the_bottleneck() {
+        let tiers = [
+            tier("node-leaf", 100.0, 10.0),
+            tier("leaf-spine", 14.0, 10.0),
+        ];
+        assert_eq!(bottleneck(&tiers).as_deref(), Some("leaf-spine"));
+    }
+
+    #[test]
+    fn a_tier_short_of_bandwidth_is_the_bottleneck() {
+        let tiers = [tier("node-leaf", 5.0, 10.0), tier("leaf-spine", 14.0, 10.0)];
+        assert_eq!(bottleneck(&tiers).as_deref(), Some("node-leaf"));
+    }
+
+    #[test]
+    fn a_fabric_nothing_crosses_has_no_bottleneck() {
+        assert_eq!(bottleneck(&[tier("node-leaf", 100.0, 0.0)]), None);
+    }
 }

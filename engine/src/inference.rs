@@ -3,10 +3,11 @@
 
 use crate::collective::Cost;
 use crate::links::Links;
-use crate::report::{Choice, Figure, InferenceReport};
+use crate::report::{Choice, Figure, InferenceReport, TargetVerdict};
 use crate::spec::Inference;
 use crate::tuning::tuned_allreduce;
 use crate::units::{Bytes, Seconds};
+use crate::worked::Count;
 
 /// The communication of one forward pass over `tokens` tokens in flight.
 fn forward_pass(w: &Inference, links: &Links, tokens: u32) -> Cost {
@@ -20,9 +21,11 @@ fn forward_pass(w: &Inference, links: &Links, tokens: u32) -> Cost {
 
 pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport {
     let m = &w.model;
+    let layers = f64::from(m.layers.max(1));
     let decode = forward_pass(w, links, w.decode_tokens);
-    let per_layer = decode.time() / f64::from(m.layers.max(1));
-    let network_added = decode.time() - forward_pass(w, ideal, w.decode_tokens).time();
+    let per_layer = decode.time() / layers;
+    let on_ideal = forward_pass(w, ideal, w.decode_tokens).time();
+    let network_added = decode.time() - on_ideal;
     let (prefill, prefill_collective) = if w.prefill_tokens > 0 {
         let cost = forward_pass(w, links, w.prefill_tokens);
         (cost.time(), choice(&cost))
@@ -31,6 +34,8 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
     };
     let decode_collective = choice(&decode);
     let target = Seconds::from_millis(w.target_inter_token_ms);
+    let verdict = TargetVerdict::new(decode.time(), target);
+    let bytes_per_element = m.precision.bytes_per_element();
     InferenceReport {
         name: w.name.clone(),
         fabric: w.fabric.clone(),
@@ -42,22 +47,30 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
             Bytes(f64::from(w.decode_tokens) * f64::from(m.hidden) * m.precision.bytes_per_element()),
             "tokens in flight × hidden size × bytes per element",
             "Megatron-LM arXiv:1909.08053",
-        ),
+        )
+        .worked(format_args!(
+            "{} tokens × {} hidden × {bytes_per_element} B",
+            Count(f64::from(w.decode_tokens)),
+            Count(f64::from(m.hidden)),
+        )),
         per_layer_time: Figure::new(
             per_layer,
             "2 AllReduces per layer (after attention and after the MLP), each the fastest algorithm and protocol NCCL's model allows (decode_collective names it)",
             "Megatron-LM arXiv:1909.08053; NCCL src/graph/tuning.cc",
-        ),
+        )
+        .worked(format_args!("2 AllReduces × {}", per_layer / 2.0)),
         communication_per_token: Figure::new(
             decode.time(),
-            "layers × per-layer AllReduce time, for every generated token",
+            "layers × per-layer AllReduce time, for every generated token; all of it must fit in the target inter-token latency",
             "Megatron-LM arXiv:1909.08053 (2 AllReduces per layer); NCCL src/graph/tuning.cc",
-        ),
+        )
+        .worked(format_args!("{} layers × {per_layer}", m.layers)),
         network_added_per_token: Figure::new(
             network_added,
-            "communication per token minus the same on an infinitely fast network",
+            "communication per token minus the same on an infinitely fast network: the network's share of it",
             "Megatron-LM arXiv:1909.08053 (2 AllReduces per layer); NCCL src/graph/tuning.cc",
-        ),
+        )
+        .worked(format_args!("{} − {on_ideal}", decode.time())),
         prefill_communication: Figure::new(
             prefill,
             "the same AllReduces over the prefill tokens of one forward pass",
@@ -65,9 +78,10 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
         ),
         network_bytes_per_node_per_token: decode.network_bytes_per_node,
         target_inter_token: target,
-        meets_target: decode.time() <= target,
+        meets_target: verdict.meets,
         decode_collective,
         prefill_collective,
+        replicas: w.replicas_on(links.nodes),
     }
 }
 

@@ -46,6 +46,7 @@ pub mod tuning;
 mod units;
 pub mod validation;
 pub mod whatif;
+mod worked;
 
 pub use assumptions::{assumptions, Assumption};
 pub use collective::{

@@ -10,6 +10,7 @@ use crate::tuning::Protocol;
 use crate::units::{BitRate, ByteRate, Bytes, Ratio, Seconds};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::fmt;
 
 /// A figure with the formula and source that produced it, so that any number shown can
 /// "show its work".
@@ -18,6 +19,10 @@ pub struct Figure<T> {
     pub value: T,
     pub formula: Cow<'static, str>,
     pub source: Cow<'static, str>,
+    /// The formula with this design's values substituted, ending in the value as displayed:
+    /// "30.6 GB ÷ 47.5 GB/s = 0.644 s" (absent in reports from engines before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worked: Option<Cow<'static, str>>,
 }
 
 impl<T> Figure<T> {
@@ -30,7 +35,64 @@ impl<T> Figure<T> {
             value,
             formula: formula.into(),
             source: source.into(),
+            worked: None,
         }
+    }
+}
+
+impl<T: fmt::Display> Figure<T> {
+    /// The formula worked with this design's values: `substituted` is its left-hand side
+    /// ("30.6 GB ÷ 47.5 GB/s"), and the value as displayed is appended after an equals sign,
+    /// so the worked line always ends in the very figure shown.
+    pub fn worked(mut self, substituted: impl fmt::Display) -> Self {
+        self.worked = Some(format!("{substituted} = {}", self.value).into());
+        self
+    }
+}
+
+/// A time against the target it must stay within, for a pass or fail verdict:
+/// "18.9 ms of 5.00 ms target — over".
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TargetVerdict {
+    pub value: Seconds,
+    pub target: Seconds,
+    /// `value ≤ target`.
+    pub meets: bool,
+}
+
+impl TargetVerdict {
+    pub fn new(value: Seconds, target: Seconds) -> Self {
+        TargetVerdict {
+            value,
+            target,
+            meets: value <= target,
+        }
+    }
+
+    /// Time left under the target: target − value, negative when over.
+    pub fn margin(&self) -> Seconds {
+        self.target - self.value
+    }
+
+    /// "within" or "over".
+    pub fn label(&self) -> &'static str {
+        if self.meets {
+            "within"
+        } else {
+            "over"
+        }
+    }
+}
+
+impl fmt::Display for TargetVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} of {} target — {}",
+            self.value,
+            self.target,
+            self.label()
+        )
     }
 }
 
@@ -64,6 +126,10 @@ pub struct Headline {
     pub worst_training_slowdown: Option<Ratio>,
     /// The largest network-added latency per generated token.
     pub worst_added_latency_per_token: Option<Seconds>,
+    /// The inference workload's communication per token that is furthest over (or least
+    /// within) its inter-token target (absent in reports from engines before it).
+    #[serde(default)]
+    pub worst_inter_token: Option<TargetVerdict>,
     /// The smallest storage read headroom (available ÷ provisioned).
     pub storage_read_headroom: Option<Ratio>,
     /// The largest checkpoint write time ÷ budget.
@@ -107,7 +173,8 @@ pub struct FabricReport {
     pub cost_usd: f64,
     pub power_w: f64,
     pub tiers: Vec<TierHeadroom>,
-    /// The tier with the least headroom, if any traffic crosses the fabric.
+    /// The tier with the least headroom, when that headroom is tight (available under 1.5×
+    /// required); `None` when no tier limits the workloads or no traffic crosses the fabric.
     pub bottleneck: Option<String>,
     pub workloads: Vec<String>,
 }
@@ -267,7 +334,9 @@ pub struct InferenceReport {
     pub network_added_per_token: Figure<Seconds>,
     pub prefill_communication: Figure<Seconds>,
     pub network_bytes_per_node_per_token: Bytes,
+    /// The service's target inter-token latency.
     pub target_inter_token: Seconds,
+    /// Communication per token within the target: see [`InferenceReport::inter_token_verdict`].
     pub meets_target: bool,
     /// What the decode AllReduces run with (older reports: none).
     #[serde(default)]
@@ -275,6 +344,20 @@ pub struct InferenceReport {
     /// What the prefill AllReduces run with (older reports: none).
     #[serde(default)]
     pub prefill_collective: Choice,
+    /// Tensor-parallel groups serving the model (0 in reports from engines before it).
+    #[serde(default)]
+    pub replicas: u32,
+}
+
+impl InferenceReport {
+    /// Communication per token against the target inter-token latency: the one comparison
+    /// behind [`InferenceReport::meets_target`] and the `inter-token-latency` finding. Every
+    /// AllReduce of a token sits on its critical path, over NVLink or the network alike, so
+    /// all of it must fit in the time between tokens; the network-added share alone would
+    /// pass designs whose tokens wait longer than the target even on an ideal network.
+    pub fn inter_token_verdict(&self) -> TargetVerdict {
+        TargetVerdict::new(self.communication_per_token.value, self.target_inter_token)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -4,6 +4,7 @@ use crate::links::Links;
 use crate::report::{Figure, StorageReport};
 use crate::spec::Storage;
 use crate::units::{ByteRate, Bytes, Ratio, Seconds};
+use crate::worked::Count;
 
 pub fn storage(w: &Storage, links: &Links) -> StorageReport {
     let read_needed = ByteRate(w.samples_per_step * w.sample_bytes * w.steps_per_s);
@@ -17,6 +18,17 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
     };
     let read_available = cap(w.system_read_gbytes_per_s);
     let write_available = cap(w.system_write_gbytes_per_s);
+    // "64 nodes × 47.5 GB/s", and the storage system's own rate when it has one.
+    let capped = |system: Option<f64>| {
+        let path = format!("{} nodes × {}", Count(f64::from(links.nodes)), links.node);
+        match system {
+            Some(gbps) => format!(
+                "min({path}, storage system {})",
+                ByteRate::gigabytes_per_second(gbps)
+            ),
+            None => path,
+        }
+    };
     let c = &w.checkpoint;
     let checkpoint = match c.size_gb {
         Some(gb) => Bytes::gigabytes(gb),
@@ -32,37 +44,63 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
             read_needed,
             "batch size × sample size × steps per second",
             "design inputs (batch, sample size, steps/s, headroom factor; 2-3× is typical)",
-        ),
+        )
+        .worked(format_args!(
+            "{} samples × {} × {} steps/s",
+            Count(w.samples_per_step),
+            Bytes(w.sample_bytes),
+            Count(w.steps_per_s)
+        )),
         read_provisioned: Figure::new(
             read_provisioned,
             "read needed × headroom for I/O peaks from augmentation and shuffling (2-3×)",
             "design inputs (batch, sample size, steps/s, headroom factor; 2-3× is typical)",
-        ),
+        )
+        .worked(format_args!("{read_needed} × {} headroom", w.read_headroom)),
         read_available: Figure::new(
             read_available,
             "min(attached nodes × storage ports × achievable port rate, storage system read rate)",
             "DGX SuperPOD H100 RA-11333-001, storage guidance (Table 6)",
-        ),
+        )
+        .worked(capped(w.system_read_gbytes_per_s)),
         read_headroom: Figure::new(
             Ratio(read_available.0 / read_provisioned.0),
             "available ÷ provisioned (at least 1 to keep the GPUs fed)",
             "the read rates above",
-        ),
+        )
+        .worked(format_args!("{read_available} ÷ {read_provisioned}")),
         checkpoint_size: Figure::new(
             checkpoint,
             "given, or parameters × bytes per parameter (14 B: bf16 weights + fp32 master, m, v)",
             "ZeRO arXiv:1910.02054 (bytes per parameter, derived)",
-        ),
+        )
+        .worked(match c.size_gb {
+            Some(gb) => format!("{gb} GB as given"),
+            None => format!(
+                "{} parameters × {} B",
+                Count(c.parameters.unwrap_or(0.0)),
+                c.bytes_per_parameter
+            ),
+        }),
         checkpoint_write_time: Figure::new(
             write_time,
             "checkpoint bytes ÷ min(storage system write rate, nodes × per-node fabric rate)",
             "DGX SuperPOD H100 RA-11333-001 storage guidance (derived)",
-        ),
+        )
+        .worked(format_args!(
+            "{checkpoint} ÷ {}",
+            if write_available.0 < fabric.0 {
+                format!("storage system {write_available}")
+            } else {
+                format!("({} nodes × {})", Count(f64::from(links.nodes)), links.node)
+            }
+        )),
         checkpoint_overhead: Figure::new(
             Ratio(write_time.0 / interval.0),
             "write time ÷ checkpoint interval: the share of training time spent writing",
             "design inputs (checkpoint interval)",
-        ),
+        )
+        .worked(format_args!("{write_time} ÷ {interval}")),
         write_budget: budget,
         within_budget: write_time <= budget,
     }

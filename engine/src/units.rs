@@ -128,7 +128,7 @@ linear_quantity!(Bytes, BitRate, ByteRate, Seconds, Ratio);
 
 /// Writes `value` with an SI prefix chosen so that the mantissa is below 1000, keeping three
 /// significant figures ("280 GB", "42.6 ms", "1.25 TB/s").
-fn write_si(
+pub(crate) fn write_si(
     f: &mut fmt::Formatter<'_>,
     value: f64,
     unit: &str,
@@ -157,7 +157,7 @@ fn write_si(
     write!(f, "{mantissa:.decimals$} {prefix}{unit}")
 }
 
-const DECIMAL_PREFIXES: &[(f64, &str)] = &[
+pub(crate) const DECIMAL_PREFIXES: &[(f64, &str)] = &[
     (1e15, "P"),
     (1e12, "T"),
     (1e9, "G"),
@@ -194,14 +194,63 @@ impl fmt::Display for Seconds {
     }
 }
 
+/// Ratios print with the precision a reader can use: "1.50×", "12.3×"; from 100× on three
+/// significant figures without decimals ("85,800×", where 85830.69× claims a precision no
+/// input has); below 1 % as a percentage ("0.42 %", and "< 0.01 %" rather than "0.00×", which
+/// reads as nothing at all).
 impl fmt::Display for Ratio {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_finite() {
-            write!(f, "{:.2}×", self.0)
+        let r = self.0;
+        if r.is_nan() {
+            return f.write_str("—");
+        }
+        if r.is_infinite() {
+            return f.write_str(if r > 0.0 { "∞×" } else { "−∞×" });
+        }
+        let sign = if r < 0.0 { "−" } else { "" };
+        let m = r.abs();
+        if m == 0.0 {
+            f.write_str("0×")
+        } else if m < 1e-4 {
+            write!(f, "{sign}< 0.01 %")
+        } else if m < 0.01 {
+            write!(f, "{sign}{:.2} %", m * 100.0)
+        } else if m < 10.0 {
+            write!(f, "{sign}{m:.2}×")
+        } else if m < 100.0 {
+            write!(f, "{sign}{m:.1}×")
         } else {
-            f.write_str("∞×")
+            write!(f, "{sign}{}×", thousands(three_significant(m)))
         }
     }
+}
+
+/// `x` rounded to three significant figures (`85830.69` → `85800`).
+fn three_significant(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let step = 10f64.powi(x.abs().log10().floor() as i32 - 2);
+    (x / step).round() * step
+}
+
+/// A whole number with thousands separators: "85,800".
+pub(crate) fn thousands(x: f64) -> String {
+    if !x.is_finite() {
+        return "∞".into();
+    }
+    let digits = format!("{:.0}", x.abs());
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if x < 0.0 && digits != "0" {
+        out.push('-');
+    }
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl Seconds {
@@ -257,5 +306,28 @@ mod tests {
         assert_eq!(BitRate::gbps(25.0).to_string(), "25.0 Gb/s");
         assert_eq!(Seconds(0.0).to_string(), "0 s");
         assert_eq!(Seconds(5.0 * 3600.0).to_string(), "5.00 h");
+    }
+
+    #[test]
+    fn ratios_near_one_keep_two_decimals() {
+        assert_eq!(Ratio(1.5).to_string(), "1.50×");
+        assert_eq!(Ratio(0.25).to_string(), "0.25×");
+        assert_eq!(Ratio(12.34).to_string(), "12.3×");
+    }
+
+    #[test]
+    fn large_ratios_print_three_significant_figures_with_thousands_separators() {
+        assert_eq!(Ratio(85830.69).to_string(), "85,800×");
+        assert_eq!(Ratio(123.4).to_string(), "123×");
+        assert_eq!(Ratio(1_234_567.0).to_string(), "1,230,000×");
+        assert_eq!(Ratio(f64::INFINITY).to_string(), "∞×");
+    }
+
+    #[test]
+    fn tiny_ratios_print_as_a_percentage_instead_of_zero() {
+        assert_eq!(Ratio(0.0042).to_string(), "0.42 %");
+        assert_eq!(Ratio(0.000_02).to_string(), "< 0.01 %");
+        assert_eq!(Ratio(0.0).to_string(), "0×");
+        assert_eq!(Ratio(f64::NAN).to_string(), "—");
     }
 }

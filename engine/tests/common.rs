@@ -87,6 +87,7 @@ pub fn tp_inference(tp_nodes: u32, decode_tokens: u32) -> Inference {
         decode_tokens,
         prefill_tokens: 0,
         target_inter_token_ms: 100.0,
+        replicas: None,
     }
 }
 

@@ -19,6 +19,7 @@ where
         value,
         formula,
         source,
+        ..
     } = figure;
     view! {
         <tr>

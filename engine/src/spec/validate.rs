@@ -388,6 +388,25 @@ fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Workload) {
                     format!("{} nodes but the fabric reaches {nodes}", inf.tp_nodes),
                 );
             }
+            if let Some(replicas) = inf.replicas {
+                let needed = u64::from(replicas) * u64::from(inf.tp_nodes);
+                if replicas == 0 {
+                    check.fail(At(&at, "replicas"), "must be at least 1");
+                } else if inf.tp_nodes > 0 && needed > u64::from(nodes) {
+                    let reach = if nodes == spec.cluster.nodes {
+                        format!("the cluster has {nodes}")
+                    } else {
+                        format!("fabric {:?} reaches {nodes}", inf.fabric)
+                    };
+                    check.fail(
+                        At(&at, "replicas"),
+                        format!(
+                            "{replicas} replicas × {} nodes each need {needed} nodes but {reach}",
+                            inf.tp_nodes
+                        ),
+                    );
+                }
+            }
             check.count(At(&at, "decode_tokens"), inf.decode_tokens, 1, 10_000_000);
             check.count(
                 At(&at, "prefill_tokens"),

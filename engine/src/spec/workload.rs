@@ -182,6 +182,18 @@ pub struct Inference {
     pub prefill_tokens: u32,
     /// The inter-token latency the service must meet, ms.
     pub target_inter_token_ms: f64,
+    /// Tensor-parallel groups serving the model; when absent, as many as the fabric's nodes
+    /// hold (nodes ÷ nodes per group).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<u32>,
+}
+
+impl Inference {
+    /// Replicas on `nodes` nodes: the spec's count, or as many groups of `tp_nodes` as fit
+    /// (at least one).
+    pub fn replicas_on(&self, nodes: u32) -> u32 {
+        self.replicas.unwrap_or(nodes / self.tp_nodes.max(1)).max(1)
+    }
 }
 
 /// Retrieval-augmented generation against a vector database over the network.

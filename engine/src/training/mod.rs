@@ -9,6 +9,8 @@ use crate::spec::{Compute, Recompute, Sharding, Training};
 use crate::tuning::{tuned_allreduce, tuned_reduce_scatter};
 use crate::units::{Bytes, Ratio, Seconds};
 
+mod worked;
+
 /// The collectives of one step, per GPU.
 #[derive(Debug, Clone, Copy)]
 struct StepTraffic {
@@ -283,7 +285,9 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
             "step time ÷ step time on an ideal network (infinitely fast, no latency)",
             "step = compute + exposed communication; Narayanan et al. arXiv:2104.04473",
         )
+        .worked(format_args!("{step} ÷ {ideal_step}"))
     });
+    let ideal_exposed = ideal_step - compute;
     let place = Placement::new(w, links.gpus_per_node);
     let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
     TrainingReport {
@@ -296,12 +300,14 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
             gradient_bytes_per_rank(w),
             "S = parameters held per GPU × bytes per element = (N_active + N_experts/ep)/(tp·pp) × b",
             "ZeRO arXiv:1910.02054; Megatron-LM arXiv:1909.08053",
-        ),
+        )
+        .worked(worked::gradient_bytes(w)),
         bytes_per_gpu_per_step: Figure::new(
             traffic.data_parallel.bytes_per_rank,
             "ring AllReduce: 2(n−1)/n × S per GPU, n = dp (about 2× the model size); ZeRO-3: 3(n−1)/n × S",
             "Patarasuk & Yuan, JPDC 2009 (ring AllReduce); ZeRO arXiv:1910.02054; PyTorch FSDP arXiv:2304.11277",
-        ),
+        )
+        .worked(worked::data_parallel_bytes(w, &traffic.data_parallel)),
         network_bytes_per_node_per_step: traffic.network_bytes_per_node(),
         collectives: vec![
             collective_report(&traffic.data_parallel, "data-parallel gradient synchronisation"),
@@ -323,19 +329,24 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
                 Recompute::Full => "8 × N_active × tokens per step (full recomputation reruns the forward pass) ÷ (GPUs × dense FLOP/s × MFU), plus the pipeline bubble (pp−1)/m",
             },
             "Kaplan et al. arXiv:2001.08361; Narayanan et al. arXiv:2104.04473; Korthikanti et al. arXiv:2205.05198",
-        ),
+        )
+        .worked(worked::compute(w, gpu, core)),
         communication_time: Figure::new(
             traffic.total(),
             "sum of the step's collectives, alpha-beta model with NCCL-like latencies",
             "Thakur, Rabenseifner & Gropp, IJHPCA 2005; NCCL src/graph/tuning.cc",
-        ),
+        )
+        .worked(worked::communication(&traffic)),
         exposed_communication: Figure::new(
             exposed,
             "data-parallel time not hidden behind overlap × compute, plus tensor, pipeline and expert time",
             "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)",
-        ),
-        step_time: Figure::new(step, "compute + exposed communication", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)"),
-        ideal_step_time: Figure::new(ideal_step, "the same step on an infinitely fast network", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)"),
+        )
+        .worked(worked::exposed(&traffic, w.overlap, core)),
+        step_time: Figure::new(step, "compute + exposed communication", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)")
+            .worked(format_args!("{compute} + {exposed}")),
+        ideal_step_time: Figure::new(ideal_step, "the same step on an infinitely fast network", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)")
+            .worked(format_args!("{compute} + {ideal_exposed}")),
         slowdown,
     }
 }

@@ -1,0 +1,141 @@
+//! Findings about workloads that do not follow the cluster they run on, in the words of the
+//! form.
+
+mod common;
+
+use common::*;
+use engine::*;
+
+fn findings_of(spec: &DesignSpec, rule: &str) -> Vec<Finding> {
+    evaluate(spec)
+        .unwrap()
+        .findings
+        .into_iter()
+        .filter(|f| f.rule == rule)
+        .collect()
+}
+
+fn storage(samples_per_step: f64) -> Storage {
+    Storage {
+        name: "data".into(),
+        fabric: "storage".into(),
+        samples_per_step,
+        sample_bytes: 65536.0,
+        steps_per_s: 0.1,
+        read_headroom: default_read_headroom(),
+        checkpoint: Checkpoint {
+            size_gb: Some(1000.0),
+            parameters: None,
+            bytes_per_parameter: default_checkpoint_bytes(),
+            interval_minutes: 60.0,
+            write_budget_s: 120.0,
+        },
+        system_read_gbytes_per_s: None,
+        system_write_gbytes_per_s: None,
+    }
+}
+
+fn cluster_with(nodes: u32, workloads: Vec<Workload>) -> DesignSpec {
+    design(
+        dgx_h100(nodes),
+        workloads,
+        vec![
+            fabric("compute", Role::Compute, Technology::IbNdr),
+            fabric("storage", Role::Storage, Technology::Roce400),
+        ],
+    )
+}
+
+/// No field paths, catalog keys or spec field names: what the reader sees on the form.
+fn reads_like_the_form(message: &str) {
+    for word in [
+        "workloads[",
+        "parallelism.",
+        "samples_per_step",
+        "global_batch",
+        "h100-sxm",
+        "_",
+    ] {
+        assert!(!message.contains(word), "{word:?} in {message}");
+    }
+}
+
+#[test]
+fn training_on_part_of_the_cluster_says_how_many_gpus_and_nodes_it_uses() {
+    let t = training(llama_70b(), 32, 8, 1, Compute::Mfu(0.4));
+    let spec = cluster_with(64, vec![Workload::Training(t)]);
+    let found = findings_of(&spec, "training-partial-cluster");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].severity, Severity::Info);
+    assert!(
+        found[0]
+            .message
+            .starts_with("Uses 256 of the cluster's 512 GPUs (32 of 64 nodes)"),
+        "{}",
+        found[0].message
+    );
+    reads_like_the_form(&found[0].message);
+}
+
+#[test]
+fn training_on_the_whole_cluster_raises_no_partition_finding() {
+    let t = training(llama_70b(), 64, 8, 1, Compute::Mfu(0.4));
+    let spec = cluster_with(64, vec![Workload::Training(t)]);
+    assert!(findings_of(&spec, "training-partial-cluster").is_empty());
+}
+
+#[test]
+fn storage_reading_another_batch_than_training_takes_is_a_warning() {
+    let t = training(llama_70b(), 64, 8, 1, Compute::Mfu(0.4));
+    let batch = t.global_batch;
+    let spec = cluster_with(
+        64,
+        vec![Workload::Training(t), Workload::Storage(storage(512.0))],
+    );
+    let found = findings_of(&spec, "storage-batch-mismatch");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].severity, Severity::Warning);
+    assert_eq!(found[0].subject, "data");
+    assert!(
+        found[0].message.starts_with(&format!(
+            "Reads 512 samples per step while training 'training' takes a global batch of {batch}"
+        )),
+        "{}",
+        found[0].message
+    );
+    reads_like_the_form(&found[0].message);
+}
+
+#[test]
+fn storage_reading_the_global_batch_raises_no_warning() {
+    let t = training(llama_70b(), 64, 8, 1, Compute::Mfu(0.4));
+    let batch = f64::from(t.global_batch);
+    let spec = cluster_with(
+        64,
+        vec![Workload::Training(t), Workload::Storage(storage(batch))],
+    );
+    assert!(findings_of(&spec, "storage-batch-mismatch").is_empty());
+}
+
+#[test]
+fn storage_without_training_on_the_cluster_has_no_batch_to_follow() {
+    let spec = cluster_with(4, vec![Workload::Storage(storage(512.0))]);
+    assert!(findings_of(&spec, "storage-batch-mismatch").is_empty());
+}
+
+#[test]
+fn storage_matching_one_of_two_training_jobs_raises_no_warning() {
+    let a = training(llama_70b(), 32, 8, 1, Compute::Mfu(0.4));
+    let mut b = training(llama_70b(), 16, 8, 1, Compute::Mfu(0.4));
+    b.name = "second".into();
+    let batch = f64::from(b.global_batch);
+    let spec = cluster_with(
+        64,
+        vec![
+            Workload::Training(a),
+            Workload::Training(b),
+            Workload::Storage(storage(batch)),
+        ],
+    );
+    assert!(findings_of(&spec, "storage-batch-mismatch").is_empty());
+}
