@@ -27,7 +27,7 @@ pub fn show(value: f64) -> String {
 
 /// Parses what was typed, with the reason when it is not a value. `Ok(None)` for empty text
 /// when the field is optional.
-fn parse(text: &str, kind: Kind, optional: bool) -> Result<Option<f64>, String> {
+pub(crate) fn parse(text: &str, kind: Kind, optional: bool) -> Result<Option<f64>, String> {
     let text = text.trim();
     if text.is_empty() {
         return if optional {
@@ -60,7 +60,7 @@ fn field_frame(
     path: String,
     label: &'static str,
     unit: &'static str,
-    help: &'static str,
+    help: String,
     control: AnyView,
 ) -> AnyView {
     let editor = Editor::get();
@@ -88,7 +88,7 @@ pub fn NumInput(
     path: String,
     label: &'static str,
     #[prop(default = "")] unit: &'static str,
-    #[prop(default = "")] help: &'static str,
+    #[prop(into, default = String::new())] help: String,
     #[prop(default = Kind::Number)] kind: Kind,
     #[prop(default = false)] optional: bool,
     #[prop(into)] value: Signal<Option<f64>>,
@@ -160,7 +160,7 @@ pub fn TextInput(
         />
     }
     .into_any();
-    field_frame(path, label, "", "", control)
+    field_frame(path, label, "", String::new(), control)
 }
 
 /// A choice among `options` (value, label).
@@ -171,7 +171,7 @@ pub fn SelectInput(
     options: Signal<Vec<(String, String)>>,
     #[prop(into)] value: Signal<String>,
     set: Callback<String>,
-    #[prop(default = "")] help: &'static str,
+    #[prop(into, default = String::new())] help: String,
 ) -> AnyView {
     let id = field_id(&path);
     let control = view! {

@@ -77,6 +77,8 @@ const LABELS: &[(&str, &str)] = &[
     ("cable_runs.node_leaf_m", "Node to leaf"),
     ("cable_runs.leaf_spine_m", "Leaf to spine"),
     ("cable_runs.spine_core_m", "Spine to core"),
+    ("unit_price_usd", "Your unit price"),
+    ("power_w", "Your power per unit"),
 ];
 
 /// Splits `workloads[2].parallelism.dp` into the list, the index and the rest.
@@ -90,6 +92,11 @@ fn in_list(path: &str) -> Option<(&str, usize, &str)> {
 /// The label of the field at `path`, whatever list entry it is in.
 pub fn label(path: &str) -> String {
     let key = in_list(path).map_or(path, |(_, _, rest)| rest);
+    if let Some(field) = key.strip_prefix("calibration.") {
+        if let Some(f) = engine::CALIBRATION_FIELDS.iter().find(|f| f.field == field) {
+            return f.label.to_string();
+        }
+    }
     match LABELS.iter().find(|(k, _)| *k == key) {
         Some((_, label)) => (*label).to_string(),
         // A field the form does not show: its last word, in words.
@@ -130,7 +137,7 @@ pub fn field_name(spec: &DesignSpec, path: &str) -> String {
         let kind = match list {
             "workloads" => "Workload",
             "fabrics" => "Fabric",
-            "overrides" => "Override",
+            "overrides" => "Quote",
             other => other.trim_end_matches('s'),
         };
         format!("{kind} {}", index + 1)

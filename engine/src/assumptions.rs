@@ -32,6 +32,20 @@ fn item(
     }
 }
 
+/// A bill-of-materials key in words: the switch's name, or the kind of part.
+fn item_words(item: &str) -> String {
+    let mut parts = item.split(':');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some("switch"), Some(key), _) => {
+            switch(key).map_or_else(|| "a switch".to_string(), |s| s.name.to_string())
+        }
+        (Some("cable"), _, Some(speed)) => format!("{speed} Gb/s cables"),
+        (Some("optic"), _, Some(speed)) => format!("{speed} Gb/s transceivers"),
+        (Some("fibre"), _, _) => "fibre patch cords".to_string(),
+        _ => "a part of the bill of materials".to_string(),
+    }
+}
+
 /// Every catalog figure and calibration value `spec` relies on, in the order the engine uses
 /// them: cluster, models, fabrics, calibration, then the design's own overrides.
 pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
@@ -251,7 +265,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             parts.push(format!("{w} W"));
         }
         out.push(item(
-            format!("Override of {}", o.item),
+            format!("Quote for {}", item_words(&o.item)),
             parts.join(", "),
             "the design's figure, replacing the catalog's",
             false,
@@ -306,7 +320,7 @@ mod tests {
             .iter()
             .any(|a| a.subject == "Calibration: RoCE v2 efficiency" && a.estimate));
         let o = list.last().unwrap();
-        assert_eq!(o.subject, "Override of switch:qm9700");
+        assert_eq!(o.subject, "Quote for NVIDIA Quantum-2 QM9700 (NDR, 64×400G, 32 twin-port OSFP)");
         assert_eq!(o.value, "$30000 each");
     }
 

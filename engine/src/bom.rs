@@ -54,8 +54,6 @@ impl Builder<'_> {
         let overridden = self.overrides.iter().find(|o| o.item == item);
         let unit_price = overridden.and_then(|o| o.unit_price_usd).unwrap_or(price);
         let unit_power = overridden.and_then(|o| o.power_w).unwrap_or(power);
-        let estimate = estimate
-            && overridden.is_none_or(|o| o.unit_price_usd.is_none() || o.power_w.is_none());
         self.lines.push(BomLine {
             item,
             description,
@@ -65,11 +63,7 @@ impl Builder<'_> {
             unit_power_w: unit_power,
             total_power_w: unit_power * f64::from(quantity),
             estimate,
-            source: if overridden.is_some() {
-                Cow::Borrowed("the design's own figure")
-            } else {
-                source
-            },
+            source,
             quoted: overridden.is_some(),
             catalog_unit_price_usd: price,
             catalog_unit_power_w: power,
@@ -281,8 +275,8 @@ mod tests {
         );
         let line = &m.lines[0];
         assert_eq!(
-            (line.unit_price_usd, line.unit_power_w, line.estimate),
-            (25_000.0, 900.0, false)
+            (line.unit_price_usd, line.unit_power_w, line.basis()),
+            (25_000.0, 900.0, "quoted")
         );
     }
 }

@@ -199,8 +199,9 @@ pub struct BomLine {
     pub total_usd: f64,
     pub unit_power_w: f64,
     pub total_power_w: f64,
-    /// The catalog's figure is an estimate (not overridden by the design).
+    /// The catalog's figure is an estimate.
     pub estimate: bool,
+    /// The catalog figure's source.
     pub source: Cow<'static, str>,
     /// The design gives its own price or power for this item (a quote), replacing the
     /// catalog's.
@@ -217,12 +218,23 @@ impl BomLine {
     /// Where the line's price and power come from: the design's own quote, a catalog estimate,
     /// or a published catalog figure.
     pub fn basis(&self) -> &'static str {
+        // A quote replaces the catalog's price, its power, or both: either way the line is
+        // the design's own from then on.
         if self.quoted {
             "quoted"
         } else if self.estimate {
             "estimate"
         } else {
             "catalog"
+        }
+    }
+
+    /// The line's source as a reader should see it.
+    pub fn source_text(&self) -> String {
+        if self.quoted {
+            format!("the design's quote (catalog: {})", self.source)
+        } else {
+            self.source.to_string()
         }
     }
 }

@@ -66,7 +66,7 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
                 format!("{:.1}", line.unit_power_w),
                 format!("{:.1}", line.total_power_w),
                 line.basis().to_string(),
-                cell(&line.source),
+                cell(&line.source_text()),
             ]
         })
     });

@@ -19,7 +19,7 @@ where
         value,
         formula,
         source,
-        ..
+        worked,
     } = figure;
     view! {
         <tr>
@@ -30,6 +30,7 @@ where
                     // Twenty of these on a page: each is named for its figure.
                     <summary>"How"<span class="visually-hidden">{format!(": {label}")}</span></summary>
                     <p class="formula">{formula}</p>
+                    {worked.map(|w| view! { <p class="worked">{w.to_string()}</p> })}
                     <p class="source">"Source: " {source}</p>
                 </details>
             </td>

@@ -19,7 +19,7 @@ pub fn item_text(line: &BomLine) -> String {
 pub fn BomTable(lines: Vec<BomLine>, fabric: String) -> AnyView {
     let total: f64 = lines.iter().map(|l| l.total_usd).sum();
     let power: f64 = lines.iter().map(|l| l.total_power_w).sum();
-    let any_estimate = lines.iter().any(|l| l.estimate);
+    let any_estimate = lines.iter().any(|l| l.basis() == "estimate");
     let rows = lines
         .into_iter()
         .map(|l| {
@@ -30,7 +30,7 @@ pub fn BomTable(lines: Vec<BomLine>, fabric: String) -> AnyView {
                     <td class="num">{usd(l.unit_price_usd)}</td>
                     <td class="num">{usd(l.total_usd)}</td>
                     <td class="num">{watts(l.total_power_w)}</td>
-                    <td class="source">{l.source.to_string()}</td>
+                    <td class="source">{l.source_text()}</td>
                 </tr>
             }
         })

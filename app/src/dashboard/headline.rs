@@ -26,9 +26,13 @@ pub fn headline_figures(
         ),
         (
             "headline-latency",
-            "Added latency per token",
-            or_dash(h.worst_added_latency_per_token),
-            "tensor parallelism across nodes",
+            "Communication per token",
+            or_dash(h.worst_inter_token.map(|v| v.value)),
+            match h.worst_inter_token {
+                Some(v) if v.meets => "within the target inter-token latency",
+                Some(_) => "over the target inter-token latency",
+                None => "tensor-parallel inference",
+            },
         ),
         (
             "headline-storage",

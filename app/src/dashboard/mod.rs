@@ -25,6 +25,8 @@ mod topology;
 mod workloads;
 
 pub use headline::{headline_figures, Findings, Headline, SummaryBar};
+#[cfg(feature = "ssr")]
+pub use workloads::{inference_heading, inter_token_figure, INTER_TOKEN_LABEL};
 
 use crate::error::AppError;
 use engine::DesignSpec;

@@ -1,6 +1,33 @@
 use crate::components::FigureRow;
-use engine::{Figure, WorkloadReport};
+use engine::{Figure, InferenceReport, WorkloadReport};
 use leptos::prelude::*;
+
+/// How the inter-token verdict is named, wherever it shows.
+pub const INTER_TOKEN_LABEL: &str = "Communication per token against the target";
+
+/// The verdict of an inference workload's communication per token against its target
+/// inter-token latency, as a figure.
+pub fn inter_token_figure(i: &InferenceReport) -> Figure<engine::TargetVerdict> {
+    Figure::new(
+        i.inter_token_verdict(),
+        "communication per generated token against the target inter-token latency: every AllReduce of a token is on its critical path",
+        "the design's target; Megatron-LM arXiv:1909.08053 (2 AllReduces per layer)",
+    )
+}
+
+/// The heading of an inference workload: what serves it, and how.
+pub fn inference_heading(i: &InferenceReport) -> String {
+    format!(
+        "{} (inference on {}: {} replica{} tensor parallel over {} node{} each, {} tokens in flight)",
+        i.name,
+        i.fabric,
+        i.replicas,
+        if i.replicas == 1 { "" } else { "s" },
+        i.tp_nodes,
+        if i.tp_nodes == 1 { "" } else { "s" },
+        i.tokens_in_flight
+    )
+}
 
 /// Every figure of one workload with its formula and source ("show your work").
 #[component]
@@ -50,10 +77,11 @@ pub fn WorkloadDetail(report: WorkloadReport, index: usize) -> AnyView {
             .into_any()
         }
         WorkloadReport::Inference(i) => {
-            let target = Figure::new(i.target_inter_token, "the service's target", "design input");
+            let target = inter_token_figure(&i);
+            let over = !i.inter_token_verdict().meets;
             view! {
-                <article class="workload-report" id=id>
-                    <h3>{format!("{} (inference on {}, tensor parallel over {} nodes, {} tokens in flight)", i.name, i.fabric, i.tp_nodes, i.tokens_in_flight)}</h3>
+                <article class="workload-report" id=id class:over-target=over>
+                    <h3>{inference_heading(&i)}</h3>
                     <table class="results">
                         <tbody>
                             <FigureRow label="AllReduce message" figure=i.allreduce_bytes id=format!("w{index}-allreduce-bytes")/>
@@ -61,7 +89,7 @@ pub fn WorkloadDetail(report: WorkloadReport, index: usize) -> AnyView {
                             <FigureRow label="Communication per generated token" figure=i.communication_per_token id=format!("w{index}-per-token-time")/>
                             <FigureRow label="Added by the network per token" figure=i.network_added_per_token id=format!("w{index}-added-per-token")/>
                             <FigureRow label="Communication per prefill pass" figure=i.prefill_communication id=format!("w{index}-prefill-time")/>
-                            <FigureRow label="Target inter-token latency" figure=target id=format!("w{index}-target-itl")/>
+                            <FigureRow label=INTER_TOKEN_LABEL figure=target id=format!("w{index}-target-itl")/>
                         </tbody>
                     </table>
                 </article>

@@ -78,10 +78,14 @@ fn chart(c: Chart) -> Block {
 
 /// A figure as a row: label, value, formula, source.
 fn figure_row<T: Display>(label: &str, f: &Figure<T>) -> Vec<String> {
+    let formula = match &f.worked {
+        Some(worked) => format!("{}: {worked}", f.formula),
+        None => f.formula.to_string(),
+    };
     vec![
         label.to_string(),
         f.value.to_string(),
-        f.formula.to_string(),
+        formula,
         f.source.to_string(),
     ]
 }
@@ -363,7 +367,7 @@ fn fabric(blocks: &mut Vec<Block>, f: &FabricReport) {
                     usd(l.unit_price_usd),
                     usd(l.total_usd),
                     watts(l.total_power_w),
-                    l.source.to_string(),
+                    l.source_text(),
                 ]
             })
             .collect(),
@@ -378,7 +382,7 @@ fn fabric(blocks: &mut Vec<Block>, f: &FabricReport) {
         String::new(),
     ]);
     blocks.push(Block::Table(bom));
-    if f.bom.iter().any(|l| l.estimate) {
+    if f.bom.iter().any(|l| l.basis() == "estimate") {
         blocks.push(note(crate::dashboard::bom::ESTIMATE_NOTE));
     }
 }
@@ -457,12 +461,9 @@ fn workload(blocks: &mut Vec<Block>, w: &WorkloadReport) {
             blocks.push(heading(
                 2,
                 slug("workload", &i.name),
-                format!(
-                    "{} (inference on {}, tensor parallel over {} nodes, {} tokens in flight)",
-                    i.name, i.fabric, i.tp_nodes, i.tokens_in_flight
-                ),
+                crate::dashboard::inference_heading(i),
             ));
-            let target = Figure::new(i.target_inter_token, "the service's target", "design input");
+            let target = crate::dashboard::inter_token_figure(i);
             blocks.push(figures_table(
                 format!("{}: latency", i.name),
                 vec![
@@ -474,7 +475,7 @@ fn workload(blocks: &mut Vec<Block>, w: &WorkloadReport) {
                     ),
                     figure_row("Added by the network per token", &i.network_added_per_token),
                     figure_row("Communication per prefill pass", &i.prefill_communication),
-                    figure_row("Target inter-token latency", &target),
+                    figure_row(crate::dashboard::INTER_TOKEN_LABEL, &target),
                 ],
             ));
         }

@@ -105,29 +105,36 @@ workload_lens!(inference, Inference, Inference);
 workload_lens!(rag, Rag, Rag);
 workload_lens!(storage, Storage, Storage);
 
-/// An optional numeric field of storage workload `i`.
-pub fn storage_optional(
-    i: usize,
-    get: fn(&Storage) -> Option<f64>,
-    set: fn(&mut Storage, Option<f64>),
-) -> Bound<Option<f64>> {
-    let editor = Editor::get();
-    (
-        Signal::derive(move || {
-            editor.spec.with(|s| match s.workloads.get(i) {
-                Some(Workload::Storage(w)) => get(w),
-                _ => None,
-            })
-        }),
-        Callback::new(move |v: Option<f64>| {
-            editor.update(|s| {
-                if let Some(Workload::Storage(w)) = s.workloads.get_mut(i) {
-                    set(w, v);
-                }
-            })
-        }),
-    )
+macro_rules! optional_workload_lens {
+    ($name:ident, $variant:ident, $ty:ty) => {
+        /// An optional numeric field of workload `i`, when it is of this kind.
+        pub fn $name(
+            i: usize,
+            get: fn(&$ty) -> Option<f64>,
+            set: fn(&mut $ty, Option<f64>),
+        ) -> Bound<Option<f64>> {
+            let editor = Editor::get();
+            (
+                Signal::derive(move || {
+                    editor.spec.with(|s| match s.workloads.get(i) {
+                        Some(Workload::$variant(w)) => get(w),
+                        _ => None,
+                    })
+                }),
+                Callback::new(move |v: Option<f64>| {
+                    editor.update(|s| {
+                        if let Some(Workload::$variant(w)) = s.workloads.get_mut(i) {
+                            set(w, v);
+                        }
+                    })
+                }),
+            )
+        }
+    };
 }
+
+optional_workload_lens!(storage_optional, Storage, Storage);
+optional_workload_lens!(inference_optional, Inference, Inference);
 
 /// The model of workload `i` (training and inference have one).
 pub fn model_of(workload: &Workload) -> Option<&Model> {

@@ -2,6 +2,7 @@
 //! page holds, so going back loses nothing.
 
 mod cluster;
+mod costs;
 mod fabrics;
 mod follow;
 mod lens;
@@ -11,11 +12,12 @@ mod workloads;
 
 use leptos::prelude::*;
 
-const STEPS: [(&str, &str); 4] = [
+const STEPS: [(&str, &str); 5] = [
     ("cluster", "1. Cluster"),
     ("workloads", "2. Workloads"),
     ("fabrics", "3. Fabrics"),
-    ("review", "4. Review"),
+    ("costs", "4. Prices & calibration"),
+    ("review", "5. Review"),
 ];
 
 #[component]
@@ -74,7 +76,8 @@ pub fn Wizard() -> AnyView {
         {section(0, "Cluster", view! { <cluster::ClusterStep/> }.into_any())}
         {section(1, "Workloads", view! { <workloads::WorkloadsStep/> }.into_any())}
         {section(2, "Fabrics", view! { <fabrics::FabricsStep/> }.into_any())}
-        {section(3, "Review and save", view! { <review::ReviewStep/> }.into_any())}
+        {section(3, "Prices and calibration", view! { <costs::CostsStep/> }.into_any())}
+        {section(4, "Review and save", view! { <review::ReviewStep/> }.into_any())}
     }
     .into_any()
 }

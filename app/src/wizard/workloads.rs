@@ -274,9 +274,15 @@ fn InferenceFields(i: usize) -> AnyView {
         |w| w.target_inter_token_ms,
         |w, v| w.target_inter_token_ms = v,
     );
+    let (replicas, set_replicas) = lens::inference_optional(
+        i,
+        |w| w.replicas.map(f64::from),
+        |w, v| w.replicas = v.map(whole),
+    );
     view! {
         <div class="field-row">
             <NumInput path=format!("{at}.tp_nodes") label="Nodes per tensor-parallel group" kind=Kind::Count value=nodes set=set_nodes/>
+            <NumInput path=format!("{at}.replicas") label="Replicas" help="empty: as many as the fabric's nodes hold" kind=Kind::Count optional=true value=replicas set=set_replicas/>
             <NumInput path=format!("{at}.decode_tokens") label="Tokens in flight per decode step" help="the decode batch" kind=Kind::Count value=decode set=set_decode/>
             <NumInput path=format!("{at}.prefill_tokens") label="Prefill tokens per forward pass" kind=Kind::CountOrZero value=prefill set=set_prefill/>
             <NumInput path=format!("{at}.target_inter_token_ms") label="Target inter-token latency" unit="ms" value=itl set=set_itl/>
