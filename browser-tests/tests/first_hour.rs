@@ -59,6 +59,13 @@ fn assert_speaks_the_forms_words(page: &str, text: &str) {
         });
         assert!(!found, "{page} shows the internal word {word:?}");
     }
+    // A finding's rule id ("[roce-lossless]") stays in the JSON too.
+    for (at, _) in text.match_indices('[') {
+        let inside: String = text[at + 1..].chars().take_while(|c| *c != ']').collect();
+        let rule_like = inside.contains('-')
+            && inside.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+        assert!(!rule_like, "{page} shows the rule id [{inside}]");
+    }
 }
 
 /// Creates a design over the API: its id and its edit link.

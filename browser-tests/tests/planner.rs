@@ -206,8 +206,9 @@ async fn a_saved_design_reopens_with_the_same_numbers_and_its_dashboard_is_compl
     let slowdown = browser.text("#headline-slowdown").await;
     browser.click("#step-review").await;
     browser.click("#save").await;
+    let site = server.url("/d/");
     browser
-        .wait_for_text("#share-link", |t| t.starts_with("/d/"))
+        .wait_for_text("#share-link", |t| t.starts_with(&site))
         .await;
     let share_path = browser
         .attribute("#share-link", "href")
