@@ -62,8 +62,8 @@ fn assert_speaks_the_forms_words(page: &str, text: &str) {
     // A finding's rule id ("[roce-lossless]") stays in the JSON too.
     for (at, _) in text.match_indices('[') {
         let inside: String = text[at + 1..].chars().take_while(|c| *c != ']').collect();
-        let rule_like = inside.contains('-')
-            && inside.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+        let rule_like =
+            inside.contains('-') && inside.chars().all(|c| c.is_ascii_lowercase() || c == '-');
         assert!(!rule_like, "{page} shows the rule id [{inside}]");
     }
 }
@@ -311,5 +311,161 @@ async fn a_baseline_whose_log_lists_one_rank_gets_a_verdict_with_the_ranks_and_n
     let mut distinct = labels.clone();
     distinct.dedup();
     assert_eq!(distinct, labels, "{labels:?}");
+    browser.close().await;
+}
+
+/// Waits until `script` (returning a boolean) is true in the page.
+async fn wait_until(browser: &Browser, script: &str, what: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while browser.run(script).await != json!(true) {
+        assert!(std::time::Instant::now() < deadline, "never: {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_training_job_that_filled_the_cluster_follows_it_to_64_nodes_and_storage_follows_its_batch(
+) {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+    browser.type_into("#cluster-nodes", "64").await;
+    browser.click("#step-workloads").await;
+    let dp = browser
+        .run("return document.querySelector('#workloads-0-parallelism-dp').value")
+        .await;
+    assert_eq!(dp, json!("64"), "64 nodes × 8 GPUs ÷ TP 8");
+    browser
+        .wait_for_text("#workload-report-0 h3", |t| {
+            t.contains("512 GPUs over 64 nodes")
+        })
+        .await;
+    browser.type_into("#workloads-0-global_batch", "1024").await;
+    let samples = browser
+        .run("return document.querySelector('#workloads-1-samples_per_step').value")
+        .await;
+    assert_eq!(samples, json!("1024"));
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn inference_shows_one_figure_per_token_against_its_target_with_the_numbers_worked() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser
+        .goto(&server.url("/new/seventy-b-inference-25g"))
+        .await;
+    browser.wait_for_hydration().await;
+    let headline = browser
+        .wait_for_text("#headline-latency", |t| t.ends_with('s'))
+        .await;
+    let card = browser
+        .wait_for_text("#w0-per-token-time", |t| !t.is_empty())
+        .await;
+    assert_eq!(
+        headline, card,
+        "the headline and the card show the same figure"
+    );
+    let verdict = browser.text("#w0-target-itl").await;
+    assert!(
+        verdict.starts_with(&card) && verdict.ends_with("over"),
+        "{verdict}"
+    );
+    let finding = browser.text("#findings").await;
+    assert!(
+        finding.contains(&format!("Communication per token is {card}")),
+        "{finding}"
+    );
+    // "How" shows the formula with this design's numbers, ending in the figure itself.
+    let worked = browser
+        .run("return document.querySelector('#w0-per-token-time').closest('tr').querySelector('.worked').textContent")
+        .await;
+    let worked = worked.as_str().unwrap_or_default();
+    assert!(worked.ends_with(&format!("= {card}")), "{worked}");
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_quoted_price_replaces_the_catalogs_in_the_bill_of_materials() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+    let cost = browser
+        .wait_for_text("#headline-cost", |t| t.starts_with('$'))
+        .await;
+    browser.click("#step-costs").await;
+    let catalog = browser
+        .run("return document.querySelector('#quotes tbody th').textContent")
+        .await;
+    assert!(catalog.as_str().unwrap().contains("QM9700"), "{catalog}");
+    browser
+        .type_into("#quote-switch-qm9700-unit_price_usd", "20000")
+        .await;
+    browser.wait_for_text("#headline-cost", |t| t != cost).await;
+    wait_until(
+        &browser,
+        "return [...document.querySelectorAll('table.bom td')].some(td => td.textContent.includes('(quoted)'))",
+        "the bill of materials marks the quote",
+    )
+    .await;
+    // A quote that is not a number is refused at its input, in words.
+    browser
+        .type_into("#quote-switch-qm9700-power_w", "lots")
+        .await;
+    browser
+        .wait_for_text("#quote-switch-qm9700-power_w-error", |t| {
+            t == "must be a number"
+        })
+        .await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn at_768_pixels_the_key_figures_stay_in_sight_while_typing() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.client.set_window_size(768, 900).await.unwrap();
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+    browser.type_into("#cluster-nodes", "32").await;
+    wait_until(
+        &browser,
+        "const bar = document.querySelector('#summary-bar'); if (!bar) return false; const r = bar.getBoundingClientRect(); return getComputedStyle(bar).display !== 'none' && r.bottom <= window.innerHeight + 1 && r.top >= 0",
+        "the summary bar is on screen",
+    )
+    .await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn an_import_with_two_bad_fields_lists_both_and_an_empty_paste_says_what_to_paste() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/import")).await;
+    browser.click("#import-submit").await;
+    let empty = browser
+        .wait_for_text("#import-errors", |t| !t.is_empty())
+        .await;
+    assert!(
+        empty.contains("is empty: paste the JSON of a design spec"),
+        "{empty}"
+    );
+    assert!(!empty.contains("EOF"), "{empty}");
+
+    let mut spec: serde_json::Value =
+        serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
+    spec["cluster"]["nodes"] = json!(-4);
+    spec["cluster"]["gpus_per_node"] = json!("eight");
+    browser.type_into("#import-spec", &spec.to_string()).await;
+    browser.click("#import-submit").await;
+    let errors = browser
+        .wait_for_text("#import-errors", |t| t.contains("2 errors"))
+        .await;
+    assert!(
+        errors.contains("cluster.nodes") && errors.contains("cluster.gpus_per_node"),
+        "{errors}"
+    );
     browser.close().await;
 }

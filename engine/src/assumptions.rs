@@ -320,7 +320,10 @@ mod tests {
             .iter()
             .any(|a| a.subject == "Calibration: RoCE v2 efficiency" && a.estimate));
         let o = list.last().unwrap();
-        assert_eq!(o.subject, "Quote for NVIDIA Quantum-2 QM9700 (NDR, 64×400G, 32 twin-port OSFP)");
+        assert_eq!(
+            o.subject,
+            "Quote for NVIDIA Quantum-2 QM9700 (NDR, 64×400G, 32 twin-port OSFP)"
+        );
         assert_eq!(o.value, "$30000 each");
     }
 

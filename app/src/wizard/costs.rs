@@ -75,7 +75,7 @@ fn items<'a>(lines: impl Iterator<Item = &'a BomLine>) -> Vec<CatalogItem> {
                 description: line.description.clone(),
                 price_usd: line.catalog_unit_price_usd,
                 power_w: line.catalog_unit_power_w,
-                source: if line.estimate {
+                source: if line.estimate && !line.source.starts_with("estimate") {
                     format!("{} (estimate)", line.source)
                 } else {
                     line.source.to_string()
@@ -153,13 +153,17 @@ fn QuoteInput(item: String, quoted: Quoted, label: String) -> impl IntoView {
 /// design's own.
 fn quote_row(line: CatalogItem) -> impl IntoView {
     view! {
-        <tr>
-            <th scope="row">{line.description.clone()}<span class="source">{line.source.clone()}</span></th>
-            <td class="num">{crate::money::usd(line.price_usd)}</td>
-            <td><QuoteInput item=line.item.clone() quoted=Quoted::Price label=format!("Your unit price of {}, USD", line.description)/></td>
-            <td class="num">{crate::money::watts(line.power_w)}</td>
-            <td><QuoteInput item=line.item.clone() quoted=Quoted::Power label=format!("Your power per unit of {}, W", line.description)/></td>
-        </tr>
+        <tbody class="quote-item">
+            <tr>
+                <th scope="rowgroup" colspan="4">{line.description.clone()}<span class="source">{line.source.clone()}</span></th>
+            </tr>
+            <tr>
+                <td class="num">{crate::money::usd(line.price_usd)}</td>
+                <td><QuoteInput item=line.item.clone() quoted=Quoted::Price label=format!("Your unit price of {}, USD", line.description)/></td>
+                <td class="num">{crate::money::watts(line.power_w)}</td>
+                <td><QuoteInput item=line.item.clone() quoted=Quoted::Power label=format!("Your power per unit of {}, W", line.description)/></td>
+            </tr>
+        </tbody>
     }
 }
 
@@ -199,8 +203,8 @@ pub fn CostsStep() -> AnyView {
         <h3>"Prices and power"</h3>
         <div class="table-scroll">
             <table class="quotes" id="quotes">
-                <thead><tr><th scope="col">"Item"</th><th scope="col" class="num">"Catalog price"</th><th scope="col">"Your price, USD"</th><th scope="col" class="num">"Catalog power"</th><th scope="col">"Your power, W"</th></tr></thead>
-                <tbody>{quotes}</tbody>
+                <thead><tr><th scope="col" class="num">"Catalog price"</th><th scope="col">"Your price, USD"</th><th scope="col" class="num">"Catalog power"</th><th scope="col">"Your power, W"</th></tr></thead>
+                {quotes}
             </table>
         </div>
         <h3>"Calibration"</h3>

@@ -24,7 +24,7 @@ async fn main() {
             .expect("the window resizes");
         browser.goto(&server.url("/")).await;
         browser.wait_for_hydration().await;
-        for step in ["cluster", "workloads", "fabrics", "review"] {
+        for step in ["cluster", "workloads", "fabrics", "costs", "review"] {
             browser.click(&format!("#step-{step}")).await;
             tokio::time::sleep(std::time::Duration::from_millis(300)).await;
             let png = browser.client.screenshot().await.expect("a screenshot");
@@ -32,10 +32,13 @@ async fn main() {
         }
         if saved.is_none() {
             browser.click("#save").await;
+            let site = server.url("");
             let link = browser
-                .wait_for_text("#share-link", |t| t.starts_with("/d/"))
+                .wait_for_text("#share-link", |t| t.starts_with(&site))
                 .await;
-            saved = Some(link);
+            saved = Some(link.trim_start_matches(&site).to_string());
+            let png = browser.client.screenshot().await.expect("a screenshot");
+            std::fs::write(dir.join(format!("after-saving-{width}.png")), png).unwrap();
         }
         let link = saved.clone().unwrap();
         browser.goto(&server.url(&link)).await;
