@@ -26,7 +26,7 @@ pub fn cluster_change(spec: &mut DesignSpec, change: impl FnOnce(&mut DesignSpec
             if filled
                 && model_parallel > 0
                 && after >= model_parallel
-                && after % model_parallel == 0
+                && after.is_multiple_of(model_parallel)
             {
                 if let Ok(dp) = u32::try_from(after / model_parallel) {
                     p.dp = dp;
