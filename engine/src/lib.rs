@@ -36,6 +36,7 @@ mod precision;
 mod rag;
 mod report;
 pub mod search;
+pub mod sources;
 mod spec;
 mod storage;
 pub mod studies;

@@ -52,6 +52,12 @@ fn against_first(points: Vec<(f64, Seconds)>) -> Vec<(f64, Ratio)> {
 pub struct TechnologyPoint {
     pub technology: Technology,
     pub communication: Seconds,
+    /// The whole network's cost with this technology on the workload's fabric.
+    #[serde(default)]
+    pub network_cost_usd: f64,
+    /// Critical findings the design would have with it.
+    #[serde(default)]
+    pub critical_findings: u32,
 }
 
 /// Workload `workload` with its fabric switched to each of [`COMPARED`] (the technology's
@@ -73,6 +79,8 @@ pub fn technology_comparison(spec: &DesignSpec, workload: usize) -> Vec<Technolo
             Some(TechnologyPoint {
                 technology,
                 communication: communication(&report, workload)?,
+                network_cost_usd: report.totals.cost_usd,
+                critical_findings: report.headline.critical_findings,
             })
         })
         .collect()

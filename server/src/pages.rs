@@ -57,6 +57,7 @@ pub fn routes(pages: Pages) -> Router {
         .route("/d/{id}/r/{n}/handoff/{*file}", get(crate::handoff::file))
         .route("/d/{id}/claim", get(claim_form).post(claim))
         .route("/designs", get(my_designs))
+        .route("/sources", get(sources))
         .route("/compare", get(compare))
         .route("/import", get(import_form).post(import))
         .with_state(pages)
@@ -325,6 +326,10 @@ async fn claim(
 struct ListQuery {
     q: Option<String>,
     sort: Option<String>,
+}
+
+async fn sources() -> Response {
+    html(&app::pages::sources::sources_page())
 }
 
 async fn my_designs(

@@ -307,3 +307,38 @@ async fn while_eight_pdfs_are_typeset_the_report_page_and_the_design_page_still_
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_summary_says_what_is_built_what_binds_the_risks_and_the_alternatives_with_their_cost() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server
+        .create(&example(engine::examples::SEVENTY_B_INFERENCE_25G))
+        .await;
+    let (status, page) = server
+        .page(&format!("/d/{}/r/1/report", design.id))
+        .await;
+    assert_eq!(status, 200);
+    let summary = &page[page.find("Executive summary").unwrap()..page.find("Cluster and workloads").unwrap()];
+    for part in ["What is built", "What binds", "Risks", "Alternatives considered"] {
+        assert!(summary.contains(part), "the summary has {part}");
+    }
+    assert!(summary.contains("Fabric "), "a sentence per fabric");
+    assert!(summary.contains("The tightest tier is"), "what binds");
+    assert!(summary.contains("critical finding"), "the risks counted");
+    // The alternatives: each technology with the network's cost and its difference.
+    for technology in ["InfiniBand NDR", "400GbE", "25GbE"] {
+        assert!(summary.contains(technology), "{technology} is compared");
+    }
+    assert!(summary.contains("Against this design"));
+
+    // Every short citation of the report leads to its source, listed with its address.
+    assert!(page.contains(r#"id="sources""#));
+    assert!(page.contains("https://arxiv.org/abs/1909.08053"));
+    let (status, sources) = server.page("/sources").await;
+    assert_eq!(status, 200);
+    for listed in engine::sources::SOURCES {
+        assert!(sources.contains(listed.url), "{} is on /sources", listed.cite);
+    }
+    server.stop().await;
+}

@@ -1,11 +1,12 @@
 use leptos::prelude::*;
 
 /// The places every page links to, in the header.
-const SITE_LINKS: [(&str, &str, &str); 4] = [
+const SITE_LINKS: [(&str, &str, &str); 5] = [
     ("nav-new", "/", "New design"),
     ("nav-designs", "/designs", "My designs"),
     ("nav-import", "/import", "Import"),
     ("nav-compare", "/compare", "Compare"),
+    ("nav-sources", "/sources", "Sources"),
 ];
 
 /// The band at the top of every page: a link past it for keyboard and screen-reader users,

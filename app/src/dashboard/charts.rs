@@ -471,6 +471,8 @@ mod tests {
             &[TechnologyPoint {
                 technology: Technology::IbNdr,
                 communication: Seconds(0.5),
+                network_cost_usd: 1e6,
+                critical_findings: 0,
             }],
             "per step",
         );

@@ -27,3 +27,5 @@ pub mod handoff;
 pub mod import;
 #[cfg(feature = "ssr")]
 pub mod my_designs;
+#[cfg(feature = "ssr")]
+pub mod sources;

@@ -87,8 +87,9 @@ pub fn Planner(spec: engine::DesignSpec, editing: Option<Stored>) -> impl IntoVi
         .into_any(),
     };
     view! {
+        // The server writes a reactive title as it is: markup characters are left out of it.
         <Title text=move || match editor.editing.get() {
-            Some(stored) => format!("Editing {}", stored.title),
+            Some(stored) => format!("Editing {}", stored.title.replace(['<', '>', '&'], "")),
             None => "Plan a GPU cluster fabric".to_string(),
         }/>
         <div class="planner">

@@ -2,7 +2,6 @@
 
 use super::{Block, Column, ReportDocument, Table};
 use crate::dashboard::fabric::headroom_text;
-use crate::dashboard::headline_figures;
 use crate::dashboard::studies::{self, Chart};
 use crate::money::{usd, watts};
 use engine::operations::{operations, FabricOperations, Setting};
@@ -106,7 +105,7 @@ fn figures_table(caption: String, rows: Vec<Vec<String>>) -> Block {
 /// The whole report of `spec` and its `report` at `revision`.
 pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) -> ReportDocument {
     let mut blocks = Vec::new();
-    summary(&mut blocks, report);
+    super::summary::summary(&mut blocks, spec, report);
     cluster(&mut blocks, spec, report);
     fabrics(&mut blocks, report);
     workloads(&mut blocks, report);
@@ -116,6 +115,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     blocks.extend(super::floor_blocks(spec, report));
     operating(&mut blocks, operations(spec, report));
     assumptions(&mut blocks, spec);
+    blocks.extend(super::sources::sources_blocks(spec, report));
     ReportDocument {
         title: spec.title.clone(),
         cover: vec![
@@ -134,35 +134,6 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
             ("Share link".into(), revision.link.clone()),
         ],
         blocks,
-    }
-}
-
-fn summary(blocks: &mut Vec<Block>, report: &Report) {
-    blocks.push(heading(1, "summary", "Executive summary"));
-    blocks.push(Block::Metrics {
-        items: headline_figures(&report.headline)
-            .into_iter()
-            .map(|(_, label, value, meaning)| (label.to_string(), value, meaning.to_string()))
-            .collect(),
-    });
-    let t = &report.totals;
-    blocks.push(paragraph(format!(
-        "The network for {} GPUs costs {} ({} per GPU) and draws {} ({} per GPU), over {} fabric{}.",
-        report.cluster.gpus,
-        usd(t.cost_usd),
-        usd(t.cost_per_gpu_usd),
-        watts(t.power_w),
-        watts(t.power_per_gpu_w),
-        report.fabrics.len(),
-        if report.fabrics.len() == 1 { "" } else { "s" }
-    )));
-    let mut findings: Vec<_> = report.findings.iter().collect();
-    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    if findings.is_empty() {
-        blocks.push(paragraph("The engine raised no findings."));
-    } else {
-        blocks.push(heading(2, "findings", "Findings"));
-        blocks.push(findings_block(findings));
     }
 }
 

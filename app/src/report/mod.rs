@@ -6,6 +6,8 @@
 mod build;
 mod floor;
 pub mod html;
+mod sources;
+mod summary;
 mod validation;
 
 pub use build::{report_document, Revision};

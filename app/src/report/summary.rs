@@ -1,0 +1,191 @@
+//! The executive summary: what is built, what it costs and draws, what binds, the risks, and
+//! the alternatives considered with their cost and effect. It decides; the sections after it
+//! show the work.
+
+use super::build::{findings_block, heading, paragraph, table};
+use super::Block;
+use crate::dashboard::headline_figures;
+use crate::money::{usd, watts};
+use engine::studies::technology_comparison;
+use engine::{DesignSpec, Report, Severity, Workload};
+
+/// One sentence per fabric: its technology, role, topology and size.
+fn what_is_built(report: &Report) -> Vec<String> {
+    report
+        .fabrics
+        .iter()
+        .map(|f| {
+            format!(
+                "Fabric {} ({} fabric): {} with {} switches, {}; {} cables, {} transceivers; it carries {}.",
+                f.name,
+                f.role.label(),
+                f.technology.label(),
+                f.plan.switches(),
+                format_args!("{}: {}", f.plan.layout.label(), f.plan.reason),
+                f.cables.iter().map(|c| c.count).sum::<u32>(),
+                f.transceivers,
+                if f.workloads.is_empty() {
+                    "no workload".to_string()
+                } else {
+                    f.workloads.join(", ")
+                }
+            )
+        })
+        .collect()
+}
+
+/// The tier with the least headroom in the whole design, and what crosses it.
+fn what_binds(report: &Report) -> String {
+    let tightest = report
+        .fabrics
+        .iter()
+        .flat_map(|f| f.tiers.iter().map(move |t| (f, t)))
+        .filter(|(_, t)| t.required.0 > 0.0)
+        .min_by(|(_, a), (_, b)| {
+            let ratio = |t: &engine::TierHeadroom| t.available.0 / t.required.0;
+            ratio(a).total_cmp(&ratio(b))
+        });
+    match tightest {
+        None => {
+            "No tier of any fabric carries traffic between nodes: nothing in the network binds."
+                .into()
+        }
+        Some((f, t)) => {
+            let ratio = engine::Ratio(t.available.0 / t.required.0);
+            let verdict = if f.bottleneck.as_deref() == Some(t.tier.as_str()) {
+                if ratio.0 < 1.0 {
+                    "short of what its workloads need: it binds"
+                } else {
+                    "tight: it binds first as the workloads grow"
+                }
+            } else {
+                "ample: the network does not bind"
+            };
+            format!(
+                "The tightest tier is {} of fabric {}: {} available for {} required ({ratio}), {verdict}. It carries {}.",
+                t.tier,
+                f.name,
+                t.available,
+                t.required,
+                if f.workloads.is_empty() {
+                    "no workload".to_string()
+                } else {
+                    f.workloads.join(", ")
+                }
+            )
+        }
+    }
+}
+
+/// The risks: findings counted by severity.
+fn risks(report: &Report) -> String {
+    let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
+    let (critical, warnings, recommendations) = (
+        count(Severity::Critical),
+        count(Severity::Warning),
+        count(Severity::Recommendation),
+    );
+    if critical + warnings + recommendations == 0 {
+        return "The engine raised no critical finding, warning or recommendation.".into();
+    }
+    format!(
+        "{critical} critical finding{}, {warnings} warning{} and {recommendations} recommendation{}; the critical ones first:",
+        if critical == 1 { "" } else { "s" },
+        if warnings == 1 { "" } else { "s" },
+        if recommendations == 1 { "" } else { "s" },
+    )
+}
+
+/// The other technologies for the workload the design is judged by, each with the network's
+/// cost and the workload's communication.
+fn alternatives(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
+    let judged = spec
+        .workloads
+        .iter()
+        .position(|w| matches!(w, Workload::Training(_)))
+        .or_else(|| {
+            spec.workloads
+                .iter()
+                .position(|w| matches!(w, Workload::Inference(_)))
+        });
+    let Some(judged) = judged else {
+        blocks.push(paragraph(
+            "No training or inference workload: no alternative technology was compared.",
+        ));
+        return;
+    };
+    let per = if matches!(spec.workloads[judged], Workload::Training(_)) {
+        "per step"
+    } else {
+        "per token"
+    };
+    let name = spec.workloads[judged].name();
+    let rows = technology_comparison(spec, judged)
+        .into_iter()
+        .map(|p| {
+            vec![
+                p.technology.label().to_string(),
+                p.communication.to_string(),
+                usd(p.network_cost_usd),
+                usd(p.network_cost_usd - report.totals.cost_usd),
+                p.critical_findings.to_string(),
+            ]
+        })
+        .collect();
+    blocks.push(Block::Table(table(
+        format!("Alternatives considered: {name} on each technology"),
+        &[
+            ("Technology", false),
+            (
+                if per == "per step" {
+                    "Communication per step"
+                } else {
+                    "Communication per token"
+                },
+                true,
+            ),
+            ("Network cost", true),
+            ("Against this design", true),
+            ("Critical findings", true),
+        ],
+        rows,
+    )));
+}
+
+pub fn summary(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
+    blocks.push(heading(1, "summary", "Executive summary"));
+    blocks.push(Block::Metrics {
+        items: headline_figures(&report.headline)
+            .into_iter()
+            .map(|(_, label, value, meaning)| (label.to_string(), value, meaning.to_string()))
+            .collect(),
+    });
+    blocks.push(heading(2, "summary-built", "What is built"));
+    for sentence in what_is_built(report) {
+        blocks.push(paragraph(sentence));
+    }
+    let t = &report.totals;
+    blocks.push(paragraph(format!(
+        "The network for {} GPUs costs {} ({} per GPU) and draws {} ({} per GPU).",
+        report.cluster.gpus,
+        usd(t.cost_usd),
+        usd(t.cost_per_gpu_usd),
+        watts(t.power_w),
+        watts(t.power_per_gpu_w),
+    )));
+    blocks.push(heading(2, "summary-binds", "What binds"));
+    blocks.push(paragraph(what_binds(report)));
+    blocks.push(heading(2, "findings", "Risks"));
+    blocks.push(paragraph(risks(report)));
+    let mut findings: Vec<_> = report.findings.iter().collect();
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    if !findings.is_empty() {
+        blocks.push(findings_block(findings));
+    }
+    blocks.push(heading(
+        2,
+        "summary-alternatives",
+        "Alternatives considered",
+    ));
+    alternatives(blocks, spec, report);
+}
