@@ -309,19 +309,24 @@ async fn while_eight_pdfs_are_typeset_the_report_page_and_the_design_page_still_
 }
 
 #[tokio::test]
-async fn the_summary_says_what_is_built_what_binds_the_risks_and_the_alternatives_with_their_cost() {
+async fn the_summary_says_what_is_built_what_binds_the_risks_and_the_alternatives_with_their_cost()
+{
     let (_dir, database) = temp_database();
     let server = TestServer::start(&database).await;
     let design = server
         .create(&example(engine::examples::SEVENTY_B_INFERENCE_25G))
         .await;
-    let (status, page) = server
-        .page(&format!("/d/{}/r/1/report", design.id))
-        .await;
+    let (status, page) = server.page(&format!("/d/{}/r/1/report", design.id)).await;
     assert_eq!(status, 200);
     // From the summary's heading to the next section's (the contents list both before).
-    let summary = &page[page.find(r#"id="summary""#).unwrap()..page.find(r#"id="cluster""#).unwrap()];
-    for part in ["What is built", "What binds", "Risks", "Alternatives considered"] {
+    let summary =
+        &page[page.find(r#"id="summary""#).unwrap()..page.find(r#"id="cluster""#).unwrap()];
+    for part in [
+        "What is built",
+        "What binds",
+        "Risks",
+        "Alternatives considered",
+    ] {
         assert!(summary.contains(part), "the summary has {part}");
     }
     assert!(summary.contains("Fabric "), "a sentence per fabric");
@@ -339,7 +344,11 @@ async fn the_summary_says_what_is_built_what_binds_the_risks_and_the_alternative
     let (status, sources) = server.page("/sources").await;
     assert_eq!(status, 200);
     for listed in engine::sources::SOURCES {
-        assert!(sources.contains(listed.url), "{} is on /sources", listed.cite);
+        assert!(
+            sources.contains(listed.url),
+            "{} is on /sources",
+            listed.cite
+        );
     }
     server.stop().await;
 }

@@ -16,11 +16,12 @@ fn what_is_built(report: &Report) -> Vec<String> {
         .iter()
         .map(|f| {
             format!(
-                "Fabric {} ({} fabric): {} with {} switches, {}; {} cables, {} transceivers; it carries {}.",
+                "Fabric {} ({} fabric): {} with {} switch{}, {}; {} cables, {} transceivers; it carries {}.",
                 f.name,
                 f.role.label(),
                 f.technology.label(),
                 f.plan.switches(),
+                if f.plan.switches() == 1 { "" } else { "es" },
                 format_args!("{}: {}", f.plan.layout.label(), f.plan.reason),
                 f.cables.iter().map(|c| c.count).sum::<u32>(),
                 f.transceivers,
@@ -120,14 +121,28 @@ fn alternatives(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
         "per token"
     };
     let name = spec.workloads[judged].name();
+    let fabric = spec.workloads[judged].fabric();
+    let current = spec
+        .fabrics
+        .iter()
+        .find(|f| f.name == fabric)
+        .map(|f| f.technology);
     let rows = technology_comparison(spec, judged)
         .into_iter()
         .map(|p| {
+            let difference = p.network_cost_usd - report.totals.cost_usd;
+            let against = if Some(p.technology) == current {
+                "this design".to_string()
+            } else if difference >= 0.0 {
+                format!("+{}", usd(difference))
+            } else {
+                format!("−{}", usd(-difference))
+            };
             vec![
                 p.technology.label().to_string(),
                 p.communication.to_string(),
                 usd(p.network_cost_usd),
-                usd(p.network_cost_usd - report.totals.cost_usd),
+                against,
                 p.critical_findings.to_string(),
             ]
         })
