@@ -5,22 +5,27 @@ use engine::{FieldError, SpecErrors};
 use leptos::server_fn::codec::JsonEncoding;
 use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[serde(tag = "error", content = "details", rename_all = "snake_case")]
 pub enum AppError {
     /// The design is invalid: every error, with its field path (422).
+    #[error("invalid design: {}", SpecErrors(.0.clone()))]
     Invalid(Vec<FieldError>),
     /// Nothing exists at this id (404).
+    #[error("not found: {0}")]
     NotFound(String),
     /// The edit key is missing or wrong: nothing was written (403).
+    #[error("not allowed: {0}")]
     Forbidden(String),
     /// The request itself could not be read (400).
+    #[error("bad request: {0}")]
     BadRequest(String),
     /// The server could not do its part; the message is generic (500).
+    #[error("server error: {0}")]
     Internal(String),
     /// The browser could not reach the server.
+    #[error("the server could not be reached: {0}")]
     Unreachable(String),
 }
 
@@ -49,23 +54,6 @@ impl From<SpecErrors> for AppError {
         AppError::Invalid(errors.0)
     }
 }
-
-impl fmt::Display for AppError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AppError::Invalid(errors) => {
-                write!(f, "invalid design: {}", SpecErrors(errors.clone()))
-            }
-            AppError::NotFound(what) => write!(f, "not found: {what}"),
-            AppError::Forbidden(why) => write!(f, "not allowed: {why}"),
-            AppError::BadRequest(why) => write!(f, "bad request: {why}"),
-            AppError::Internal(what) => write!(f, "server error: {what}"),
-            AppError::Unreachable(why) => write!(f, "the server could not be reached: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for AppError {}
 
 impl FromServerFnError for AppError {
     type Encoder = JsonEncoding;

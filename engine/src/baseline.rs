@@ -68,56 +68,28 @@ pub struct Stated {
 }
 
 /// Why a run cannot be checked against a design.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CheckError {
+    #[error("the design has no fabric named {0:?}")]
     NoSuchFabric(String),
     /// The design cannot be evaluated (for example its GPU is not in the catalog).
+    #[error("the design cannot be evaluated: {0}")]
     Design(String),
     /// More ranks than GPUs attached to the fabric.
-    TooManyRanks {
-        ranks: u32,
-        gpus: u64,
-    },
+    #[error("the run has {ranks} ranks but only {gpus} GPUs are attached to the fabric")]
+    TooManyRanks { ranks: u32, gpus: u64 },
     /// More nodes than are attached to the fabric.
-    TooManyNodes {
-        nodes: u32,
-        attached: u32,
-    },
+    #[error("the run is on {nodes} nodes but only {attached} are attached to the fabric")]
+    TooManyNodes { nodes: u32, attached: u32 },
     /// Ranks that cannot be spread over the nodes: fewer ranks than nodes, or more on a node
     /// than it has GPUs.
+    #[error("{ranks} ranks do not fit on {nodes} nodes of {gpus_per_node} GPUs (at least one rank and at most {gpus_per_node} per node)")]
     RanksDoNotFitNodes {
         ranks: u32,
         nodes: u32,
         gpus_per_node: u32,
     },
 }
-
-impl std::fmt::Display for CheckError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CheckError::NoSuchFabric(name) => write!(f, "the design has no fabric named {name:?}"),
-            CheckError::Design(reason) => write!(f, "the design cannot be evaluated: {reason}"),
-            CheckError::TooManyRanks { ranks, gpus } => write!(
-                f,
-                "the run has {ranks} ranks but only {gpus} GPUs are attached to the fabric"
-            ),
-            CheckError::TooManyNodes { nodes, attached } => write!(
-                f,
-                "the run is on {nodes} nodes but only {attached} are attached to the fabric"
-            ),
-            CheckError::RanksDoNotFitNodes {
-                ranks,
-                nodes,
-                gpus_per_node,
-            } => write!(
-                f,
-                "{ranks} ranks do not fit on {nodes} nodes of {gpus_per_node} GPUs (at least one rank and at most {gpus_per_node} per node)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for CheckError {}
 
 /// Checks `run` against the prediction of `spec` on its fabric named `fabric`, with the algorithm
 /// and protocol NCCL's tuner would choose.

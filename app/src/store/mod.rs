@@ -19,30 +19,15 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Failures of the store. Their text is for logs, never for users.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    Database(sqlx::Error),
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migration: {0}")]
     Migration(sqlx::migrate::MigrateError),
     /// A stored row that the engine can no longer read.
+    #[error("stored data unreadable: {0}")]
     Corrupt(String),
-}
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StoreError::Database(e) => write!(f, "database: {e}"),
-            StoreError::Migration(e) => write!(f, "migration: {e}"),
-            StoreError::Corrupt(e) => write!(f, "stored data unreadable: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {}
-
-impl From<sqlx::Error> for StoreError {
-    fn from(e: sqlx::Error) -> Self {
-        StoreError::Database(e)
-    }
 }
 
 /// Where designs are kept, as configured: a SQLite file (the default) or a PostgreSQL server.
