@@ -60,11 +60,16 @@ pub async fn save_design(
     spec: serde_json::Value,
     note: Option<String>,
 ) -> Result<SavedDesign, AppError> {
-    use crate::server::{fail, store, stored};
-    let spec = engine::DesignSpec::from_value(spec).map_err(|e| fail(e.into()))?;
-    let report = engine::evaluate(&spec).map_err(|e| fail(e.into()))?;
-    let note = crate::server::note(note)?;
-    let (id, key) = stored(store()?.create_design(&spec, &report, &note).await)?;
+    use crate::server::{fail, store};
+    let checked = crate::store::check(
+        engine::DesignSpec::from_value(spec),
+        note.as_deref().unwrap_or_default(),
+    )
+    .map_err(|e| fail(e.into()))?;
+    let (id, key) = store()?
+        .save_new(&checked)
+        .await
+        .map_err(|e| fail(e.into()))?;
     crate::server::give_key(&id, &key);
     Ok(SavedDesign {
         id: id.as_str().to_string(),
@@ -83,12 +88,14 @@ pub async fn save_revision(
     note: Option<String>,
 ) -> Result<SavedDesign, AppError> {
     use crate::server::{fail, request_headers, store, stored};
-    use crate::store::{DesignId, SaveOutcome};
+    use crate::store::DesignId;
     let not_found = || fail(AppError::NotFound(format!("no design has the id {id:?}")));
     let design_id = DesignId::parse(&id).ok_or_else(not_found)?;
-    let spec = engine::DesignSpec::from_value(spec).map_err(|e| fail(e.into()))?;
-    let report = engine::evaluate(&spec).map_err(|e| fail(e.into()))?;
-    let note = crate::server::note(note)?;
+    let checked = crate::store::check(
+        engine::DesignSpec::from_value(spec),
+        note.as_deref().unwrap_or_default(),
+    )
+    .map_err(|e| fail(e.into()))?;
     let store = store()?;
     if stored(store.design(&design_id).await)?.is_none() {
         return Err(not_found());
@@ -98,25 +105,16 @@ pub async fn save_revision(
             "this browser does not hold the edit key of this design: duplicate it instead".into(),
         )));
     };
-    let outcome = stored(
-        store
-            .save_revision(&design_id, &key, &spec, &report, &note)
-            .await,
-    )?;
-    match outcome {
-        SaveOutcome::Saved(revision) => {
-            crate::server::give_key(&design_id, &key);
-            Ok(SavedDesign {
-                id,
-                revision,
-                edit_key: None,
-            })
-        }
-        SaveOutcome::WrongKey => Err(fail(AppError::Forbidden(
-            "the edit key this browser holds is not this design's".into(),
-        ))),
-        SaveOutcome::NoSuchDesign => Err(not_found()),
-    }
+    let revision = store
+        .save_next(&design_id, &key, &checked)
+        .await
+        .map_err(|e| fail(e.into()))?;
+    crate::server::give_key(&design_id, &key);
+    Ok(SavedDesign {
+        id,
+        revision,
+        edit_key: None,
+    })
 }
 
 /// Revision `revision` (the newest when absent) of design `id`, to edit or duplicate.

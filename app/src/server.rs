@@ -5,9 +5,6 @@ use crate::error::AppError;
 use crate::store::{DesignId, EditKey, Store, StoreError};
 use leptos::prelude::use_context;
 
-/// Longest note accepted with a save.
-pub const MAX_NOTE_CHARS: usize = 500;
-
 /// Sets the HTTP status of the response being built.
 pub fn set_status(code: u16) {
     if let (Some(options), Ok(status)) = (
@@ -53,24 +50,5 @@ pub fn give_key(id: &DesignId, key: &EditKey) {
         http::HeaderValue::from_str(&crate::ownership::key_cookie(id, key)),
     ) {
         options.append_header(http::header::SET_COOKIE, value);
-    }
-}
-
-/// What is wrong with a save's note, if anything.
-pub fn note_error(note: &str) -> Option<engine::FieldError> {
-    (note.chars().count() > MAX_NOTE_CHARS).then(|| {
-        engine::FieldError::new(
-            "note",
-            format!("must be at most {MAX_NOTE_CHARS} characters"),
-        )
-    })
-}
-
-/// A save's note, trimmed; refused with 422 when too long.
-pub fn note(note: Option<String>) -> Result<String, AppError> {
-    let note = note.unwrap_or_default().trim().to_string();
-    match note_error(&note) {
-        Some(error) => Err(fail(AppError::Invalid(vec![error]))),
-        None => Ok(note),
     }
 }

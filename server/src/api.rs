@@ -6,7 +6,7 @@
 //! every field error for an invalid spec. Nothing is written unless the answer is 201.
 
 use app::error::AppError;
-use app::store::{DesignId, EditKey, SaveOutcome, Store, StoreError, StoredRevision};
+use app::store::{check, DesignId, EditKey, SaveError, Store, StoreError, StoredRevision};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -51,6 +51,12 @@ impl From<StoreError> for Failure {
         Failure(AppError::Internal(
             "the design store failed; nothing was changed".into(),
         ))
+    }
+}
+
+impl From<SaveError> for Failure {
+    fn from(error: SaveError) -> Self {
+        Failure(error.into())
     }
 }
 
@@ -147,10 +153,6 @@ struct SaveBody {
     note: String,
 }
 
-fn note(text: &str) -> Result<String, Failure> {
-    app::server::note(Some(text.to_string())).map_err(Failure)
-}
-
 fn links(id: &str, revision: u32) -> serde_json::Value {
     json!({
         "share": format!("/d/{id}"),
@@ -161,9 +163,8 @@ fn links(id: &str, revision: u32) -> serde_json::Value {
 
 async fn create(State(store): State<Store>, body: Bytes) -> Answer {
     let body: SaveBody = json_body(&body)?;
-    let (spec, report) = evaluated(body.spec)?;
-    let note = note(&body.note)?;
-    let (id, key) = store.create_design(&spec, &report, &note).await?;
+    let checked = check(DesignSpec::from_value(body.spec), &body.note)?;
+    let (id, key) = store.save_new(&checked).await?;
     let id = id.as_str();
     Ok((
         StatusCode::CREATED,
@@ -204,21 +205,14 @@ async fn save(
         forbidden("saving a revision needs the design's edit key (Authorization: Bearer KEY)")
     })?;
     let body: SaveBody = json_body(&body)?;
-    let (spec, report) = evaluated(body.spec)?;
-    let note = note(&body.note)?;
-    match store
-        .save_revision(&design_id, &key, &spec, &report, &note)
-        .await?
-    {
-        SaveOutcome::Saved(n) => Ok((
-            StatusCode::CREATED,
-            [(header::LOCATION, format!("/api/designs/{id}/revisions/{n}"))],
-            Json(json!({ "id": id, "revision": n, "links": links(&id, n) })),
-        )
-            .into_response()),
-        SaveOutcome::WrongKey => Err(forbidden("the edit key is not this design's")),
-        SaveOutcome::NoSuchDesign => Err(no_design(&id)),
-    }
+    let checked = check(DesignSpec::from_value(body.spec), &body.note)?;
+    let n = store.save_next(&design_id, &key, &checked).await?;
+    Ok((
+        StatusCode::CREATED,
+        [(header::LOCATION, format!("/api/designs/{id}/revisions/{n}"))],
+        Json(json!({ "id": id, "revision": n, "links": links(&id, n) })),
+    )
+        .into_response())
 }
 
 async fn design(State(store): State<Store>, Path(id): Path<String>) -> Answer {

@@ -12,7 +12,7 @@ use app::pages::design_view::{design_page, DesignView};
 use app::pages::document::{not_found, unavailable, Page};
 use app::pages::import::{created_page, import_page};
 use app::pages::my_designs::my_designs_page;
-use app::store::{DesignHead, DesignId, EditKey, Sort, Store, StoreError};
+use app::store::{DesignHead, DesignId, EditKey, SaveError, Sort, Store, StoreError};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -404,27 +404,32 @@ struct ImportForm {
 
 /// Stores the pasted spec as a new design, or shows it back with every error.
 async fn import(State(pages): State<Pages>, Form(form): Form<ImportForm>) -> Response {
-    let note = form.note.unwrap_or_default().trim().to_string();
-    let mut errors: Vec<_> = app::server::note_error(&note).into_iter().collect();
-    let evaluated = engine::DesignSpec::from_json(&form.spec)
-        .and_then(|spec| engine::evaluate(&spec).map(|report| (spec, report)));
-    let (spec, report) = match evaluated {
-        Ok(done) if errors.is_empty() => done,
-        Ok(_) => return html(&import_page(&form.spec, &errors)),
-        Err(spec_errors) => {
-            errors.extend(spec_errors.0);
-            return html(&import_page(&form.spec, &errors));
-        }
+    let note = form.note.unwrap_or_default();
+    let checked = match app::store::check(engine::DesignSpec::from_json(&form.spec), &note) {
+        Ok(checked) => checked,
+        Err(SaveError::Invalid(errors)) => return html(&import_page(&form.spec, &errors)),
+        Err(other) => return failed_save(other),
     };
-    match pages.store.create_design(&spec, &report, &note).await {
+    match pages.store.save_new(&checked).await {
         Ok((id, key)) => {
-            let mut response = html(&created_page(&id, &key, &spec.title));
+            let mut response = html(&created_page(&id, &key, &checked.spec.title));
             if let Ok(cookie) = key_cookie(&id, &key).parse() {
                 response.headers_mut().append(header::SET_COOKIE, cookie);
             }
             response
         }
-        Err(e) => failed(e),
+        Err(e) => failed_save(e),
+    }
+}
+
+/// A save that failed other than by its input: the store's failure page.
+fn failed_save(error: SaveError) -> Response {
+    match error {
+        SaveError::Store(e) => failed(e),
+        other => {
+            tracing::error!(%other, "an import could not be saved");
+            html(&unavailable())
+        }
     }
 }
 

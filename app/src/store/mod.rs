@@ -7,11 +7,13 @@ mod baselines;
 mod designs;
 mod id;
 mod key;
+mod save;
 
 pub use baselines::{BaselineOutcome, NewBaseline, StoredBaseline};
 pub use designs::{DesignHead, Listing, RevisionMeta, SaveOutcome, Sort, StoredRevision};
 pub use id::DesignId;
 pub use key::EditKey;
+pub use save::{check, Checked, SaveError};
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::AnyPool;
