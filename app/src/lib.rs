@@ -16,6 +16,8 @@ pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod report;
 #[cfg(feature = "ssr")]
+pub mod search;
+#[cfg(feature = "ssr")]
 pub mod server;
 #[cfg(feature = "ssr")]
 pub mod store;
@@ -59,6 +61,7 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=pages::NotFound>
                     <Route path=path!("") view=pages::NewDesign/>
                     <Route path=path!("/new/:from") view=pages::StartFrom ssr=SsrMode::Async/>
+                    <Route path=path!("/d/:id/r/:n/search/open") view=pages::OpenCandidate ssr=SsrMode::Async/>
                     <Route path=path!("/d/:id/edit") view=pages::EditDesign ssr=SsrMode::Async/>
                     <Route path=path!("/d/:id/duplicate") view=pages::DuplicateDesign ssr=SsrMode::Async/>
                 </Routes>

@@ -17,4 +17,5 @@ pub mod rate_limit;
 pub mod report;
 pub mod routes;
 pub mod search;
+mod search_page;
 pub mod serve;

@@ -33,12 +33,15 @@ impl Cost {
                 && (path.ends_with("/baselines") || path.ends_with("/claim")))
             || path == "/api/designs"
             || path.starts_with("/api/designs/");
-        let computes = matches!(path, "/fn/dashboard" | "/api/evaluate" | "/api/search")
-            || (path.starts_with("/d/")
-                && (path.ends_with("/report")
-                    || path.ends_with("/report.pdf")
-                    || path.ends_with(".csv")
-                    || path.contains("/handoff")))
+        let computes = matches!(
+            path,
+            "/fn/dashboard" | "/api/evaluate" | "/api/search" | "/fn/search_candidate"
+        ) || (path.starts_with("/d/")
+            && (path.ends_with("/report")
+                || path.ends_with("/search")
+                || path.ends_with("/report.pdf")
+                || path.ends_with(".csv")
+                || path.contains("/handoff")))
             || (path.starts_with("/api/designs/") && path.ends_with("/report"));
         if post && writes {
             Cost::Write
@@ -153,6 +156,7 @@ mod tests {
             Cost::of(&Method::GET, "/d/x/r/1/cabling.csv"),
             Cost::Compute
         );
+        assert_eq!(Cost::of(&Method::GET, "/d/x/r/1/search"), Cost::Compute);
         assert_eq!(Cost::of(&Method::GET, "/d/x"), Cost::Cheap);
     }
 }

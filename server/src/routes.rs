@@ -142,6 +142,7 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
             settings.public_url.clone(),
         ))
         .merge(crate::api::routes(store.clone()))
+        .merge(crate::search_page::routes(store.clone()))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         // An uploaded nccl-tests log may be larger, so that the parser can say what is wrong
         // with it rather than the server refusing it unread.

@@ -6,13 +6,9 @@
 //! architects bring: every compared technology and every switch model, training within 5 % of
 //! an ideal network, at most 50 ms added per token, checkpoints within their budget.
 
+use app::search::form::{DEFAULT_ADDED_LATENCY_MS, DEFAULT_SLOWDOWN_PERCENT};
 use engine::search::{search, Limits, SearchRequest, SearchResult};
 use engine::{DesignSpec, SpecErrors};
-
-/// Largest step-time slowdown of the default question, percent.
-const DEFAULT_SLOWDOWN_PERCENT: f64 = 5.0;
-/// Largest added latency per token of the default question, ms.
-const DEFAULT_ADDED_LATENCY_MS: f64 = 50.0;
 
 /// The request in `text`: a search request, or a design spec to search with the default
 /// question.

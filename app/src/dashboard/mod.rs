@@ -18,6 +18,8 @@ mod headline;
 #[cfg(feature = "ssr")]
 mod operations;
 #[cfg(feature = "ssr")]
+pub mod search_chart;
+#[cfg(feature = "ssr")]
 pub(crate) mod studies;
 #[cfg(feature = "ssr")]
 mod topology;

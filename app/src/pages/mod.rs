@@ -1,11 +1,13 @@
 //! One module per page. The planner is a Leptos page that hydrates; the others are finished
 //! documents rendered on the server, without scripts.
 
+mod candidate;
 mod edit;
 mod not_found;
 mod planner;
 pub mod start;
 
+pub use candidate::OpenCandidate;
 pub use edit::{DuplicateDesign, EditDesign};
 pub use not_found::NotFound;
 pub use planner::{NewDesign, Planner};

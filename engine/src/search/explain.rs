@@ -275,7 +275,9 @@ impl Search {
     }
 }
 
-/// A choice in a few words: "RoCE v2 400GbE on sn5600, 8 NICs".
+/// A choice in a few words: "compute: RoCE v2 400GbE at 400 Gb/s on NVIDIA Spectrum-4 SN5600,
+/// leaf 1:1; 8 NICs per node". Switches are named as the catalog names them, without the
+/// details in brackets.
 pub fn describe_choice(choice: &Choice) -> String {
     let fabrics: Vec<String> = choice
         .fabrics
@@ -286,7 +288,11 @@ pub fn describe_choice(choice: &Choice) -> String {
                 f.fabric,
                 f.technology.label(),
                 round(f.port_gbps),
-                f.switch,
+                crate::catalog::switch(&f.switch).map_or(f.switch.as_str(), |s| s
+                    .name
+                    .split(" (")
+                    .next()
+                    .unwrap_or(s.name)),
                 round(f.leaf_oversubscription)
             )
         })

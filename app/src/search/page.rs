@@ -1,0 +1,191 @@
+//! `/d/<id>/r/<n>/search`: the cheapest fabrics that meet the design's targets. The question
+//! (targets, budget, technologies) is a form; the answer is the frontier as a chart and a
+//! table, each candidate explained on demand and opened in the planner from there.
+
+use super::form::{technology_field, SearchForm};
+use crate::dashboard::search_chart::{frontier_chart, Point};
+use crate::money::{usd, watts};
+use crate::pages::document::{document, Page};
+use engine::search::{describe_choice, Candidate, Explanation, SearchResult};
+use leptos::prelude::*;
+use leptos::tachys::view::RenderHtml;
+
+/// What the search found, and the candidate asked about.
+pub struct Outcome {
+    pub result: SearchResult,
+    pub explanation: Option<Explanation>,
+    /// The searched design itself.
+    pub base: Point,
+    /// The y axis is the added latency per token (nothing trains).
+    pub per_token: bool,
+}
+
+/// The revision searched: where its pages are.
+pub struct Searched<'a> {
+    pub id: &'a str,
+    pub revision: u32,
+    pub title: &'a str,
+}
+
+fn number(v: f64, digits: usize) -> String {
+    if v.is_finite() {
+        format!("{v:.digits$}")
+    } else {
+        "–".into()
+    }
+}
+
+fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
+    let technologies = engine::Technology::ALL
+        .into_iter()
+        .map(|t| {
+            let field = technology_field(t);
+            view! {
+                <label class="check">
+                    <input type="checkbox" name=field.clone() id=field checked=form.technologies.contains(&t)/>
+                    {t.label()}
+                </label>
+            }
+        })
+        .collect_view();
+    view! {
+        <form method="get" action=format!("/d/{}/r/{}/search", at.id, at.revision) class="search-form" id="search-form">
+            <input type="hidden" name="run" value="1"/>
+            <fieldset>
+                <legend>"Targets"</legend>
+                <label for="search-slowdown">"Largest training slowdown, %"</label>
+                <input id="search-slowdown" name="slowdown" type="text" inputmode="decimal" value=form.slowdown_percent.clone()/>
+                <label for="search-latency">"Largest added latency per token, ms"</label>
+                <input id="search-latency" name="latency" type="text" inputmode="decimal" value=form.added_latency_ms.clone()/>
+                <p class="help">"Every checkpoint is written within its budget. Leave a target empty to leave it free."</p>
+            </fieldset>
+            <fieldset>
+                <legend>"Constraints"</legend>
+                <label for="search-budget">"Network budget, USD"</label>
+                <input id="search-budget" name="budget" type="text" inputmode="decimal" value=form.budget_usd.clone() placeholder="none"/>
+                <label for="search-power">"Network power, kW"</label>
+                <input id="search-power" name="power" type="text" inputmode="decimal" value=form.power_kw.clone() placeholder="none"/>
+            </fieldset>
+            <fieldset>
+                <legend>"What the search may choose"</legend>
+                <div class="checks">{technologies}</div>
+                <label class="check">
+                    <input type="checkbox" name="every-switch" id="every-switch" checked=form.every_switch/>
+                    "Every switch model that carries the technology"
+                </label>
+            </fieldset>
+            <button type="submit" id="search-run">"Search"</button>
+        </form>
+    }
+}
+
+fn frontier_row(at: &Searched, query: &str, c: &Candidate) -> impl IntoView {
+    let id = c.record.id;
+    let explain = format!(
+        "/d/{}/r/{}/search?{query}&candidate={id}#explanation",
+        at.id, at.revision
+    );
+    let open = format!(
+        "/d/{}/r/{}/search/open?{query}&candidate={id}",
+        at.id, at.revision
+    );
+    view! {
+        <tr id=format!("candidate-{id}")>
+            <td class="num">{id}</td>
+            <td>{describe_choice(&c.choice)}</td>
+            <td class="num">{usd(c.record.cost_usd)}</td>
+            <td class="num">{watts(c.record.power_w)}</td>
+            <td class="num">{number(c.record.slowdown_percent, 2)}</td>
+            <td class="num">{number(c.record.added_latency_ms, 2)}</td>
+            <td><a href=explain>"Explain"</a> " · " <a rel="external" href=open class="open-candidate">"Open in the planner"</a></td>
+        </tr>
+    }
+}
+
+fn explanation_view(e: &Explanation) -> impl IntoView {
+    view! {
+        <section class="panel" id="explanation" aria-labelledby="explanation-heading">
+            <h2 id="explanation-heading">{format!("Candidate {}", e.candidate.record.id)}</h2>
+            <p>{describe_choice(&e.candidate.choice)}</p>
+            <p id="explanation-summary">{e.summary.clone()}</p>
+        </section>
+    }
+}
+
+fn outcome_view(at: &Searched, form: &SearchForm, outcome: &Outcome) -> impl IntoView {
+    let r = &outcome.result;
+    let query = form.query();
+    let rows = r
+        .frontier
+        .iter()
+        .map(|c| frontier_row(at, &query, c))
+        .collect_view();
+    let chart = frontier_chart(&r.frontier, Some(outcome.base), outcome.per_token);
+    let data = if r.frontier.is_empty() {
+        view! { <p class="invalid-design" id="no-design" role="status">{r.summary.clone()}</p> }
+            .into_any()
+    } else {
+        view! {
+            <div class="chart" id="chart-frontier" role="img" aria-label="Network cost against performance of every frontier candidate, and this design" inner_html=chart></div>
+            <table class="headroom" id="frontier">
+                <caption>"The frontier: no other candidate is cheaper, leaner and faster at once"</caption>
+                <thead><tr><th scope="col" class="num">"Candidate"</th><th scope="col">"What it chooses"</th><th scope="col" class="num">"Network cost"</th><th scope="col" class="num">"Power"</th><th scope="col" class="num">"Slowdown, %"</th><th scope="col" class="num">"Added per token, ms"</th><th scope="col"></th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        }
+        .into_any()
+    };
+    view! {
+        <section class="panel" aria-labelledby="answer-heading">
+            <h2 id="answer-heading">"The answer"</h2>
+            <p id="search-summary">{r.summary.clone()}</p>
+            <p class="meta">{format!(
+                "{} candidates in the space, {} visited, {} evaluated, {} meet every check{}.",
+                r.space, r.visited, r.evaluated, r.feasible,
+                if r.exhaustive { "; every candidate was visited, so the frontier is exact" } else { "" }
+            )}</p>
+            {data}
+        </section>
+        {outcome.explanation.as_ref().map(explanation_view)}
+    }
+}
+
+/// The search page of revision `at`: the form, and the outcome once it has run (or the
+/// form's errors, 422).
+pub fn search_page(
+    at: &Searched,
+    form: &SearchForm,
+    outcome: Option<Result<Outcome, Vec<String>>>,
+) -> Page {
+    let status = match &outcome {
+        Some(Err(_)) => 422,
+        _ => 200,
+    };
+    let shown = match &outcome {
+        None => ().into_any(),
+        Some(Err(errors)) => view! {
+            <div class="invalid-design" id="search-errors" role="alert">
+                <p>"The search did not run:"</p>
+                <ul>{errors.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}</ul>
+            </div>
+        }
+        .into_any(),
+        Some(Ok(o)) => outcome_view(at, form, o).into_any(),
+    };
+    let body = view! {
+        <section class="panel" aria-labelledby="search-heading">
+            <h1 id="search-heading">{format!("Search: the cheapest fabric for “{}”", at.title)}</h1>
+            <p class="meta">
+                <a href=format!("/d/{}/r/{}", at.id, at.revision)>{format!("Back to revision {}", at.revision)}</a>
+            </p>
+            <p class="note">"The search varies the fabrics' technology and switches, keeps the cluster and workloads, and returns the candidates that meet every target: none of them is beaten on cost, power and performance at once."</p>
+            {form_view(at, form)}
+        </section>
+        {shown}
+    }
+    .to_html();
+    Page {
+        status,
+        html: document(&format!("Search: {}", at.title), body),
+    }
+}
