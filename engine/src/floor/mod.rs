@@ -12,9 +12,12 @@
 //! assert!(svg.starts_with("<svg"));
 //! ```
 
+mod count;
 mod media;
 mod placement;
 mod power;
+#[cfg(test)]
+mod reference;
 mod routing;
 mod sheet;
 pub mod svg;
