@@ -42,6 +42,8 @@ struct Ends<'a> {
     router: &'a Router,
     nodes: &'a [Spot],
     switches: [&'a [Spot]; 3],
+    /// The rack of each node, leaf, spine and core.
+    racks: [Vec<u32>; KINDS],
 }
 
 const ORIGIN: Spot = Spot {
@@ -73,6 +75,31 @@ impl Ends<'_> {
             ),
             End::Endpoint(_) => (self.router.beside(other), OTHER),
         }
+    }
+
+    /// The kind of the device at `end` and its rack; `None` for an endpoint beside a rack or a
+    /// device the floor does not hold.
+    #[inline(always)]
+    fn rack(&self, end: End) -> Option<(usize, u32)> {
+        let (kind, index) = match end {
+            End::Node { node, .. } => (0, node),
+            End::Switch { role, index, .. } => (1 + role as usize, index),
+            End::Endpoint(_) => return None,
+        };
+        self.racks[kind]
+            .get(index as usize)
+            .map(|rack| (kind, *rack))
+    }
+
+    /// The rack of every device of each kind.
+    fn device_racks(&self) -> [Vec<u32>; KINDS] {
+        let kinds = [
+            self.nodes,
+            self.switches[0],
+            self.switches[1],
+            self.switches[2],
+        ];
+        kinds.map(|spots| spots.iter().map(|s| s.rack).collect())
     }
 
     /// The lowest and highest port of each kind of device in each rack, m.
@@ -108,6 +135,8 @@ struct RackPair {
     bin: Option<usize>,
     /// No cable between the two racks runs longer.
     longest_m: f64,
+    /// Whether one of them might join the longest routes: then each is routed on its own.
+    may_be_longest: bool,
 }
 
 /// The cage code (1 + class index) of every orderable length, to a node and between switches;
@@ -166,29 +195,26 @@ impl Visit for Counter<'_> {
     /// are known.
     #[inline(always)]
     fn link(&mut self, link: Link) {
-        let (z, z_kind) = self.ends.locate(link.z, ORIGIN);
-        let (a, a_kind) = self.ends.locate(link.a, z);
         let to_node = usize::from(!matches!(link.a, End::Switch { .. }));
-        if a.rack != z.rack && a_kind != OTHER && z_kind != OTHER {
-            let key = (a.rack, z.rack, a_kind, z_kind);
-            if self.pair.key != key {
-                self.pair = self.rack_pair(key, a, z);
-            }
-            if let Some(bin) = self.pair.bin {
-                if self.longest.len() < LONGEST_KEPT
-                    || self
-                        .longest
-                        .last()
-                        .is_some_and(|l| l.route_m < self.pair.longest_m)
-                {
-                    self.route(link, a, z, to_node);
+        if let (Some((a_kind, a_rack)), Some((z_kind, z_rack))) =
+            (self.ends.rack(link.a), self.ends.rack(link.z))
+        {
+            if a_rack != z_rack {
+                let key = (a_rack, z_rack, a_kind, z_kind);
+                if self.pair.key != key {
+                    self.pair = self.rack_pair(key);
+                }
+                if let (Some(bin), false) = (self.pair.bin, self.pair.may_be_longest) {
+                    self.count(link, bin, to_node);
                     return;
                 }
-                self.count(link, bin, to_node);
-                return;
             }
         }
+        let (z, _) = self.ends.locate(link.z, ORIGIN);
+        let (a, _) = self.ends.locate(link.a, z);
         self.route(link, a, z, to_node);
+        // The cable may have lengthened the list of longest routes.
+        self.pair.may_be_longest = self.may_be_longest(self.pair.longest_m);
     }
 }
 
@@ -228,9 +254,16 @@ impl Counter<'_> {
         }
     }
 
-    /// What the cables between the racks of `a` and `z` (ends of the kinds in `key`) share.
+    /// Whether a cable of `route_m` would join the longest routes kept so far.
+    #[inline(always)]
+    fn may_be_longest(&self, route_m: f64) -> bool {
+        self.longest.len() < LONGEST_KEPT
+            || self.longest.last().is_some_and(|l| l.route_m < route_m)
+    }
+
+    /// What the cables between two racks (with ends of the kinds in `key`) share.
     #[inline(never)]
-    fn rack_pair(&self, key: (u32, u32, usize, usize), a: Spot, z: Spot) -> RackPair {
+    fn rack_pair(&self, key: (u32, u32, usize, usize)) -> RackPair {
         let range = |kind: usize, rack: u32| {
             self.heights[kind]
                 .get(rack as usize)
@@ -239,19 +272,18 @@ impl Counter<'_> {
         };
         let (a_low, a_high) = range(key.2, key.0);
         let (z_low, z_high) = range(key.3, key.1);
-        let longest_m = self
-            .router
-            .route(Spot { h: a_low, ..a }, Spot { h: z_low, ..z });
-        let shortest_m = self
-            .router
-            .route(Spot { h: a_high, ..a }, Spot { h: z_high, ..z });
+        let at = |rack, h| self.router.spot_at(rack, h);
+        let longest_m = self.router.route(at(key.0, a_low), at(key.1, z_low));
+        let shortest_m = self.router.route(at(key.0, a_high), at(key.1, z_high));
         let (high, low) = (self.table.bin(longest_m), self.table.bin(shortest_m));
         RackPair {
             key,
             bin: (longest_m.is_finite() && shortest_m.is_finite() && high == low).then_some(high),
             longest_m,
+            may_be_longest: self.may_be_longest(longest_m),
         }
     }
+
     /// Notes that a cable of cage code `code` ends at `end`.
     #[inline(always)]
     fn mark(&mut self, end: End, code: u8) {
@@ -296,6 +328,7 @@ pub(crate) fn walk(
             router,
             nodes: router.node_spots(),
             switches: router.switch_spots(fi),
+            racks: Default::default(),
         },
         codes: cage_codes(table),
         per_switch,
@@ -308,6 +341,7 @@ pub(crate) fn walk(
             key: (u32::MAX, u32::MAX, OTHER, OTHER),
             bin: None,
             longest_m: f64::INFINITY,
+            may_be_longest: true,
         },
         out: Walked {
             by_length: [[[0; BINS]; 2]; 3],
@@ -321,6 +355,7 @@ pub(crate) fn walk(
         },
     };
     counter.heights = counter.ends.heights(router.racks());
+    counter.ends.racks = counter.ends.device_racks();
     // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
     let _ = links(fabric, &mut counter);
     counter.out

@@ -137,6 +137,12 @@ impl Router {
         }
     }
 
+    /// The spot at height `h` in `rack`.
+    pub fn spot_at(&self, rack: u32, h: f64) -> Spot {
+        let (x, y) = self.xy.get(rack as usize).copied().unwrap_or((0.0, 0.0));
+        Spot { rack, x, y, h }
+    }
+
     /// The spot of a device beside `spot`'s rack (an endpoint the floor does not place:
     /// UFM, a storage server), half way up.
     pub fn beside(&self, spot: Spot) -> Spot {
