@@ -146,7 +146,7 @@ fn ranks_from_bandwidths(run: &Run, collective: Collective) -> Option<(u32, f64)
         _ => return None,
     };
     let n = ceiling / (ceiling - ratio);
-    (n.is_finite() && n >= 1.5 && n < 1e7).then(|| (n.round() as u32, ratio))
+    (n.is_finite() && (1.5..1e7).contains(&n)).then(|| (n.round() as u32, ratio))
 }
 
 /// [`check`] for a run forced to `algorithm` (as `NCCL_ALGO=Ring`, `NVLS` or `CollNet` force it):

@@ -71,7 +71,7 @@ impl std::fmt::Display for DoesNotFit {
 
 /// `n + 1`, zero-padded to `width` digits: written by hand, since the floor names every
 /// device on every evaluation.
-fn push_numbered(out: &mut String, width: usize, n: u32) {
+pub(crate) fn push_numbered(out: &mut String, width: usize, n: u32) {
     let mut digits = [0u8; 10];
     let mut value = u64::from(n) + 1;
     let mut at = digits.len();
