@@ -53,28 +53,21 @@ const ORIGIN: Spot = Spot {
     h: 0.0,
 };
 
-/// Kinds of end, for [`Ends::locate`]: nodes, leaves, spines, cores; anything else is routed
-/// one cable at a time.
+/// Kinds of device whose racks the count looks up: nodes, leaves, spines, cores.
 const KINDS: usize = 4;
-const OTHER: usize = KINDS;
 
 impl Ends<'_> {
-    /// As [`Router::end`], with the fabric's spots looked up once; also the kind of the end,
-    /// or [`OTHER`] for an endpoint beside a rack or a device the floor does not hold.
+    /// As [`Router::end`], with the fabric's spots looked up once.
     #[inline(always)]
-    fn locate(&self, end: End, other: Spot) -> (Spot, usize) {
-        let found = |spot: Option<&Spot>, kind: usize| match spot {
-            Some(s) => (*s, kind),
-            None => (ORIGIN, OTHER),
-        };
+    fn locate(&self, end: End, other: Spot) -> Spot {
         match end {
-            End::Node { node, .. } => found(self.nodes.get(node as usize), 0),
-            End::Switch { role, index, .. } => found(
-                self.switches[role as usize].get(index as usize),
-                1 + role as usize,
-            ),
-            End::Endpoint(_) => (self.router.beside(other), OTHER),
+            End::Node { node, .. } => self.nodes.get(node as usize).copied(),
+            End::Switch { role, index, .. } => {
+                self.switches[role as usize].get(index as usize).copied()
+            }
+            End::Endpoint(_) => Some(self.router.beside(other)),
         }
+        .unwrap_or(ORIGIN)
     }
 
     /// The kind of the device at `end` and its rack; `None` for an endpoint beside a rack or a
@@ -210,8 +203,8 @@ impl Visit for Counter<'_> {
                 }
             }
         }
-        let (z, _) = self.ends.locate(link.z, ORIGIN);
-        let (a, _) = self.ends.locate(link.a, z);
+        let z = self.ends.locate(link.z, ORIGIN);
+        let a = self.ends.locate(link.a, z);
         self.route(link, a, z, to_node);
         // The cable may have lengthened the list of longest routes.
         self.pair.may_be_longest = self.may_be_longest(self.pair.longest_m);
@@ -338,7 +331,7 @@ pub(crate) fn walk(
         longest,
         heights: [Vec::new(), Vec::new(), Vec::new(), Vec::new()],
         pair: RackPair {
-            key: (u32::MAX, u32::MAX, OTHER, OTHER),
+            key: (u32::MAX, u32::MAX, KINDS, KINDS),
             bin: None,
             longest_m: f64::INFINITY,
             may_be_longest: true,
