@@ -119,3 +119,160 @@ proptest! {
         let _ = floor::cabling(&spec, &report);
     }
 }
+
+/// Every example with `nodes` nodes, its leaves placed as `leaves`.
+fn scaled(example: &str, nodes: u32, leaves: &str) -> Option<DesignSpec> {
+    let mut value: Value = serde_json::from_str(example).unwrap();
+    value["schema_version"] = json!(3);
+    value["cluster"]["nodes"] = json!(nodes);
+    value["workloads"] = json!([]);
+    for f in value["fabrics"].as_array_mut()? {
+        f.as_object_mut()?.remove("attached_nodes");
+    }
+    value["floor"] = json!({ "leaves": leaves });
+    DesignSpec::from_value(value).ok()
+}
+
+/// The number after the last `prefix` of a port label, from 1.
+fn port_number(port: &str, prefix: &str) -> u32 {
+    port.rsplit(prefix).next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn the_evaluation_counts_the_cables_transceivers_and_rack_power_of_the_cabling_sheet() {
+    use std::collections::BTreeMap;
+    let mut designs = 0;
+    for (name, example) in examples::ALL {
+        for (nodes, leaves) in [
+            (8, "top_of_rack"),
+            (64, "middle_of_row"),
+            (300, "end_of_row"),
+            (512, "network_row"),
+        ] {
+            let Some(spec) = scaled(example, nodes, leaves) else {
+                continue;
+            };
+            let Ok(report) = evaluate(&spec) else {
+                continue;
+            };
+            let Ok(sheet) = floor::cabling(&spec, &report) else {
+                continue;
+            };
+            let plan = floor::plan(&spec, &report);
+            designs += 1;
+            let what = format!("{name} at {nodes} nodes");
+
+            // Cables by fabric, tier, medium and orderable length.
+            let mut cables: BTreeMap<(String, String, String, String), u32> = BTreeMap::new();
+            for c in sheet.iter().filter(|c| c.reach.is_some()) {
+                let key = (
+                    c.fabric.clone(),
+                    c.tier.to_string(),
+                    format!("{:?}", c.reach.unwrap()),
+                    format!("{:?}", c.length_m.unwrap()),
+                );
+                *cables.entry(key).or_default() += 1;
+            }
+            let counted: BTreeMap<_, _> = plan
+                .cables
+                .iter()
+                .map(|c| {
+                    (
+                        (
+                            c.fabric.clone(),
+                            c.tier.clone(),
+                            format!("{:?}", c.reach),
+                            format!("{:?}", c.length_m),
+                        ),
+                        c.count,
+                    )
+                })
+                .collect();
+            assert_eq!(counted, cables, "{what}");
+
+            // Transceivers: one per cage that holds an optical link, of the dearest class in it.
+            let per_plug = |fabric: &str, end: &str| {
+                plan.transceivers
+                    .iter()
+                    .find(|t| t.fabric == fabric && t.end == end)
+                    .map_or(1, |t| t.links_per_plug)
+            };
+            let mut cages: BTreeMap<(String, &str, String, u32), ReachClass> = BTreeMap::new();
+            let mut endpoints: BTreeMap<(String, String), u32> = BTreeMap::new();
+            let mut node_rack: BTreeMap<String, String> = BTreeMap::new();
+            for c in sheet
+                .iter()
+                .filter(|c| c.reach.is_some_and(|r| r.is_optical()))
+            {
+                let reach = c.reach.unwrap();
+                for (device, port, rack) in [
+                    (&c.a_device, &c.a_port, &c.a_rack),
+                    (&c.z_device, &c.z_port, &c.z_rack),
+                ] {
+                    let (end, number) = if device.starts_with("node-") {
+                        node_rack.insert(device.clone(), rack.clone().unwrap());
+                        ("node", port_number(port, "nic"))
+                    } else if device.contains("-endpoint-") {
+                        *endpoints
+                            .entry((c.fabric.clone(), format!("{reach:?}")))
+                            .or_default() += 1;
+                        continue;
+                    } else {
+                        ("switch", port_number(port, "p"))
+                    };
+                    let cage = (number - 1) / per_plug(&c.fabric, end);
+                    let class = cages
+                        .entry((c.fabric.clone(), end, device.clone(), cage))
+                        .or_insert(reach);
+                    *class = (*class).max(reach);
+                }
+            }
+            let mut transceivers: BTreeMap<(String, String, String), u32> = BTreeMap::new();
+            for ((fabric, end, _, _), class) in &cages {
+                *transceivers
+                    .entry((fabric.clone(), end.to_string(), format!("{class:?}")))
+                    .or_default() += 1;
+            }
+            for ((fabric, class), n) in endpoints {
+                *transceivers
+                    .entry((fabric, "endpoint".into(), class))
+                    .or_default() += n;
+            }
+            let counted: BTreeMap<_, _> = plan
+                .transceivers
+                .iter()
+                .map(|t| {
+                    (
+                        (t.fabric.clone(), t.end.clone(), format!("{:?}", t.reach)),
+                        t.count,
+                    )
+                })
+                .collect();
+            assert_eq!(counted, transceivers, "{what}");
+
+            // Each rack draws its devices plus the transceivers in its nodes' cages.
+            let mut optics_w: BTreeMap<String, f64> = BTreeMap::new();
+            for ((fabric, end, device, _), class) in &cages {
+                if *end == "node" {
+                    let watts = plan
+                        .transceivers
+                        .iter()
+                        .find(|t| &t.fabric == fabric && t.end == "node" && t.reach == *class)
+                        .unwrap()
+                        .watts_each;
+                    *optics_w.entry(node_rack[device].clone()).or_default() += watts;
+                }
+            }
+            for rack in &plan.racks {
+                let devices_w: f64 = rack.devices.iter().map(|d| d.power_w).sum();
+                let optics = optics_w.get(&rack.name).copied().unwrap_or(0.0);
+                assert!(
+                    (rack.load_kw * 1000.0 - devices_w - optics).abs() < 1e-6,
+                    "{what}: rack {}",
+                    rack.name
+                );
+            }
+        }
+    }
+    assert!(designs >= 15, "{designs} designs compared");
+}

@@ -15,7 +15,7 @@ use crate::report::FabricReport;
 mod walk;
 
 use serde::{Deserialize, Serialize};
-pub(crate) use walk::{links, End, Role};
+pub(crate) use walk::{links, End, Link, Role, Visit};
 
 /// One cable. The rack, U and route fields are filled by the floor's sheet
 /// (`crate::floor::cabling`); the fabric's own sheet leaves them empty.
@@ -71,7 +71,7 @@ impl std::fmt::Display for DoesNotFit {
 
 /// `n + 1`, zero-padded to `width` digits: written by hand, since the floor names every
 /// device on every evaluation.
-fn push_numbered(out: &mut String, width: usize, n: u32) {
+pub(crate) fn push_numbered(out: &mut String, width: usize, n: u32) {
     let mut digits = [0u8; 10];
     let mut value = u64::from(n) + 1;
     let mut at = digits.len();
@@ -150,7 +150,7 @@ pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
             + u64::from(plan.spine_core_links))
         .min(1 << 22) as usize,
     );
-    links(fabric, |link| {
+    links(fabric, &mut |link: Link| {
         let media = tier_media(link.tier);
         let (a_device, a_port) = names.end(link.a);
         let (z_device, z_port) = names.end(link.z);

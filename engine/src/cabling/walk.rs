@@ -49,9 +49,24 @@ pub(crate) struct Link {
     pub z: End,
 }
 
+/// What is done with each link of a walk: any `FnMut(Link)`, or a visitor whose `link` is
+/// inlined into every loop of the walk.
+pub(crate) trait Visit {
+    fn link(&mut self, link: Link);
+}
+
+impl<F: FnMut(Link)> Visit for F {
+    #[inline(always)]
+    fn link(&mut self, link: Link) {
+        self(link)
+    }
+}
+
 /// Calls `visit` with every link of `fabric`, in sheet order, without naming anything (the
-/// floor counts tens of thousands of links on every evaluation).
-pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Result<(), DoesNotFit> {
+/// floor counts tens of thousands of links on every evaluation). Inlined, so that each caller's
+/// visit is specialised to the kind of link each loop makes.
+#[inline(always)]
+pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(), DoesNotFit> {
     let plan = &fabric.plan;
     let k = plan.radix;
     let rails = fabric.ports_per_node.max(1);
@@ -99,7 +114,7 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
                 )));
             };
             *taken = (*taken).max(leaf_port + 1);
-            visit(Link {
+            visit.link(Link {
                 tier: "node-leaf",
                 level: 0,
                 a: End::Node { node: n, nic: r },
@@ -124,7 +139,7 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
                 e + 1
             )));
         };
-        visit(Link {
+        visit.link(Link {
             tier: "node-leaf",
             level: 0,
             a: End::Endpoint(e),
@@ -162,7 +177,7 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
                         l + 1
                     )));
                 }
-                visit(Link {
+                visit.link(Link {
                     tier: "leaf-spine",
                     level: 1,
                     a: switch(Role::Leaf, l, down + j),
@@ -192,7 +207,7 @@ pub(crate) fn links(fabric: &FabricReport, mut visit: impl FnMut(Link)) -> Resul
                         s + 1
                     )));
                 }
-                visit(Link {
+                visit.link(Link {
                     tier: "spine-core",
                     level: 2,
                     a: switch(Role::Spine, s, spine_down + u),

@@ -7,26 +7,27 @@
 //! of the dearest class either link needs, since both ports of a twin-port plug use one fibre
 //! type. An endpoint the floor does not place (UFM, a storage server) takes a single-port one.
 
+use super::count::{self, Cages, Walked};
 use super::placement::Placed;
 use super::routing::{medium, orderable, Router, Spot, ORDERABLE_M};
 use super::{LengthCount, TransceiverCount};
 use crate::bom::{Builder, Item};
-use crate::cabling::{links, End, Role};
+use crate::cabling::End;
 use crate::catalog::{chassis, media_for, switch, Media, ReachClass};
 use crate::report::{BomLine, FabricReport};
 use crate::spec::{DesignSpec, Role as FabricRole};
 
-const CLASSES: [ReachClass; 5] = [
+pub(super) const CLASSES: [ReachClass; 5] = [
     ReachClass::Dac,
     ReachClass::Acc,
     ReachClass::Multimode,
     ReachClass::SingleMode,
     ReachClass::LongReach,
 ];
-const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
+pub(super) const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
 
 /// [`CLASSES`] lists the classes in declaration order.
-fn class_index(c: ReachClass) -> usize {
+pub(super) fn class_index(c: ReachClass) -> usize {
     c as usize
 }
 
@@ -36,7 +37,7 @@ pub(crate) fn figures(class: ReachClass, speed: f64, per_cage: u32) -> Option<Me
 }
 
 /// One of the longest cables, kept for the floor plan.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Long {
     pub fabric: usize,
     pub tier: &'static str,
@@ -54,9 +55,11 @@ pub(crate) fn links_per_plug(links: u32) -> u32 {
     1 << (31 - links.max(1).leading_zeros())
 }
 
-const PRICE_ESTIMATE: &str = "estimate: no public list price was found; override it in the design";
-const OPTICS_POWER: &str = "NVIDIA LinkX 100G-PAM4 overview and product pages MMA4Z00-NS, MMS4X00-NS, MMS4X50-NM (twin-port 2×SR4 15 W, 2×DR4 17 W; single-port 400G 9 W max); prices are estimates";
+pub(super) const PRICE_ESTIMATE: &str =
+    "estimate: no public list price was found; override it in the design";
+pub(super) const OPTICS_POWER: &str = "NVIDIA LinkX 100G-PAM4 overview and product pages MMA4Z00-NS, MMS4X00-NS, MMS4X50-NM (twin-port 2×SR4 15 W, 2×DR4 17 W; single-port 400G 9 W max); prices are estimates";
 
+#[derive(Debug, PartialEq)]
 pub(crate) struct Tally {
     pub cables: Vec<LengthCount>,
     pub transceivers: Vec<TransceiverCount>,
@@ -104,9 +107,10 @@ impl MediumTable {
         }
     }
 
-    /// The medium of one link: (orderable length index, class); `None` when nothing reaches.
+    /// The orderable length index of a route, or `ORDERABLE_M.len()` when it is longer than
+    /// every orderable length.
     #[inline]
-    pub fn link(&self, route_m: f64, to_node: bool) -> (Option<usize>, Option<ReachClass>) {
+    pub fn bin(&self, route_m: f64) -> usize {
         let bin = if (0.0..=DIRECT_M).contains(&route_m) {
             // Every orderable length up to 100 m is a whole number of half metres.
             // Rounded up by hand: `ceil` is a library call on the baseline x86-64 target.
@@ -117,7 +121,24 @@ impl MediumTable {
         } else {
             orderable(route_m)
         };
-        (bin, bin.and_then(|b| self.classes[usize::from(to_node)][b]))
+        bin.unwrap_or(ORDERABLE_M.len())
+    }
+
+    /// The medium of orderable length `bin`, to a node or between switches.
+    #[inline]
+    pub fn class(&self, bin: usize, to_node: bool) -> Option<ReachClass> {
+        self.classes[usize::from(to_node)]
+            .get(bin)
+            .copied()
+            .flatten()
+    }
+
+    /// The medium of one link: (orderable length index, class); `None` when nothing reaches.
+    #[inline]
+    pub fn link(&self, route_m: f64, to_node: bool) -> (Option<usize>, Option<ReachClass>) {
+        let bin = self.bin(route_m);
+        let bin = (bin < ORDERABLE_M.len()).then_some(bin);
+        (bin, bin.and_then(|b| self.class(b, to_node)))
     }
 }
 
@@ -149,98 +170,39 @@ pub(crate) fn tally(
                 .map(|s| s.links_per_cage(speed))
                 .unwrap_or(1),
         );
-        let cage_shift = per_cage.trailing_zeros();
         // The node's twin-port cages carry its compute-fabric NICs.
         let host_per_cage = if fabric.role == FabricRole::Compute {
             links_per_plug(node_cages)
         } else {
             1
         };
-        let host_shift = host_per_cage.trailing_zeros();
         let rails = fabric.ports_per_node.max(1);
         let cages_per_switch = radix.div_ceil(per_cage) as usize;
         let cages_per_node = rails.div_ceil(host_per_cage) as usize;
-        let counts_of = |n: u32| vec![0u8; n as usize * cages_per_switch];
-        let plan = &fabric.plan;
-        // Per cage, 1 + the index of the dearest optical class it holds; 0 when it holds none.
-        let mut switch_cages = [
-            counts_of(plan.leaves),
-            counts_of(plan.spines),
-            counts_of(plan.cores),
-        ];
-        let mut host = vec![0u8; fabric.attached_nodes as usize * cages_per_node];
-        let mut endpoint = [0u32; 5];
-        let mut counts = [[[0u32; ORDERABLE_M.len()]; 5]; 3];
-        let mut mark = |end: End, code: u8| match end {
-            End::Switch { role, index, port } => {
-                let r = match role {
-                    Role::Leaf => 0,
-                    Role::Spine => 1,
-                    Role::Core => 2,
-                };
-                let i = index as usize * cages_per_switch + (port >> cage_shift) as usize;
-                if let Some(c) = switch_cages[r].get_mut(i) {
-                    *c = (*c).max(code);
-                }
-            }
-            End::Node { node, nic } => {
-                let i = node as usize * cages_per_node + (nic >> host_shift) as usize;
-                if let Some(c) = host.get_mut(i) {
-                    *c = (*c).max(code);
-                }
-            }
-            End::Endpoint(_) => endpoint[usize::from(code - 1)] += 1,
-        };
         let table = MediumTable::new(speed);
-        let unreachable = &mut out.unreachable[fi];
-        let longest = &mut out.longest;
-        // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
-        let _ = links(fabric, |link| {
-            let z = spot(router, fi, link.z, None);
-            let a = spot(router, fi, link.a, Some(z));
-            let route_m = router.route(a, z);
-            let to_node = !matches!(link.a, End::Switch { .. });
-            let (bin, class) = table.link(route_m, to_node);
-            // The longest route between each pair of racks, so the plan shows distinct routes.
-            if longest.len() < LONGEST_KEPT || longest.last().is_some_and(|l| l.route_m < route_m) {
-                let same = longest
-                    .iter()
-                    .position(|l| l.a.rack == a.rack && l.z.rack == z.rack);
-                let keep = match same {
-                    Some(i) if longest[i].route_m < route_m => {
-                        longest.remove(i);
-                        true
+        let cages = Cages {
+            per_switch: per_cage,
+            per_node: host_per_cage,
+            per_switch_device: cages_per_switch,
+            per_node_device: cages_per_node,
+        };
+        let Walked {
+            by_length,
+            switch_cages,
+            host,
+            endpoint,
+        } = count::walk(fi, fabric, router, &table, cages, &mut out.longest);
+        let mut counts = [[[0u32; ORDERABLE_M.len()]; 5]; 3];
+        for (level, by_reach) in by_length.iter().enumerate() {
+            for (to_node, row) in by_reach.iter().enumerate() {
+                for (bin, count) in row.iter().enumerate().filter(|(_, n)| **n > 0) {
+                    match count::class_of(&table, bin, to_node == 1) {
+                        Some(class) => counts[level][class_index(class)][bin] += count,
+                        None => out.unreachable[fi] += count,
                     }
-                    Some(_) => false,
-                    None => true,
-                };
-                if keep {
-                    let at = longest.partition_point(|l| l.route_m >= route_m);
-                    longest.insert(
-                        at,
-                        Long {
-                            fabric: fi,
-                            tier: link.tier,
-                            a,
-                            z,
-                            route_m,
-                            bin,
-                        },
-                    );
-                    longest.truncate(LONGEST_KEPT);
                 }
             }
-            let (Some(bin), Some(class)) = (bin, class) else {
-                *unreachable += 1;
-                return;
-            };
-            counts[link.level.min(2)][class_index(class)][bin] += 1;
-            if class.is_optical() {
-                let code = class_index(class) as u8 + 1;
-                mark(link.a, code);
-                mark(link.z, code);
-            }
-        });
+        }
         let key_speed = speed.round() as u32;
         for (t, tier) in TIERS.iter().enumerate() {
             for (c, class) in CLASSES.iter().enumerate() {

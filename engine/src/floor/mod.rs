@@ -12,9 +12,12 @@
 //! assert!(svg.starts_with("<svg"));
 //! ```
 
+mod count;
 mod media;
 mod placement;
 mod power;
+#[cfg(test)]
+mod reference;
 mod routing;
 mod sheet;
 pub mod svg;
@@ -22,7 +25,7 @@ pub mod svg;
 pub use routing::{medium, orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
 pub use sheet::cabling;
 
-use crate::cabling::{digits, Names};
+use crate::cabling::{digits, push_numbered, Names};
 use crate::catalog::{chassis, ReachClass};
 use crate::report::{BomLine, Figure, Finding, Report, Severity};
 use crate::spec::DesignSpec;
@@ -136,8 +139,15 @@ pub struct Route {
     pub z_xy: (f64, f64),
 }
 
+/// `R<row>-<position>`, both from 1 and of at least two digits: written by hand, since every
+/// evaluation of the floor names every rack.
 pub(crate) fn rack_name(row: u32, position: u32) -> String {
-    format!("R{:02}-{:02}", row + 1, position + 1)
+    let mut name = String::with_capacity(7);
+    name.push('R');
+    push_numbered(&mut name, 2, row);
+    name.push('-');
+    push_numbered(&mut name, 2, position);
+    name
 }
 
 /// Places every node and switch of `spec` (evaluated as `report`), routes every cable and
@@ -277,5 +287,23 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
         facility_power_kw: Figure::new(it_kw * floor.pue, "IT power × PUE", power::PUE_SOURCE),
         longest,
         findings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rack_name;
+
+    #[test]
+    fn racks_are_named_by_row_and_position_from_one_with_two_digits_at_least() {
+        assert_eq!(rack_name(0, 0), "R01-01");
+        assert_eq!(rack_name(9, 19), "R10-20");
+        assert_eq!(rack_name(123, 4), "R124-05");
+        for (row, position) in [(0, 0), (7, 99), (99, 100), (1234, 5)] {
+            assert_eq!(
+                rack_name(row, position),
+                format!("R{:02}-{:02}", row + 1, position + 1)
+            );
+        }
     }
 }

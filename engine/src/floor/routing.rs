@@ -108,6 +108,24 @@ impl Router {
         }
     }
 
+    /// How many racks stand on the floor.
+    pub fn racks(&self) -> usize {
+        self.xy.len()
+    }
+
+    /// Where each node's ports are, by node number.
+    pub fn node_spots(&self) -> &[Spot] {
+        &self.nodes
+    }
+
+    /// Where each leaf's, spine's and core's ports are in fabric `fabric`.
+    pub fn switch_spots(&self, fabric: usize) -> [&[Spot]; 3] {
+        match self.switches.get(fabric) {
+            Some([leaves, spines, cores]) => [leaves, spines, cores],
+            None => [&[]; 3],
+        }
+    }
+
     /// The port of a device at `u` of `height` units in `rack`: its middle.
     pub fn spot(&self, rack: u32, u: u32, height: u32) -> Spot {
         let (x, y) = self.xy.get(rack as usize).copied().unwrap_or((0.0, 0.0));
@@ -117,6 +135,12 @@ impl Router {
             y,
             h: (f64::from(u.max(1) - 1) + f64::from(height) / 2.0) * RACK_UNIT_M,
         }
+    }
+
+    /// The spot at height `h` in `rack`.
+    pub fn spot_at(&self, rack: u32, h: f64) -> Spot {
+        let (x, y) = self.xy.get(rack as usize).copied().unwrap_or((0.0, 0.0));
+        Spot { rack, x, y, h }
     }
 
     /// The spot of a device beside `spot`'s rack (an endpoint the floor does not place:

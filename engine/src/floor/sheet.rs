@@ -5,7 +5,7 @@ use super::media::{links_per_plug, spot, MediumTable};
 use super::placement::place;
 use super::rack_name;
 use super::routing::{Router, ORDERABLE_M};
-use crate::cabling::{digits, links, Cable, DoesNotFit, End, Names};
+use crate::cabling::{digits, links, Cable, DoesNotFit, End, Link, Names};
 use crate::catalog::{chassis, switch};
 use crate::report::Report;
 use crate::spec::{DesignSpec, Role};
@@ -51,7 +51,7 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
             _ => "single-port".to_string(),
         };
         let table = MediumTable::new(speed);
-        links(fabric, |link| {
+        links(fabric, &mut |link: Link| {
             let z = spot(&router, fi, link.z, None);
             let a = spot(&router, fi, link.a, Some(z));
             let route_m = router.route(a, z);
