@@ -107,6 +107,7 @@ pub fn design_page(
                     <li><a id="edit-design" href=format!("/d/{id}/edit")>"Edit"</a></li>
                     <li><a id="duplicate-design" href=format!("/d/{id}/duplicate?revision={n}")>"Duplicate as a new design"</a></li>
                     <li>{compare_previous}</li>
+                    <li><a id="design-search" href=format!("/d/{id}/r/{n}/search")>"Search for the cheapest fabric"</a></li>
                     <li><a id="design-baselines" href=format!("/d/{id}/baselines")>"Baselines (nccl-tests)"</a></li>
                     <li><a href=format!("/d/{id}/r/{n}/spec.json") download="">"Download the spec (JSON)"</a></li>
                     <li><a href=format!("/d/{id}/r/{n}/report.json") download="">"Download the report (JSON)"</a></li>

@@ -67,7 +67,8 @@ pub fn Planner(spec: engine::DesignSpec, editing: Option<Stored>) -> impl IntoVi
             _ => spec,
         }
     });
-    let heading = move || match editor.editing.get() {
+    let heading = move || {
+        match editor.editing.get() {
         Some(Stored {
             id,
             revision,
@@ -76,7 +77,8 @@ pub fn Planner(spec: engine::DesignSpec, editing: Option<Stored>) -> impl IntoVi
             <h1 id="wizard-heading">{format!("Editing {title}, revision {revision}")}</h1>
             <p class="note" id="editing-note">
                 "Saving adds revision " {revision + 1} ". "
-                <a rel="external" href=format!("/d/{id}")>"View the saved design"</a>
+                <a rel="external" href=format!("/d/{id}")>"View the saved design"</a> " · "
+                <a rel="external" id="editing-search" href=format!("/d/{id}/r/{revision}/search")>"Search for the cheapest fabric"</a>
             </p>
         }
         .into_any(),
@@ -85,6 +87,7 @@ pub fn Planner(spec: engine::DesignSpec, editing: Option<Stored>) -> impl IntoVi
             <StartingPoints/>
         }
         .into_any(),
+    }
     };
     view! {
         // The server writes a reactive title as it is: markup characters are left out of it.

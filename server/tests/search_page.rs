@@ -1,0 +1,63 @@
+//! The search page over HTTP: a revision's question as a form in the address, its frontier as
+//! a chart and a table, a candidate explained, and a bad number refused by its label.
+
+mod common;
+
+use common::*;
+
+fn example(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[tokio::test]
+async fn the_search_page_answers_with_a_frontier_and_explains_a_candidate() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server
+        .create(&example(engine::examples::SEVENTY_B_INFERENCE_25G))
+        .await;
+    let base = format!("/d/{}/r/1/search", design.id);
+    let (status, form) = server.page(&base).await;
+    assert_eq!(status, 200);
+    assert!(form.contains(r#"id="search-form""#) && !form.contains(r#"id="frontier""#));
+
+    // 50 ms per token over 4 nodes: no TCP fabric meets it (the seed's argument).
+    let question = "run=1&slowdown=5&latency=50&tech-ib_ndr=on&tech-roce400=on&tech-tcp100=on&tech-tcp25=on&every-switch=on";
+    let (status, page) = server.page(&format!("{base}?{question}")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains(r#"id="frontier""#), "a frontier table");
+    assert!(
+        page.contains(r#"id="chart-frontier""#) && page.contains("<svg"),
+        "a frontier chart"
+    );
+    let table = &page[page.find(r#"id="frontier""#).unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert!(!table.contains("TCP"), "no TCP fabric is on the frontier");
+    assert!(
+        !table.contains("sn5600") && !table.contains("qm9700"),
+        "switches by name, not key"
+    );
+
+    // The first candidate explained, and linked to the planner.
+    let first: String = table
+        .split(r#"id="candidate-"#)
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    let (_, explained) = server
+        .page(&format!("{base}?{question}&candidate={first}"))
+        .await;
+    assert!(explained.contains(r#"id="explanation-summary""#));
+    assert!(explained.contains("/search/open?run=1&amp;slowdown=5&amp;latency=50"));
+    assert!(explained.contains(&format!("&amp;candidate={first}")));
+
+    // A target that is not a number is refused by its label.
+    let (status, refused) = server
+        .page(&format!("{base}?run=1&slowdown=fast&tech-ib_ndr=on"))
+        .await;
+    assert_eq!(status, 422);
+    assert!(refused.contains("Largest training slowdown"));
+    server.stop().await;
+}
