@@ -66,7 +66,7 @@ fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
                 <label for="search-power">"Network power, kW"</label>
                 <input id="search-power" name="power" type="text" inputmode="decimal" value=form.power_kw.clone() placeholder="none"/>
             </fieldset>
-            <fieldset>
+            <fieldset class="choices">
                 <legend>"What the search may choose"</legend>
                 <div class="checks">{technologies}</div>
                 <label class="check">
