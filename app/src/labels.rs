@@ -77,6 +77,23 @@ const LABELS: &[(&str, &str)] = &[
     ("cable_runs.node_leaf_m", "Node to leaf"),
     ("cable_runs.leaf_spine_m", "Leaf to spine"),
     ("cable_runs.spine_core_m", "Spine to core"),
+    ("floor.nodes_per_rack", "GPU nodes per rack"),
+    ("floor.racks_per_row", "Compute racks per row"),
+    ("floor.rows", "Rows of compute racks"),
+    ("floor.node_power_kw", "Power of one node"),
+    ("floor.node_rack_units", "Height of one node"),
+    ("floor.leaves", "Leaves"),
+    ("floor.spines", "Spines and cores"),
+    ("floor.rack_power_kw", "Power one rack may draw"),
+    ("floor.rack_units", "Rack height"),
+    ("floor.feeds", "Feeds"),
+    ("floor.cooling", "Cooling"),
+    ("floor.air_limit_kw", "Air cooling limit per rack"),
+    ("floor.pue", "Power usage effectiveness"),
+    ("floor.row_pitch_m", "Row pitch"),
+    ("floor.rack_width_m", "Rack width"),
+    ("floor.tray_height_m", "Tray above the racks"),
+    ("floor.slack_percent", "Slack on every cable"),
     ("unit_price_usd", "Your unit price"),
     ("power_w", "Your power per unit"),
 ];
@@ -176,7 +193,7 @@ mod tests {
 
     #[test]
     fn every_path_the_engine_names_reads_as_words() {
-        for path in ["floor.rack_power_kw", "overrides[3].price_usd", ""] {
+        for path in ["floor.rack_width_m", "overrides[3].price_usd", ""] {
             let name = field_name(&crate::templates::first_design(), path);
             assert!(!name.contains(['[', '.', '_']), "{path} → {name}");
         }

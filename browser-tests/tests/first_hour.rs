@@ -469,3 +469,27 @@ async fn an_import_with_two_bad_fields_lists_both_and_an_empty_paste_says_what_t
     );
     browser.close().await;
 }
+
+#[tokio::test]
+async fn the_floor_step_sets_the_rack_budget_and_the_dashboard_names_the_racks_over_it() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+    browser.click("#step-floor").await;
+    browser.type_into("#floor-rack_power_kw", "15").await;
+    // Four DGX H100 of 10.2 kW per rack draw far more than 15 kW: each rack is named.
+    wait_until(
+        &browser,
+        "return [...document.querySelectorAll('.dashboard-host .floor li')].some(li => /Rack R\\d+-\\d+ draws .* over its 15 kW budget/.test(li.textContent))",
+        "a rack over its budget is named in the dashboard",
+    )
+    .await;
+    browser.type_into("#floor-rack_power_kw", "0").await;
+    browser
+        .wait_for_text("#floor-rack_power_kw-error", |t| {
+            t.starts_with("must be greater than 0")
+        })
+        .await;
+    browser.close().await;
+}

@@ -35,7 +35,11 @@ impl Default for SearchForm {
             added_latency_ms: DEFAULT_ADDED_LATENCY_MS.to_string(),
             budget_usd: String::new(),
             power_kw: String::new(),
-            technologies: engine::studies::COMPARED.to_vec(),
+            // In the catalog's order, as a submitted form reads them.
+            technologies: Technology::ALL
+                .into_iter()
+                .filter(|t| engine::studies::COMPARED.contains(t))
+                .collect(),
             every_switch: true,
             candidate: None,
             run: false,

@@ -4,6 +4,7 @@
 mod cluster;
 mod costs;
 mod fabrics;
+mod floor;
 mod follow;
 mod lens;
 mod options;
@@ -12,12 +13,13 @@ mod workloads;
 
 use leptos::prelude::*;
 
-const STEPS: [(&str, &str); 5] = [
+const STEPS: [(&str, &str); 6] = [
     ("cluster", "1. Cluster"),
     ("workloads", "2. Workloads"),
     ("fabrics", "3. Fabrics"),
-    ("costs", "4. Prices & calibration"),
-    ("review", "5. Review"),
+    ("floor", "4. Floor"),
+    ("costs", "5. Prices & calibration"),
+    ("review", "6. Review"),
 ];
 
 #[component]
@@ -76,8 +78,9 @@ pub fn Wizard() -> AnyView {
         {section(0, "Cluster", view! { <cluster::ClusterStep/> }.into_any())}
         {section(1, "Workloads", view! { <workloads::WorkloadsStep/> }.into_any())}
         {section(2, "Fabrics", view! { <fabrics::FabricsStep/> }.into_any())}
-        {section(3, "Prices and calibration", view! { <costs::CostsStep/> }.into_any())}
-        {section(4, "Review and save", view! { <review::ReviewStep/> }.into_any())}
+        {section(3, "Floor, racks and power", view! { <floor::FloorStep/> }.into_any())}
+        {section(4, "Prices and calibration", view! { <costs::CostsStep/> }.into_any())}
+        {section(5, "Review and save", view! { <review::ReviewStep/> }.into_any())}
     }
     .into_any()
 }

@@ -24,7 +24,14 @@ async fn main() {
             .expect("the window resizes");
         browser.goto(&server.url("/")).await;
         browser.wait_for_hydration().await;
-        for step in ["cluster", "workloads", "fabrics", "costs", "review"] {
+        for step in [
+            "cluster",
+            "workloads",
+            "fabrics",
+            "floor",
+            "costs",
+            "review",
+        ] {
             browser.click(&format!("#step-{step}")).await;
             tokio::time::sleep(std::time::Duration::from_millis(300)).await;
             let png = browser.client.screenshot().await.expect("a screenshot");
