@@ -129,7 +129,7 @@ pub fn FloorStep() -> AnyView {
             "dual".to_string(),
             "A and B feeds, each carrying the rack (N+N)".to_string(),
         ),
-        ("single".to_string(), "One feed".to_string()),
+        ("single".to_string(), "Single".to_string()),
     ]);
     let cooling_options = Signal::stored(vec![
         ("air".to_string(), "Room air".to_string()),
@@ -155,7 +155,7 @@ pub fn FloorStep() -> AnyView {
         <h3>"Power and cooling"</h3>
         <div class="field-row">
             <NumInput path="floor.rack_power_kw".into() label="Power one rack may draw" unit="kW" value=rack_kw set=set_rack_kw/>
-            <SelectInput path="floor.feeds".into() label="Feeds" options=feed_options value=feeds set=set_feeds/>
+            <SelectInput path="floor.feeds".into() label="Feeds" help="N+N: each feed carries the whole rack" options=feed_options value=feeds set=set_feeds/>
             <SelectInput path="floor.cooling".into() label="Cooling" options=cooling_options value=cooling set=set_cooling/>
             <NumInput path="floor.air_limit_kw".into() label="Air cooling limit per rack" unit="kW" value=air_kw set=set_air_kw/>
             <NumInput path="floor.pue".into() label="Power usage effectiveness" help="facility power ÷ IT power" value=pue set=set_pue/>
