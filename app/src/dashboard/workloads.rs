@@ -86,7 +86,7 @@ pub fn WorkloadDetail(report: WorkloadReport, index: usize) -> AnyView {
                         <tbody>
                             <FigureRow label="AllReduce message" figure=i.allreduce_bytes id=format!("w{index}-allreduce-bytes")/>
                             <FigureRow label="Communication per layer" figure=i.per_layer_time id=format!("w{index}-per-layer-time")/>
-                            <FigureRow label="Communication per generated token" figure=i.communication_per_token id=format!("w{index}-per-token-time")/>
+                            <FigureRow label="Communication per token" figure=i.communication_per_token id=format!("w{index}-per-token-time")/>
                             <FigureRow label="Added by the network per token" figure=i.network_added_per_token id=format!("w{index}-added-per-token")/>
                             <FigureRow label="Communication per prefill pass" figure=i.prefill_communication id=format!("w{index}-prefill-time")/>
                             <FigureRow label=INTER_TOKEN_LABEL figure=target id=format!("w{index}-target-itl")/>

@@ -440,10 +440,7 @@ fn workload(blocks: &mut Vec<Block>, w: &WorkloadReport) {
                 vec![
                     figure_row("AllReduce message", &i.allreduce_bytes),
                     figure_row("Communication per layer", &i.per_layer_time),
-                    figure_row(
-                        "Communication per generated token",
-                        &i.communication_per_token,
-                    ),
+                    figure_row("Communication per token", &i.communication_per_token),
                     figure_row("Added by the network per token", &i.network_added_per_token),
                     figure_row("Communication per prefill pass", &i.prefill_communication),
                     figure_row(crate::dashboard::INTER_TOKEN_LABEL, &target),
