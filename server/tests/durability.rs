@@ -142,6 +142,9 @@ async fn a_server_killed_during_concurrent_saves_restarts_with_every_acknowledge
                 "127.0.0.1:0",
                 "--writes-per-minute",
                 "0",
+                // Every save in flight is served, none shed: the test is about the kill.
+                "--max-concurrent-requests",
+                "1024",
                 "--database",
             ])
             .arg(&database)
@@ -172,13 +175,20 @@ async fn a_server_killed_during_concurrent_saves_restarts_with_every_acknowledge
             let done = done.clone();
             tokio::spawn(async move {
                 let ack = save_via_api(&client, &base, &id, &key, format!("save {i}")).await;
-                done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                if ack.is_some() {
+                    done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
                 ack.map(|n| (n, format!("save {i}")))
             })
         })
         .collect();
     // Kill it once some saves are acknowledged and others are still in flight.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while done.load(std::sync::atomic::Ordering::SeqCst) < 40 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "saves were acknowledged"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     }
     child.kill().unwrap(); // SIGKILL
