@@ -8,6 +8,8 @@ use crate::pages::{attachment, html, stored_revision, Pages};
 use app::pages::document::{message, not_found};
 use app::pages::handoff::handoff_page;
 use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::IntoResponse;
 use axum::response::Response;
 
 /// The bundle of revision `n` of design `id`, or the page that says why there is none.
@@ -76,5 +78,48 @@ pub async fn file(
             None => html(&not_found()),
         },
         Err(response) => response,
+    }
+}
+
+/// Every file of the bundle in one zip, each under the name the page lists it by, compressed.
+pub fn zipped(files: &[(String, String)]) -> zip::result::ZipResult<Vec<u8>> {
+    use std::io::Write;
+    let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, text) in files {
+        archive.start_file(name.as_str(), options)?;
+        archive.write_all(text.as_bytes())?;
+    }
+    Ok(archive.finish()?.into_inner())
+}
+
+/// `/d/{id}/r/{n}/handoff.zip`: the whole bundle as one download.
+pub async fn zip(State(pages): State<Pages>, Path((id, n)): Path<(String, String)>) -> Response {
+    let (title, number, files) = match bundle(&pages, &id, &n).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let archive = tokio::task::spawn_blocking(move || zipped(&files)).await;
+    match archive {
+        Ok(Ok(bytes)) => (
+            [
+                (header::CONTENT_TYPE, "application/zip".to_string()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!(
+                        "attachment; filename=\"{}-r{number}-handoff.zip\"",
+                        crate::pages::file_stem(&title)
+                    ),
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        _ => html(&message(
+            500,
+            "No hand-off files",
+            "The zip could not be written.".into(),
+        )),
     }
 }

@@ -54,6 +54,7 @@ pub fn routes(pages: Pages) -> Router {
             get(crate::exports::cabling_csv),
         )
         .route("/d/{id}/r/{n}/handoff", get(crate::handoff::list))
+        .route("/d/{id}/r/{n}/handoff.zip", get(crate::handoff::zip))
         .route("/d/{id}/r/{n}/handoff/{*file}", get(crate::handoff::file))
         .route("/d/{id}/claim", get(claim_form).post(claim))
         .route("/designs", get(my_designs))

@@ -42,6 +42,24 @@ async fn a_superpod_revision_lists_its_handoff_files_and_serves_each_the_same_ev
         );
     }
     assert!(page.contains("What each file is for"));
+
+    // Every file in one zip, each under its own name and byte for byte the same.
+    assert!(
+        page.contains(&format!("{base}.zip")),
+        "the page links the zip"
+    );
+    let response = server.get(&format!("{base}.zip")).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/zip");
+    let bytes = response.bytes().await.unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    assert_eq!(archive.len(), expected.len());
+    for (name, text) in &expected {
+        let mut file = archive.by_name(name).unwrap();
+        let mut read = String::new();
+        std::io::Read::read_to_string(&mut file, &mut read).unwrap();
+        assert_eq!(&read, text, "{name} in the zip");
+    }
     let (status, _) = server.page(&format!("{base}/no-such-file.txt")).await;
     assert_eq!(status, 404);
     let (status, _) = server.page("/d/aaaaaaaaaaaaaaaaaaaaaaaa/r/1/handoff").await;

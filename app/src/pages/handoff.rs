@@ -26,6 +26,7 @@ pub fn handoff_page(id: &str, n: u32, title: &str, files: &[(String, String)]) -
         <section class="panel" aria-labelledby="handoff-heading">
             <h1 id="handoff-heading">{heading}</h1>
             <p>"The design in the formats the next tools read: cabling validation, the InfiniBand topology, Ethernet fabric automation, the source of truth, the scheduler and a drawing. Names and cable labels are those of the cabling sheet."</p>
+            <p><a id="handoff-zip" href=format!("{base}.zip") download="">"Download every file as one zip"</a></p>
             <ul id="handoff-files">{items}</ul>
             <p><a href=format!("/d/{id}/r/{n}")>"Back to the design"</a></p>
             <h2>"What each file is for"</h2>
