@@ -2,6 +2,7 @@
 //! commands of the binary.
 
 pub mod api;
+mod asbuilt;
 pub mod baselines;
 pub mod cache;
 pub mod cache_policy;

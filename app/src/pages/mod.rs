@@ -14,6 +14,8 @@ pub use planner::{NewDesign, Planner};
 pub use start::StartFrom;
 
 #[cfg(feature = "ssr")]
+pub mod asbuilt;
+#[cfg(feature = "ssr")]
 pub mod baselines;
 #[cfg(feature = "ssr")]
 pub mod claim;

@@ -1,0 +1,195 @@
+//! `/d/<id>/r/<n>/asbuilt`: what a built fabric reports about itself (`ibnetdiscover` on
+//! InfiniBand, an LLDP neighbour table on Ethernet) checked against the revision's cabling
+//! plan, cable by cable: the counts, by switch and by rail, and every cable that is not as
+//! planned. Nothing is stored.
+
+use super::document::{document, escape, Page};
+use engine::asbuilt::{AsBuiltCheck, CableCheck, Status, Summary};
+use leptos::prelude::*;
+use leptos::tachys::view::RenderHtml;
+
+/// Findings listed on the page at most; the counts above cover all of them.
+pub const MAX_LISTED: usize = 1_000;
+
+/// The form as last submitted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AsBuiltForm {
+    pub fabric: String,
+    /// `ibnetdiscover` or `lldp`.
+    pub tool: String,
+    /// The device whose LLDP table it is.
+    pub device: String,
+    pub output: String,
+}
+
+fn summary_row(s: &Summary) -> impl IntoView {
+    let short = s.findings() > 0;
+    view! {
+        <tr class:short=short>
+            <th scope="row">{s.name.clone()}</th>
+            <td class="num">{s.as_planned}</td>
+            <td class="num">{s.missing}</td>
+            <td class="num">{s.swapped}</td>
+            <td class="num">{s.degraded}</td>
+            <td class="num">{s.extra}</td>
+        </tr>
+    }
+}
+
+fn summary_table(id: &'static str, caption: &'static str, rows: &[Summary]) -> impl IntoView {
+    view! {
+        <table class="headroom" id=id>
+            <caption>{caption}</caption>
+            <thead><tr><th scope="col"></th><th scope="col" class="num">"As planned"</th><th scope="col" class="num">"Missing"</th><th scope="col" class="num">"Swapped"</th><th scope="col" class="num">"Degraded"</th><th scope="col" class="num">"Extra"</th></tr></thead>
+            <tbody>{rows.iter().map(summary_row).collect_view()}</tbody>
+        </table>
+    }
+}
+
+fn what_was_found(c: &CableCheck) -> String {
+    match &c.status {
+        Status::AsPlanned => "as planned".into(),
+        Status::Missing => "missing: no link on either end".into(),
+        Status::Swapped { ends } => ends
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}:{} reaches {}:{} instead of {}:{}",
+                    e.device,
+                    e.port,
+                    e.found_peer_device,
+                    e.found_peer_port,
+                    e.planned_peer_device,
+                    e.planned_peer_port
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        Status::Degraded {
+            planned_gbps,
+            found_gbps,
+            found_rate,
+            ..
+        } => format!(
+            "up at {} instead of {planned_gbps} Gb/s",
+            found_rate
+                .clone()
+                .or_else(|| found_gbps.map(|g| format!("{g} Gb/s")))
+                .unwrap_or_else(|| "a lower rate".into())
+        ),
+    }
+}
+
+fn result_view(check: &AsBuiltCheck) -> impl IntoView {
+    let t = &check.total;
+    let verdict = if t.findings() == 0 {
+        format!("All {} cables are as planned.", check.cables())
+    } else {
+        format!(
+            "{} of {} cables are as planned; {} missing, {} swapped, {} degraded, and {} links on no planned port.",
+            t.as_planned, check.cables(), t.missing, t.swapped, t.degraded, t.extra
+        )
+    };
+    let rows = check
+        .findings
+        .iter()
+        .take(MAX_LISTED)
+        .map(|c| {
+            view! {
+                <tr>
+                    <th scope="row">{c.label.clone()}</th>
+                    <td>{c.status.key()}</td>
+                    <td>{format!("{}:{}", c.a_device, c.a_port)}</td>
+                    <td>{format!("{}:{}", c.z_device, c.z_port)}</td>
+                    <td>{what_was_found(c)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let extra = check
+        .extra
+        .iter()
+        .take(MAX_LISTED)
+        .map(|l| view! { <li>{format!("line {}: {}:{} to {}:{}", l.line, l.device, l.port, l.peer_device, l.peer_port)}</li> })
+        .collect_view();
+    view! {
+        <section class="panel" aria-labelledby="asbuilt-result-heading">
+            <h2 id="asbuilt-result-heading">"As built against the plan"</h2>
+            <p id="asbuilt-verdict" role="status">{verdict}</p>
+            {summary_table("asbuilt-by-switch", "By switch", &check.by_switch)}
+            {(!check.by_rail.is_empty()).then(|| summary_table("asbuilt-by-rail", "By rail", &check.by_rail))}
+            {(!check.findings.is_empty()).then(|| view! {
+                <table class="headroom" id="asbuilt-findings">
+                    <caption>{format!("Cables not as planned{}", if check.findings.len() > MAX_LISTED { format!(" (the first {MAX_LISTED})") } else { String::new() })}</caption>
+                    <thead><tr><th scope="col">"Cable"</th><th scope="col">"Found"</th><th scope="col">"A end"</th><th scope="col">"Z end"</th><th scope="col">"What was found"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            })}
+            {(!check.extra.is_empty()).then(|| view! {
+                <h3>"Links on no planned port"</h3>
+                <ul id="asbuilt-extra">{extra}</ul>
+            })}
+        </section>
+    }
+}
+
+/// The page of revision `n` of design `id`: the form, and the check of its last submission
+/// (or why it could not be read, 422).
+pub fn asbuilt_page(
+    id: &str,
+    n: u32,
+    title: &str,
+    fabrics: &[String],
+    form: &AsBuiltForm,
+    outcome: Option<Result<AsBuiltCheck, Vec<String>>>,
+) -> Page {
+    let status = match &outcome {
+        Some(Err(_)) => 422,
+        _ => 200,
+    };
+    let fabric_options = fabrics
+        .iter()
+        .map(|f| view! { <option value=f.clone() selected=*f == form.fabric>{f.clone()}</option> })
+        .collect_view();
+    let shown = match &outcome {
+        None => ().into_any(),
+        Some(Err(errors)) => view! {
+            <div class="invalid-design" id="asbuilt-errors" role="alert">
+                <p>"The output was not checked:"</p>
+                <ul>{errors.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}</ul>
+            </div>
+        }
+        .into_any(),
+        Some(Ok(check)) => result_view(check).into_any(),
+    };
+    let lldp = form.tool == "lldp";
+    let body = view! {
+        <section class="panel" aria-labelledby="asbuilt-heading">
+            <h1 id="asbuilt-heading">{format!("As-built check of “{title}”, revision {n}")}</h1>
+            <p class="meta"><a href=format!("/d/{id}/r/{n}")>"Back to the design"</a></p>
+            <p class="note">"Paste or upload what the built fabric reports about itself: ibnetdiscover on InfiniBand, or a switch's LLDP neighbour table (lldpd, SONiC, Cumulus NVUE or Arista EOS as JSON) on Ethernet. Every link is compared with the cabling sheet of this revision. Nothing is stored."</p>
+            <form method="post" action=format!("/d/{id}/r/{n}/asbuilt") enctype="multipart/form-data" class="baseline-form" id="asbuilt-form">
+                <label for="asbuilt-fabric">"Fabric"</label>
+                <select id="asbuilt-fabric" name="fabric">{fabric_options}</select>
+                <label for="asbuilt-tool">"Output of"</label>
+                <select id="asbuilt-tool" name="tool">
+                    <option value="ibnetdiscover" selected=!lldp>"ibnetdiscover (InfiniBand)"</option>
+                    <option value="lldp" selected=lldp>"an LLDP neighbour table (Ethernet)"</option>
+                </select>
+                <label for="asbuilt-device">"Switch of the LLDP table"</label>
+                <input id="asbuilt-device" type="text" name="device" value=form.device.clone() placeholder="as the cabling sheet names it"/>
+                <label for="asbuilt-output">"The output (paste it)"</label>
+                <textarea id="asbuilt-output" name="output" rows="14" cols="100" spellcheck="false" inner_html=escape(&form.output)></textarea>
+                <label for="asbuilt-file">"or upload it"</label>
+                <input id="asbuilt-file" type="file" name="file" accept=".txt,.log,.json,text/plain,application/json"/>
+                <button type="submit" id="asbuilt-submit">"Check against the plan"</button>
+            </form>
+        </section>
+        {shown}
+    }
+    .to_html();
+    Page {
+        status,
+        html: document(&format!("As built: {title}"), body),
+    }
+}
