@@ -61,3 +61,26 @@ async fn the_search_page_answers_with_a_frontier_and_explains_a_candidate() {
     assert!(refused.contains("Largest training slowdown"));
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_target_nobody_can_meet_is_named_with_the_closest_candidate() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server
+        .create(&example(engine::examples::SEVENTY_B_INFERENCE_25G))
+        .await;
+    // A microsecond per token: no fabric adds that little.
+    let (status, page) = server
+        .page(&format!(
+            "/d/{}/r/1/search?run=1&latency=0.001&tech-ib_ndr=on&tech-tcp25=on",
+            design.id
+        ))
+        .await;
+    assert_eq!(status, 200);
+    assert!(page.contains(r#"id="no-design""#), "the page says so");
+    let said = &page[page.find(r#"id="no-design""#).unwrap()..];
+    let said = &said[..said.find("</p>").unwrap()];
+    assert!(said.to_lowercase().contains("closest"), "{said}");
+    assert!(!page.contains(r#"id="frontier""#));
+    server.stop().await;
+}
