@@ -10,7 +10,7 @@ mod process;
 mod server;
 
 pub use browser::{print_to_pdf, Browser, JavaScript};
-pub use server::Server;
+pub use server::{Created, Server};
 
 /// Part of the name of every temporary folder these tests create, and so of the arguments of
 /// every process they start.

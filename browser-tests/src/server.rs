@@ -12,6 +12,13 @@ pub struct Server {
     _dir: tempfile::TempDir,
 }
 
+/// A design stored through the API.
+pub struct Created {
+    pub id: String,
+    /// `/d/<id>/claim?key=…`, the link that gives a browser the edit key.
+    pub edit_link: String,
+}
+
 impl Server {
     pub async fn start() -> Server {
         let dir = temp_dir();
@@ -24,6 +31,29 @@ impl Server {
         };
         server.launch().await;
         server
+    }
+
+    /// Stores `spec` as a new design through the JSON API: its id and its edit link.
+    pub async fn create(&self, spec: &serde_json::Value) -> Created {
+        let created: serde_json::Value = reqwest::Client::new()
+            .post(self.url("/api/designs"))
+            .json(&serde_json::json!({ "spec": spec }))
+            .send()
+            .await
+            .expect("the API answers")
+            .json()
+            .await
+            .expect("the API answers JSON");
+        let field = |name: &str| {
+            created[name]
+                .as_str()
+                .unwrap_or_else(|| panic!("the design is created: {created}"))
+                .to_string()
+        };
+        Created {
+            id: field("id"),
+            edit_link: field("edit_link"),
+        }
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -68,27 +68,6 @@ fn assert_speaks_the_forms_words(page: &str, text: &str) {
     }
 }
 
-/// Creates a design over the API: its id and its edit link.
-async fn create_with_link(server: &Server, spec: serde_json::Value) -> (String, String) {
-    let created: serde_json::Value = reqwest::Client::new()
-        .post(server.url("/api/designs"))
-        .json(&json!({ "spec": spec }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    (
-        created["id"].as_str().unwrap().to_string(),
-        created["edit_link"].as_str().unwrap().to_string(),
-    )
-}
-
-async fn create(server: &Server, spec: serde_json::Value) -> String {
-    create_with_link(server, spec).await.0
-}
-
 #[tokio::test]
 async fn every_page_links_the_site_and_a_new_design_starts_blank_or_from_any_example() {
     let server = Server::start().await;
@@ -241,7 +220,7 @@ async fn no_field_path_or_catalog_key_shows_on_the_planner_the_design_page_or_th
             &visible_text(&planner).await,
         );
 
-        let id = create(&server, serde_json::from_str(text).unwrap()).await;
+        let id = server.create(&serde_json::from_str(text).unwrap()).await.id;
         for page in [format!("/d/{id}"), format!("/d/{id}/r/1/report")] {
             reader.goto(&server.url(&page)).await;
             assert_speaks_the_forms_words(
@@ -275,7 +254,8 @@ fn one_rank_line_log() -> String {
 async fn a_baseline_whose_log_lists_one_rank_gets_a_verdict_with_the_ranks_and_nodes_stated() {
     let server = Server::start().await;
     let spec = serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
-    let (id, edit_link) = create_with_link(&server, spec).await;
+    let created = server.create(&spec).await;
+    let (id, edit_link) = (created.id, created.edit_link);
     let browser = Browser::start(JavaScript::Enabled).await;
     browser.goto(&server.url(&edit_link)).await;
     browser.click("#claim-confirm").await;

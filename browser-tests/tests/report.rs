@@ -52,17 +52,7 @@ async fn chromiums_print_of_the_report_page_has_the_sections_of_the_servers_pdf(
         &std::fs::read_to_string(workspace_root().join("examples/superpod-4su.json")).unwrap(),
     )
     .unwrap();
-    let client = reqwest::Client::new();
-    let created: serde_json::Value = client
-        .post(server.url("/api/designs"))
-        .json(&serde_json::json!({ "spec": spec }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().expect("the design is created");
+    let id = &server.create(&spec).await.id;
     let dir = temp_dir();
 
     let printed = dir.path().join("printed.pdf");
@@ -73,7 +63,7 @@ async fn chromiums_print_of_the_report_page_has_the_sections_of_the_servers_pdf(
     )
     .await;
     let typeset = dir.path().join("typeset.pdf");
-    let bytes = client
+    let bytes = reqwest::Client::new()
         .get(server.url(&format!("/d/{id}/r/1/report.pdf")))
         .send()
         .await

@@ -9,20 +9,10 @@ async fn a_frontier_candidate_opens_in_the_planner_and_saves_as_the_next_revisio
     let server = Server::start().await;
     let spec: serde_json::Value =
         serde_json::from_str(engine::examples::SEVENTY_B_INFERENCE_25G).unwrap();
-    let created: serde_json::Value = reqwest::Client::new()
-        .post(server.url("/api/designs"))
-        .json(&json!({ "spec": spec }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().unwrap().to_string();
+    let created = server.create(&spec).await;
+    let id = created.id;
     let browser = Browser::start(JavaScript::Enabled).await;
-    browser
-        .goto(&server.url(created["edit_link"].as_str().unwrap()))
-        .await;
+    browser.goto(&server.url(&created.edit_link)).await;
     browser.click("#claim-confirm").await;
     browser.wait_for_hydration().await;
 

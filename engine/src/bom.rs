@@ -275,7 +275,7 @@ mod tests {
         );
         let line = &m.lines[0];
         assert_eq!(
-            (line.unit_price_usd, line.unit_power_w, line.basis()),
+            (line.unit_price_usd, line.unit_power_w, line.basis().label()),
             (25_000.0, 900.0, "quoted")
         );
     }

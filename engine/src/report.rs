@@ -214,18 +214,37 @@ pub struct BomLine {
     pub catalog_unit_power_w: f64,
 }
 
+/// Where a bill-of-materials line's price and power come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// The design's own quote, replacing the catalog's price, power or both.
+    Quoted,
+    /// A catalog estimate: no public figure was found.
+    Estimate,
+    /// A published catalog figure.
+    Catalog,
+}
+
+impl Basis {
+    /// The word the bill of materials and its spreadsheet use.
+    pub fn label(self) -> &'static str {
+        match self {
+            Basis::Quoted => "quoted",
+            Basis::Estimate => "estimate",
+            Basis::Catalog => "catalog",
+        }
+    }
+}
+
 impl BomLine {
-    /// Where the line's price and power come from: the design's own quote, a catalog estimate,
-    /// or a published catalog figure.
-    pub fn basis(&self) -> &'static str {
-        // A quote replaces the catalog's price, its power, or both: either way the line is
-        // the design's own from then on.
+    /// Where the line's price and power come from.
+    pub fn basis(&self) -> Basis {
         if self.quoted {
-            "quoted"
+            Basis::Quoted
         } else if self.estimate {
-            "estimate"
+            Basis::Estimate
         } else {
-            "catalog"
+            Basis::Catalog
         }
     }
 

@@ -36,26 +36,17 @@ pub async fn form(State(pages): State<Pages>, Path((id, n)): Path<(String, Strin
     ))
 }
 
-async fn read(mut multipart: Multipart) -> Result<AsBuiltForm, String> {
+async fn read(multipart: Multipart) -> Result<AsBuiltForm, String> {
     let mut form = AsBuiltForm::default();
     let mut upload = None;
-    while let Some(field) = multipart
-        .next_field()
-        .await
-        .map_err(|e| format!("the form could not be read: {e}"))?
-    {
-        let name = field.name().unwrap_or_default().to_string();
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|e| format!("the form could not be read: {e}"))?;
-        let text = || String::from_utf8_lossy(&bytes).into_owned();
+    for (name, bytes) in crate::multipart::fields(multipart).await? {
+        let text = || crate::multipart::text(&bytes);
         match name.as_str() {
             "fabric" => form.fabric = text(),
             "tool" => form.tool = text(),
             "device" => form.device = text().trim().to_string(),
             "output" => form.output = text(),
-            "file" if !bytes.is_empty() => upload = Some(bytes.to_vec()),
+            "file" if !bytes.is_empty() => upload = Some(bytes),
             _ => {}
         }
     }

@@ -117,21 +117,12 @@ fn today() -> String {
 }
 
 /// The submitted form: its fields, and the uploaded file's text when one was sent.
-async fn read_form(mut multipart: Multipart) -> Result<(BaselineForm, Vec<String>), String> {
+async fn read_form(multipart: Multipart) -> Result<(BaselineForm, Vec<String>), String> {
     let mut form = BaselineForm::default();
     let mut revision = String::new();
     let mut upload: Option<Vec<u8>> = None;
-    while let Some(field) = multipart
-        .next_field()
-        .await
-        .map_err(|e| format!("the form could not be read: {e}"))?
-    {
-        let name = field.name().unwrap_or_default().to_string();
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|e| format!("the form could not be read: {e}"))?;
-        let text = || String::from_utf8_lossy(&bytes).into_owned();
+    for (name, bytes) in crate::multipart::fields(multipart).await? {
+        let text = || crate::multipart::text(&bytes);
         match name.as_str() {
             "label" => form.label = text().trim().to_string(),
             "measured_on" => form.measured_on = text().trim().to_string(),
@@ -140,7 +131,7 @@ async fn read_form(mut multipart: Multipart) -> Result<(BaselineForm, Vec<String
             "output" => form.output = text(),
             "ranks" => form.ranks = text().trim().to_string(),
             "nodes" => form.nodes = text().trim().to_string(),
-            "file" if !bytes.is_empty() => upload = Some(bytes.to_vec()),
+            "file" if !bytes.is_empty() => upload = Some(bytes),
             _ => {}
         }
     }

@@ -65,7 +65,7 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
                 money(line.total_usd),
                 format!("{:.1}", line.unit_power_w),
                 format!("{:.1}", line.total_power_w),
-                line.basis().to_string(),
+                line.basis().label().to_string(),
                 cell(&line.source_text()),
             ]
         })

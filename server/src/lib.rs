@@ -12,6 +12,7 @@ pub mod csrf;
 pub mod evaluate;
 pub mod exports;
 pub mod handoff;
+mod multipart;
 pub mod pages;
 pub mod pdf;
 pub mod rate_limit;

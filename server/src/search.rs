@@ -6,8 +6,8 @@
 //! architects bring: every compared technology and every switch model, training within 5 % of
 //! an ideal network, at most 50 ms added per token, checkpoints within their budget.
 
-use app::search::form::{DEFAULT_ADDED_LATENCY_MS, DEFAULT_SLOWDOWN_PERCENT};
-use engine::search::{search, Limits, SearchRequest, SearchResult};
+use app::search::form::default_limits;
+use engine::search::{search, SearchRequest, SearchResult};
 use engine::{DesignSpec, SpecErrors};
 
 /// The request in `text`: a search request, or a design spec to search with the default
@@ -22,12 +22,7 @@ pub fn request(text: &str) -> Result<SearchRequest, SpecErrors> {
     let mut request = SearchRequest::new(DesignSpec::from_json(text)?);
     request.freedoms.technologies = engine::studies::COMPARED.to_vec();
     request.freedoms.switch_models = true;
-    request.targets.every_workload = Limits {
-        max_slowdown_percent: Some(DEFAULT_SLOWDOWN_PERCENT),
-        max_added_latency_ms: Some(DEFAULT_ADDED_LATENCY_MS),
-        checkpoint_within_budget: true,
-        min_read_headroom: None,
-    };
+    request.targets.every_workload = default_limits();
     Ok(request)
 }
 

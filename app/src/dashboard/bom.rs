@@ -8,9 +8,9 @@ pub const ESTIMATE_NOTE: &str = "* Catalog estimate: no public price or power fi
 /// A line's item as the tables show it: estimates marked with *, quotes said to be quoted.
 pub fn item_text(line: &BomLine) -> String {
     match line.basis() {
-        "estimate" => format!("{} *", line.description),
-        "quoted" => format!("{} (quoted)", line.description),
-        _ => line.description.clone(),
+        engine::Basis::Estimate => format!("{} *", line.description),
+        engine::Basis::Quoted => format!("{} (quoted)", line.description),
+        engine::Basis::Catalog => line.description.clone(),
     }
 }
 
@@ -19,7 +19,7 @@ pub fn item_text(line: &BomLine) -> String {
 pub fn BomTable(lines: Vec<BomLine>, fabric: String) -> AnyView {
     let total: f64 = lines.iter().map(|l| l.total_usd).sum();
     let power: f64 = lines.iter().map(|l| l.total_power_w).sum();
-    let any_estimate = lines.iter().any(|l| l.basis() == "estimate");
+    let any_estimate = lines.iter().any(|l| l.basis() == engine::Basis::Estimate);
     let rows = lines
         .into_iter()
         .map(|l| {

@@ -45,6 +45,9 @@ pub struct Charts {
     /// The technology comparison as rows (technology, communication), for a table beside it.
     pub comparison_rows: Vec<(String, String)>,
     pub comparison_caption: String,
+    /// The workload compared (training first, else inference) and its communication on each
+    /// technology, with the network's cost: the report's alternatives read these too.
+    pub compared: Option<(usize, Vec<engine::studies::TechnologyPoint>)>,
     /// What-ifs: oversubscription, checkpoint interval.
     pub whatifs: Vec<Chart>,
     pub spine_losses: Vec<SpineLoss>,
@@ -203,5 +206,6 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
             })
             .collect(),
         comparison_caption: format!("{name}: communication {per} by technology"),
+        compared: Some((timed, points)),
     }
 }

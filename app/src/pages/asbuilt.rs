@@ -47,36 +47,10 @@ fn summary_table(id: &'static str, caption: &'static str, rows: &[Summary]) -> i
 }
 
 fn what_was_found(c: &CableCheck) -> String {
-    match &c.status {
-        Status::AsPlanned => "as planned".into(),
-        Status::Missing => "missing: no link on either end".into(),
-        Status::Swapped { ends } => ends
-            .iter()
-            .map(|e| {
-                format!(
-                    "{}:{} reaches {}:{} instead of {}:{}",
-                    e.device,
-                    e.port,
-                    e.found_peer_device,
-                    e.found_peer_port,
-                    e.planned_peer_device,
-                    e.planned_peer_port
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; "),
-        Status::Degraded {
-            planned_gbps,
-            found_gbps,
-            found_rate,
-            ..
-        } => format!(
-            "up at {} instead of {planned_gbps} Gb/s",
-            found_rate
-                .clone()
-                .or_else(|| found_gbps.map(|g| format!("{g} Gb/s")))
-                .unwrap_or_else(|| "a lower rate".into())
-        ),
+    match (&c.status, c.status.detail()) {
+        (_, Some(detail)) => detail,
+        (Status::Missing, None) => "missing: no link on either end".into(),
+        (_, None) => "as planned".into(),
     }
 }
 

@@ -91,14 +91,7 @@ pub fn OpenCandidate() -> impl IntoView {
                         let editing = editing.map(|(id, revision, title)| Stored { id, revision, title });
                         view! { <Planner spec editing/> }.into_any()
                     }
-                    Err(e) => view! {
-                        <section class="panel message">
-                            <h1>"The candidate could not be opened"</h1>
-                            <p>{e.to_string()}</p>
-                            <p><a href="/">"Start a new design"</a></p>
-                        </section>
-                    }
-                    .into_any(),
+                    Err(e) => super::edit::problem_panel("The candidate could not be opened", e),
                 }
             })}
         </Suspense>

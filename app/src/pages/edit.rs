@@ -10,20 +10,26 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
-fn problem(error: AppError) -> AnyView {
-    let (heading, text) = match &error {
-        AppError::NotFound(_) => ("Design not found", error.to_string()),
-        _ => ("The design could not be opened", error.to_string()),
-    };
+/// What the planner shows in place of a design it could not open: `heading`, the reason, and
+/// the way back to a new design.
+pub(super) fn problem_panel(heading: &'static str, error: AppError) -> AnyView {
     view! {
         <Title text=heading/>
         <section class="panel message">
             <h1>{heading}</h1>
-            <p>{text}</p>
+            <p>{error.to_string()}</p>
             <p><a href="/">"Start a new design"</a></p>
         </section>
     }
     .into_any()
+}
+
+fn problem(error: AppError) -> AnyView {
+    let heading = match &error {
+        AppError::NotFound(_) => "Design not found",
+        _ => "The design could not be opened",
+    };
+    problem_panel(heading, error)
 }
 
 /// `/d/:id/edit`: the planner on the newest revision, saving new revisions of the design.

@@ -46,14 +46,7 @@ pub fn StartFrom() -> impl IntoView {
             {move || Suspend::new(async move {
                 match loaded.await {
                     Ok(spec) => view! { <Planner spec editing=None/> }.into_any(),
-                    Err(e) => view! {
-                        <section class="panel message">
-                            <h1>"No such starting point"</h1>
-                            <p>{e.to_string()}</p>
-                            <p><a href="/">"Start a new design"</a></p>
-                        </section>
-                    }
-                    .into_any(),
+                    Err(e) => super::edit::problem_panel("No such starting point", e),
                 }
             })}
         </Suspense>

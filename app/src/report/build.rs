@@ -105,11 +105,12 @@ fn figures_table(caption: String, rows: Vec<Vec<String>>) -> Block {
 /// The whole report of `spec` and its `report` at `revision`.
 pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) -> ReportDocument {
     let mut blocks = Vec::new();
-    super::summary::summary(&mut blocks, spec, report);
+    // The studies are run once: the summary's alternatives and the what-if section read them.
+    let charts = studies::charts(spec, report);
+    super::summary::summary(&mut blocks, spec, report, charts.compared.as_ref());
     cluster(&mut blocks, spec, report);
     fabrics(&mut blocks, report);
     workloads(&mut blocks, report);
-    let charts = studies::charts(spec, report);
     headroom(&mut blocks, charts.clone());
     storage(&mut blocks, report, charts.whatifs);
     blocks.extend(super::floor_blocks(spec, report));
@@ -353,7 +354,7 @@ fn fabric(blocks: &mut Vec<Block>, f: &FabricReport) {
         String::new(),
     ]);
     blocks.push(Block::Table(bom));
-    if f.bom.iter().any(|l| l.basis() == "estimate") {
+    if f.bom.iter().any(|l| l.basis() == engine::Basis::Estimate) {
         blocks.push(note(crate::dashboard::bom::ESTIMATE_NOTE));
     }
 }

@@ -6,7 +6,7 @@ use super::build::{findings_block, heading, paragraph, table};
 use super::Block;
 use crate::dashboard::headline_figures;
 use crate::money::{usd, watts};
-use engine::studies::technology_comparison;
+use engine::studies::TechnologyPoint;
 use engine::{DesignSpec, Report, Severity, Workload};
 
 /// One sentence per fabric: its technology, role, topology and size.
@@ -98,37 +98,28 @@ fn risks(report: &Report) -> String {
 }
 
 /// The other technologies for the workload the design is judged by, each with the network's
-/// cost and the workload's communication.
-fn alternatives(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
-    let judged = spec
-        .workloads
-        .iter()
-        .position(|w| matches!(w, Workload::Training(_)))
-        .or_else(|| {
-            spec.workloads
-                .iter()
-                .position(|w| matches!(w, Workload::Inference(_)))
-        });
-    let Some(judged) = judged else {
+/// cost and the workload's communication (the dashboard's technology comparison).
+fn alternatives(
+    blocks: &mut Vec<Block>,
+    spec: &DesignSpec,
+    report: &Report,
+    compared: Option<&(usize, Vec<TechnologyPoint>)>,
+) {
+    let Some((judged, points)) = compared else {
         blocks.push(paragraph(
             "No training or inference workload: no alternative technology was compared.",
         ));
         return;
     };
-    let per = if matches!(spec.workloads[judged], Workload::Training(_)) {
-        "per step"
-    } else {
-        "per token"
-    };
-    let name = spec.workloads[judged].name();
-    let fabric = spec.workloads[judged].fabric();
+    let judged = &spec.workloads[*judged];
+    let per_step = matches!(judged, Workload::Training(_));
     let current = spec
         .fabrics
         .iter()
-        .find(|f| f.name == fabric)
+        .find(|f| f.name == judged.fabric())
         .map(|f| f.technology);
-    let rows = technology_comparison(spec, judged)
-        .into_iter()
+    let rows = points
+        .iter()
         .map(|p| {
             let difference = p.network_cost_usd - report.totals.cost_usd;
             let against = if Some(p.technology) == current {
@@ -148,11 +139,14 @@ fn alternatives(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
         })
         .collect();
     blocks.push(Block::Table(table(
-        format!("Alternatives considered: {name} on each technology"),
+        format!(
+            "Alternatives considered: {} on each technology",
+            judged.name()
+        ),
         &[
             ("Technology", false),
             (
-                if per == "per step" {
+                if per_step {
                     "Communication per step"
                 } else {
                     "Communication per token"
@@ -167,7 +161,12 @@ fn alternatives(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
     )));
 }
 
-pub fn summary(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
+pub fn summary(
+    blocks: &mut Vec<Block>,
+    spec: &DesignSpec,
+    report: &Report,
+    compared: Option<&(usize, Vec<TechnologyPoint>)>,
+) {
     blocks.push(heading(1, "summary", "Executive summary"));
     blocks.push(Block::Metrics {
         items: headline_figures(&report.headline)
@@ -202,5 +201,5 @@ pub fn summary(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Report) {
         "summary-alternatives",
         "Alternatives considered",
     ));
-    alternatives(blocks, spec, report);
+    alternatives(blocks, spec, report, compared);
 }

@@ -13,6 +13,17 @@ pub const DEFAULT_ADDED_LATENCY_MS: f64 = 50.0;
 /// Candidates one search from the page may visit: about a third of a second of one core.
 pub const MAX_CANDIDATES: u64 = 100_000;
 
+/// The targets of the question most architects bring: training within 5 % of an ideal
+/// network, at most 50 ms added per token, checkpoints within their budget.
+pub fn default_limits() -> Limits {
+    Limits {
+        max_slowdown_percent: Some(DEFAULT_SLOWDOWN_PERCENT),
+        max_added_latency_ms: Some(DEFAULT_ADDED_LATENCY_MS),
+        checkpoint_within_budget: true,
+        min_read_headroom: None,
+    }
+}
+
 /// The form as sent: text as typed, so that it is shown back as it was.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchForm {

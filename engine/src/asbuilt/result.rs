@@ -39,6 +39,42 @@ pub enum Status {
 }
 
 impl Status {
+    /// What was found instead of the plan, in words: the swapped ends, or the rate a degraded
+    /// link came up at; `None` for a cable as planned or missing.
+    pub fn detail(&self) -> Option<String> {
+        match self {
+            Status::Swapped { ends } => Some(
+                ends.iter()
+                    .map(|e| {
+                        format!(
+                            "{}:{} reaches {}:{} instead of {}:{}",
+                            e.device,
+                            e.port,
+                            e.found_peer_device,
+                            e.found_peer_port,
+                            e.planned_peer_device,
+                            e.planned_peer_port
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+            Status::Degraded {
+                planned_gbps,
+                found_rate,
+                found_gbps,
+                ..
+            } => Some(format!(
+                "up at {} instead of {planned_gbps} Gb/s",
+                found_rate
+                    .clone()
+                    .or_else(|| found_gbps.map(|g| format!("{g} Gb/s")))
+                    .unwrap_or_default()
+            )),
+            Status::AsPlanned | Status::Missing => None,
+        }
+    }
+
     pub fn key(&self) -> &'static str {
         match self {
             Status::AsPlanned => "as planned",
@@ -130,35 +166,9 @@ impl std::fmt::Display for CableCheck {
             self.z_port,
             self.status.key()
         )?;
-        match &self.status {
-            Status::Swapped { ends } => {
-                for e in ends {
-                    write!(
-                        f,
-                        "; {}:{} reaches {}:{} instead of {}:{}",
-                        e.device,
-                        e.port,
-                        e.found_peer_device,
-                        e.found_peer_port,
-                        e.planned_peer_device,
-                        e.planned_peer_port
-                    )?;
-                }
-                Ok(())
-            }
-            Status::Degraded {
-                planned_gbps,
-                found_rate,
-                found_gbps,
-                ..
-            } => write!(
-                f,
-                " (up at {} instead of {planned_gbps} Gb/s)",
-                found_rate
-                    .clone()
-                    .or_else(|| found_gbps.map(|g| format!("{g} Gb/s")))
-                    .unwrap_or_default()
-            ),
+        match (&self.status, self.status.detail()) {
+            (Status::Swapped { .. }, Some(detail)) => write!(f, "; {detail}"),
+            (Status::Degraded { .. }, Some(detail)) => write!(f, " ({detail})"),
             _ => Ok(()),
         }
     }
