@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
 source scripts/env.sh
+# A run from a clean clone builds everything once: incremental caches would only double the disk it needs.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
