@@ -82,16 +82,17 @@ impl Builder<'_> {
         host_end: bool,
     ) -> u32 {
         let class = media.class;
-        // Whole gigabits format without the float machinery (this runs on every evaluation).
+        // Names are joined rather than formatted: this runs for every tier of every fabric on
+        // every evaluation, and the formatting machinery cost more than the sizing.
         let speed = speed.round() as u32;
-        let speed_label = format!("{speed}G");
-        let key = class.key();
+        let gigabits = speed.to_string();
+        let (key, label) = (class.key(), class.label());
         if class.is_optical() {
             self.add(
                 links,
                 Item {
-                    key: format!("fibre:{key}"),
-                    description: format!("{} fibre patch cord", class.label()),
+                    key: ["fibre:", key].concat(),
+                    description: [label, " fibre patch cord"].concat(),
                     price: media.cable_price_usd,
                     power: 0.0,
                     estimate: true,
@@ -102,8 +103,8 @@ impl Builder<'_> {
             self.add(
                 links,
                 Item {
-                    key: format!("cable:{key}:{speed}"),
-                    description: format!("{speed_label} {}", class.label()),
+                    key: ["cable:", key, ":", &gigabits].concat(),
+                    description: [&gigabits, "G ", label].concat(),
                     price: media.cable_price_usd,
                     power: media.host_transceiver_w + media.switch_transceiver_w,
                     estimate: true,
@@ -117,16 +118,21 @@ impl Builder<'_> {
         let cage_label = if links_per_cage > 1 {
             format!("{links_per_cage}-port {}G", speed * links_per_cage)
         } else {
-            speed_label.clone()
+            [&gigabits, "G"].concat()
         };
         self.add(
             cages,
             Item {
                 key: format!("optic:{key}:{speed}:switch{links_per_cage}x"),
-                description: format!(
-                    "{cage_label} {} transceiver, switch end ({tier})",
-                    class.label()
-                ),
+                description: [
+                    &cage_label,
+                    " ",
+                    label,
+                    " transceiver, switch end (",
+                    tier,
+                    ")",
+                ]
+                .concat(),
                 price: media.switch_transceiver_price_usd,
                 power: media.switch_transceiver_w,
                 estimate: true,
@@ -134,17 +140,19 @@ impl Builder<'_> {
             },
         );
         let hosts = if host_end { links } else { 0 };
-        self.add(
-            hosts,
-            Item {
-                key: format!("optic:{key}:{speed}:host"),
-                description: format!("{speed_label} {} transceiver, NIC end", class.label()),
-                price: media.host_transceiver_price_usd,
-                power: media.host_transceiver_w,
-                estimate: true,
-                source: media.power.source.into(),
-            },
-        );
+        if hosts > 0 {
+            self.add(
+                hosts,
+                Item {
+                    key: ["optic:", key, ":", &gigabits, ":host"].concat(),
+                    description: [&gigabits, "G ", label, " transceiver, NIC end"].concat(),
+                    price: media.host_transceiver_price_usd,
+                    power: media.host_transceiver_w,
+                    estimate: true,
+                    source: media.power.source.into(),
+                },
+            );
+        }
         cages + hosts
     }
 }

@@ -14,13 +14,13 @@ impl fmt::Display for Count {
         if let Some((scale, word)) = WORDS.iter().find(|(scale, _)| x.abs() >= *scale) {
             let mantissa = x / scale;
             let decimals = significant_decimals(mantissa);
-            return write!(f, "{mantissa:.decimals$} {word}");
+            crate::units::write_fixed(f, mantissa, decimals)?;
+            return write!(f, " {word}");
         }
         if x.fract() == 0.0 {
             f.write_str(&crate::units::thousands(x))
         } else {
-            let decimals = significant_decimals(x);
-            write!(f, "{x:.decimals$}")
+            crate::units::write_fixed(f, x, significant_decimals(x))
         }
     }
 }
