@@ -24,6 +24,8 @@ pub(crate) mod studies;
 #[cfg(feature = "ssr")]
 mod topology;
 #[cfg(feature = "ssr")]
+pub mod validation_chart;
+#[cfg(feature = "ssr")]
 mod workloads;
 
 pub use headline::{headline_figures, Findings, Headline, SummaryBar};
