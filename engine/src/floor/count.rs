@@ -67,6 +67,65 @@ impl Ends<'_> {
             _ => ORIGIN,
         }
     }
+
+    /// The spots of each kind of device: nodes, leaves, spines, cores.
+    fn kinds(&self) -> [&[Spot]; KINDS] {
+        [
+            self.nodes,
+            self.switches[0],
+            self.switches[1],
+            self.switches[2],
+        ]
+    }
+
+    /// The rack of every device of each kind.
+    fn device_racks(&self) -> [Vec<u32>; KINDS] {
+        self.kinds()
+            .map(|spots| spots.iter().map(|s| s.rack).collect())
+    }
+
+    /// The lowest and highest port of each kind of device in each rack, m.
+    fn heights(&self, racks: usize) -> [Vec<(f64, f64)>; KINDS] {
+        self.kinds().map(|spots| {
+            let mut range = vec![(f64::INFINITY, f64::NEG_INFINITY); racks];
+            for s in spots {
+                if let Some((low, high)) = range.get_mut(s.rack as usize) {
+                    *low = low.min(s.h);
+                    *high = high.max(s.h);
+                }
+            }
+            range
+        })
+    }
+}
+
+/// Kinds of placed device: nodes, leaves, spines, cores.
+const KINDS: usize = 4;
+
+/// The kind (as in [`KINDS`], then one more for an endpoint the floor does not place) and the
+/// number of the device at `end`.
+#[inline(always)]
+fn device(end: End) -> (usize, u32) {
+    match end {
+        End::Node { node, .. } => (0, node),
+        End::Switch { role, index, .. } => (1 + role as usize, index),
+        End::Endpoint(_) => (KINDS, 0),
+    }
+}
+
+/// What every cable from one device to the devices of one kind in another rack has in common,
+/// when that can be known without routing each: the route only grows as the far port is lower
+/// (each sum and product of the route rounds monotonically), so when that rack's lowest and
+/// highest port of that kind round up to one orderable length, every such cable does. An
+/// endpoint the floor does not place stands beside the far rack, the same for all of them.
+#[derive(Clone, Copy)]
+struct FarRack {
+    /// The near device's kind and number, the far devices' kind and rack.
+    key: (u64, u64),
+    /// The orderable length index every such cable takes, if they share one.
+    bin: Option<usize>,
+    /// No such cable runs longer.
+    longest_m: f64,
 }
 
 /// The cage code (1 + class index) of every orderable length, to a node and between switches;
@@ -119,6 +178,9 @@ struct Counter<'a> {
     /// cable joins them only when there is room or it runs longer.
     room: bool,
     shortest_kept_m: f64,
+    racks: [Vec<u32>; KINDS],
+    heights: [Vec<(f64, f64)>; KINDS],
+    far: FarRack,
     out: Walked,
 }
 
@@ -128,6 +190,24 @@ impl Visit for Counter<'_> {
     #[inline(always)]
     fn link(&mut self, link: Link) {
         let to_node = usize::from(!matches!(link.a, End::Switch { .. }));
+        let (a_kind, a_index) = device(link.a);
+        let (z_kind, z_index) = device(link.z);
+        let z_rack = self.racks.get(z_kind).and_then(|r| r.get(z_index as usize));
+        if let Some(&z_rack) = z_rack {
+            let key = (
+                (a_kind as u64) << 32 | u64::from(a_index),
+                (z_kind as u64) << 32 | u64::from(z_rack),
+            );
+            if self.far.key != key {
+                self.far = self.far_rack(key, link, z_kind);
+            }
+            if let Some(bin) = self.far.bin {
+                if !(self.room || self.shortest_kept_m < self.far.longest_m) {
+                    self.count(link, bin, to_node);
+                    return;
+                }
+            }
+        }
         let z = self.ends.locate(link.z, ORIGIN);
         let a = self.ends.locate(link.a, z);
         let route_m = self.router.route(a, z);
@@ -161,6 +241,30 @@ impl Counter<'_> {
     fn note_shortest_kept(&mut self) {
         self.room = self.longest.len() < LONGEST_KEPT;
         self.shortest_kept_m = self.longest.last().map_or(f64::NEG_INFINITY, |l| l.route_m);
+    }
+
+    /// What the cables from the device at `link.a` to the devices of `z_kind` in the rack of
+    /// `link.z` share.
+    #[inline(never)]
+    fn far_rack(&self, key: (u64, u64), link: Link, z_kind: usize) -> FarRack {
+        let z = self.ends.locate(link.z, ORIGIN);
+        let a = self.ends.locate(link.a, z);
+        let (low, high) = self
+            .heights
+            .get(z_kind)
+            .and_then(|h| h.get(z.rack as usize))
+            .copied()
+            .unwrap_or((f64::NAN, f64::NAN));
+        let longest_m = self.router.route(a, Spot { h: low, ..z });
+        let shortest_m = self.router.route(a, Spot { h: high, ..z });
+        let (long, short) = (self.table.bin(longest_m), self.table.bin(shortest_m));
+        let shared =
+            a.rack != z.rack && longest_m.is_finite() && shortest_m.is_finite() && long == short;
+        FarRack {
+            key,
+            bin: shared.then_some(long),
+            longest_m,
+        }
     }
 
     /// Counts one cable of orderable length index `bin`.
@@ -227,6 +331,13 @@ pub(crate) fn walk(
         longest,
         room: true,
         shortest_kept_m: f64::NEG_INFINITY,
+        racks: Default::default(),
+        heights: Default::default(),
+        far: FarRack {
+            key: (u64::MAX, u64::MAX),
+            bin: None,
+            longest_m: f64::INFINITY,
+        },
         out: Walked {
             by_length: [[[0; BINS]; 2]; 3],
             switch_cages: [
@@ -239,6 +350,8 @@ pub(crate) fn walk(
         },
     };
     counter.note_shortest_kept();
+    counter.racks = counter.ends.device_racks();
+    counter.heights = counter.ends.heights(router.racks());
     // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
     let _ = links(fabric, &mut counter);
     counter.out

@@ -108,6 +108,11 @@ impl Router {
         }
     }
 
+    /// How many racks stand on the floor.
+    pub fn racks(&self) -> usize {
+        self.xy.len()
+    }
+
     /// Where each node's ports are, by node number.
     pub fn node_spots(&self) -> &[Spot] {
         &self.nodes
