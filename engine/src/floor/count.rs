@@ -42,8 +42,6 @@ struct Ends<'a> {
     router: &'a Router,
     nodes: &'a [Spot],
     switches: [&'a [Spot]; 3],
-    /// The rack of each node, leaf, spine and core.
-    racks: [Vec<u32>; KINDS],
 }
 
 const ORIGIN: Spot = Spot {
@@ -53,83 +51,81 @@ const ORIGIN: Spot = Spot {
     h: 0.0,
 };
 
-/// Kinds of device whose racks the count looks up: nodes, leaves, spines, cores.
-const KINDS: usize = 4;
-
 impl Ends<'_> {
     /// As [`Router::end`], with the fabric's spots looked up once.
     #[inline(always)]
     fn locate(&self, end: End, other: Spot) -> Spot {
-        match end {
-            End::Node { node, .. } => self.nodes.get(node as usize).copied(),
-            End::Switch { role, index, .. } => {
-                self.switches[role as usize].get(index as usize).copied()
-            }
-            End::Endpoint(_) => Some(self.router.beside(other)),
+        // Matched on the slice rather than through `Option<Spot>`: fewer instructions on
+        // every cable.
+        let spots = match end {
+            End::Node { node, .. } => self.nodes.get(node as usize..),
+            End::Switch { role, index, .. } => self.switches[role as usize].get(index as usize..),
+            End::Endpoint(_) => return self.router.beside(other),
+        };
+        match spots {
+            Some([spot, ..]) => *spot,
+            _ => ORIGIN,
         }
-        .unwrap_or(ORIGIN)
     }
 
-    /// The kind of the device at `end` and its rack; `None` for an endpoint beside a rack or a
-    /// device the floor does not hold.
-    #[inline(always)]
-    fn rack(&self, end: End) -> Option<(usize, u32)> {
-        let (kind, index) = match end {
-            End::Node { node, .. } => (0, node),
-            End::Switch { role, index, .. } => (1 + role as usize, index),
-            End::Endpoint(_) => return None,
-        };
-        self.racks[kind]
-            .get(index as usize)
-            .map(|rack| (kind, *rack))
+    /// The spots of each kind of device: nodes, leaves, spines, cores.
+    fn kinds(&self) -> [&[Spot]; KINDS] {
+        [
+            self.nodes,
+            self.switches[0],
+            self.switches[1],
+            self.switches[2],
+        ]
     }
 
     /// The rack of every device of each kind.
     fn device_racks(&self) -> [Vec<u32>; KINDS] {
-        let kinds = [
-            self.nodes,
-            self.switches[0],
-            self.switches[1],
-            self.switches[2],
-        ];
-        kinds.map(|spots| spots.iter().map(|s| s.rack).collect())
+        self.kinds()
+            .map(|spots| spots.iter().map(|s| s.rack).collect())
     }
 
     /// The lowest and highest port of each kind of device in each rack, m.
     fn heights(&self, racks: usize) -> [Vec<(f64, f64)>; KINDS] {
-        let mut out: [Vec<(f64, f64)>; KINDS] =
-            std::array::from_fn(|_| vec![(f64::INFINITY, f64::NEG_INFINITY); racks]);
-        let kinds = [
-            self.nodes,
-            self.switches[0],
-            self.switches[1],
-            self.switches[2],
-        ];
-        for (range, spots) in out.iter_mut().zip(kinds) {
+        self.kinds().map(|spots| {
+            let mut range = vec![(f64::INFINITY, f64::NEG_INFINITY); racks];
             for s in spots {
                 if let Some((low, high)) = range.get_mut(s.rack as usize) {
                     *low = low.min(s.h);
                     *high = high.max(s.h);
                 }
             }
-        }
-        out
+            range
+        })
     }
 }
 
-/// What every cable between two racks has in common, when that can be known without routing
-/// each: a route from one rack to another only grows as either port is lower (each sum and
-/// product of the route rounds monotonically), so when the lowest and the highest ports of
-/// both racks round up to the same orderable length, every cable between them does.
+/// Kinds of placed device: nodes, leaves, spines, cores.
+const KINDS: usize = 4;
+
+/// The kind (as in [`KINDS`], then one more for an endpoint the floor does not place) and the
+/// number of the device at `end`.
+#[inline(always)]
+fn device(end: End) -> (usize, u32) {
+    match end {
+        End::Node { node, .. } => (0, node),
+        End::Switch { role, index, .. } => (1 + role as usize, index),
+        End::Endpoint(_) => (KINDS, 0),
+    }
+}
+
+/// What every cable from one device to the devices of one kind in another rack has in common,
+/// when that can be known without routing each: the route only grows as the far port is lower
+/// (each sum and product of the route rounds monotonically), so when that rack's lowest and
+/// highest port of that kind round up to one orderable length, every such cable does. An
+/// endpoint the floor does not place stands beside the far rack, the same for all of them.
 #[derive(Clone, Copy)]
-struct RackPair {
-    key: (u32, u32, usize, usize),
-    /// The orderable length index every cable between the two racks takes.
+struct FarRack {
+    /// The near device's kind and number, the far devices' kind and rack.
+    key: (u64, u64),
+    /// The orderable length index every such cable takes, if they share one.
     bin: Option<usize>,
-    /// No cable between the two racks runs longer.
+    /// No such cable runs longer.
     longest_m: f64,
-    /// Whether one of them might join the longest routes: then each is routed on its own.
-    may_be_longest: bool,
 }
 
 /// The cage code (1 + class index) of every orderable length, to a node and between switches;
@@ -178,26 +174,35 @@ struct Counter<'a> {
     cage_shift: u32,
     host_shift: u32,
     longest: &'a mut Vec<Long>,
+    /// Whether the longest routes kept have room for one more, and the shortest of them: a
+    /// cable joins them only when there is room or it runs longer.
+    room: bool,
+    shortest_kept_m: f64,
+    racks: [Vec<u32>; KINDS],
     heights: [Vec<(f64, f64)>; KINDS],
-    pair: RackPair,
+    far: FarRack,
     out: Walked,
 }
 
 impl Visit for Counter<'_> {
-    /// Counts one cable. Inlined into each loop of the walk, where the kinds of both ends
-    /// are known.
+    /// Routes and counts one cable. Inlined into each loop of the walk, where the kinds of
+    /// both ends are known.
     #[inline(always)]
     fn link(&mut self, link: Link) {
         let to_node = usize::from(!matches!(link.a, End::Switch { .. }));
-        if let (Some((a_kind, a_rack)), Some((z_kind, z_rack))) =
-            (self.ends.rack(link.a), self.ends.rack(link.z))
-        {
-            if a_rack != z_rack {
-                let key = (a_rack, z_rack, a_kind, z_kind);
-                if self.pair.key != key {
-                    self.pair = self.rack_pair(key);
-                }
-                if let (Some(bin), false) = (self.pair.bin, self.pair.may_be_longest) {
+        let (a_kind, a_index) = device(link.a);
+        let (z_kind, z_index) = device(link.z);
+        let z_rack = self.racks.get(z_kind).and_then(|r| r.get(z_index as usize));
+        if let Some(&z_rack) = z_rack {
+            let key = (
+                (a_kind as u64) << 32 | u64::from(a_index),
+                (z_kind as u64) << 32 | u64::from(z_rack),
+            );
+            if self.far.key != key {
+                self.far = self.far_rack(key, link, z_kind);
+            }
+            if let Some(bin) = self.far.bin {
+                if !(self.room || self.shortest_kept_m < self.far.longest_m) {
                     self.count(link, bin, to_node);
                     return;
                 }
@@ -205,35 +210,61 @@ impl Visit for Counter<'_> {
         }
         let z = self.ends.locate(link.z, ORIGIN);
         let a = self.ends.locate(link.a, z);
-        self.route(link, a, z, to_node);
-        // The cable may have lengthened the list of longest routes.
-        self.pair.may_be_longest = self.may_be_longest(self.pair.longest_m);
+        let route_m = self.router.route(a, z);
+        let bin = self.table.bin(route_m);
+        if self.room || self.shortest_kept_m < route_m {
+            self.keep(link, a, z, route_m, bin);
+        }
+        self.count(link, bin, to_node);
     }
 }
 
 impl Counter<'_> {
-    /// Routes one cable on its own.
-    #[inline(always)]
-    fn route(&mut self, link: Link, a: Spot, z: Spot, to_node: usize) {
-        let route_m = self.router.route(a, z);
-        let bin = self.table.bin(route_m);
-        // The longest route between each pair of racks, so the plan shows distinct routes.
-        if self.longest.len() < LONGEST_KEPT
-            || self.longest.last().is_some_and(|l| l.route_m < route_m)
-        {
-            keep_longest(
-                self.longest,
-                Long {
-                    fabric: self.fi,
-                    tier: link.tier,
-                    a,
-                    z,
-                    route_m,
-                    bin: (bin < ORDERABLE_M.len()).then_some(bin),
-                },
-            );
+    /// Keeps the longest route between each pair of racks, so the plan shows distinct routes.
+    #[inline(never)]
+    fn keep(&mut self, link: Link, a: Spot, z: Spot, route_m: f64, bin: usize) {
+        keep_longest(
+            self.longest,
+            Long {
+                fabric: self.fi,
+                tier: link.tier,
+                a,
+                z,
+                route_m,
+                bin: (bin < ORDERABLE_M.len()).then_some(bin),
+            },
+        );
+        self.note_shortest_kept();
+    }
+
+    /// Notes whether the longest routes have room and the shortest of them.
+    fn note_shortest_kept(&mut self) {
+        self.room = self.longest.len() < LONGEST_KEPT;
+        self.shortest_kept_m = self.longest.last().map_or(f64::NEG_INFINITY, |l| l.route_m);
+    }
+
+    /// What the cables from the device at `link.a` to the devices of `z_kind` in the rack of
+    /// `link.z` share.
+    #[inline(never)]
+    fn far_rack(&self, key: (u64, u64), link: Link, z_kind: usize) -> FarRack {
+        let z = self.ends.locate(link.z, ORIGIN);
+        let a = self.ends.locate(link.a, z);
+        let (low, high) = self
+            .heights
+            .get(z_kind)
+            .and_then(|h| h.get(z.rack as usize))
+            .copied()
+            .unwrap_or((f64::NAN, f64::NAN));
+        let longest_m = self.router.route(a, Spot { h: low, ..z });
+        let shortest_m = self.router.route(a, Spot { h: high, ..z });
+        let (long, short) = (self.table.bin(longest_m), self.table.bin(shortest_m));
+        let shared =
+            a.rack != z.rack && longest_m.is_finite() && shortest_m.is_finite() && long == short;
+        FarRack {
+            key,
+            bin: shared.then_some(long),
+            longest_m,
         }
-        self.count(link, bin, to_node);
     }
 
     /// Counts one cable of orderable length index `bin`.
@@ -244,36 +275,6 @@ impl Counter<'_> {
         if code > 0 {
             self.mark(link.a, code);
             self.mark(link.z, code);
-        }
-    }
-
-    /// Whether a cable of `route_m` would join the longest routes kept so far.
-    #[inline(always)]
-    fn may_be_longest(&self, route_m: f64) -> bool {
-        self.longest.len() < LONGEST_KEPT
-            || self.longest.last().is_some_and(|l| l.route_m < route_m)
-    }
-
-    /// What the cables between two racks (with ends of the kinds in `key`) share.
-    #[inline(never)]
-    fn rack_pair(&self, key: (u32, u32, usize, usize)) -> RackPair {
-        let range = |kind: usize, rack: u32| {
-            self.heights[kind]
-                .get(rack as usize)
-                .copied()
-                .unwrap_or((f64::NAN, f64::NAN))
-        };
-        let (a_low, a_high) = range(key.2, key.0);
-        let (z_low, z_high) = range(key.3, key.1);
-        let at = |rack, h| self.router.spot_at(rack, h);
-        let longest_m = self.router.route(at(key.0, a_low), at(key.1, z_low));
-        let shortest_m = self.router.route(at(key.0, a_high), at(key.1, z_high));
-        let (high, low) = (self.table.bin(longest_m), self.table.bin(shortest_m));
-        RackPair {
-            key,
-            bin: (longest_m.is_finite() && shortest_m.is_finite() && high == low).then_some(high),
-            longest_m,
-            may_be_longest: self.may_be_longest(longest_m),
         }
     }
 
@@ -321,7 +322,6 @@ pub(crate) fn walk(
             router,
             nodes: router.node_spots(),
             switches: router.switch_spots(fi),
-            racks: Default::default(),
         },
         codes: cage_codes(table),
         per_switch,
@@ -329,12 +329,14 @@ pub(crate) fn walk(
         cage_shift: cages.per_switch.trailing_zeros(),
         host_shift: cages.per_node.trailing_zeros(),
         longest,
-        heights: [Vec::new(), Vec::new(), Vec::new(), Vec::new()],
-        pair: RackPair {
-            key: (u32::MAX, u32::MAX, KINDS, KINDS),
+        room: true,
+        shortest_kept_m: f64::NEG_INFINITY,
+        racks: Default::default(),
+        heights: Default::default(),
+        far: FarRack {
+            key: (u64::MAX, u64::MAX),
             bin: None,
             longest_m: f64::INFINITY,
-            may_be_longest: true,
         },
         out: Walked {
             by_length: [[[0; BINS]; 2]; 3],
@@ -347,8 +349,9 @@ pub(crate) fn walk(
             endpoint: [0; 5],
         },
     };
+    counter.note_shortest_kept();
+    counter.racks = counter.ends.device_racks();
     counter.heights = counter.ends.heights(router.racks());
-    counter.ends.racks = counter.ends.device_racks();
     // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
     let _ = links(fabric, &mut counter);
     counter.out

@@ -113,11 +113,13 @@ impl MediumTable {
     pub fn bin(&self, route_m: f64) -> usize {
         let bin = if (0.0..=DIRECT_M).contains(&route_m) {
             // Every orderable length up to 100 m is a whole number of half metres.
-            // Rounded up by hand: `ceil` is a library call on the baseline x86-64 target.
+            // Rounded up by hand: `ceil` is a library call on the baseline x86-64 target, and
+            // a conversion to `u32` (at most 200 here) is a few instructions where one to
+            // `usize` is a dozen.
             let x = (route_m * 2.0 - 2e-9).max(0.0);
-            let whole = x as usize;
-            let k = if (whole as f64) < x { whole + 1 } else { whole };
-            self.half_metres.get(k).map(|b| usize::from(*b))
+            let whole = x as u32;
+            let k = whole + u32::from(f64::from(whole) < x);
+            self.half_metres.get(k as usize).map(|b| usize::from(*b))
         } else {
             orderable(route_m)
         };
@@ -139,6 +141,45 @@ impl MediumTable {
         let bin = self.bin(route_m);
         let bin = (bin < ORDERABLE_M.len()).then_some(bin);
         (bin, bin.and_then(|b| self.class(b, to_node)))
+    }
+}
+
+/// How many cages hold each cage code (1 + class index, 0 for none): at the switches, at the
+/// nodes, and at the nodes of each rack. One pass over the cages instead of one per class.
+struct CageCounts {
+    at_switches: [u32; CODES],
+    at_nodes: [u32; CODES],
+    per_rack: Vec<[u32; CODES]>,
+}
+
+/// Cage codes: none, then one per class.
+const CODES: usize = CLASSES.len() + 1;
+
+impl CageCounts {
+    fn new(switch_cages: &[Vec<u8>], host: &[u8], per_node: usize, placed: &Placed) -> Self {
+        let mut counts = CageCounts {
+            at_switches: [0; CODES],
+            at_nodes: [0; CODES],
+            per_rack: vec![[0; CODES]; placed.racks.len()],
+        };
+        for code in switch_cages.iter().flatten() {
+            if let Some(n) = counts.at_switches.get_mut(usize::from(*code)) {
+                *n += 1;
+            }
+        }
+        for (node, cages) in host.chunks(per_node.max(1)).enumerate() {
+            let (rack, _, _) = placed.node(node as u32);
+            let mut in_rack = counts.per_rack.get_mut(rack as usize);
+            for code in cages.iter().map(|c| usize::from(*c)) {
+                if let Some(n) = counts.at_nodes.get_mut(code) {
+                    *n += 1;
+                }
+                if let Some(n) = in_rack.as_mut().and_then(|r| r.get_mut(code)) {
+                    *n += 1;
+                }
+            }
+        }
+        counts
     }
 }
 
@@ -301,22 +342,20 @@ pub(crate) fn tally(
                 },
             );
         };
+        let cages = CageCounts::new(&switch_cages, &host, cages_per_node, placed);
         for (c, class) in CLASSES.iter().enumerate().filter(|(_, c)| c.is_optical()) {
-            let code = c as u8 + 1;
-            let at_switches: u32 = switch_cages
-                .iter()
-                .map(|v| v.iter().filter(|x| **x == code).count() as u32)
-                .sum();
+            let code = c + 1;
+            let at_switches = cages.at_switches[code];
             if at_switches > 0 {
                 add("switch", per_cage, *class, at_switches, &mut |_| {});
             }
-            let at_nodes = host.iter().filter(|x| **x == code).count() as u32;
+            let at_nodes = cages.at_nodes[code];
             if at_nodes > 0 {
                 let mut watts = 0.0;
                 add("node", host_per_cage, *class, at_nodes, &mut |w| watts = w);
-                for (i, _) in host.iter().enumerate().filter(|(_, x)| **x == code) {
-                    let (rack, _, _) = placed.node((i / cages_per_node) as u32);
-                    if let Some(w) = out.rack_optics_w.get_mut(rack as usize) {
+                // One addition per cage, class by class, so that each rack sums as before.
+                for (w, counts) in out.rack_optics_w.iter_mut().zip(&cages.per_rack) {
+                    for _ in 0..counts[code] {
                         *w += watts;
                     }
                 }

@@ -270,7 +270,7 @@ mod tests {
     fn designs() -> Vec<(String, DesignSpec)> {
         let mut out = Vec::new();
         for (name, example) in crate::examples::ALL {
-            for nodes in [1u32, 5, 32, 127, 300, 1024] {
+            for nodes in [1u32, 5, 32, 127, 300, 1024, 2048] {
                 for leaves in ["top_of_rack", "middle_of_row", "end_of_row", "network_row"] {
                     let mut value: Value = serde_json::from_str(example).unwrap();
                     value["schema_version"] = json!(3);

@@ -137,12 +137,6 @@ impl Router {
         }
     }
 
-    /// The spot at height `h` in `rack`.
-    pub fn spot_at(&self, rack: u32, h: f64) -> Spot {
-        let (x, y) = self.xy.get(rack as usize).copied().unwrap_or((0.0, 0.0));
-        Spot { rack, x, y, h }
-    }
-
     /// The spot of a device beside `spot`'s rack (an endpoint the floor does not place:
     /// UFM, a storage server), half way up.
     pub fn beside(&self, spot: Spot) -> Spot {
@@ -155,6 +149,7 @@ impl Router {
     }
 
     /// The routed length between two ports with slack, metres.
+    #[inline]
     pub fn route(&self, a: Spot, b: Spot) -> f64 {
         let raw = if a.rack == b.rack {
             (a.h - b.h).abs()
