@@ -50,6 +50,8 @@ pub fn published_busbw(rows: &[ValidationRow]) -> String {
                 (FONT, CAPTION),
             )
             .margin(12)
+            // Room for the last size label, centred on the right edge.
+            .margin_right(28)
             .x_label_area_size(40)
             .y_label_area_size(56)
             .build_cartesian_2d(low..high, 0.0..top.max(1.0))
