@@ -473,3 +473,21 @@ async fn the_floor_step_sets_the_rack_budget_and_the_dashboard_names_the_racks_o
         .await;
     browser.close().await;
 }
+
+#[tokio::test]
+async fn full_activation_recomputation_is_chosen_in_the_form_and_costs_compute() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+    let stored = browser
+        .wait_for_text("#w0-compute-time", |t| !t.is_empty())
+        .await;
+    browser.click("#step-workloads").await;
+    browser.select("#workloads-0-recompute", "full").await;
+    // The forward pass runs again in the backward pass: a third more compute per step.
+    browser
+        .wait_for_text("#w0-compute-time", |t| t != stored)
+        .await;
+    browser.close().await;
+}

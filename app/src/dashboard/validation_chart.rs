@@ -6,10 +6,12 @@ use engine::nccl_tests::size_label;
 use engine::validation::ValidationRow;
 use plotters::prelude::*;
 
-/// The bus bandwidth rows grouped by setup, in the table's order: (log2 bytes, measured,
-/// predicted) per size.
-fn setups(rows: &[ValidationRow]) -> Vec<Vec<(f64, f64, f64)>> {
-    let mut groups: Vec<(&str, &str, Vec<(f64, f64, f64)>)> = Vec::new();
+/// One published size: log2 of its bytes, measured and predicted bus bandwidth (GB/s).
+type Point = (f64, f64, f64);
+
+/// The bus bandwidth rows grouped by setup, in the table's order.
+fn setups(rows: &[ValidationRow]) -> Vec<Vec<Point>> {
+    let mut groups: Vec<(&str, &str, Vec<Point>)> = Vec::new();
     for r in rows {
         let Some(bytes) = r.busbw_message_bytes else {
             continue;

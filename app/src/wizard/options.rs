@@ -1,7 +1,7 @@
 //! The choices the wizard's select boxes offer, from the engine's catalog and enums.
 
 use engine::catalog::{SwitchFamily, GPUS, MODEL_PRESETS, NODE_PRESETS, SWITCHES};
-use engine::{Precision, Role, Sharding, Technology, Topology};
+use engine::{Precision, Recompute, Role, Sharding, Technology, Topology};
 use leptos::prelude::*;
 
 pub type Options = Signal<Vec<(String, String)>>;
@@ -131,6 +131,20 @@ pub fn shardings() -> Options {
         ("zero3", "ZeRO-3 / FSDP full shard"),
         ("fsdp_hybrid", "FSDP hybrid shard"),
     ])
+}
+
+pub fn recomputations() -> Options {
+    fixed(vec![
+        ("none", "None: every activation is stored"),
+        ("selective", "Selective: the attention core only"),
+        ("full", "Full: every layer, with its TP collectives again"),
+    ])
+}
+
+pub fn recompute_from(key: &str) -> Option<Recompute> {
+    [Recompute::None, Recompute::Selective, Recompute::Full]
+        .into_iter()
+        .find(|r| r.label() == key)
 }
 
 pub fn sharding_key(s: Sharding) -> &'static str {

@@ -232,6 +232,18 @@ fn TrainingFields(i: usize) -> AnyView {
         |t, v| t.compute = Compute::Mfu(v),
     );
     let (overlap, set_overlap) = lens::training(i, |t| t.overlap, |t, v| t.overlap = v);
+    let (recompute, set_recompute) = lens::workload_choice(
+        i,
+        |w| match w {
+            Workload::Training(t) => t.recompute.label().to_string(),
+            _ => String::new(),
+        },
+        |w, key| {
+            if let (Workload::Training(t), Some(r)) = (w, options::recompute_from(key)) {
+                t.recompute = r;
+            }
+        },
+    );
     let parallelism_error = Editor::get().error(format!("{at}.parallelism"));
     view! {
         <div class="field-row">
@@ -249,6 +261,9 @@ fn TrainingFields(i: usize) -> AnyView {
         <div class="field-row">
             <NumInput path=format!("{at}.compute.mfu") label="Model FLOPs utilisation" help="fraction of the GPU's dense peak, 0-1" value=mfu set=set_mfu/>
             <NumInput path=format!("{at}.overlap") label="Compute/communication overlap" help="fraction of compute that hides gradient traffic, 0-1" value=overlap set=set_overlap/>
+        </div>
+        <div class="field-row">
+            <SelectInput path=format!("{at}.recompute") label="Activation recomputation" options=options::recomputations() value=recompute set=set_recompute/>
         </div>
     }
     .into_any()
