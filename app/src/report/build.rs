@@ -107,13 +107,21 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     let mut blocks = Vec::new();
     // The studies are run once: the summary's alternatives and the what-if section read them.
     let charts = studies::charts(spec, report);
-    super::summary::summary(&mut blocks, spec, report, charts.compared.as_ref());
+    // The floor is planned once: the summary's risks and the floor section read it.
+    let floor = engine::floor::plan(spec, report);
+    super::summary::summary(
+        &mut blocks,
+        spec,
+        report,
+        &floor.findings,
+        charts.compared.as_ref(),
+    );
     cluster(&mut blocks, spec, report);
     fabrics(&mut blocks, report);
     workloads(&mut blocks, report);
     headroom(&mut blocks, charts.clone());
     storage(&mut blocks, report, charts.whatifs);
-    blocks.extend(super::floor_blocks(spec, report));
+    blocks.extend(super::floor::floor_section(&floor));
     operating(&mut blocks, operations(spec, report));
     assumptions(&mut blocks, spec);
     blocks.extend(super::sources::sources_blocks(spec, report));

@@ -64,9 +64,13 @@ fn sample(floor: &FloorReport) -> FloorReport {
     }
 }
 
-/// The floor section: heading, summary, pictures, racks by load, cables by length, optics.
+/// The floor section of `spec` evaluated as `report`, planned here.
 pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
-    let plan = floor::plan(spec, report);
+    floor_section(&floor::plan(spec, report))
+}
+
+/// The floor section: heading, summary, pictures, racks by load, cables by length, optics.
+pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
     let mut blocks = vec![heading(1, "floor", "Floor, racks and power")];
     let network = plan.racks.iter().filter(|r| r.network).count();
     blocks.push(paragraph(format!(
@@ -87,7 +91,7 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
         blocks.push(Block::Chart {
             id: "floor-plan".into(),
             caption: "Floor plan: racks coloured by power against their budget, and the routes of the longest cables".into(),
-            svg: floor::svg::floor_plan(&plan),
+            svg: floor::svg::floor_plan(plan),
         });
     } else {
         blocks.push(note(format!(
@@ -98,7 +102,7 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
     blocks.push(Block::Chart {
         id: "rack-elevations".into(),
         caption: "Rack elevations: what stands in which rack unit, for the first compute racks and the network racks".into(),
-        svg: floor::svg::rack_elevations(&sample(&plan)),
+        svg: floor::svg::rack_elevations(&sample(plan)),
     });
     let mut racks: Vec<&floor::Rack> = plan.racks.iter().collect();
     racks.sort_by(|a, b| b.load_kw.total_cmp(&a.load_kw).then(a.name.cmp(&b.name)));

@@ -7,7 +7,7 @@ use super::Block;
 use crate::dashboard::headline_figures;
 use crate::money::{usd, watts};
 use engine::studies::TechnologyPoint;
-use engine::{DesignSpec, Report, Severity, Workload};
+use engine::{DesignSpec, Finding, Report, Severity, Workload};
 
 /// One sentence per fabric: its technology, role, topology and size.
 fn what_is_built(report: &Report) -> Vec<String> {
@@ -79,8 +79,8 @@ fn what_binds(report: &Report) -> String {
 }
 
 /// The risks: findings counted by severity.
-fn risks(report: &Report) -> String {
-    let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
+fn risks(findings: &[&Finding]) -> String {
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let (critical, warnings, recommendations) = (
         count(Severity::Critical),
         count(Severity::Warning),
@@ -165,6 +165,7 @@ pub fn summary(
     blocks: &mut Vec<Block>,
     spec: &DesignSpec,
     report: &Report,
+    floor_findings: &[Finding],
     compared: Option<&(usize, Vec<TechnologyPoint>)>,
 ) {
     blocks.push(heading(1, "summary", "Executive summary"));
@@ -190,9 +191,10 @@ pub fn summary(
     blocks.push(heading(2, "summary-binds", "What binds"));
     blocks.push(paragraph(what_binds(report)));
     blocks.push(heading(2, "findings", "Risks"));
-    blocks.push(paragraph(risks(report)));
-    let mut findings: Vec<_> = report.findings.iter().collect();
+    // The design's findings and its floor's (racks over their power budget or the air limit).
+    let mut findings: Vec<&Finding> = report.findings.iter().chain(floor_findings).collect();
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    blocks.push(paragraph(risks(&findings)));
     if !findings.is_empty() {
         blocks.push(findings_block(findings));
     }
@@ -202,4 +204,41 @@ pub fn summary(
         "Alternatives considered",
     ));
     alternatives(blocks, spec, report, compared);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{report_document, Revision};
+    use super::*;
+
+    #[test]
+    fn a_rack_over_its_power_budget_is_among_the_summarys_risks() {
+        let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+        // Four DGX H100 of about 10 kW each stand in a compute rack: far over 15 kW.
+        spec.floor.rack_power_kw = 15.0;
+        let report = engine::evaluate(&spec).unwrap();
+        let revision = Revision {
+            number: 1,
+            latest: 1,
+            saved: "2026-12-04".into(),
+            engine_version: "test".into(),
+            link: "/d/x/r/1".into(),
+        };
+        let document = report_document(&spec, &report, &revision);
+        let risks = document
+            .blocks
+            .iter()
+            .skip_while(|b| !matches!(b, Block::Heading { id, .. } if id == "findings"))
+            .find_map(|b| match b {
+                Block::Findings { items } => Some(items),
+                _ => None,
+            })
+            .expect("the summary lists its risks");
+        assert!(
+            risks
+                .iter()
+                .any(|(_, _, message)| message.contains("Rack R01-01")),
+            "{risks:?}"
+        );
+    }
 }
