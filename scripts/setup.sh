@@ -39,17 +39,18 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION}"; the
   npm install --silent --no-audit --no-fund --prefix "${TOOLS_DIR}/binaryen" "binaryen@${BINARYEN_VERSION}"
 fi
 
-# The tests also read PDFs (pdftotext, pdftoppm, pdfinfo from poppler-utils).
+# The tests also read PDFs (pdftotext, pdftoppm, pdfinfo from poppler-utils) and have Graphviz
+# lay out the hand-off bundle's graphs (dot, from graphviz).
 if [ "${1:-}" = "--browser" ]; then
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
-    || ! command -v pdftotext >/dev/null; then
+    || ! command -v pdftotext >/dev/null || ! command -v dot >/dev/null; then
     if [ "$(id -u)" = 0 ]; then
-      step "installing Chromium, ChromeDriver and poppler-utils from Debian"
+      step "installing Chromium, ChromeDriver, poppler-utils and Graphviz from Debian"
       export DEBIAN_FRONTEND=noninteractive
-      apt-get install -y -q chromium chromium-driver poppler-utils >/dev/null \
-        || { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver poppler-utils >/dev/null; }
+      apt-get install -y -q chromium chromium-driver poppler-utils graphviz >/dev/null \
+        || { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver poppler-utils graphviz >/dev/null; }
     else
-      fail "the browser tests need Chromium, ChromeDriver and poppler-utils: as root, run apt-get install -y chromium chromium-driver poppler-utils"
+      fail "the tests need Chromium, ChromeDriver, poppler-utils and Graphviz: as root, run apt-get install -y chromium chromium-driver poppler-utils graphviz"
     fi
   fi
 fi

@@ -30,6 +30,8 @@ step "tests"
 # The store's tests on PostgreSQL run against a server of their own, stopped when the run ends.
 FABRIC_PLANNER_TEST_POSTGRES="$(scripts/postgres.sh start)"
 export FABRIC_PLANNER_TEST_POSTGRES FABRIC_PLANNER_REQUIRE_POSTGRES=1
+# The exports' real consumers that setup installed (Graphviz) must run, not be skipped.
+export FABRIC_PLANNER_REQUIRE_CONSUMERS=1
 trap 'scripts/postgres.sh stop' EXIT
 leftovers() { pgrep -f fabric-planner-e2e- || true; }
 status=0
