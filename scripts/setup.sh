@@ -39,6 +39,17 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION}"; the
   npm install --silent --no-audit --no-fund --prefix "${TOOLS_DIR}/binaryen" "binaryen@${BINARYEN_VERSION}"
 fi
 
+# The tests hand the bundle's Arista AVD inputs to Arista's own pyavd, from PyPI, in a venv of
+# its own under .tools/.
+if [ "${1:-}" = "--browser" ] && [ ! -e "${TOOLS_DIR}/pyavd/installed-${PYAVD_VERSION}" ]; then
+  step "installing pyavd ${PYAVD_VERSION} from PyPI into ${TOOLS_DIR}/pyavd (under a minute, once)"
+  command -v python3 >/dev/null || fail "python3 is missing: the tests run Arista's pyavd"
+  rm -rf "${TOOLS_DIR}/pyavd"
+  python3 -m venv "${TOOLS_DIR}/pyavd"
+  "${TOOLS_DIR}/pyavd/bin/python" -m pip install -q --disable-pip-version-check "pyavd==${PYAVD_VERSION}"
+  touch "${TOOLS_DIR}/pyavd/installed-${PYAVD_VERSION}"
+fi
+
 # The tests also read PDFs (pdftotext, pdftoppm, pdfinfo from poppler-utils) and have Graphviz
 # lay out the hand-off bundle's graphs (dot, from graphviz).
 if [ "${1:-}" = "--browser" ]; then
