@@ -31,6 +31,18 @@ pub enum Command {
     /// Search for the cheapest fabrics that meet a design's targets (a search request, or a
     /// design spec searched with the default question) and print the Pareto frontier as JSON.
     Search(SearchArgs),
+    /// Write a design's hand-off bundle (cabling, InfiniBand topology, Arista AVD, NetBox,
+    /// Slurm, Kubernetes, Graphviz and a README) as one zip file.
+    Handoff(HandoffArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct HandoffArgs {
+    /// The design spec, as JSON (`-` for standard input).
+    pub spec: PathBuf,
+    /// Where to write the zip.
+    #[arg(long, short)]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -6,23 +6,32 @@ use std::io::Read;
 /// Exit status for a spec the engine refuses.
 pub const INVALID_SPEC: i32 = 2;
 
+/// The text of `path`, or of standard input for `-`; what went wrong is printed on stderr.
+pub fn read_input(path: &std::path::Path) -> Option<String> {
+    let mut text = String::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).map(drop)
+    } else {
+        std::fs::read_to_string(path).map(|t| text = t)
+    };
+    match read {
+        Ok(()) => Some(text),
+        Err(error) => {
+            let what = if path.as_os_str() == "-" {
+                "standard input".to_string()
+            } else {
+                path.display().to_string()
+            };
+            eprintln!("error: reading {what}: {error}");
+            None
+        }
+    }
+}
+
 /// Runs the command; returns the process exit code.
 pub fn run(args: &EvaluateArgs) -> i32 {
-    let text = if args.spec.as_os_str() == "-" {
-        let mut text = String::new();
-        if let Err(error) = std::io::stdin().read_to_string(&mut text) {
-            eprintln!("error: reading standard input: {error}");
-            return 1;
-        }
-        text
-    } else {
-        match std::fs::read_to_string(&args.spec) {
-            Ok(text) => text,
-            Err(error) => {
-                eprintln!("error: reading {}: {error}", args.spec.display());
-                return 1;
-            }
-        }
+    let Some(text) = read_input(&args.spec) else {
+        return 1;
     };
     let report = engine::DesignSpec::from_json(&text).and_then(|spec| engine::evaluate(&spec));
     match report {

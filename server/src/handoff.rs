@@ -94,6 +94,39 @@ pub fn zipped(files: &[(String, String)]) -> zip::result::ZipResult<Vec<u8>> {
     Ok(archive.finish()?.into_inner())
 }
 
+/// `fabric-planner handoff SPEC.json --out bundle.zip`: the same zip as the design page's
+/// download, without a server. Returns the process exit code (2 for a spec the engine refuses).
+pub fn run(args: &crate::cli::HandoffArgs) -> i32 {
+    let Some(text) = crate::evaluate::read_input(&args.spec) else {
+        return 1;
+    };
+    let evaluated = engine::DesignSpec::from_json(&text)
+        .and_then(|spec| engine::evaluate(&spec).map(|report| (spec, report)));
+    let (spec, report) = match evaluated {
+        Ok(evaluated) => evaluated,
+        Err(errors) => {
+            for error in errors.iter() {
+                eprintln!("{error}");
+            }
+            return crate::evaluate::INVALID_SPEC;
+        }
+    };
+    let files = engine::handoff::bundle(&spec, &report);
+    let written = zipped(&files)
+        .map_err(|e| e.to_string())
+        .and_then(|zip| std::fs::write(&args.out, zip).map_err(|e| e.to_string()));
+    match written {
+        Ok(()) => {
+            println!("{} files written to {}", files.len(), args.out.display());
+            0
+        }
+        Err(error) => {
+            eprintln!("error: writing {}: {error}", args.out.display());
+            1
+        }
+    }
+}
+
 /// `/d/{id}/r/{n}/handoff.zip`: the whole bundle as one download.
 pub async fn zip(State(pages): State<Pages>, Path((id, n)): Path<(String, String)>) -> Response {
     let (title, number, files) = match bundle(&pages, &id, &n).await {

@@ -24,6 +24,9 @@ async fn main() -> std::process::ExitCode {
         Command::Search(args) => {
             return std::process::ExitCode::from(server::search::run(&args) as u8)
         }
+        Command::Handoff(args) => {
+            return std::process::ExitCode::from(server::handoff::run(&args) as u8)
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

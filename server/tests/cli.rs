@@ -110,3 +110,55 @@ fn search_of_a_broken_request_names_the_field() {
     let errors = String::from_utf8(out.stderr).unwrap();
     assert!(errors.contains("freedoms.nics_per_node"), "{errors}");
 }
+
+#[test]
+fn handoff_writes_the_bundle_as_a_zip_and_refuses_a_bad_spec_by_its_field() {
+    let spec = examples().join("hybrid.json");
+    let out_path =
+        std::env::temp_dir().join(format!("fabric-planner-handoff-{}.zip", std::process::id()));
+    let out = fabric_planner()
+        .arg("handoff")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let design = engine::DesignSpec::from_json(&std::fs::read_to_string(&spec).unwrap()).unwrap();
+    let report = engine::evaluate(&design).unwrap();
+    let expected = engine::handoff::bundle(&design, &report);
+    let bytes = std::fs::read(&out_path).unwrap();
+    let _ = std::fs::remove_file(&out_path);
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    assert_eq!(archive.len(), expected.len());
+    for (name, text) in &expected {
+        let mut read = String::new();
+        std::io::Read::read_to_string(&mut archive.by_name(name).unwrap(), &mut read).unwrap();
+        assert_eq!(&read, text, "{name}");
+    }
+
+    let out = fabric_planner()
+        .args(["handoff", "-", "--out"])
+        .arg(&out_path)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(br#"{"schema_version": 2, "cluster": {"nodes": 0}}"#)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cluster"));
+    assert!(!out_path.exists(), "nothing is written for a refused spec");
+}
