@@ -10,6 +10,33 @@ use plotters::prelude::*;
 
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
+/// Axes of bus bandwidth (GB/s) against message size on a log-2 axis over `log2_sizes`, with at
+/// most `most_labels` sizes labelled: one per power of two at most, and none between them, so
+/// that no size is labelled twice.
+pub(super) fn size_mesh(
+    chart: &mut Chart,
+    log2_sizes: std::ops::Range<f64>,
+    most_labels: usize,
+) -> Drawn {
+    chart
+        .configure_mesh()
+        .x_desc("message size")
+        .y_desc("bus bandwidth, GB/s")
+        .x_labels(((log2_sizes.end - log2_sizes.start).round() as usize + 1).clamp(2, most_labels))
+        .x_label_formatter(&|v| {
+            if (v - v.round()).abs() < 0.01 {
+                size_label(2f64.powf(v.round()) as u64)
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|v| axis_number(*v))
+        .label_style((FONT, LABEL))
+        .axis_desc_style((FONT, LABEL))
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
 /// The measured series of both charts: a line with its points marked, in the legend.
 fn draw_measured(chart: &mut Chart, points: &[(f64, f64)], radius: i32) -> Drawn {
     chart
@@ -75,25 +102,7 @@ pub fn measured_against_predicted(check: &BaselineCheck) -> String {
             .y_label_area_size(56)
             .build_cartesian_2d(low..high, 0.0..top.max(1.0))
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("message size")
-            .y_desc("bus bandwidth, GB/s")
-            // One label per power of two at most, and none between them, so that no size is
-            // labelled twice.
-            .x_labels(((high - low).round() as usize + 1).clamp(2, 10))
-            .x_label_formatter(&|v| {
-                if (v - v.round()).abs() < 0.01 {
-                    size_label(2f64.powf(v.round()) as u64)
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&|v| axis_number(*v))
-            .label_style((FONT, LABEL))
-            .axis_desc_style((FONT, LABEL))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        size_mesh(&mut chart, low..high, 10)?;
         let predicted: Vec<(f64, f64)> = check
             .sizes
             .iter()

@@ -1,8 +1,8 @@
 //! The published nccl-tests measurements the engine is checked against, drawn: bus bandwidth by
 //! message size, measured against predicted, one line per published setup.
 
-use super::charts::{axis_number, legend, svg, swatch, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED};
-use engine::nccl_tests::size_label;
+use super::baseline_charts::size_mesh;
+use super::charts::{legend, svg, swatch, AVAILABLE, CAPTION, FONT, REQUIRED};
 use engine::validation::ValidationRow;
 use plotters::prelude::*;
 
@@ -58,24 +58,7 @@ pub fn published_busbw(rows: &[ValidationRow]) -> String {
             .y_label_area_size(56)
             .build_cartesian_2d(low..high, 0.0..top.max(1.0))
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("message size")
-            .y_desc("bus bandwidth, GB/s")
-            // Whole powers of two only, so that no size is labelled twice.
-            .x_labels(((high - low).round() as usize + 1).clamp(2, 8))
-            .x_label_formatter(&|v| {
-                if (v - v.round()).abs() < 0.01 {
-                    size_label(2f64.powf(v.round()) as u64)
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&|v| axis_number(*v))
-            .label_style((FONT, LABEL))
-            .axis_desc_style((FONT, LABEL))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        size_mesh(&mut chart, low..high, 8)?;
         chart
             .draw_series(points().map(|&(x, measured, predicted)| {
                 PathElement::new([(x, measured), (x, predicted)], BLACK.mix(0.35))
