@@ -6,54 +6,53 @@ use std::io::Read;
 /// Exit status for a spec the engine refuses.
 pub const INVALID_SPEC: i32 = 2;
 
-/// The text of `path`, or of standard input for `-`; what went wrong is printed on stderr.
-pub fn read_input(path: &std::path::Path) -> Option<String> {
+/// The design spec at `path` (`-` for standard input), evaluated. What went wrong is printed on
+/// stderr and the error is the exit code: 1 for a file that cannot be read, [`INVALID_SPEC`]
+/// for a spec the engine refuses (every error with its field path).
+pub fn evaluated(path: &std::path::Path) -> Result<(engine::DesignSpec, engine::Report), i32> {
     let mut text = String::new();
     let read = if path.as_os_str() == "-" {
         std::io::stdin().read_to_string(&mut text).map(drop)
     } else {
         std::fs::read_to_string(path).map(|t| text = t)
     };
-    match read {
-        Ok(()) => Some(text),
-        Err(error) => {
-            let what = if path.as_os_str() == "-" {
-                "standard input".to_string()
-            } else {
-                path.display().to_string()
-            };
-            eprintln!("error: reading {what}: {error}");
-            None
-        }
+    if let Err(error) = read {
+        let what = if path.as_os_str() == "-" {
+            "standard input".to_string()
+        } else {
+            path.display().to_string()
+        };
+        eprintln!("error: reading {what}: {error}");
+        return Err(1);
     }
-}
-
-/// Runs the command; returns the process exit code.
-pub fn run(args: &EvaluateArgs) -> i32 {
-    let Some(text) = read_input(&args.spec) else {
-        return 1;
-    };
-    let report = engine::DesignSpec::from_json(&text).and_then(|spec| engine::evaluate(&spec));
-    match report {
-        Ok(report) if args.summary => {
-            print!("{}", summary(&report));
-            0
-        }
-        Ok(report) => match serde_json::to_string_pretty(&report) {
-            Ok(json) => {
-                println!("{json}");
-                0
-            }
-            Err(error) => {
-                eprintln!("error: writing the report: {error}");
-                1
-            }
-        },
-        Err(errors) => {
+    engine::DesignSpec::from_json(&text)
+        .and_then(|spec| engine::evaluate(&spec).map(|report| (spec, report)))
+        .map_err(|errors| {
             for error in errors.iter() {
                 eprintln!("{error}");
             }
             INVALID_SPEC
+        })
+}
+
+/// Runs the command; returns the process exit code.
+pub fn run(args: &EvaluateArgs) -> i32 {
+    let report = match evaluated(&args.spec) {
+        Ok((_, report)) => report,
+        Err(code) => return code,
+    };
+    if args.summary {
+        print!("{}", summary(&report));
+        return 0;
+    }
+    match serde_json::to_string_pretty(&report) {
+        Ok(json) => {
+            println!("{json}");
+            0
+        }
+        Err(error) => {
+            eprintln!("error: writing the report: {error}");
+            1
         }
     }
 }

@@ -97,19 +97,9 @@ pub fn zipped(files: &[(String, String)]) -> zip::result::ZipResult<Vec<u8>> {
 /// `fabric-planner handoff SPEC.json --out bundle.zip`: the same zip as the design page's
 /// download, without a server. Returns the process exit code (2 for a spec the engine refuses).
 pub fn run(args: &crate::cli::HandoffArgs) -> i32 {
-    let Some(text) = crate::evaluate::read_input(&args.spec) else {
-        return 1;
-    };
-    let evaluated = engine::DesignSpec::from_json(&text)
-        .and_then(|spec| engine::evaluate(&spec).map(|report| (spec, report)));
-    let (spec, report) = match evaluated {
+    let (spec, report) = match crate::evaluate::evaluated(&args.spec) {
         Ok(evaluated) => evaluated,
-        Err(errors) => {
-            for error in errors.iter() {
-                eprintln!("{error}");
-            }
-            return crate::evaluate::INVALID_SPEC;
-        }
+        Err(code) => return code,
     };
     let files = engine::handoff::bundle(&spec, &report);
     let written = zipped(&files)

@@ -114,8 +114,8 @@ fn search_of_a_broken_request_names_the_field() {
 #[test]
 fn handoff_writes_the_bundle_as_a_zip_and_refuses_a_bad_spec_by_its_field() {
     let spec = examples().join("hybrid.json");
-    let out_path =
-        std::env::temp_dir().join(format!("fabric-planner-handoff-{}.zip", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("bundle.zip");
     let out = fabric_planner()
         .arg("handoff")
         .arg(&spec)
@@ -132,7 +132,7 @@ fn handoff_writes_the_bundle_as_a_zip_and_refuses_a_bad_spec_by_its_field() {
     let report = engine::evaluate(&design).unwrap();
     let expected = engine::handoff::bundle(&design, &report);
     let bytes = std::fs::read(&out_path).unwrap();
-    let _ = std::fs::remove_file(&out_path);
+    std::fs::remove_file(&out_path).unwrap();
     let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
     assert_eq!(archive.len(), expected.len());
     for (name, text) in &expected {
