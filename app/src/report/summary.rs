@@ -78,6 +78,9 @@ fn what_binds(report: &Report) -> String {
     }
 }
 
+/// Floor findings of one rule named in the summary; the rest are counted.
+const RACKS_NAMED_PER_RULE: usize = 3;
+
 /// The risks: findings counted by severity.
 fn risks(findings: &[&Finding]) -> String {
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
@@ -195,8 +198,31 @@ pub fn summary(
     let mut findings: Vec<&Finding> = report.findings.iter().chain(floor_findings).collect();
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     blocks.push(paragraph(risks(&findings)));
+    // A floor can raise the same finding for hundreds of racks: the summary names the first
+    // few of each rule, and the floor section lists them all.
+    let mut shown: Vec<(&str, usize)> = Vec::new();
+    let mut more = 0;
+    findings.retain(|f| {
+        let from_floor = floor_findings.iter().any(|g| std::ptr::eq(g, *f));
+        let seen = match shown.iter_mut().find(|(rule, _)| *rule == f.rule) {
+            Some((_, n)) => n,
+            None => {
+                shown.push((&f.rule, 0));
+                &mut shown.last_mut().expect("just pushed").1
+            }
+        };
+        *seen += 1;
+        let keep = !from_floor || *seen <= RACKS_NAMED_PER_RULE;
+        more += usize::from(!keep);
+        keep
+    });
     if !findings.is_empty() {
         blocks.push(findings_block(findings));
+    }
+    if more > 0 {
+        blocks.push(paragraph(format!(
+            "{more} more racks have the same findings; Floor, racks and power lists every one."
+        )));
     }
     blocks.push(heading(
         2,
@@ -240,5 +266,15 @@ mod tests {
                 .any(|(_, _, message)| message.contains("Rack R01-01")),
             "{risks:?}"
         );
+        // Every compute rack is over: three are named, the rest counted.
+        let over_budget = risks
+            .iter()
+            .filter(|(_, _, message)| message.contains("over its 15 kW budget"))
+            .count();
+        assert_eq!(over_budget, RACKS_NAMED_PER_RULE, "{risks:?}");
+        assert!(document.blocks.iter().any(|b| matches!(
+            b,
+            Block::Paragraph { text } if text.ends_with("more racks have the same findings; Floor, racks and power lists every one.")
+        )));
     }
 }
