@@ -1,39 +1,127 @@
 //! `/d/{id}/r/{n}/asbuilt`: the as-built check of a revision. The form (multipart: pasted text
 //! or an uploaded file) names the fabric and the tool; the output is parsed and matched with the
-//! revision's cabling plan on the blocking pool. Nothing is stored, so anyone with the share
-//! link may check.
+//! revision's cabling plan on the blocking pool. Anyone with the share link may check; the
+//! holder of the edit key may keep a check with the revision, and `/asbuilt/{check}` runs a
+//! kept one again from its output.
 
-use crate::pages::{html, stored_revision, Pages};
-use app::pages::asbuilt::{asbuilt_page, AsBuiltForm};
-use axum::extract::{Multipart, Path, State};
-use axum::response::Response;
+use crate::pages::{failed, html, stored_revision, Pages};
+use app::ownership::key_for;
+use app::pages::asbuilt::{asbuilt_page, AsBuiltForm, AsBuiltPage};
+use app::pages::baselines::day;
+use app::pages::document::{message, not_found};
+use app::store::{AddOutcome, DesignId, NewCheck, StoredCheck, StoredRevision, Tool};
+use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use engine::asbuilt::AsBuiltCheck;
+use tower_http::limit::RequestBodyLimitLayer;
 
 /// Largest form: `ibnetdiscover` of a 1,024-node, 8-rail fabric with room to spare.
 pub const MAX_ASBUILT_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// Longest label kept, in characters.
+const MAX_LABEL_CHARS: usize = 200;
+/// Outputs larger than this are not shown back in the form.
+const SHOWN_BACK_BYTES: usize = 256 * 1024;
+
+pub fn routes(pages: Pages) -> Router {
+    Router::new()
+        .route("/d/{id}/r/{n}/asbuilt", get(form).post(check))
+        .route("/d/{id}/r/{n}/asbuilt/{check}", get(kept))
+        .with_state(pages)
+        // An uploaded dump may be larger than other forms, so that the parser can say what is
+        // wrong with it rather than the server refusing it unread.
+        .layer(DefaultBodyLimit::max(MAX_ASBUILT_BODY_BYTES))
+        .layer(RequestBodyLimitLayer::new(MAX_ASBUILT_BODY_BYTES))
+}
 
 fn fabrics(spec: &engine::DesignSpec) -> Vec<String> {
     spec.fabrics.iter().map(|f| f.name.clone()).collect()
 }
 
-pub async fn form(State(pages): State<Pages>, Path((id, n)): Path<(String, String)>) -> Response {
-    let stored = match stored_revision(&pages, &id, &n).await {
-        Ok(stored) => stored,
+/// Revision `n` of design `id`, with the design's id.
+async fn revision(
+    pages: &Pages,
+    id: &str,
+    n: &str,
+) -> Result<(DesignId, StoredRevision), Response> {
+    let stored = stored_revision(pages, id, n).await?;
+    let id = DesignId::parse(id).ok_or_else(|| html(&not_found()))?;
+    Ok((id, stored))
+}
+
+/// Whether this browser holds the key of design `id`.
+async fn editable(pages: &Pages, id: &DesignId, headers: &HeaderMap) -> Result<bool, Response> {
+    match key_for(headers, id) {
+        Some(key) => pages.store.holds_key(id, &key).await.map_err(failed),
+        None => Ok(false),
+    }
+}
+
+/// The page of `stored` with its kept checks.
+async fn page(
+    pages: &Pages,
+    (id, stored): &(DesignId, StoredRevision),
+    headers: &HeaderMap,
+    form: &AsBuiltForm,
+    outcome: Option<Result<AsBuiltCheck, Vec<String>>>,
+    showing: Option<u32>,
+) -> Response {
+    let editable = match editable(pages, id, headers).await {
+        Ok(editable) => editable,
         Err(response) => return response,
     };
+    let kept = match pages.store.checks(id, stored.number).await {
+        Ok(kept) => kept,
+        Err(e) => return failed(e),
+    };
     let names = fabrics(&stored.spec);
+    html(&asbuilt_page(
+        &AsBuiltPage {
+            id: id.as_str(),
+            revision: stored.number,
+            title: &stored.spec.title,
+            fabrics: &names,
+            editable,
+            kept: &kept,
+            showing: showing.and_then(|n| kept.iter().find(|c| c.number == n)),
+        },
+        form,
+        outcome,
+    ))
+}
+
+fn today() -> String {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0);
+    app::pages::document::date(ms).chars().take(10).collect()
+}
+
+async fn form(
+    State(pages): State<Pages>,
+    Path((id, n)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let revision = match revision(&pages, &id, &n).await {
+        Ok(revision) => revision,
+        Err(response) => return response,
+    };
+    let (_, stored) = &revision;
     let form = AsBuiltForm {
-        fabric: names.first().cloned().unwrap_or_default(),
-        tool: "ibnetdiscover".into(),
+        fabric: stored
+            .spec
+            .fabrics
+            .first()
+            .map(|f| f.name.clone())
+            .unwrap_or_default(),
+        tool: Tool::Ibnetdiscover.key().into(),
+        checked_on: today(),
         ..AsBuiltForm::default()
     };
-    html(&asbuilt_page(
-        &id,
-        stored.number,
-        &stored.spec.title,
-        &names,
-        &form,
-        None,
-    ))
+    page(&pages, &revision, &headers, &form, None, None).await
 }
 
 async fn read(multipart: Multipart) -> Result<AsBuiltForm, String> {
@@ -46,6 +134,9 @@ async fn read(multipart: Multipart) -> Result<AsBuiltForm, String> {
             "tool" => form.tool = text(),
             "device" => form.device = text().trim().to_string(),
             "output" => form.output = text(),
+            "keep" => form.keep = text() == "on",
+            "label" => form.label = text().trim().to_string(),
+            "checked_on" => form.checked_on = text().trim().to_string(),
             "file" if !bytes.is_empty() => upload = Some(bytes),
             _ => {}
         }
@@ -58,64 +149,197 @@ async fn read(multipart: Multipart) -> Result<AsBuiltForm, String> {
     Ok(form)
 }
 
-pub async fn check(
+/// Checks `output` of `tool` against fabric `fabric` of the revision, on the blocking pool.
+async fn run(
+    stored: &StoredRevision,
+    fabric: &str,
+    tool: Tool,
+    device: &str,
+    output: String,
+) -> Result<AsBuiltCheck, Vec<String>> {
+    if !stored.spec.fabrics.iter().any(|f| f.name == fabric) {
+        return Err(vec![format!(
+            "fabric: this revision has no fabric named {fabric:?}"
+        )]);
+    }
+    if tool == Tool::Lldp && device.is_empty() {
+        return Err(vec![
+            "switch of the LLDP table: name the switch the table is from".into(),
+        ]);
+    }
+    let report = crate::api::report_of(stored);
+    let (fabric, device) = (fabric.to_string(), device.to_string());
+    let job = move || -> Result<AsBuiltCheck, Vec<String>> {
+        let report = report.map_err(|e| vec![e.to_string()])?;
+        let links = match tool {
+            Tool::Lldp => engine::asbuilt::lldp::parse(output.as_bytes(), &device),
+            Tool::Ibnetdiscover => engine::asbuilt::ibnetdiscover::parse(output.as_bytes()),
+        }
+        .map_err(|e| vec![format!("the output, {e}")])?;
+        Ok(engine::asbuilt::check(&report, Some(&fabric), &links))
+    };
+    tokio::task::spawn_blocking(job)
+        .await
+        .unwrap_or_else(|_| Err(vec!["the check could not be run".into()]))
+}
+
+/// The reasons the check of `form` may not be kept, beyond the check itself.
+fn keep_errors(form: &mut AsBuiltForm) -> Vec<String> {
+    let mut errors = Vec::new();
+    if form.label.is_empty() {
+        errors.push("label: name the check, e.g. “after recabling rail 3”".into());
+    } else if form.label.chars().count() > MAX_LABEL_CHARS {
+        errors.push(format!(
+            "label: is longer than {MAX_LABEL_CHARS} characters"
+        ));
+    }
+    match day(&form.checked_on) {
+        Some(date) => form.checked_on = date,
+        None => errors.push(format!(
+            "output taken on: {:?} is not a date (YYYY-MM-DD)",
+            form.checked_on
+        )),
+    }
+    errors
+}
+
+fn not_yours() -> Response {
+    html(&message(
+        403,
+        "Not your design",
+        "Only a browser holding the design's edit key keeps as-built checks; nothing was stored."
+            .into(),
+    ))
+}
+
+async fn check(
     State(pages): State<Pages>,
     Path((id, n)): Path<(String, String)>,
+    headers: HeaderMap,
     multipart: Multipart,
 ) -> Response {
-    let stored = match stored_revision(&pages, &id, &n).await {
-        Ok(stored) => stored,
+    let revision = match revision(&pages, &id, &n).await {
+        Ok(revision) => revision,
         Err(response) => return response,
     };
-    let names = fabrics(&stored.spec);
-    let (form, outcome) = match read(multipart).await {
-        Err(reason) => (AsBuiltForm::default(), Err(vec![reason])),
-        Ok(form) => {
-            let report = crate::api::report_of(&stored);
-            let job = {
-                let form = form.clone();
-                let names = names.clone();
-                move || -> Result<engine::asbuilt::AsBuiltCheck, Vec<String>> {
-                    let report = report.map_err(|e| vec![e.to_string()])?;
-                    if !names.contains(&form.fabric) {
-                        return Err(vec![format!(
-                            "fabric: this revision has no fabric named {:?}",
-                            form.fabric
-                        )]);
-                    }
-                    let links = match form.tool.as_str() {
-                        "lldp" if form.device.is_empty() => {
-                            return Err(vec![
-                                "switch of the LLDP table: name the switch the table is from"
-                                    .into(),
-                            ])
-                        }
-                        "lldp" => {
-                            engine::asbuilt::lldp::parse(form.output.as_bytes(), &form.device)
-                        }
-                        _ => engine::asbuilt::ibnetdiscover::parse(form.output.as_bytes()),
-                    }
-                    .map_err(|e| vec![format!("the output, {e}")])?;
-                    Ok(engine::asbuilt::check(&report, Some(&form.fabric), &links))
-                }
-            };
-            let outcome = tokio::task::spawn_blocking(job)
-                .await
-                .unwrap_or_else(|_| Err(vec!["the check could not be run".into()]));
-            (form, outcome)
+    let (design_id, stored) = &revision;
+    let mut form = match read(multipart).await {
+        Ok(form) => form,
+        Err(reason) => {
+            return page(
+                &pages,
+                &revision,
+                &headers,
+                &AsBuiltForm::default(),
+                Some(Err(vec![reason])),
+                None,
+            )
+            .await
         }
     };
-    // A large output is not shown back.
-    let mut shown = form;
-    if shown.output.len() > 256 * 1024 {
-        shown.output.clear();
+    let key = key_for(&headers, design_id);
+    if form.keep && key.is_none() {
+        return not_yours();
     }
-    html(&asbuilt_page(
-        &id,
-        stored.number,
-        &stored.spec.title,
-        &names,
-        &shown,
+    let mut errors = if form.keep {
+        keep_errors(&mut form)
+    } else {
+        Vec::new()
+    };
+    let tool = Tool::from_key(&form.tool).unwrap_or(Tool::Ibnetdiscover);
+    let outcome = match run(
+        stored,
+        &form.fabric,
+        tool,
+        &form.device,
+        form.output.clone(),
+    )
+    .await
+    {
+        Ok(_) if !errors.is_empty() => Err(std::mem::take(&mut errors)),
+        Err(mut reasons) => {
+            reasons.append(&mut errors);
+            Err(reasons)
+        }
+        Ok(check) => Ok(check),
+    };
+    if let (true, Some(key), Ok(found)) = (form.keep, &key, &outcome) {
+        let new = NewCheck {
+            revision: stored.number,
+            fabric: &form.fabric,
+            tool,
+            device: if tool == Tool::Lldp { &form.device } else { "" },
+            label: &form.label,
+            checked_on: &form.checked_on,
+            output: &form.output,
+            found: &found.total,
+        };
+        return match pages.store.add_check(design_id, key, &new).await {
+            Ok(AddOutcome::Added(number)) => (
+                StatusCode::SEE_OTHER,
+                [(
+                    header::LOCATION,
+                    format!(
+                        "/d/{}/r/{}/asbuilt/{number}",
+                        design_id.as_str(),
+                        stored.number
+                    ),
+                )],
+            )
+                .into_response(),
+            Ok(AddOutcome::WrongKey) => not_yours(),
+            Ok(AddOutcome::NoSuchDesign | AddOutcome::NoSuchRevision) => html(&not_found()),
+            Err(e) => failed(e),
+        };
+    }
+    // A large output is not shown back.
+    if form.output.len() > SHOWN_BACK_BYTES {
+        form.output.clear();
+    }
+    page(&pages, &revision, &headers, &form, Some(outcome), None).await
+}
+
+/// A kept check, run again from its output against the revision.
+async fn kept(
+    State(pages): State<Pages>,
+    Path((id, n, number)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let revision = match revision(&pages, &id, &n).await {
+        Ok(revision) => revision,
+        Err(response) => return response,
+    };
+    let (design_id, stored) = &revision;
+    let Ok(number) = number.parse::<u32>() else {
+        return html(&not_found());
+    };
+    let found: Option<StoredCheck> = match pages.store.checks(design_id, stored.number).await {
+        Ok(kept) => kept.into_iter().find(|c| c.number == number),
+        Err(e) => return failed(e),
+    };
+    let Some(found) = found else {
+        return html(&not_found());
+    };
+    let output = match pages.store.check_output(design_id, number).await {
+        Ok(Some(output)) => output,
+        Ok(None) => return html(&not_found()),
+        Err(e) => return failed(e),
+    };
+    let outcome = run(stored, &found.fabric, found.tool, &found.device, output).await;
+    let form = AsBuiltForm {
+        fabric: found.fabric.clone(),
+        tool: found.tool.key().into(),
+        device: found.device.clone(),
+        checked_on: today(),
+        ..AsBuiltForm::default()
+    };
+    page(
+        &pages,
+        &revision,
+        &headers,
+        &form,
         Some(outcome),
-    ))
+        Some(number),
+    )
+    .await
 }

@@ -7,7 +7,7 @@ use app::ownership::key_for;
 use app::pages::baselines::{baselines_page, day, BaselineForm, ShownBaseline};
 use app::pages::document::{message, not_found};
 use app::store::{
-    BaselineOutcome, DesignHead, DesignId, NewBaseline, Store, StoreError, StoredBaseline,
+    AddOutcome, DesignHead, DesignId, NewBaseline, Store, StoreError, StoredBaseline,
 };
 use axum::extract::{Multipart, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -281,7 +281,7 @@ async fn add(
         stated: stated(&form),
     };
     match store.add_baseline(&design_id, &key, &baseline).await {
-        Ok(BaselineOutcome::Added(number)) => (
+        Ok(AddOutcome::Added(number)) => (
             StatusCode::SEE_OTHER,
             [(
                 header::LOCATION,
@@ -289,14 +289,14 @@ async fn add(
             )],
         )
             .into_response(),
-        Ok(BaselineOutcome::WrongKey) => html(&message(
+        Ok(AddOutcome::WrongKey) => html(&message(
             403,
             "Not your design",
             "Only a browser holding the design's edit key adds baselines; nothing was stored."
                 .into(),
         )),
-        Ok(BaselineOutcome::NoSuchDesign) => html(&not_found()),
-        Ok(BaselineOutcome::NoSuchRevision) => html(&message(
+        Ok(AddOutcome::NoSuchDesign) => html(&not_found()),
+        Ok(AddOutcome::NoSuchRevision) => html(&message(
             422,
             "No such revision",
             format!(

@@ -28,7 +28,7 @@ type PageKey = (DesignId, u32, u32, DesignView);
 
 #[derive(Clone)]
 pub struct Pages {
-    store: Store,
+    pub(crate) store: Store,
     cache: Arc<ByteCache<PageKey, Arc<Page>>>,
 }
 

@@ -18,7 +18,8 @@ use std::time::Duration;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cost {
     /// It writes to the store: the planner's saves, import, the API's creates and revisions,
-    /// baselines, claiming an edit link.
+    /// baselines, as-built checks (each parses and matches a dump of up to 16 MiB, and may
+    /// keep it), claiming an edit link.
     Write,
     /// It computes or typesets: the dashboard, evaluation, reports, PDFs, spreadsheets.
     Compute,
@@ -30,7 +31,9 @@ impl Cost {
         let post = method == Method::POST;
         let writes = matches!(path, "/fn/save_design" | "/fn/save_revision" | "/import")
             || (path.starts_with("/d/")
-                && (path.ends_with("/baselines") || path.ends_with("/claim")))
+                && (path.ends_with("/baselines")
+                    || path.ends_with("/claim")
+                    || path.ends_with("/asbuilt")))
             || path == "/api/designs"
             || path.starts_with("/api/designs/");
         let computes = matches!(
@@ -41,7 +44,8 @@ impl Cost {
                 || path.ends_with("/search")
                 || path.ends_with("/report.pdf")
                 || path.ends_with(".csv")
-                || path.contains("/handoff")))
+                || path.contains("/handoff")
+                || path.contains("/asbuilt/")))
             || (path.starts_with("/api/designs/") && path.ends_with("/report"));
         if post && writes {
             Cost::Write
@@ -150,6 +154,9 @@ mod tests {
         assert_eq!(Cost::of(&Method::POST, "/fn/save_design"), Cost::Write);
         assert_eq!(Cost::of(&Method::POST, "/d/x/claim"), Cost::Write);
         assert_eq!(Cost::of(&Method::GET, "/d/x/claim"), Cost::Cheap);
+        assert_eq!(Cost::of(&Method::POST, "/d/x/r/1/asbuilt"), Cost::Write);
+        assert_eq!(Cost::of(&Method::GET, "/d/x/r/1/asbuilt"), Cost::Cheap);
+        assert_eq!(Cost::of(&Method::GET, "/d/x/r/1/asbuilt/2"), Cost::Compute);
         assert_eq!(Cost::of(&Method::POST, "/fn/dashboard"), Cost::Compute);
         assert_eq!(Cost::of(&Method::GET, "/d/x/r/1/report.pdf"), Cost::Compute);
         assert_eq!(

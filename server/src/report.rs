@@ -34,8 +34,10 @@ const PAGES_KEPT_BYTES: usize = 32 << 20;
 /// PDFs kept, in bytes.
 const PDFS_KEPT_BYTES: usize = 64 << 20;
 
-/// A revision's report: design, revision, newest revision (the cover says "n of latest").
-type Key = (DesignId, u32, u32);
+/// A revision's report: design, revision, newest revision (the cover says "n of latest"), and
+/// the as-built checks kept with the revision (only ever added, so their count tells whether the
+/// report is still whole).
+type Key = (DesignId, u32, u32, usize);
 type PdfKey = (Key, Paper);
 
 /// A PDF made, and the name it is downloaded under; its bytes are shared, not copied, by
@@ -123,13 +125,20 @@ pub fn routes(store: Store, public_url: Option<PublicUrl>) -> Router {
 }
 
 /// The revision `n` of design `id`: the key its report is kept under. Reads only the design's
-/// head, so that a kept report costs one indexed read.
+/// head and the count of its kept checks, so that a kept report costs two indexed reads.
 async fn locate(reports: &Reports, id: &str, n: &str) -> Result<Key, Response> {
     let Ok(n) = n.parse::<u32>() else {
         return Err(html(&not_found()));
     };
     match head_and_number(&reports.store, id, Some(n)).await {
-        Ok(Some((head, design_id, number))) => Ok((design_id, number, head.latest_revision)),
+        Ok(Some((head, design_id, number))) => {
+            let kept = reports
+                .store
+                .check_count(&design_id, number)
+                .await
+                .map_err(failed)?;
+            Ok((design_id, number, head.latest_revision, kept))
+        }
         Ok(None) => Err(html(&not_found())),
         Err(e) => Err(failed(e)),
     }
@@ -137,10 +146,17 @@ async fn locate(reports: &Reports, id: &str, n: &str) -> Result<Key, Response> {
 
 /// The report of the revision `key` names, built from its stored spec and report.
 async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, Page> {
-    let (design_id, n, latest) = key;
+    let (design_id, n, latest, _) = key;
     let stored = match reports.store.revision(design_id, Some(*n)).await {
         Ok(Some(stored)) => stored,
         Ok(None) => return Err(not_found()),
+        Err(error) => {
+            tracing::error!(%error, "the design store failed");
+            return Err(app::pages::document::unavailable());
+        }
+    };
+    let asbuilt = match reports.store.checks(design_id, *n).await {
+        Ok(checks) => checks,
         Err(error) => {
             tracing::error!(%error, "the design store failed");
             return Err(app::pages::document::unavailable());
@@ -159,6 +175,7 @@ async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, Page> 
         saved: date(stored.saved_at_ms),
         engine_version: stored.engine_version,
         link,
+        asbuilt,
     };
     // Building the document draws every chart: CPU work, kept off the async workers.
     let spec = stored.spec;

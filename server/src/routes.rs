@@ -144,22 +144,11 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
         .merge(crate::api::routes(store.clone()))
         .merge(crate::search_page::routes(store.clone()))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
-        // An uploaded nccl-tests log may be larger, so that the parser can say what is wrong
-        // with it rather than the server refusing it unread.
-        .merge(
-            axum::Router::new()
-                .route(
-                    "/d/{id}/r/{n}/asbuilt",
-                    axum::routing::get(crate::asbuilt::form).post(crate::asbuilt::check),
-                )
-                .with_state(crate::pages::Pages::new(store.clone()))
-                .layer(axum::extract::DefaultBodyLimit::max(
-                    crate::asbuilt::MAX_ASBUILT_BODY_BYTES,
-                ))
-                .layer(RequestBodyLimitLayer::new(
-                    crate::asbuilt::MAX_ASBUILT_BODY_BYTES,
-                )),
-        )
+        // An uploaded dump or nccl-tests log may be larger, so that the parser can say what is
+        // wrong with it rather than the server refusing it unread.
+        .merge(crate::asbuilt::routes(crate::pages::Pages::new(
+            store.clone(),
+        )))
         .merge(
             crate::baselines::routes(store)
                 .layer(axum::extract::DefaultBodyLimit::max(

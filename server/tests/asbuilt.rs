@@ -1,6 +1,7 @@
 //! The as-built check over HTTP: an ibnetdiscover dump of the built fabric, uploaded for a saved
 //! revision, is matched with its cabling plan; a missing cable is named; output that is not
-//! ibnetdiscover is refused with the line at fault. Nothing is stored.
+//! ibnetdiscover is refused with the line at fault. The key holder keeps checks with the
+//! revision, which its page charts and its report lists; nobody else stores anything.
 
 mod common;
 
@@ -19,23 +20,56 @@ fn dump(drop: usize) -> String {
     ibnet::ibnetdiscover(compute, &links)
 }
 
-async fn check(server: &TestServer, id: &str, output: &str) -> (u16, String) {
-    let form = Form::new()
+fn form(output: &str) -> Form {
+    Form::new()
         .text("fabric", "compute")
         .text("tool", "ibnetdiscover")
         .part(
             "file",
             Part::bytes(output.as_bytes().to_vec()).file_name("ibnet.txt"),
-        );
-    let response = server
-        .client
+        )
+}
+
+/// Posts the as-built form, with the browser's cookie if given; redirects are not followed.
+async fn post(
+    server: &TestServer,
+    id: &str,
+    cookie: Option<&str>,
+    form: Form,
+) -> reqwest::Response {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let mut request = client
         .post(format!("{}/d/{id}/r/1/asbuilt", server.base))
         .header("origin", server.base.clone())
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+        .multipart(form);
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    request.send().await.unwrap()
+}
+
+async fn check(server: &TestServer, id: &str, output: &str) -> (u16, String) {
+    let response = post(server, id, None, form(output)).await;
     (response.status().as_u16(), response.text().await.unwrap())
+}
+
+/// A check to keep: `output`, labelled, taken on `date`.
+fn kept(output: &str, label: &str, date: &str) -> Form {
+    form(output)
+        .text("keep", "on")
+        .text("label", label.to_string())
+        .text("checked_on", date.to_string())
+}
+
+async fn kept_count(database: &std::path::Path, id: &str) -> usize {
+    let store = app::store::Store::open(database).await.unwrap();
+    let id = app::store::DesignId::parse(id).unwrap();
+    let count = store.check_count(&id, 1).await.unwrap();
+    store.close().await;
+    count
 }
 
 #[tokio::test]
@@ -75,5 +109,126 @@ async fn a_dump_of_the_built_fabric_is_checked_against_the_plan_cable_by_cable()
 
     let (status, _) = server.page(&format!("/d/{}", design.id)).await;
     assert_eq!(status, 200);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_key_holder_keeps_checks_which_the_page_charts_and_the_report_lists() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let spec: serde_json::Value =
+        serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
+    let design = server.create(&spec).await;
+    let cookie = Some(design.cookie.as_str());
+    let (_, report) = server.page(&format!("/d/{}/r/1/report", design.id)).await;
+    assert!(report.contains("No as-built check is kept with this revision yet"));
+
+    // The first check finds a cable missing and is kept; the page it leads to runs it again.
+    let response = post(
+        &server,
+        &design.id,
+        cookie,
+        kept(&dump(1), "after cabling", "2026-11-30"),
+    )
+    .await;
+    assert_eq!(response.status(), 303);
+    let location = response.headers()["location"].to_str().unwrap().to_string();
+    assert_eq!(location, format!("/d/{}/r/1/asbuilt/1", design.id));
+    let (status, page) = server.page(&location).await;
+    assert_eq!(status, 200);
+    assert!(page.contains(r#"id="asbuilt-showing""#), "{page}");
+    assert!(
+        page.contains("missing: no link on either end"),
+        "run again from its output"
+    );
+    assert!(page.contains(r#"id="check-1""#));
+
+    // The cable is plugged in; the second check is clean, and both are charted and listed.
+    let response = post(
+        &server,
+        &design.id,
+        cookie,
+        kept(&dump(0), "after the fix", "2026-12-02"),
+    )
+    .await;
+    assert_eq!(response.status(), 303);
+    assert_eq!(kept_count(&database, &design.id).await, 2);
+    let page = server
+        .client
+        .get(format!("{}/d/{}/r/1/asbuilt", server.base, design.id))
+        .header("cookie", &design.cookie)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains(r#"id="asbuilt-kept""#) && page.contains(r#"id="check-2""#));
+    assert!(
+        page.contains("Cables not as planned, check by check"),
+        "the history chart"
+    );
+    assert!(
+        page.contains("found all"),
+        "the last check's verdict: {page}"
+    );
+    assert!(
+        page.contains(r#"id="asbuilt-keep""#),
+        "the key holder may keep more"
+    );
+
+    // The report, already made before any check, is made again with both.
+    let (_, report) = server.page(&format!("/d/{}/r/1/report", design.id)).await;
+    assert!(!report.contains("No as-built check is kept"));
+    assert!(report.contains("after cabling") && report.contains("after the fix"));
+    assert!(report.contains("The last check, “after the fix” on 2026-12-02"));
+
+    // Without the key nobody keeps a check, and the form does not offer it.
+    let (_, page) = server.page(&format!("/d/{}/r/1/asbuilt", design.id)).await;
+    assert!(!page.contains(r#"id="asbuilt-keep""#));
+    let response = post(
+        &server,
+        &design.id,
+        None,
+        kept(&dump(0), "stranger", "2026-12-03"),
+    )
+    .await;
+    assert_eq!(response.status(), 403);
+    let other = server.create(&spec).await;
+    let response = post(
+        &server,
+        &design.id,
+        Some(&other.cookie),
+        kept(&dump(0), "other", "2026-12-03"),
+    )
+    .await;
+    assert_eq!(response.status(), 403);
+
+    // A refused output, a bad date or no label keeps nothing, and each reason names its field.
+    let refused = [
+        (
+            kept("#  Rank  0 Group  0 Pid 1 on node00\n", "x", "2026-12-03"),
+            "<li>the output, ",
+        ),
+        (kept(&dump(0), "x", "3 December"), "<li>output taken on: "),
+        (kept(&dump(0), "", "2026-12-03"), "<li>label: "),
+    ];
+    for (form, reason) in refused {
+        let response = post(&server, &design.id, cookie, form).await;
+        assert_eq!(response.status(), 422);
+        let page = response.text().await.unwrap();
+        assert!(page.contains(reason), "{reason}: {page}");
+    }
+    assert_eq!(kept_count(&database, &design.id).await, 2);
+
+    // A check that is not kept, or not of this revision, is not found.
+    let (status, _) = server
+        .page(&format!("/d/{}/r/1/asbuilt/3", design.id))
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = server
+        .page(&format!("/d/{}/r/1/asbuilt/x", design.id))
+        .await;
+    assert_eq!(status, 404);
     server.stop().await;
 }

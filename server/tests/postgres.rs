@@ -8,7 +8,7 @@
 
 mod common;
 
-use app::store::{BaselineOutcome, Database, DesignId, EditKey, NewBaseline, Store};
+use app::store::{AddOutcome, Database, DesignId, EditKey, NewBaseline, NewCheck, Store, Tool};
 use common::*;
 use serde_json::{json, Value};
 use sqlx::migrate::MigrateDatabase;
@@ -130,16 +130,16 @@ async fn on_postgres_a_design_is_created_revised_listed_and_shown_and_a_wrong_ke
     };
     assert_eq!(
         store.add_baseline(&id, &key, &baseline(2)).await.unwrap(),
-        BaselineOutcome::Added(1)
+        AddOutcome::Added(1)
     );
     assert_eq!(
         store.add_baseline(&id, &key, &baseline(3)).await.unwrap(),
-        BaselineOutcome::NoSuchRevision
+        AddOutcome::NoSuchRevision
     );
     let wrong = EditKey::parse(&other.key).unwrap();
     assert_eq!(
         store.add_baseline(&id, &wrong, &baseline(1)).await.unwrap(),
-        BaselineOutcome::WrongKey
+        AddOutcome::WrongKey
     );
     let stored = store.baselines(&id).await.unwrap();
     assert_eq!(stored.len(), 1);
@@ -149,6 +149,44 @@ async fn on_postgres_a_design_is_created_revised_listed_and_shown_and_a_wrong_ke
         (Some(256), Some(32))
     );
     assert_eq!(store.baseline_count().await.unwrap(), 1);
+
+    // As-built checks: kept with the key against an existing revision, with what they found.
+    let found = engine::asbuilt::Summary {
+        as_planned: 510,
+        missing: 2,
+        ..Default::default()
+    };
+    let check = |revision| NewCheck {
+        revision,
+        fabric: "compute",
+        tool: Tool::Ibnetdiscover,
+        device: "",
+        label: "after cabling",
+        checked_on: "2026-11-03",
+        output: "Switch 1 \"S-1\"",
+        found: &found,
+    };
+    assert_eq!(
+        store.add_check(&id, &key, &check(2)).await.unwrap(),
+        AddOutcome::Added(1)
+    );
+    assert_eq!(
+        store.add_check(&id, &key, &check(3)).await.unwrap(),
+        AddOutcome::NoSuchRevision
+    );
+    assert_eq!(
+        store.add_check(&id, &wrong, &check(2)).await.unwrap(),
+        AddOutcome::WrongKey
+    );
+    let kept = store.checks(&id, 2).await.unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!((kept[0].found.as_planned, kept[0].found.missing), (510, 2));
+    assert_eq!(kept[0].found.name, "after cabling");
+    assert_eq!(store.check_count(&id, 1).await.unwrap(), 0);
+    assert_eq!(
+        store.check_output(&id, 1).await.unwrap().as_deref(),
+        Some("Switch 1 \"S-1\"")
+    );
     store.close().await;
     drop_database(&url).await;
 }

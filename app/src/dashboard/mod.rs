@@ -7,6 +7,8 @@
 //! figures and findings beside the wizard are computed in the browser.
 
 #[cfg(feature = "ssr")]
+pub mod asbuilt_chart;
+#[cfg(feature = "ssr")]
 pub mod baseline_charts;
 #[cfg(feature = "ssr")]
 pub(crate) mod bom;

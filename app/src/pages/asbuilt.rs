@@ -1,9 +1,13 @@
 //! `/d/<id>/r/<n>/asbuilt`: what a built fabric reports about itself (`ibnetdiscover` on
 //! InfiniBand, an LLDP neighbour table on Ethernet) checked against the revision's cabling
 //! plan, cable by cable: the counts, by switch and by rail, and every cable that is not as
-//! planned. Nothing is stored.
+//! planned. The key holder may keep a check with the revision; the kept checks are listed
+//! and charted, and any of them is run again from its output.
 
 use super::document::{document, escape, Page};
+use crate::dashboard::asbuilt_chart::{history, CheckPoint};
+use crate::report::{kept_cells, last_verdict, KEPT_COLUMNS};
+use crate::store::StoredCheck;
 use engine::asbuilt::{AsBuiltCheck, CableCheck, Status, Summary};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
@@ -20,6 +24,25 @@ pub struct AsBuiltForm {
     /// The device whose LLDP table it is.
     pub device: String,
     pub output: String,
+    /// Keep the check with the revision (key holder only).
+    pub keep: bool,
+    pub label: String,
+    /// The day the output was taken, `YYYY-MM-DD`.
+    pub checked_on: String,
+}
+
+/// What the page shows besides the form.
+pub struct AsBuiltPage<'a> {
+    pub id: &'a str,
+    pub revision: u32,
+    pub title: &'a str,
+    pub fabrics: &'a [String],
+    /// Whether this browser holds the design's edit key (and so may keep a check).
+    pub editable: bool,
+    /// The revision's kept checks, in the order taken.
+    pub kept: &'a [StoredCheck],
+    /// The kept check being shown again, if any.
+    pub showing: Option<&'a StoredCheck>,
 }
 
 fn summary_row(s: &Summary) -> impl IntoView {
@@ -107,21 +130,83 @@ fn result_view(check: &AsBuiltCheck) -> impl IntoView {
     }
 }
 
-/// The page of revision `n` of design `id`: the form, and the check of its last submission
-/// (or why it could not be read, 422).
+/// Kept checks listed with the report's columns, each linked to the check run again.
+fn kept_view(page: &AsBuiltPage) -> impl IntoView {
+    let (id, n) = (page.id, page.revision);
+    let rows = page
+        .kept
+        .iter()
+        .map(|c| {
+            let mut cells = kept_cells(c).into_iter();
+            let check = cells.next().unwrap_or_default();
+            let numbers = cells.enumerate().map(|(i, cell)| {
+                let class = if KEPT_COLUMNS[i + 1].1 { "num" } else { "" };
+                view! { <td class=class>{cell}</td> }
+            }).collect_view();
+            let short = c.found.findings() > 0;
+            view! {
+                <tr id=format!("check-{}", c.number) class:short=short>
+                    <th scope="row"><a href=format!("/d/{id}/r/{n}/asbuilt/{}", c.number)>{check}</a></th>
+                    {numbers}
+                </tr>
+            }
+        })
+        .collect_view();
+    let head = KEPT_COLUMNS
+        .iter()
+        .map(|(title, numeric)| view! { <th scope="col" class:num=*numeric>{*title}</th> })
+        .collect_view();
+    let points: Vec<CheckPoint> = page
+        .kept
+        .iter()
+        .map(|c| CheckPoint {
+            checked_on: &c.checked_on,
+            found: &c.found,
+        })
+        .collect();
+    let last = page.kept.last().map(last_verdict).unwrap_or_default();
+    view! {
+        <section class="panel" aria-labelledby="asbuilt-kept-heading" id="asbuilt-kept">
+            <h2 id="asbuilt-kept-heading">{format!("Checks kept with revision {n}")}</h2>
+            <p id="asbuilt-last">{last}</p>
+            <figure class="chart" inner_html=history(&points)></figure>
+            <table class="headroom" id="asbuilt-kept-table">
+                <caption>"Each kept check as it was found on the day; open one to see it cable by cable"</caption>
+                <thead><tr>{head}</tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </section>
+    }
+}
+
+/// The fields that keep a check, for the key holder.
+fn keep_fields(form: &AsBuiltForm) -> impl IntoView {
+    view! {
+        <fieldset class="stated" id="asbuilt-keep">
+            <legend>"Keep this check with the revision (only this browser holds the design's edit key)"</legend>
+            <label for="asbuilt-keep-box"><input id="asbuilt-keep-box" type="checkbox" name="keep" value="on" checked=form.keep/>" Keep it"</label>
+            <label for="asbuilt-label">"Label"</label>
+            <input id="asbuilt-label" type="text" name="label" maxlength="200" value=form.label.clone() placeholder="after recabling rail 3"/>
+            <label for="asbuilt-date">"Output taken on"</label>
+            <input id="asbuilt-date" type="date" name="checked_on" value=form.checked_on.clone()/>
+        </fieldset>
+    }
+}
+
+/// The page of a revision: the form, the check of its last submission or of the kept check
+/// shown again (or why it could not be read, 422), and the checks kept with the revision.
 pub fn asbuilt_page(
-    id: &str,
-    n: u32,
-    title: &str,
-    fabrics: &[String],
+    page: &AsBuiltPage,
     form: &AsBuiltForm,
     outcome: Option<Result<AsBuiltCheck, Vec<String>>>,
 ) -> Page {
+    let (id, n, title) = (page.id, page.revision, page.title);
     let status = match &outcome {
         Some(Err(_)) => 422,
         _ => 200,
     };
-    let fabric_options = fabrics
+    let fabric_options = page
+        .fabrics
         .iter()
         .map(|f| view! { <option value=f.clone() selected=*f == form.fabric>{f.clone()}</option> })
         .collect_view();
@@ -129,19 +214,30 @@ pub fn asbuilt_page(
         None => ().into_any(),
         Some(Err(errors)) => view! {
             <div class="invalid-design" id="asbuilt-errors" role="alert">
-                <p>"The output was not checked:"</p>
+                <p>"The output was not checked, and nothing was kept:"</p>
                 <ul>{errors.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}</ul>
             </div>
         }
         .into_any(),
-        Some(Ok(check)) => result_view(check).into_any(),
+        Some(Ok(check)) => view! {
+            {page.showing.map(|c| view! {
+                <p class="note" id="asbuilt-showing">{format!("Kept check {} “{}”, output taken on {}, run again against revision {n}.", c.number, c.label, c.checked_on)}</p>
+            })}
+            {result_view(check)}
+        }
+        .into_any(),
     };
     let lldp = form.tool == "lldp";
+    let kept_note = if page.editable {
+        "Tick “Keep it” to keep the output and what it found with this revision."
+    } else {
+        "Nothing is stored: only a browser holding the design's edit key keeps checks."
+    };
     let body = view! {
         <section class="panel" aria-labelledby="asbuilt-heading">
             <h1 id="asbuilt-heading">{format!("As-built check of “{title}”, revision {n}")}</h1>
             <p class="meta"><a href=format!("/d/{id}/r/{n}")>"Back to the design"</a></p>
-            <p class="note">"Paste or upload what the built fabric reports about itself: ibnetdiscover on InfiniBand, or a switch's LLDP neighbour table (lldpd, SONiC, Cumulus NVUE or Arista EOS as JSON) on Ethernet. Every link is compared with the cabling sheet of this revision. Nothing is stored."</p>
+            <p class="note">{format!("Paste or upload what the built fabric reports about itself: ibnetdiscover on InfiniBand, or a switch's LLDP neighbour table (lldpd, SONiC, Cumulus NVUE or Arista EOS as JSON) on Ethernet. Every link is compared with the cabling sheet of this revision. {kept_note}")}</p>
             <form method="post" action=format!("/d/{id}/r/{n}/asbuilt") enctype="multipart/form-data" class="baseline-form" id="asbuilt-form">
                 <label for="asbuilt-fabric">"Fabric"</label>
                 <select id="asbuilt-fabric" name="fabric">{fabric_options}</select>
@@ -156,10 +252,12 @@ pub fn asbuilt_page(
                 <textarea id="asbuilt-output" name="output" rows="14" cols="100" spellcheck="false" inner_html=escape(&form.output)></textarea>
                 <label for="asbuilt-file">"or upload it"</label>
                 <input id="asbuilt-file" type="file" name="file" accept=".txt,.log,.json,text/plain,application/json"/>
+                {page.editable.then(|| keep_fields(form))}
                 <button type="submit" id="asbuilt-submit">"Check against the plan"</button>
             </form>
         </section>
         {shown}
+        {(!page.kept.is_empty()).then(|| kept_view(page))}
     }
     .to_html();
     Page {

@@ -8,7 +8,7 @@ use engine::operations::{operations, FabricOperations, Setting};
 use engine::{DesignSpec, FabricReport, Figure, Report, WorkloadReport};
 use std::fmt::Display;
 
-/// What the cover says about the revision.
+/// What the cover says about the revision, and what was kept with it after installation.
 pub struct Revision {
     pub number: u32,
     pub latest: u32,
@@ -16,6 +16,8 @@ pub struct Revision {
     pub engine_version: String,
     /// The share link of this revision, absolute where the host is known.
     pub link: String,
+    /// The as-built checks kept with the revision, in the order taken.
+    pub asbuilt: Vec<crate::store::StoredCheck>,
 }
 
 pub(super) fn heading(level: u8, id: impl Into<String>, text: impl Into<String>) -> Block {
@@ -123,6 +125,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     storage(&mut blocks, report, charts.whatifs);
     blocks.extend(super::floor::floor_section(&floor));
     operating(&mut blocks, operations(spec, report));
+    blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);
     blocks.extend(super::sources::sources_blocks(spec, report));
     ReportDocument {

@@ -3,6 +3,7 @@
 //! typesets as a PDF. Both show the same sections in the same order because both walk these
 //! blocks; every figure in it comes from the engine, already formatted with its unit.
 
+mod asbuilt;
 mod build;
 mod floor;
 pub mod html;
@@ -10,6 +11,7 @@ mod sources;
 mod summary;
 mod validation;
 
+pub use asbuilt::{kept_cells, last_verdict, KEPT_COLUMNS};
 pub use build::{report_document, Revision};
 pub use floor::floor_blocks;
 

@@ -249,6 +249,7 @@ mod tests {
             saved: "2026-12-04".into(),
             engine_version: "test".into(),
             link: "/d/x/r/1".into(),
+            asbuilt: Vec::new(),
         };
         let document = report_document(&spec, &report, &revision);
         let risks = document

@@ -1,6 +1,7 @@
 //! Baselines: nccl-tests output measured on the built fabric, kept with a revision of its
-//! design. Only the holder of the design's edit key adds one; none is ever changed.
+//! design (a record: only the key holder adds one, and none is ever changed).
 
+use super::records::{self, AddOutcome};
 use super::{now_ms, revision_number, DesignId, EditKey, Store, StoreError};
 use sqlx::Row;
 
@@ -32,15 +33,6 @@ pub struct StoredBaseline {
     pub saved_at_ms: i64,
 }
 
-/// What adding a baseline came to; nothing is written unless it is `Added`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BaselineOutcome {
-    Added(u32),
-    WrongKey,
-    NoSuchDesign,
-    NoSuchRevision,
-}
-
 /// A stated count: NULL when none was stated.
 fn stated_count(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<u32>, StoreError> {
     let value: Option<i64> = row.try_get(column)?;
@@ -58,48 +50,19 @@ impl Store {
         id: &DesignId,
         key: &EditKey,
         baseline: &NewBaseline<'_>,
-    ) -> Result<BaselineOutcome, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let latest: Option<i64> = sqlx::query_scalar(
-            "UPDATE designs SET latest_revision = latest_revision
-             WHERE id = $1 AND edit_key_hash = $2
-             RETURNING latest_revision",
-        )
-        .bind(id.as_str())
-        .bind(key.hash())
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(latest) = latest else {
-            let exists = sqlx::query("SELECT id FROM designs WHERE id = $1")
-                .bind(id.as_str())
-                .fetch_optional(&mut *tx)
-                .await?
-                .is_some();
-            tx.rollback().await?;
-            return Ok(if exists {
-                BaselineOutcome::WrongKey
-            } else {
-                BaselineOutcome::NoSuchDesign
-            });
-        };
-        let revision = i64::from(baseline.revision);
-        if revision < 1 || revision > latest {
-            tx.rollback().await?;
-            return Ok(BaselineOutcome::NoSuchRevision);
-        }
-        let number: i64 = sqlx::query_scalar(
-            "SELECT COALESCE(MAX(number), 0) + 1 FROM baselines WHERE design_id = $1",
-        )
-        .bind(id.as_str())
-        .fetch_one(&mut *tx)
-        .await?;
+    ) -> Result<AddOutcome, StoreError> {
+        let (mut tx, number) =
+            match records::begin(&self.pool, "baselines", id, key, baseline.revision).await? {
+                Ok(begun) => begun,
+                Err(refused) => return Ok(refused),
+            };
         sqlx::query(
             "INSERT INTO baselines (design_id, number, revision, fabric, label, measured_on, output, created_at_ms, ranks, nodes)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(id.as_str())
         .bind(number)
-        .bind(revision)
+        .bind(i64::from(baseline.revision))
         .bind(baseline.fabric)
         .bind(baseline.label)
         .bind(baseline.measured_on)
@@ -110,9 +73,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        let number = u32::try_from(number)
-            .map_err(|_| StoreError::Corrupt(format!("baseline number {number}")))?;
-        Ok(BaselineOutcome::Added(number))
+        Ok(AddOutcome::Added(records::record_number(number)?))
     }
 
     /// Every baseline of design `id`, in the order they were measured (then added).

@@ -3,16 +3,20 @@
 //! sqlx's `Any` driver; the configured [`Database`] chooses the backend. Only the connection
 //! settings and the migrations (`migrations/` for SQLite, `migrations/postgres/`) differ.
 
+mod asbuilt;
 mod baselines;
 mod designs;
 mod id;
 mod key;
+mod records;
 mod save;
 
-pub use baselines::{BaselineOutcome, NewBaseline, StoredBaseline};
+pub use asbuilt::{NewCheck, StoredCheck, Tool};
+pub use baselines::{NewBaseline, StoredBaseline};
 pub use designs::{DesignHead, Listing, RevisionMeta, SaveOutcome, Sort, StoredRevision};
 pub use id::DesignId;
 pub use key::EditKey;
+pub use records::AddOutcome;
 pub use save::{check, Checked, SaveError};
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
