@@ -50,18 +50,23 @@ if [ "${1:-}" = "--browser" ] && [ ! -e "${TOOLS_DIR}/pyavd/installed-${PYAVD_VE
   touch "${TOOLS_DIR}/pyavd/installed-${PYAVD_VERSION}"
 fi
 
-# The tests also read PDFs (pdftotext, pdftoppm, pdfinfo from poppler-utils) and have Graphviz
-# lay out the hand-off bundle's graphs (dot, from graphviz).
+# The tests also read PDFs (pdftotext, pdftoppm, pdfinfo from poppler-utils), have Graphviz
+# lay out the hand-off bundle's graphs (dot, from graphviz), run its InfiniBand topologies in the
+# simulator ibsim (ibsim-utils) for the real ibnetdiscover (infiniband-diags), and start Slurm's
+# controller on its Slurm topologies (slurmctld, and scontrol from slurm-client).
+# Debian puts ibnetdiscover and slurmctld in /usr/sbin, which a user's PATH may lack (the tests
+# look there too).
+have() { PATH="${PATH}:/usr/sbin:/sbin" command -v "$1" >/dev/null; }
 if [ "${1:-}" = "--browser" ]; then
-  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
-    || ! command -v pdftotext >/dev/null || ! command -v dot >/dev/null; then
+  if ! have chromium || ! have chromedriver || ! have pdftotext || ! have dot \
+    || ! have ibsim || ! have ibnetdiscover || ! have slurmctld || ! have scontrol; then
     if [ "$(id -u)" = 0 ]; then
-      step "installing Chromium, ChromeDriver, poppler-utils and Graphviz from Debian"
+      step "installing Chromium, ChromeDriver, poppler-utils, Graphviz, ibsim, infiniband-diags and Slurm from Debian"
       export DEBIAN_FRONTEND=noninteractive
-      apt-get install -y -q chromium chromium-driver poppler-utils graphviz >/dev/null \
-        || { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver poppler-utils graphviz >/dev/null; }
+      apt-get install -y -q chromium chromium-driver poppler-utils graphviz ibsim-utils infiniband-diags slurmctld slurm-client >/dev/null \
+        || { apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-driver poppler-utils graphviz ibsim-utils infiniband-diags slurmctld slurm-client >/dev/null; }
     else
-      fail "the tests need Chromium, ChromeDriver, poppler-utils and Graphviz: as root, run apt-get install -y chromium chromium-driver poppler-utils graphviz"
+      fail "the tests need Chromium, ChromeDriver, poppler-utils, Graphviz, ibsim, infiniband-diags and Slurm's controller: as root, run apt-get install -y chromium chromium-driver poppler-utils graphviz ibsim-utils infiniband-diags slurmctld slurm-client"
     fi
   fi
 fi
