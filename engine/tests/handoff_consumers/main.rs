@@ -1,0 +1,150 @@
+//! The hand-off bundle read by the real tools it is for, as `scripts/setup.sh` installs them:
+//! Graphviz's `dot` (Debian) lays out every fabric graph, Arista's own pyavd (PyPI) accepts
+//! every AVD fabric and renders each switch's EOS configuration, the InfiniBand simulator ibsim
+//! (Debian ibsim-utils) runs every planned InfiniBand fabric for the real `ibnetdiscover`
+//! (Debian infiniband-diags), and Slurm's own controller (Debian slurmctld) reads every Slurm
+//! topology. Without a tool the test says so and passes, unless FABRIC_PLANNER_REQUIRE_CONSUMERS
+//! is set, as the test script sets it.
+//!
+//! Daemons (ibsim, slurmctld) run as children of their test, in a folder of its own, and are
+//! killed when the test ends, whether it passed or failed.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod daemon;
+mod ibsim;
+mod slurm;
+
+use engine::asbuilt::{check, ibnetdiscover, ObservedLink};
+use engine::handoff::{bundle, hostlist, ibnet, planned, scheduling_fabric};
+use engine::{evaluate, DesignSpec, Report};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+use support::expand_hostlist;
+
+/// Whether `program` runs; when it does not and the consumers are required, the test fails.
+fn installed(program: &Path) -> bool {
+    Command::new(program).arg("--version").output().is_ok() || missing(&program.display())
+}
+
+/// `name` as found on PATH, else in /usr/sbin, where Debian puts ibnetdiscover and slurmctld
+/// and which a user's PATH may lack.
+fn sbin(name: &str) -> PathBuf {
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(name).is_file()));
+    let sbin = Path::new("/usr/sbin").join(name);
+    if !on_path && sbin.is_file() {
+        sbin
+    } else {
+        PathBuf::from(name)
+    }
+}
+
+/// Says that `what` is missing: the test fails when the consumers are required, else skips.
+fn missing(what: &dyn std::fmt::Display) -> bool {
+    assert!(
+        std::env::var_os("FABRIC_PLANNER_REQUIRE_CONSUMERS").is_none(),
+        "{what} is not installed: scripts/setup.sh --browser installs it"
+    );
+    eprintln!("skipped: {what} is not installed");
+    false
+}
+
+fn bundles() -> impl Iterator<Item = (&'static str, Vec<(String, String)>)> {
+    engine::examples::ALL.iter().map(|(name, example)| {
+        let spec = DesignSpec::from_json(example).unwrap();
+        let report = evaluate(&spec).unwrap();
+        (*name, bundle(&spec, &report))
+    })
+}
+
+/// Graphviz lays out every fabric's graph as SVG. Its only warnings may be that a port is not
+/// one of the node's fields: the Cable Validation Tool and Air convention names ports on plain
+/// nodes, which Graphviz draws to the node itself.
+#[test]
+fn graphviz_lays_out_every_fabric_graph() {
+    if !installed(Path::new("dot")) {
+        return;
+    }
+    for (example, files) in bundles() {
+        for (name, text) in files.iter().filter(|(name, _)| name.ends_with(".dot")) {
+            let mut dot = Command::new("dot")
+                .args(["-Tsvg", "-Gnslimit=2", "-Gmclimit=0.5"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            dot.stdin
+                .take()
+                .unwrap()
+                .write_all(text.as_bytes())
+                .unwrap();
+            let out = dot.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let unexpected: Vec<&str> = stderr
+                .lines()
+                .filter(|l| !(l.starts_with("Warning: node ") && l.ends_with(" unrecognized")))
+                .collect();
+            assert!(
+                out.status.success() && unexpected.is_empty(),
+                "{example} {name}: {unexpected:?}"
+            );
+            let svg = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                svg.contains("<svg") && svg.contains("</svg>"),
+                "{example} {name}"
+            );
+        }
+    }
+}
+
+/// pyavd validates every Ethernet fabric's AVD inputs against its schema, builds the fabric's
+/// facts and renders every switch's EOS configuration, with the lossless QoS profile
+/// (`scripts/consumers/avd_check.py` does the reading).
+#[test]
+fn arista_pyavd_accepts_every_avd_fabric_and_configures_every_switch() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join(".tools/pyavd/bin/python");
+    if !installed(&python) {
+        return;
+    }
+    let mut checked = 0;
+    for (example, files) in bundles() {
+        let avd: Vec<&(String, String)> = files
+            .iter()
+            .filter(|(name, _)| name.starts_with("avd/"))
+            .collect();
+        if avd.is_empty() {
+            continue;
+        }
+        let folder = std::env::temp_dir().join(format!(
+            "fabric-planner-avd-{}-{example}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(folder.join("avd")).unwrap();
+        for (name, text) in &avd {
+            std::fs::write(folder.join(name), text).unwrap();
+        }
+        let out = Command::new(&python)
+            .arg(root.join("scripts/consumers/avd_check.py"))
+            .arg(folder.join("avd"))
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&folder);
+        assert!(
+            out.status.success(),
+            "{example}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 2, "{checked} examples with Ethernet fabrics");
+}
