@@ -153,11 +153,20 @@ struct SaveBody {
     note: String,
 }
 
+/// Where a revision is shown, exported and handed over.
 fn links(id: &str, revision: u32) -> serde_json::Value {
+    let at = format!("/d/{id}/r/{revision}");
     json!({
         "share": format!("/d/{id}"),
-        "revision": format!("/d/{id}/r/{revision}"),
+        "revision": at,
         "api": format!("/api/designs/{id}"),
+        "report": format!("{at}/report"),
+        "report_pdf": format!("{at}/report.pdf"),
+        "bom_csv": format!("{at}/bom.csv"),
+        "cabling_csv": format!("{at}/cabling.csv"),
+        "handoff": format!("{at}/handoff"),
+        "handoff_zip": format!("{at}/handoff.zip"),
+        "asbuilt": format!("{at}/asbuilt"),
     })
 }
 

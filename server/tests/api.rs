@@ -66,6 +66,25 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
     let id = created["id"].as_str().unwrap().to_string();
     let key = created["edit_key"].as_str().unwrap().to_string();
     assert_eq!(created["revision"], 1);
+    // Every place the revision is shown, exported or handed over answers (the PDF is typeset
+    // by its own tests).
+    for link in [
+        "revision",
+        "report",
+        "bom_csv",
+        "cabling_csv",
+        "handoff",
+        "handoff_zip",
+        "asbuilt",
+    ] {
+        let path = created["links"][link].as_str().unwrap();
+        assert!(path.starts_with(&format!("/d/{id}/r/1")), "{link}: {path}");
+        assert_eq!(server.get(path).await.status(), 200, "{link}: {path}");
+    }
+    assert_eq!(
+        created["links"]["report_pdf"],
+        format!("/d/{id}/r/1/report.pdf")
+    );
 
     let mut bigger = seventy_b_on_256_gpus();
     bigger["training"]["gpus"] = json!(512);
