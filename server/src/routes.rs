@@ -13,6 +13,7 @@ use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use std::time::Duration;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -97,6 +98,18 @@ async fn shed(_: tower::BoxError) -> axum::response::Response {
         body.to_string(),
     )
         .into_response()
+}
+
+/// Whether a response may be compressed whole: not a page streamed as it is made, which the
+/// encoder would hold back until its buffer fills.
+fn buffered(
+    _: axum::http::StatusCode,
+    _: axum::http::Version,
+    headers: &axum::http::HeaderMap,
+    _: &axum::http::Extensions,
+) -> bool {
+    let (name, value) = crate::search_page::UNBUFFERED;
+    headers.get(name).is_none_or(|v| v != value)
 }
 
 /// A handler that panicked: logged, and answered with the usual error page.
@@ -188,7 +201,7 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
             axum::http::StatusCode::REQUEST_TIMEOUT,
             settings.request_timeout,
         ))
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(buffered)))
         .layer(CatchPanicLayer::custom(panicked))
         // A layer of the router wraps each route on its own: the limit is one semaphore that
         // every route shares.

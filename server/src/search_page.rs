@@ -1,32 +1,65 @@
 //! `/d/{id}/r/{n}/search`: the search page of a saved revision. The question comes in the
-//! address (a GET form, so that an answer can be linked and reloaded); the search runs on the
-//! blocking pool, bounded to `app::search::form::MAX_CANDIDATES` candidates.
+//! address (a GET form, so that an answer can be linked and reloaded). The search runs in
+//! slices on the blocking pool, bounded to `app::search::form::MAX_CANDIDATES` candidates, and
+//! the page is sent as it runs: its form first, then a line of progress every
+//! [`PROGRESS_EVERY`], then the answer. The browser shows each part as it comes, with no
+//! script, and a browser that leaves stops the search.
 
 use crate::pages::{failed, html};
-use app::pages::document::not_found;
-use app::search::{search_page, searched, SearchForm, Searched};
+use app::pages::document::{message, not_found};
+use app::search::{
+    outcome_html, progress_line, search_page, streamed_page, Outcome, Running, SearchForm, Searched,
+};
 use app::store::{DesignId, Store};
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, Query, State};
-use axum::response::Response;
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, Semaphore};
+
+/// How often the page says how far the search is.
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+/// Candidates visited between two looks at the clock: a few milliseconds of work.
+const SLICE: u64 = 64;
+/// Searches run at once, one per core; more wait for their turn.
+const SEARCHING_AT_ONCE: usize = 2;
+/// Parts of a page waiting to be sent, at most.
+const QUEUED_PARTS: usize = 8;
+
+/// A header that asks a proxy in front of the server not to hold a streamed page back (nginx
+/// reads it); the server's own compression leaves such a response alone for the same reason.
+pub const UNBUFFERED: (&str, &str) = ("x-accel-buffering", "no");
+
+#[derive(Clone)]
+struct Searches {
+    store: Store,
+    running: Arc<Semaphore>,
+}
 
 pub fn routes(store: Store) -> Router {
     Router::new()
         .route("/d/{id}/r/{n}/search", get(page))
-        .with_state(store)
+        .with_state(Searches {
+            store,
+            running: Arc::new(Semaphore::new(SEARCHING_AT_ONCE)),
+        })
 }
 
 async fn page(
-    State(store): State<Store>,
+    State(searches): State<Searches>,
     Path((id, n)): Path<(String, u32)>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let Some(design_id) = DesignId::parse(&id) else {
         return html(&not_found());
     };
-    let revision = match store.revision(&design_id, Some(n)).await {
+    let revision = match searches.store.revision(&design_id, Some(n)).await {
         Ok(Some(revision)) => revision,
         Ok(None) => return html(&not_found()),
         Err(e) => return failed(e),
@@ -40,15 +73,84 @@ async fn page(
     if !form.run {
         return html(&search_page(&at, &form, None));
     }
-    let outcome = match form.request(revision.spec.clone()) {
-        Err(errors) => Err(errors),
-        Ok(request) => {
-            let candidate = form.candidate;
-            match tokio::task::spawn_blocking(move || searched(request, candidate)).await {
-                Ok(run) => run.map(|(outcome, _)| outcome),
-                Err(_) => Err(vec!["the search could not be run".to_string()]),
+    let request = match form.request(revision.spec.clone()) {
+        Ok(request) => request,
+        Err(errors) => return html(&search_page(&at, &form, Some(Err(errors)))),
+    };
+    let Ok(permit) = searches.running.clone().acquire_owned().await else {
+        return html(&message(503, "Busy", "Try again in a moment.".into()));
+    };
+    // A request the engine refuses is answered whole, with its status, before any is sent.
+    let candidate = form.candidate;
+    let running =
+        match tokio::task::spawn_blocking(move || Running::start(request, candidate)).await {
+            Ok(Ok(running)) => running,
+            Ok(Err(errors)) => return html(&search_page(&at, &form, Some(Err(errors)))),
+            Err(_) => {
+                return html(&search_page(
+                    &at,
+                    &form,
+                    Some(Err(vec!["the search could not be run".into()])),
+                ))
+            }
+        };
+    let page = streamed_page(&at, &form);
+    let (parts, received) = mpsc::channel::<Bytes>(QUEUED_PARTS);
+    let (id, title) = (id.clone(), revision.spec.title.clone());
+    tokio::task::spawn_blocking(move || {
+        // The search holds its turn until it ends, whether or not anyone still reads.
+        let _permit = permit;
+        let send = |text: String| parts.blocking_send(Bytes::from(text)).is_ok();
+        if !send(page.head) {
+            return;
+        }
+        let Some(outcome) = run(running, send) else {
+            return;
+        };
+        let at = Searched {
+            id: &id,
+            revision: n,
+            title: &title,
+        };
+        let _ = send(page.progress_end.to_string())
+            && send(outcome_html(&at, &form, &outcome))
+            && send(page.tail);
+    });
+    let body = futures_util::stream::unfold(received, |mut received| async move {
+        received
+            .recv()
+            .await
+            .map(|part| (Ok::<_, Infallible>(part), received))
+    });
+    let mut response = Body::from_stream(body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(crate::routes::DOCUMENT_POLICY),
+    );
+    headers.insert(UNBUFFERED.0, HeaderValue::from_static(UNBUFFERED.1));
+    response
+}
+
+/// Runs the search to its end, handing `progress` a line every [`PROGRESS_EVERY`] and at the
+/// end; `None` as soon as `progress` says nobody reads any more.
+fn run(mut running: Running, progress: impl Fn(String) -> bool) -> Option<Outcome> {
+    let started = Instant::now();
+    let mut said = started;
+    loop {
+        let p = running.step(SLICE);
+        if p.done || said.elapsed() >= PROGRESS_EVERY {
+            said = Instant::now();
+            if !progress(progress_line(&p, started.elapsed().as_secs_f64())) {
+                return None;
             }
         }
-    };
-    html(&search_page(&at, &form, Some(outcome)))
+        if p.done {
+            return Some(running.finish().0);
+        }
+    }
 }

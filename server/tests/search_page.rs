@@ -84,3 +84,50 @@ async fn a_target_nobody_can_meet_is_named_with_the_closest_candidate() {
     assert!(!page.contains(r#"id="frontier""#));
     server.stop().await;
 }
+
+/// The page is sent as the search runs: the form first, in a part of its own, then progress,
+/// then the answer; never compressed as a whole (that would hold it back), and marked so that a
+/// proxy does not hold it back either.
+#[tokio::test]
+async fn the_search_page_is_sent_as_the_search_runs_form_then_progress_then_answer() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server.create(&example(engine::examples::HYBRID)).await;
+    let question = "run=1&slowdown=5&tech-ib_ndr=on&tech-ib_xdr=on&tech-roce400=on&tech-roce800=on&tech-tcp100=on&every-switch=on";
+    let mut response = server
+        .client
+        .get(format!(
+            "{}/d/{}/r/1/search?{question}",
+            server.base, design.id
+        ))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.headers().get("content-encoding").is_none());
+    assert_eq!(response.headers()["x-accel-buffering"], "no");
+    assert!(response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .contains("script-src 'none'"));
+    let mut parts = Vec::new();
+    while let Some(part) = response.chunk().await.unwrap() {
+        parts.push(String::from_utf8(part.to_vec()).unwrap());
+    }
+    let first = &parts[0];
+    assert!(first.contains(r#"id="search-form""#) && first.ends_with(r#"aria-live="polite">"#));
+    assert!(
+        !first.contains("search-summary"),
+        "the form comes before the answer"
+    );
+    let page = parts.concat();
+    let progress = page
+        .find("<p class=\"done\">Searched ")
+        .expect("the last progress line");
+    let answer = page.find(r#"id="search-summary""#).expect("the answer");
+    assert!(progress < answer);
+    assert!(page.ends_with("</html>"));
+    assert_eq!(page.matches("<main").count(), 1);
+    server.stop().await;
+}

@@ -5,11 +5,79 @@ pub mod form;
 pub mod page;
 
 pub use form::SearchForm;
-pub use page::{search_page, Outcome, Searched};
+pub use page::{
+    outcome_html, progress_line, search_page, streamed_page, Outcome, Searched, Streamed,
+};
 
 use crate::dashboard::search_chart::Point;
-use engine::search::{Search, SearchRequest};
+use engine::search::{Progress, Search, SearchRequest};
 use engine::{DesignSpec, Workload};
+
+/// A search under way, with what its page needs besides the result: the searched design as
+/// a point of the chart, and the candidate to explain.
+pub struct Running {
+    search: Search,
+    base: Point,
+    per_token: bool,
+    candidate: Option<u64>,
+}
+
+impl Running {
+    /// Evaluates the searched design and prepares the search of `request`; a request the
+    /// engine refuses is refused here, in the form's words, before any candidate is visited.
+    pub fn start(request: SearchRequest, candidate: Option<u64>) -> Result<Running, Vec<String>> {
+        let base_spec = request.base.clone();
+        let words = |e: engine::SpecErrors| -> Vec<String> {
+            e.0.iter()
+                .map(|e| crate::labels::describe(&base_spec, e))
+                .collect()
+        };
+        let base_report = engine::evaluate(&request.base).map_err(words)?;
+        let per_token = !request
+            .base
+            .workloads
+            .iter()
+            .any(|w| matches!(w, Workload::Training(_)));
+        let h = &base_report.headline;
+        let base = Point {
+            cost_usd: base_report.totals.cost_usd,
+            performance: if per_token {
+                h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3)
+            } else {
+                h.worst_training_slowdown
+                    .map_or(0.0, |r| (r.0 - 1.0) * 100.0)
+            },
+        };
+        Ok(Running {
+            search: Search::new(request).map_err(words)?,
+            base,
+            per_token,
+            candidate,
+        })
+    }
+
+    /// Visits up to `budget` more candidates.
+    pub fn step(&mut self, budget: u64) -> Progress {
+        self.search.step(budget)
+    }
+
+    /// Runs the search to its end: the outcome, with the candidate explained, and that
+    /// candidate's design.
+    pub fn finish(mut self) -> (Outcome, Option<DesignSpec>) {
+        self.search.run();
+        let explanation = self.candidate.and_then(|id| self.search.explain(id));
+        let spec = self.candidate.and_then(|id| self.search.spec(id));
+        (
+            Outcome {
+                result: self.search.result(),
+                explanation,
+                base: self.base,
+                per_token: self.per_token,
+            },
+            spec,
+        )
+    }
+}
 
 /// Runs the search of `request` to the end: the outcome, with `candidate` explained, and that
 /// candidate's design.
@@ -17,39 +85,5 @@ pub fn searched(
     request: SearchRequest,
     candidate: Option<u64>,
 ) -> Result<(Outcome, Option<DesignSpec>), Vec<String>> {
-    let base_spec = request.base.clone();
-    let words = |e: engine::SpecErrors| -> Vec<String> {
-        e.0.iter()
-            .map(|e| crate::labels::describe(&base_spec, e))
-            .collect()
-    };
-    let base_report = engine::evaluate(&request.base).map_err(words)?;
-    let per_token = !request
-        .base
-        .workloads
-        .iter()
-        .any(|w| matches!(w, Workload::Training(_)));
-    let h = &base_report.headline;
-    let base = Point {
-        cost_usd: base_report.totals.cost_usd,
-        performance: if per_token {
-            h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3)
-        } else {
-            h.worst_training_slowdown
-                .map_or(0.0, |r| (r.0 - 1.0) * 100.0)
-        },
-    };
-    let mut search = Search::new(request).map_err(words)?;
-    search.run();
-    let explanation = candidate.and_then(|id| search.explain(id));
-    let spec = candidate.and_then(|id| search.spec(id));
-    Ok((
-        Outcome {
-            result: search.result(),
-            explanation,
-            base,
-            per_token,
-        },
-        spec,
-    ))
+    Ok(Running::start(request, candidate)?.finish())
 }

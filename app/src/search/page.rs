@@ -6,7 +6,7 @@ use super::form::{technology_field, SearchForm};
 use crate::dashboard::search_chart::{frontier_chart, Point};
 use crate::money::{usd, watts};
 use crate::pages::document::{document, Page};
-use engine::search::{describe_choice, Candidate, Explanation, SearchResult};
+use engine::search::{describe_choice, Candidate, Explanation, Progress, SearchResult};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
@@ -150,6 +150,23 @@ fn outcome_view(at: &Searched, form: &SearchForm, outcome: &Outcome) -> impl Int
     }
 }
 
+/// The page's heading, its form and then `shown`, as a whole document.
+fn document_of(at: &Searched, form: &SearchForm, shown: AnyView) -> String {
+    let body = view! {
+        <section class="panel" aria-labelledby="search-heading">
+            <h1 id="search-heading">{format!("Search: the cheapest fabric for “{}”", at.title)}</h1>
+            <p class="meta">
+                <a href=format!("/d/{}/r/{}", at.id, at.revision)>{format!("Back to revision {}", at.revision)}</a>
+            </p>
+            <p class="note">"The search varies the fabrics' technology and switches, keeps the cluster and workloads, and returns the candidates that meet every target: none of them is beaten on cost, power and performance at once."</p>
+            {form_view(at, form)}
+        </section>
+        {shown}
+    }
+    .to_html();
+    document(&format!("Search: {}", at.title), body)
+}
+
 /// The search page of revision `at`: the form, and the outcome once it has run (or the
 /// form's errors, 422).
 pub fn search_page(
@@ -172,20 +189,54 @@ pub fn search_page(
         .into_any(),
         Some(Ok(o)) => outcome_view(at, form, o).into_any(),
     };
-    let body = view! {
-        <section class="panel" aria-labelledby="search-heading">
-            <h1 id="search-heading">{format!("Search: the cheapest fabric for “{}”", at.title)}</h1>
-            <p class="meta">
-                <a href=format!("/d/{}/r/{}", at.id, at.revision)>{format!("Back to revision {}", at.revision)}</a>
-            </p>
-            <p class="note">"The search varies the fabrics' technology and switches, keeps the cluster and workloads, and returns the candidates that meet every target: none of them is beaten on cost, power and performance at once."</p>
-            {form_view(at, form)}
-        </section>
-        {shown}
-    }
-    .to_html();
     Page {
         status,
-        html: document(&format!("Search: {}", at.title), body),
+        html: document_of(at, form, shown),
     }
+}
+
+/// The page of a search under way, sent as it runs: `head`, then a [`progress_line`] every
+/// so often, then `progress_end`, the outcome ([`outcome_html`]) and `tail`. The browser shows
+/// each part as it arrives; the style sheet shows only the last progress line.
+pub struct Streamed {
+    pub head: String,
+    pub progress_end: &'static str,
+    pub tail: String,
+}
+
+/// Marks where the progress and the outcome go in the page.
+const SLOT: &str = "<!--search-progress-->";
+
+pub fn streamed_page(at: &Searched, form: &SearchForm) -> Streamed {
+    let html = document_of(at, form, view! { <div inner_html=SLOT></div> }.into_any());
+    let slot = format!("<div>{SLOT}</div>");
+    let (head, tail) = html.split_once(&slot).unwrap_or((&html, ""));
+    Streamed {
+        head: format!(
+            "{head}<div class=\"search-progress\" id=\"search-progress\" role=\"status\" aria-live=\"polite\">"
+        ),
+        progress_end: "</div>",
+        tail: tail.to_string(),
+    }
+}
+
+/// One line of progress: how far the search is, in candidates and seconds.
+pub fn progress_line(p: &Progress, seconds: f64) -> String {
+    let words = if p.done {
+        format!(
+            "Searched {} candidates in {seconds:.1} s: {} meet every check.",
+            p.visited, p.feasible
+        )
+    } else {
+        format!(
+            "Searching: {} of {} candidates visited in {seconds:.1} s, {} meet every check so far, {} on the frontier.",
+            p.visited, p.planned, p.feasible, p.frontier
+        )
+    };
+    view! { <p class:done=p.done>{words}</p> }.to_html()
+}
+
+/// The outcome of a search that ran, as the page shows it.
+pub fn outcome_html(at: &Searched, form: &SearchForm, outcome: &Outcome) -> String {
+    outcome_view(at, form, outcome).to_html()
 }
