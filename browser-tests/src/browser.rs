@@ -12,6 +12,14 @@ pub enum JavaScript {
     Disabled,
 }
 
+/// When opening a page returns: once it has loaded (WebDriver's default), or at once, so that
+/// a page sent as it is made can be watched while it arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageLoad {
+    Loaded,
+    Started,
+}
+
 /// Headless Chromium with a fresh profile, driven through its own ChromeDriver.
 pub struct Browser {
     pub client: Client,
@@ -21,6 +29,10 @@ pub struct Browser {
 
 impl Browser {
     pub async fn start(javascript: JavaScript) -> Browser {
+        Browser::start_with(javascript, PageLoad::Loaded).await
+    }
+
+    pub async fn start_with(javascript: JavaScript, page_load: PageLoad) -> Browser {
         let profile = temp_dir();
         let port = free_port();
         let driver = GroupChild::spawn(
@@ -51,6 +63,9 @@ impl Browser {
         }
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("goog:chromeOptions".to_string(), options);
+        if page_load == PageLoad::Started {
+            capabilities.insert("pageLoadStrategy".to_string(), json!("none"));
+        }
         // Chromium occasionally fails to start when the machine is busy; a second try is a
         // new process, not a masked failure of the page under test.
         let mut attempt = 0;

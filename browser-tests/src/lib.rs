@@ -9,7 +9,7 @@ mod browser;
 mod process;
 mod server;
 
-pub use browser::{print_to_pdf, Browser, JavaScript};
+pub use browser::{print_to_pdf, Browser, JavaScript, PageLoad};
 pub use server::{Created, Server};
 
 /// Part of the name of every temporary folder these tests create, and so of the arguments of
