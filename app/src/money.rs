@@ -2,16 +2,9 @@
 
 /// US dollars, whole, grouped in thousands.
 pub fn usd(usd: f64) -> String {
-    let whole = usd.round() as i64;
-    let digits = whole.abs().to_string();
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("{}${grouped}", if whole < 0 { "-" } else { "" })
+    let whole = usd.round();
+    let grouped = engine::thousands(whole.abs());
+    format!("{}${grouped}", if whole < 0.0 { "-" } else { "" })
 }
 
 pub fn watts(w: f64) -> String {

@@ -63,7 +63,7 @@ pub use spec::*;
 pub use technology::{Technology, Transport};
 pub use topology::{Layout, Plan};
 pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Protocol, Tuning};
-pub use units::{BitRate, ByteRate, Bytes, Ratio, Seconds, GB, GIB};
+pub use units::{thousands, BitRate, ByteRate, Bytes, Ratio, Seconds, GB, GIB};
 
 /// Version of this engine, stored with every saved revision so that a report computed by an
 /// older engine can be recognised.

@@ -291,7 +291,7 @@ fn three_significant(x: f64) -> f64 {
 }
 
 /// A whole number with thousands separators: "85,800".
-pub(crate) fn thousands(x: f64) -> String {
+pub fn thousands(x: f64) -> String {
     if !x.is_finite() {
         return "∞".into();
     }

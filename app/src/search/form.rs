@@ -1,8 +1,9 @@
-//! The question of the search page, as its form sends it in the address: targets, a budget,
-//! the technologies to try and whether every switch model may be tried. Read field by field;
-//! a value that is not a number is refused with the field's label.
+//! The question of the search page, as its form sends it in the address: targets, a budget
+//! and the other constraints, the technologies to try, whether every switch model may be
+//! tried, and the other choices the search may vary. Read field by field; a value that is not
+//! a number is refused with the field's label.
 
-use engine::search::{Limits, SearchRequest};
+use engine::search::{Arrangement, Limits, SearchRequest};
 use engine::{DesignSpec, Technology};
 use std::collections::HashMap;
 
@@ -33,6 +34,18 @@ pub struct SearchForm {
     pub power_kw: String,
     pub technologies: Vec<Technology>,
     pub every_switch: bool,
+    /// Smallest storage read headroom (available ÷ provisioned), empty for none.
+    pub read_headroom: String,
+    /// Most switch tiers any fabric may have, empty for any.
+    pub max_tiers: String,
+    /// Nodes every fabric must grow to without re-cabling, empty for the design's own.
+    pub growth_nodes: String,
+    /// Leaf oversubscriptions to try, as a list (`1, 2, 3`); empty keeps each fabric's.
+    pub leaf_oversubscription: String,
+    /// NICs per node on the compute fabric to try, as a list; empty keeps the design's.
+    pub nics_per_node: String,
+    /// How the workloads may be spread over fabrics.
+    pub arrangements: Vec<Arrangement>,
     /// The frontier candidate to explain.
     pub candidate: Option<u64>,
     /// The form was submitted: run the search.
@@ -52,11 +65,36 @@ impl Default for SearchForm {
                 .filter(|t| engine::studies::COMPARED.contains(t))
                 .collect(),
             every_switch: true,
+            read_headroom: String::new(),
+            max_tiers: String::new(),
+            growth_nodes: String::new(),
+            leaf_oversubscription: String::new(),
+            nics_per_node: String::new(),
+            arrangements: vec![Arrangement::AsDesigned],
             candidate: None,
             run: false,
         }
     }
 }
+
+/// Each way of spreading the workloads over fabrics: its field and its label in the form.
+pub const ARRANGEMENTS: [(Arrangement, &str, &str); 3] = [
+    (
+        Arrangement::AsDesigned,
+        "fabrics-as-designed",
+        "As designed",
+    ),
+    (
+        Arrangement::Shared,
+        "fabrics-shared",
+        "One fabric for every workload",
+    ),
+    (
+        Arrangement::Separate,
+        "fabrics-separate",
+        "Separate compute, inference and storage fabrics",
+    ),
+];
 
 /// A technology's name in the form.
 pub fn technology_field(t: Technology) -> String {
@@ -67,6 +105,44 @@ pub fn technology_field(t: Technology) -> String {
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default()
     )
+}
+
+/// An optional whole number of at least 1 typed into the field labelled `label`.
+fn optional_count(text: &str, label: &str, errors: &mut Vec<String>) -> Option<u32> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    match text.parse::<u32>() {
+        Ok(v) if v >= 1 => Some(v),
+        _ => {
+            errors.push(format!(
+                "{label}: {text:?} is not a whole number of at least 1"
+            ));
+            None
+        }
+    }
+}
+
+/// A list of values typed into the field labelled `label`, separated by commas or spaces;
+/// every value that `read` refuses is named.
+fn list<T>(
+    text: &str,
+    label: &str,
+    errors: &mut Vec<String>,
+    read: impl Fn(&str) -> Option<T>,
+    what: &str,
+) -> Vec<T> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|v| !v.is_empty())
+        .filter_map(|v| {
+            let value = read(v);
+            if value.is_none() {
+                errors.push(format!("{label}: {v:?} is not {what}"));
+            }
+            value
+        })
+        .collect()
 }
 
 /// An optional positive number typed into the field labelled `label`.
@@ -81,6 +157,21 @@ fn optional_number(text: &str, label: &str, errors: &mut Vec<String>) -> Option<
             errors.push(format!("{label}: {text:?} is not a number of at least 0"));
             None
         }
+    }
+}
+
+/// The ways to spread the workloads the query asks for; none (an address from before the
+/// form asked) keeps the design's own.
+fn arrangements(query: &HashMap<String, String>) -> Vec<Arrangement> {
+    let chosen: Vec<Arrangement> = ARRANGEMENTS
+        .into_iter()
+        .filter(|(_, field, _)| query.contains_key(*field))
+        .map(|(a, _, _)| a)
+        .collect();
+    if chosen.is_empty() {
+        vec![Arrangement::AsDesigned]
+    } else {
+        chosen
     }
 }
 
@@ -104,6 +195,12 @@ impl SearchForm {
                 .filter(|t| query.contains_key(&technology_field(*t)))
                 .collect(),
             every_switch: query.contains_key("every-switch"),
+            read_headroom: text("read-headroom"),
+            max_tiers: text("tiers"),
+            growth_nodes: text("growth"),
+            leaf_oversubscription: text("leaf-oversubscription"),
+            nics_per_node: text("nics"),
+            arrangements: arrangements(query),
             candidate: query.get("candidate").and_then(|c| c.parse().ok()),
             run: true,
         }
@@ -117,6 +214,14 @@ impl SearchForm {
             ("latency".to_string(), self.added_latency_ms.clone()),
             ("budget".to_string(), self.budget_usd.clone()),
             ("power".to_string(), self.power_kw.clone()),
+            ("read-headroom".to_string(), self.read_headroom.clone()),
+            ("tiers".to_string(), self.max_tiers.clone()),
+            ("growth".to_string(), self.growth_nodes.clone()),
+            (
+                "leaf-oversubscription".to_string(),
+                self.leaf_oversubscription.clone(),
+            ),
+            ("nics".to_string(), self.nics_per_node.clone()),
         ];
         pairs.extend(
             self.technologies
@@ -126,6 +231,12 @@ impl SearchForm {
         if self.every_switch {
             pairs.push(("every-switch".into(), "on".into()));
         }
+        pairs.extend(
+            ARRANGEMENTS
+                .iter()
+                .filter(|(a, _, _)| self.arrangements.contains(a))
+                .map(|(_, field, _)| (field.to_string(), "on".to_string())),
+        );
         pairs
             .iter()
             .map(|(k, v)| format!("{k}={}", encode(v)))
@@ -148,9 +259,31 @@ impl SearchForm {
         );
         let budget = optional_number(&self.budget_usd, "Network budget", &mut errors);
         let power = optional_number(&self.power_kw, "Network power", &mut errors);
+        let read_headroom = optional_number(
+            &self.read_headroom,
+            "Smallest storage read headroom",
+            &mut errors,
+        );
+        let max_tiers = optional_count(&self.max_tiers, "Most switch tiers", &mut errors);
+        let growth = optional_count(&self.growth_nodes, "Grow to, nodes", &mut errors);
+        let leaf = list(
+            &self.leaf_oversubscription,
+            "Leaf oversubscriptions to try",
+            &mut errors,
+            |v| v.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 1.0),
+            "a ratio of at least 1",
+        );
+        let nics = list(
+            &self.nics_per_node,
+            "NICs per node to try",
+            &mut errors,
+            |v| v.parse::<u32>().ok().filter(|n| *n >= 1),
+            "a whole number of at least 1",
+        );
         if self.technologies.is_empty() {
             errors.push("Technologies: choose at least one".into());
         }
+
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -162,8 +295,13 @@ impl SearchForm {
             max_slowdown_percent: slowdown,
             max_added_latency_ms: latency,
             checkpoint_within_budget: true,
-            min_read_headroom: None,
+            min_read_headroom: read_headroom,
         };
+        request.freedoms.leaf_oversubscription = leaf;
+        request.freedoms.nics_per_node = nics;
+        request.freedoms.arrangements = self.arrangements.clone();
+        request.constraints.max_tiers = max_tiers;
+        request.constraints.growth_target_nodes = growth;
         request.constraints.max_cost_usd = budget;
         request.constraints.max_power_w = power.map(|kw| kw * 1e3);
         Ok(request)
@@ -221,6 +359,48 @@ mod tests {
         assert_eq!(
             errors,
             vec!["Largest training slowdown: \"five\" is not a number of at least 0"]
+        );
+    }
+
+    #[test]
+    fn lists_of_choices_are_read_and_each_wrong_value_is_named() {
+        let form = SearchForm::from_query(&query(&[
+            ("run", "1"),
+            ("tech-ib_ndr", "on"),
+            ("fabrics-as-designed", "on"),
+            ("fabrics-separate", "on"),
+            ("leaf-oversubscription", "1, 2 3"),
+            ("nics", "1,8"),
+            ("tiers", "2"),
+            ("growth", "512"),
+            ("read-headroom", "1.2"),
+        ]));
+        let request = form.request(crate::templates::first_design()).unwrap();
+        assert_eq!(request.freedoms.leaf_oversubscription, vec![1.0, 2.0, 3.0]);
+        assert_eq!(request.freedoms.nics_per_node, vec![1, 8]);
+        assert_eq!(
+            request.freedoms.arrangements,
+            vec![Arrangement::AsDesigned, Arrangement::Separate]
+        );
+        assert_eq!(request.constraints.max_tiers, Some(2));
+        assert_eq!(request.constraints.growth_target_nodes, Some(512));
+        assert_eq!(request.targets.every_workload.min_read_headroom, Some(1.2));
+
+        let form = SearchForm::from_query(&query(&[
+            ("run", "1"),
+            ("tech-ib_ndr", "on"),
+            ("leaf-oversubscription", "0.5, x"),
+            ("nics", "0"),
+            ("tiers", "two"),
+        ]));
+        assert_eq!(
+            form.request(crate::templates::first_design()).unwrap_err(),
+            vec![
+                "Most switch tiers: \"two\" is not a whole number of at least 1",
+                "Leaf oversubscriptions to try: \"0.5\" is not a ratio of at least 1",
+                "Leaf oversubscriptions to try: \"x\" is not a ratio of at least 1",
+                "NICs per node to try: \"0\" is not a whole number of at least 1",
+            ]
         );
     }
 

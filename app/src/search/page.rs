@@ -2,11 +2,12 @@
 //! (targets, budget, technologies) is a form; the answer is the frontier as a chart and a
 //! table, each candidate explained on demand and opened in the planner from there.
 
-use super::form::{technology_field, SearchForm};
+use super::form::{technology_field, SearchForm, ARRANGEMENTS};
 use crate::dashboard::search_chart::{frontier_chart, Point};
 use crate::money::{usd, watts};
 use crate::pages::document::{document, Page};
 use engine::search::{describe_choice, Candidate, Explanation, Progress, SearchResult};
+use engine::thousands;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
@@ -48,6 +49,17 @@ fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
             }
         })
         .collect_view();
+    let arrangements = ARRANGEMENTS
+        .into_iter()
+        .map(|(a, field, label)| {
+            view! {
+                <label class="check">
+                    <input type="checkbox" name=field id=field checked=form.arrangements.contains(&a)/>
+                    {label}
+                </label>
+            }
+        })
+        .collect_view();
     view! {
         <form method="get" action=format!("/d/{}/r/{}/search", at.id, at.revision) class="search-form" id="search-form">
             <input type="hidden" name="run" value="1"/>
@@ -65,6 +77,12 @@ fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
                 <input id="search-budget" name="budget" type="text" inputmode="decimal" value=form.budget_usd.clone() placeholder="none"/>
                 <label for="search-power">"Network power, kW"</label>
                 <input id="search-power" name="power" type="text" inputmode="decimal" value=form.power_kw.clone() placeholder="none"/>
+                <label for="search-read-headroom">"Smallest storage read headroom, ×"</label>
+                <input id="search-read-headroom" name="read-headroom" type="text" inputmode="decimal" value=form.read_headroom.clone() placeholder="none"/>
+                <label for="search-tiers">"Most switch tiers"</label>
+                <input id="search-tiers" name="tiers" type="text" inputmode="numeric" value=form.max_tiers.clone() placeholder="any"/>
+                <label for="search-growth">"Grow to, nodes, without re-cabling"</label>
+                <input id="search-growth" name="growth" type="text" inputmode="numeric" value=form.growth_nodes.clone() placeholder="as designed"/>
             </fieldset>
             <fieldset class="choices">
                 <legend>"What the search may choose"</legend>
@@ -73,6 +91,13 @@ fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
                     <input type="checkbox" name="every-switch" id="every-switch" checked=form.every_switch/>
                     "Every switch model that carries the technology"
                 </label>
+                <div class="checks">{arrangements}</div>
+                <div class="choice-lists">
+                    <label for="search-leaf-oversubscription">"Leaf oversubscriptions to try"</label>
+                    <input id="search-leaf-oversubscription" name="leaf-oversubscription" type="text" value=form.leaf_oversubscription.clone() placeholder="as designed, e.g. 1, 2, 3"/>
+                    <label for="search-nics">"NICs per node to try"</label>
+                    <input id="search-nics" name="nics" type="text" value=form.nics_per_node.clone() placeholder="as designed, e.g. 1, 2, 4, 8"/>
+                </div>
             </fieldset>
             <button type="submit" id="search-run">"Search"</button>
         </form>
@@ -141,7 +166,7 @@ fn outcome_view(at: &Searched, form: &SearchForm, outcome: &Outcome) -> impl Int
             <p id="search-summary">{r.summary.clone()}</p>
             <p class="meta">{format!(
                 "{} candidates in the space, {} visited, {} evaluated, {} meet every check{}.",
-                r.space, r.visited, r.evaluated, r.feasible,
+                thousands(r.space as f64), thousands(r.visited as f64), thousands(r.evaluated as f64), thousands(r.feasible as f64),
                 if r.exhaustive { "; every candidate was visited, so the frontier is exact" } else { "" }
             )}</p>
             {data}
@@ -225,12 +250,16 @@ pub fn progress_line(p: &Progress, seconds: f64) -> String {
     let words = if p.done {
         format!(
             "Searched {} candidates in {seconds:.1} s: {} meet every check.",
-            p.visited, p.feasible
+            thousands(p.visited as f64),
+            thousands(p.feasible as f64)
         )
     } else {
         format!(
             "Searching: {} of {} candidates visited in {seconds:.1} s, {} meet every check so far, {} on the frontier.",
-            p.visited, p.planned, p.feasible, p.frontier
+            thousands(p.visited as f64),
+            thousands(p.planned as f64),
+            thousands(p.feasible as f64),
+            p.frontier
         )
     };
     view! { <p class:done=p.done>{words}</p> }.to_html()

@@ -80,7 +80,7 @@ async fn main() {
         let spec: serde_json::Value = serde_json::from_str(example).unwrap();
         let design = server.create(&spec).await;
         let url = server.url(&format!(
-            "/d/{}/r/1/search?run=1&slowdown=5&{every}",
+            "/d/{}/r/1/search?run=1&slowdown=5&{every}&{more}",
             design.id
         ));
         let seen: Vec<Seen> = {
@@ -91,7 +91,7 @@ async fn main() {
             seen
         };
         println!(
-            "{what}, every technology and switch, {runs} runs (medians): first progress line {:.0} ms, longest wait between lines {:.0} ms (worst {:.0} ms), answer {:.0} ms, {} progress lines",
+            "{what}, {runs} runs (medians): first progress line {:.0} ms, longest wait between lines {:.0} ms (worst {:.0} ms), answer {:.0} ms, {} progress lines",
             median(seen.iter().map(|s| s.first_progress * 1e3).collect()),
             median(seen.iter().map(|s| s.longest_gap * 1e3).collect()),
             seen.iter().map(|s| s.longest_gap * 1e3).fold(0.0, f64::max),

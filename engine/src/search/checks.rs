@@ -102,7 +102,7 @@ pub(crate) fn round(v: f64) -> String {
         return format!("{v}");
     }
     let decimals = match v.abs() {
-        a if a >= 1000.0 => 0,
+        a if a >= 1000.0 => return crate::units::thousands(v),
         a if a >= 10.0 => 1,
         a if a >= 1.0 => 2,
         _ => 4,

@@ -117,14 +117,16 @@ impl Search {
     }
 }
 
+use crate::units::thousands;
+
 impl SearchResult {
     fn summarised(mut self) -> SearchResult {
         let mut text = match (self.frontier.first(), &self.no_design) {
             (Some(cheapest), _) => format!(
                 "{} of {} candidates meet every check; {} on the frontier. The cheapest is \
                  candidate {} ({}) at {} USD and {} W.",
-                self.feasible,
-                self.visited,
+                thousands(self.feasible as f64),
+                thousands(self.visited as f64),
                 self.frontier.len(),
                 cheapest.record.id,
                 describe_choice(&cheapest.choice),
@@ -138,7 +140,8 @@ impl SearchResult {
             text += &format!(
                 " Only {} of the {} candidates were visited: a cheaper design may exist among \
                  the rest.",
-                self.visited, self.space
+                thousands(self.visited as f64),
+                thousands(self.space as f64)
             );
         }
         self.summary = text;
