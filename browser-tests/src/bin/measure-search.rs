@@ -69,14 +69,25 @@ async fn main() {
     let server = Server::start().await;
     let browser = Browser::start_with(JavaScript::Enabled, PageLoad::Started).await;
     let every = "tech-ib_ndr=on&tech-ib_xdr=on&tech-roce100=on&tech-roce200=on&tech-roce400=on&tech-roce800=on&tech-tcp25=on&tech-tcp100=on&every-switch=on";
+    let wider = "fabrics-as-designed=on&fabrics-shared=on&fabrics-separate=on&leaf-oversubscription=1,1.5,2,3&nics=1,2,4,8";
     let searches = [
         (
-            "the seed's 70B training design, 5 % slowdown",
+            "the seed's 70B training design, 5 % slowdown, every technology and switch",
             engine::examples::SEVENTY_B_TRAINING,
+            "",
         ),
-        ("the hybrid design, 5 % slowdown", engine::examples::HYBRID),
+        (
+            "the hybrid design, 5 % slowdown, every technology and switch",
+            engine::examples::HYBRID,
+            "",
+        ),
+        (
+            "the hybrid design, also shared or separate fabrics, 4 leaf oversubscriptions and 4 NIC counts (100,000 of 12.5 million candidates)",
+            engine::examples::HYBRID,
+            wider,
+        ),
     ];
-    for (what, example) in searches {
+    for (what, example, more) in searches {
         let spec: serde_json::Value = serde_json::from_str(example).unwrap();
         let design = server.create(&spec).await;
         let url = server.url(&format!(
