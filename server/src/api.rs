@@ -100,15 +100,6 @@ fn evaluated(spec: serde_json::Value) -> Result<(DesignSpec, Report), Failure> {
     Ok((spec, report))
 }
 
-/// The report of a stored revision: its snapshot, or today's when the snapshot can no longer
-/// be read.
-pub fn report_of(stored: &StoredRevision) -> Result<Report, SpecErrors> {
-    match &stored.report {
-        Some(report) => Ok(report.clone()),
-        None => engine::evaluate(&stored.spec),
-    }
-}
-
 async fn openapi() -> Response {
     ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
 }
@@ -288,5 +279,5 @@ async fn revision(State(store): State<Store>, Path((id, n)): Path<(String, Strin
 
 async fn report(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
     let r = stored(&store, &id, &n).await?;
-    Ok(Json(report_of(&r)?).into_response())
+    Ok(Json(r.report_or_today()?).into_response())
 }

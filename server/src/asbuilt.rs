@@ -4,15 +4,16 @@
 //! holder of the edit key may keep a check with the revision, and `/asbuilt/{check}` runs a
 //! kept one again from its output.
 
-use crate::pages::{failed, html, stored_revision, Pages};
+use crate::respond::{html, Answer, PageError};
+use crate::revisions::stored_revision;
 use app::ownership::key_for;
 use app::pages::asbuilt::{asbuilt_page, AsBuiltForm, AsBuiltPage};
 use app::pages::baselines::day;
-use app::pages::document::{message, not_found};
-use app::store::{AddOutcome, DesignId, NewCheck, StoredCheck, StoredRevision, Tool};
+use app::pages::document::message;
+use app::store::{AddOutcome, DesignId, NewCheck, Store, StoredRevision, Tool};
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 use engine::asbuilt::AsBuiltCheck;
@@ -25,11 +26,11 @@ const MAX_LABEL_CHARS: usize = 200;
 /// Outputs larger than this are not shown back in the form.
 const SHOWN_BACK_BYTES: usize = 256 * 1024;
 
-pub fn routes(pages: Pages) -> Router {
+pub fn routes(store: Store) -> Router {
     Router::new()
         .route("/d/{id}/r/{n}/asbuilt", get(form).post(check))
         .route("/d/{id}/r/{n}/asbuilt/{check}", get(kept))
-        .with_state(pages)
+        .with_state(store)
         // An uploaded dump may be larger than other forms, so that the parser can say what is
         // wrong with it rather than the server refusing it unread.
         .layer(DefaultBodyLimit::max(MAX_ASBUILT_BODY_BYTES))
@@ -40,44 +41,27 @@ fn fabrics(spec: &engine::DesignSpec) -> Vec<String> {
     spec.fabrics.iter().map(|f| f.name.clone()).collect()
 }
 
-/// Revision `n` of design `id`, with the design's id.
-async fn revision(
-    pages: &Pages,
-    id: &str,
-    n: &str,
-) -> Result<(DesignId, StoredRevision), Response> {
-    let stored = stored_revision(pages, id, n).await?;
-    let id = DesignId::parse(id).ok_or_else(|| html(&not_found()))?;
-    Ok((id, stored))
-}
-
 /// Whether this browser holds the key of design `id`.
-async fn editable(pages: &Pages, id: &DesignId, headers: &HeaderMap) -> Result<bool, Response> {
-    match key_for(headers, id) {
-        Some(key) => pages.store.holds_key(id, &key).await.map_err(failed),
-        None => Ok(false),
-    }
+async fn editable(store: &Store, id: &DesignId, headers: &HeaderMap) -> Result<bool, PageError> {
+    Ok(match key_for(headers, id) {
+        Some(key) => store.holds_key(id, &key).await?,
+        None => false,
+    })
 }
 
 /// The page of `stored` with its kept checks.
 async fn page(
-    pages: &Pages,
+    store: &Store,
     (id, stored): &(DesignId, StoredRevision),
     headers: &HeaderMap,
     form: &AsBuiltForm,
     outcome: Option<Result<AsBuiltCheck, Vec<String>>>,
     showing: Option<u32>,
-) -> Response {
-    let editable = match editable(pages, id, headers).await {
-        Ok(editable) => editable,
-        Err(response) => return response,
-    };
-    let kept = match pages.store.checks(id, stored.number).await {
-        Ok(kept) => kept,
-        Err(e) => return failed(e),
-    };
+) -> Answer {
+    let editable = editable(store, id, headers).await?;
+    let kept = store.checks(id, stored.number).await?;
     let names = fabrics(&stored.spec);
-    html(&asbuilt_page(
+    Ok(html(&asbuilt_page(
         &AsBuiltPage {
             id: id.as_str(),
             revision: stored.number,
@@ -89,7 +73,7 @@ async fn page(
         },
         form,
         outcome,
-    ))
+    )))
 }
 
 fn today() -> String {
@@ -101,14 +85,11 @@ fn today() -> String {
 }
 
 async fn form(
-    State(pages): State<Pages>,
+    State(store): State<Store>,
     Path((id, n)): Path<(String, String)>,
     headers: HeaderMap,
-) -> Response {
-    let revision = match revision(&pages, &id, &n).await {
-        Ok(revision) => revision,
-        Err(response) => return response,
-    };
+) -> Answer {
+    let revision = stored_revision(&store, &id, &n).await?;
     let (_, stored) = &revision;
     let form = AsBuiltForm {
         fabric: stored
@@ -121,7 +102,7 @@ async fn form(
         checked_on: today(),
         ..AsBuiltForm::default()
     };
-    page(&pages, &revision, &headers, &form, None, None).await
+    page(&store, &revision, &headers, &form, None, None).await
 }
 
 async fn read(multipart: Multipart) -> Result<AsBuiltForm, String> {
@@ -167,7 +148,7 @@ async fn run(
             "switch of the LLDP table: name the switch the table is from".into(),
         ]);
     }
-    let report = crate::api::report_of(stored);
+    let report = stored.report_or_today();
     let (fabric, device) = (fabric.to_string(), device.to_string());
     let job = move || -> Result<AsBuiltCheck, Vec<String>> {
         let report = report.map_err(|e| vec![e.to_string()])?;
@@ -203,8 +184,8 @@ fn keep_errors(form: &mut AsBuiltForm) -> Vec<String> {
     errors
 }
 
-fn not_yours() -> Response {
-    html(&message(
+fn not_yours() -> PageError {
+    PageError::Page(message(
         403,
         "Not your design",
         "Only a browser holding the design's edit key keeps as-built checks; nothing was stored."
@@ -213,21 +194,18 @@ fn not_yours() -> Response {
 }
 
 async fn check(
-    State(pages): State<Pages>,
+    State(store): State<Store>,
     Path((id, n)): Path<(String, String)>,
     headers: HeaderMap,
     multipart: Multipart,
-) -> Response {
-    let revision = match revision(&pages, &id, &n).await {
-        Ok(revision) => revision,
-        Err(response) => return response,
-    };
+) -> Answer {
+    let revision = stored_revision(&store, &id, &n).await?;
     let (design_id, stored) = &revision;
     let mut form = match read(multipart).await {
         Ok(form) => form,
         Err(reason) => {
             return page(
-                &pages,
+                &store,
                 &revision,
                 &headers,
                 &AsBuiltForm::default(),
@@ -239,7 +217,7 @@ async fn check(
     };
     let key = key_for(&headers, design_id);
     if form.keep && key.is_none() {
-        return not_yours();
+        return Err(not_yours());
     }
     let mut errors = if form.keep {
         keep_errors(&mut form)
@@ -274,8 +252,8 @@ async fn check(
             output: &form.output,
             found: &found.total,
         };
-        return match pages.store.add_check(design_id, key, &new).await {
-            Ok(AddOutcome::Added(number)) => (
+        return match store.add_check(design_id, key, &new).await? {
+            AddOutcome::Added(number) => Ok((
                 StatusCode::SEE_OTHER,
                 [(
                     header::LOCATION,
@@ -286,45 +264,37 @@ async fn check(
                     ),
                 )],
             )
-                .into_response(),
-            Ok(AddOutcome::WrongKey) => not_yours(),
-            Ok(AddOutcome::NoSuchDesign | AddOutcome::NoSuchRevision) => html(&not_found()),
-            Err(e) => failed(e),
+                .into_response()),
+            AddOutcome::WrongKey => Err(not_yours()),
+            AddOutcome::NoSuchDesign | AddOutcome::NoSuchRevision => Err(PageError::NotFound),
         };
     }
     // A large output is not shown back.
     if form.output.len() > SHOWN_BACK_BYTES {
         form.output.clear();
     }
-    page(&pages, &revision, &headers, &form, Some(outcome), None).await
+    page(&store, &revision, &headers, &form, Some(outcome), None).await
 }
 
 /// A kept check, run again from its output against the revision.
 async fn kept(
-    State(pages): State<Pages>,
+    State(store): State<Store>,
     Path((id, n, number)): Path<(String, String, String)>,
     headers: HeaderMap,
-) -> Response {
-    let revision = match revision(&pages, &id, &n).await {
-        Ok(revision) => revision,
-        Err(response) => return response,
-    };
+) -> Answer {
+    let revision = stored_revision(&store, &id, &n).await?;
     let (design_id, stored) = &revision;
-    let Ok(number) = number.parse::<u32>() else {
-        return html(&not_found());
-    };
-    let found: Option<StoredCheck> = match pages.store.checks(design_id, stored.number).await {
-        Ok(kept) => kept.into_iter().find(|c| c.number == number),
-        Err(e) => return failed(e),
-    };
-    let Some(found) = found else {
-        return html(&not_found());
-    };
-    let output = match pages.store.check_output(design_id, number).await {
-        Ok(Some(output)) => output,
-        Ok(None) => return html(&not_found()),
-        Err(e) => return failed(e),
-    };
+    let number = number.parse::<u32>().map_err(|_| PageError::NotFound)?;
+    let found = store
+        .checks(design_id, stored.number)
+        .await?
+        .into_iter()
+        .find(|c| c.number == number)
+        .ok_or(PageError::NotFound)?;
+    let output = store
+        .check_output(design_id, number)
+        .await?
+        .ok_or(PageError::NotFound)?;
     let outcome = run(stored, &found.fabric, found.tool, &found.device, output).await;
     let form = AsBuiltForm {
         fabric: found.fabric.clone(),
@@ -334,7 +304,7 @@ async fn kept(
         ..AsBuiltForm::default()
     };
     page(
-        &pages,
+        &store,
         &revision,
         &headers,
         &form,

@@ -2,16 +2,16 @@
 //! the form (multipart: pasted text or an uploaded log) that adds one with the edit key. A
 //! refused submission gets its page back with every reason, and nothing is stored.
 
-use crate::pages::{failed, html};
+use crate::respond::{html, Answer, PageError};
 use app::ownership::key_for;
 use app::pages::baselines::{baselines_page, day, BaselineForm, ShownBaseline};
-use app::pages::document::{message, not_found};
+use app::pages::document::message;
 use app::store::{
     AddOutcome, DesignHead, DesignId, NewBaseline, Store, StoreError, StoredBaseline,
 };
 use axum::extract::{Multipart, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 use engine::DesignSpec;
@@ -26,26 +26,23 @@ pub fn routes(store: Store) -> Router {
         .with_state(store)
 }
 
-/// The design, its newest spec and whether this browser holds its key; `None` for no design.
+/// The design, its newest spec and whether this browser holds its key.
 async fn design(
     store: &Store,
     id: &str,
     headers: &HeaderMap,
-) -> Result<Option<(DesignId, DesignHead, DesignSpec, bool)>, StoreError> {
-    let Some(design_id) = DesignId::parse(id) else {
-        return Ok(None);
-    };
-    let Some(head) = store.design(&design_id).await? else {
-        return Ok(None);
-    };
-    let Some(latest) = store.revision(&design_id, None).await? else {
-        return Ok(None);
-    };
+) -> Result<(DesignId, DesignHead, DesignSpec, bool), PageError> {
+    let design_id = DesignId::parse(id).ok_or(PageError::NotFound)?;
+    let head = store.design(&design_id).await?.ok_or(PageError::NotFound)?;
+    let latest = store
+        .revision(&design_id, None)
+        .await?
+        .ok_or(PageError::NotFound)?;
     let editable = match key_for(headers, &design_id) {
         Some(key) => store.holds_key(&design_id, &key).await?,
         None => false,
     };
-    Ok(Some((design_id, head, latest.spec, editable)))
+    Ok((design_id, head, latest.spec, editable))
 }
 
 /// Every baseline of the design, checked against the revision it was measured against.
@@ -81,16 +78,9 @@ fn fabric_names(spec: &DesignSpec) -> Vec<String> {
     spec.fabrics.iter().map(|f| f.name.clone()).collect()
 }
 
-async fn show(State(store): State<Store>, Path(id): Path<String>, headers: HeaderMap) -> Response {
-    let (design_id, head, spec, editable) = match design(&store, &id, &headers).await {
-        Ok(Some(found)) => found,
-        Ok(None) => return html(&not_found()),
-        Err(e) => return failed(e),
-    };
-    let baselines = match shown(&store, &design_id).await {
-        Ok(shown) => shown,
-        Err(e) => return failed(e),
-    };
+async fn show(State(store): State<Store>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+    let (design_id, head, spec, editable) = design(&store, &id, &headers).await?;
+    let baselines = shown(&store, &design_id).await?;
     let fabrics = fabric_names(&spec);
     let form = BaselineForm {
         measured_on: today(),
@@ -98,13 +88,21 @@ async fn show(State(store): State<Store>, Path(id): Path<String>, headers: Heade
         fabric: fabrics.first().cloned().unwrap_or_default(),
         ..BaselineForm::default()
     };
-    html(&baselines_page(
+    Ok(html(&baselines_page(
         &head,
         &fabrics,
         &baselines,
         editable,
         &form,
         &[],
+    )))
+}
+
+fn not_yours() -> PageError {
+    PageError::Page(message(
+        403,
+        "Not your design",
+        "Only a browser holding the design's edit key adds baselines; nothing was stored.".into(),
     ))
 }
 
@@ -191,24 +189,14 @@ async fn add(
     Path(id): Path<String>,
     headers: HeaderMap,
     multipart: Multipart,
-) -> Response {
-    let (design_id, head, spec, editable) = match design(&store, &id, &headers).await {
-        Ok(Some(found)) => found,
-        Ok(None) => return html(&not_found()),
-        Err(e) => return failed(e),
-    };
-    let Some(key) = key_for(&headers, &design_id).filter(|_| editable) else {
-        return html(&message(
-            403,
-            "Not your design",
-            "Only a browser holding the design's edit key adds baselines; nothing was stored."
-                .into(),
-        ));
-    };
-    let (mut form, mut errors) = match read_form(multipart).await {
-        Ok(read) => read,
-        Err(reason) => return html(&message(400, "The form could not be read", reason)),
-    };
+) -> Answer {
+    let (design_id, head, spec, editable) = design(&store, &id, &headers).await?;
+    let key = key_for(&headers, &design_id)
+        .filter(|_| editable)
+        .ok_or_else(not_yours)?;
+    let (mut form, mut errors) = read_form(multipart)
+        .await
+        .map_err(|reason| PageError::Page(message(400, "The form could not be read", reason)))?;
     if form.label.chars().count() > MAX_LABEL_CHARS {
         errors.push(format!(
             "label: is longer than {MAX_LABEL_CHARS} characters"
@@ -225,10 +213,10 @@ async fn add(
     let against = if form.revision == head.latest_revision {
         Some(spec.clone())
     } else if form.revision >= 1 && form.revision < head.latest_revision {
-        match store.revision(&design_id, Some(form.revision)).await {
-            Ok(found) => found.map(|r| r.spec),
-            Err(e) => return failed(e),
-        }
+        store
+            .revision(&design_id, Some(form.revision))
+            .await?
+            .map(|r| r.spec)
     } else {
         None
     };
@@ -264,13 +252,10 @@ async fn add(
         if form.output.len() > engine::nccl_tests::MAX_INPUT_BYTES {
             form.output.clear();
         }
-        let baselines = match shown(&store, &design_id).await {
-            Ok(shown) => shown,
-            Err(e) => return failed(e),
-        };
-        return html(&baselines_page(
+        let baselines = shown(&store, &design_id).await?;
+        return Ok(html(&baselines_page(
             &head, &fabrics, &baselines, true, &form, &errors,
-        ));
+        )));
     }
     let baseline = NewBaseline {
         revision: form.revision,
@@ -280,30 +265,24 @@ async fn add(
         output: &form.output,
         stated: stated(&form),
     };
-    match store.add_baseline(&design_id, &key, &baseline).await {
-        Ok(AddOutcome::Added(number)) => (
+    match store.add_baseline(&design_id, &key, &baseline).await? {
+        AddOutcome::Added(number) => Ok((
             StatusCode::SEE_OTHER,
             [(
                 header::LOCATION,
                 format!("/d/{}/baselines#baseline-{number}", design_id.as_str()),
             )],
         )
-            .into_response(),
-        Ok(AddOutcome::WrongKey) => html(&message(
-            403,
-            "Not your design",
-            "Only a browser holding the design's edit key adds baselines; nothing was stored."
-                .into(),
-        )),
-        Ok(AddOutcome::NoSuchDesign) => html(&not_found()),
-        Ok(AddOutcome::NoSuchRevision) => html(&message(
+            .into_response()),
+        AddOutcome::WrongKey => Err(not_yours()),
+        AddOutcome::NoSuchDesign => Err(PageError::NotFound),
+        AddOutcome::NoSuchRevision => Err(PageError::Page(message(
             422,
             "No such revision",
             format!(
                 "The design has no revision {}; nothing was stored.",
                 form.revision
             ),
-        )),
-        Err(e) => failed(e),
+        ))),
     }
 }

@@ -1,13 +1,24 @@
 //! Spreadsheets of a revision, as CSV: the bill of materials (one row per item per fabric) and
 //! the cabling sheet (one row per cable, both ends named for labelling).
 
-use crate::pages::{attachment, file_stem, html, stored_revision, Pages};
+use crate::respond::{attachment, file_stem, html, Answer, PageError};
+use crate::revisions::stored_revision;
 use app::pages::document::message;
+use app::store::Store;
 use axum::extract::{Path, State};
 use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
 use engine::{DesignSpec, Report};
 
 const CSV: &str = "text/csv; charset=utf-8";
+
+pub fn routes(store: Store) -> Router {
+    Router::new()
+        .route("/d/{id}/r/{n}/bom.csv", get(bom_csv))
+        .route("/d/{id}/r/{n}/cabling.csv", get(cabling_csv))
+        .with_state(store)
+}
 
 /// Most rows of a cabling sheet: 250,000 cables (about 40 MB of CSV) is a cluster of some
 /// 30,000 GPUs with three tiers; a larger fabric is exported from its own tools in parts.
@@ -164,51 +175,43 @@ fn csv_response(result: Result<String, csv::Error>, file: String) -> Response {
 
 /// The sheet `make` writes from the report of revision `n` of design `id`, as `<title>-r<n>.<kind>.csv`.
 async fn sheet(
-    pages: &Pages,
+    store: &Store,
     id: &str,
     n: &str,
     kind: &str,
     make: impl FnOnce(&DesignSpec, &Report) -> Result<Result<String, csv::Error>, String>
         + Send
         + 'static,
-) -> Response {
-    let stored = match stored_revision(pages, id, n).await {
-        Ok(stored) => stored,
-        Err(response) => return response,
-    };
+) -> Answer {
+    let (_, stored) = stored_revision(store, id, n).await?;
     let file = format!(
         "{}-r{}.{kind}.csv",
         file_stem(&stored.spec.title),
         stored.number
     );
-    let report = match crate::api::report_of(&stored) {
-        Ok(report) => report,
-        Err(errors) => return html(&message(422, "No report", errors.to_string())),
-    };
+    let report = stored
+        .report_or_today()
+        .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
     // Writing a sheet of many rows is CPU work, kept off the async workers.
     let spec = stored.spec;
-    match tokio::task::spawn_blocking(move || make(&spec, &report)).await {
-        Ok(Ok(result)) => csv_response(result, file),
-        Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
-        Err(_) => csv_response(
-            Err(csv::Error::from(std::io::Error::other("panicked"))),
-            file,
-        ),
-    }
+    Ok(
+        match tokio::task::spawn_blocking(move || make(&spec, &report)).await {
+            Ok(Ok(result)) => csv_response(result, file),
+            Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
+            Err(_) => csv_response(
+                Err(csv::Error::from(std::io::Error::other("panicked"))),
+                file,
+            ),
+        },
+    )
 }
 
-pub async fn bom_csv(
-    State(pages): State<Pages>,
-    Path((id, n)): Path<(String, String)>,
-) -> Response {
-    sheet(&pages, &id, &n, "bom", |_, report| Ok(bom(report))).await
+async fn bom_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
+    sheet(&store, &id, &n, "bom", |_, report| Ok(bom(report))).await
 }
 
-pub async fn cabling_csv(
-    State(pages): State<Pages>,
-    Path((id, n)): Path<(String, String)>,
-) -> Response {
-    sheet(&pages, &id, &n, "cabling", cabling).await
+async fn cabling_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
+    sheet(&store, &id, &n, "cabling", cabling).await
 }
 
 #[cfg(test)]

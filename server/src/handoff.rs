@@ -4,26 +4,38 @@
 //! every file names every cable or port.
 
 use crate::exports::{cables, MAX_CABLING_ROWS};
-use crate::pages::{attachment, html, stored_revision, Pages};
-use app::pages::document::{message, not_found};
+use crate::respond::{attachment, file_stem, html, Answer, PageError};
+use crate::revisions::stored_revision;
+use app::pages::document::message;
 use app::pages::handoff::handoff_page;
+use app::store::Store;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::IntoResponse;
-use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+
+pub fn routes(store: Store) -> Router {
+    Router::new()
+        .route("/d/{id}/r/{n}/handoff", get(list))
+        .route("/d/{id}/r/{n}/handoff.zip", get(zip))
+        .route("/d/{id}/r/{n}/handoff/{*file}", get(file))
+        .with_state(store)
+}
 
 /// The bundle of revision `n` of design `id`, or the page that says why there is none.
 async fn bundle(
-    pages: &Pages,
+    store: &Store,
     id: &str,
     n: &str,
-) -> Result<(String, u32, Vec<(String, String)>), Response> {
-    let stored = stored_revision(pages, id, n).await?;
-    let report = crate::api::report_of(&stored)
-        .map_err(|errors| html(&message(422, "No report", errors.to_string())))?;
+) -> Result<(String, u32, Vec<(String, String)>), PageError> {
+    let (_, stored) = stored_revision(store, id, n).await?;
+    let report = stored
+        .report_or_today()
+        .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
     let count = cables(&report);
     if count > MAX_CABLING_ROWS {
-        return Err(html(&message(
+        return Err(PageError::Page(message(
             422,
             "No hand-off files",
             format!(
@@ -35,7 +47,7 @@ async fn bundle(
     let files = tokio::task::spawn_blocking(move || engine::handoff::bundle(&spec, &report))
         .await
         .map_err(|_| {
-            html(&message(
+            PageError::Page(message(
                 500,
                 "No hand-off files",
                 "The files could not be written.".into(),
@@ -44,11 +56,9 @@ async fn bundle(
     Ok((title, number, files))
 }
 
-pub async fn list(State(pages): State<Pages>, Path((id, n)): Path<(String, String)>) -> Response {
-    match bundle(&pages, &id, &n).await {
-        Ok((title, number, files)) => html(&handoff_page(&id, number, &title, &files)),
-        Err(response) => response,
-    }
+async fn list(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let (title, number, files) = bundle(&store, &id, &n).await?;
+    Ok(html(&handoff_page(&id, number, &title, &files)))
 }
 
 /// The media type a consumer expects of `name`.
@@ -61,24 +71,17 @@ fn content_type(name: &str) -> &'static str {
     }
 }
 
-pub async fn file(
-    State(pages): State<Pages>,
+async fn file(
+    State(store): State<Store>,
     Path((id, n, name)): Path<(String, String, String)>,
-) -> Response {
-    match bundle(&pages, &id, &n).await {
-        Ok((title, number, files)) => match files.into_iter().find(|(f, _)| *f == name) {
-            Some((name, text)) => {
-                let file = format!(
-                    "{}-r{number}-{}",
-                    crate::pages::file_stem(&title),
-                    name.replace('/', "-")
-                );
-                attachment(content_type(&name), text, file)
-            }
-            None => html(&not_found()),
-        },
-        Err(response) => response,
-    }
+) -> Answer {
+    let (title, number, files) = bundle(&store, &id, &n).await?;
+    let (name, text) = files
+        .into_iter()
+        .find(|(f, _)| *f == name)
+        .ok_or(PageError::NotFound)?;
+    let file = format!("{}-r{number}-{}", file_stem(&title), name.replace('/', "-"));
+    Ok(attachment(content_type(&name), text, file))
 }
 
 /// Every file of the bundle in one zip, each under the name the page lists it by, compressed.
@@ -118,13 +121,10 @@ pub fn run(args: &crate::cli::HandoffArgs) -> i32 {
 }
 
 /// `/d/{id}/r/{n}/handoff.zip`: the whole bundle as one download.
-pub async fn zip(State(pages): State<Pages>, Path((id, n)): Path<(String, String)>) -> Response {
-    let (title, number, files) = match bundle(&pages, &id, &n).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
+async fn zip(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let (title, number, files) = bundle(&store, &id, &n).await?;
     let archive = tokio::task::spawn_blocking(move || zipped(&files)).await;
-    match archive {
+    Ok(match archive {
         Ok(Ok(bytes)) => (
             [
                 (header::CONTENT_TYPE, "application/zip".to_string()),
@@ -132,7 +132,7 @@ pub async fn zip(State(pages): State<Pages>, Path((id, n)): Path<(String, String
                     header::CONTENT_DISPOSITION,
                     format!(
                         "attachment; filename=\"{}-r{number}-handoff.zip\"",
-                        crate::pages::file_stem(&title)
+                        file_stem(&title)
                     ),
                 ),
             ],
@@ -144,5 +144,5 @@ pub async fn zip(State(pages): State<Pages>, Path((id, n)): Path<(String, String
             "No hand-off files",
             "The zip could not be written.".into(),
         )),
-    }
+    })
 }

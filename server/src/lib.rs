@@ -17,6 +17,8 @@ pub mod pages;
 pub mod pdf;
 pub mod rate_limit;
 pub mod report;
+mod respond;
+mod revisions;
 pub mod routes;
 pub mod search;
 mod search_page;

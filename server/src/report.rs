@@ -7,9 +7,10 @@
 
 use crate::cache::{ByteCache, Weighed};
 use crate::cli::PublicUrl;
-use crate::pages::{failed, head_and_number, html};
 use crate::pdf::{typeset, Paper};
-use app::pages::document::{date, message, not_found, Page};
+use crate::respond::{file_stem, html, Answer, PageError};
+use crate::revisions::head_and_number;
+use app::pages::document::{date, message, Page};
 use app::report::html::{report_page, Downloads};
 use app::report::{report_document, ReportDocument, Revision};
 use app::store::{DesignId, Store};
@@ -126,44 +127,27 @@ pub fn routes(store: Store, public_url: Option<PublicUrl>) -> Router {
 
 /// The revision `n` of design `id`: the key its report is kept under. Reads only the design's
 /// head and the count of its kept checks, so that a kept report costs two indexed reads.
-async fn locate(reports: &Reports, id: &str, n: &str) -> Result<Key, Response> {
-    let Ok(n) = n.parse::<u32>() else {
-        return Err(html(&not_found()));
-    };
-    match head_and_number(&reports.store, id, Some(n)).await {
-        Ok(Some((head, design_id, number))) => {
-            let kept = reports
-                .store
-                .check_count(&design_id, number)
-                .await
-                .map_err(failed)?;
-            Ok((design_id, number, head.latest_revision, kept))
-        }
-        Ok(None) => Err(html(&not_found())),
-        Err(e) => Err(failed(e)),
-    }
+async fn locate(reports: &Reports, id: &str, n: &str) -> Result<Key, PageError> {
+    let n = n.parse::<u32>().map_err(|_| PageError::NotFound)?;
+    let (head, design_id, number) = head_and_number(&reports.store, id, Some(n))
+        .await?
+        .ok_or(PageError::NotFound)?;
+    let kept = reports.store.check_count(&design_id, number).await?;
+    Ok((design_id, number, head.latest_revision, kept))
 }
 
 /// The report of the revision `key` names, built from its stored spec and report.
-async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, Page> {
+async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, PageError> {
     let (design_id, n, latest, _) = key;
-    let stored = match reports.store.revision(design_id, Some(*n)).await {
-        Ok(Some(stored)) => stored,
-        Ok(None) => return Err(not_found()),
-        Err(error) => {
-            tracing::error!(%error, "the design store failed");
-            return Err(app::pages::document::unavailable());
-        }
-    };
-    let asbuilt = match reports.store.checks(design_id, *n).await {
-        Ok(checks) => checks,
-        Err(error) => {
-            tracing::error!(%error, "the design store failed");
-            return Err(app::pages::document::unavailable());
-        }
-    };
-    let report = crate::api::report_of(&stored)
-        .map_err(|errors| message(422, "No report", errors.to_string()))?;
+    let stored = reports
+        .store
+        .revision(design_id, Some(*n))
+        .await?
+        .ok_or(PageError::NotFound)?;
+    let asbuilt = reports.store.checks(design_id, *n).await?;
+    let report = stored
+        .report_or_today()
+        .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
     let path = format!("/d/{}/r/{n}", design_id.as_str());
     let link = match &reports.public_url {
         Some(url) => format!("{}{path}", url.as_str()),
@@ -181,21 +165,21 @@ async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, Page> 
     let spec = stored.spec;
     tokio::task::spawn_blocking(move || report_document(&spec, &report, &revision))
         .await
-        .map_err(|_| message(500, "No report", "The report could not be built.".into()))
+        .map_err(|_| {
+            PageError::Page(message(
+                500,
+                "No report",
+                "The report could not be built.".into(),
+            ))
+        })
 }
 
-async fn page(State(reports): State<Reports>, Path((id, n)): Path<(String, String)>) -> Response {
-    let key = match locate(&reports, &id, &n).await {
-        Ok(key) => key,
-        Err(response) => return response,
-    };
+async fn page(State(reports): State<Reports>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let key = locate(&reports, &id, &n).await?;
     if let Some(page) = reports.pages.get(&key) {
-        return html(&page);
+        return Ok(html(&page));
     }
-    let report = match document(&reports, &key).await {
-        Ok(report) => report,
-        Err(page) => return html(&page),
-    };
+    let report = document(&reports, &key).await?;
     let base = format!("/d/{}/r/{}", key.0.as_str(), key.1);
     let page = Arc::new(report_page(
         &report,
@@ -208,7 +192,7 @@ async fn page(State(reports): State<Reports>, Path((id, n)): Path<(String, Strin
         },
     ));
     reports.pages.put(key, page.clone());
-    html(&page)
+    Ok(html(&page))
 }
 
 #[derive(Deserialize)]
@@ -220,12 +204,8 @@ struct PdfQuery {
 /// typesets on the blocking pool, keeps the result and tells every waiting request.
 async fn make_pdf(reports: Reports, key: PdfKey, done: watch::Sender<Option<Made>>) {
     let made = async {
-        let report = document(&reports, &key.0).await?;
-        let file = format!(
-            "{}-r{}.pdf",
-            crate::pages::file_stem(&report.title),
-            key.0 .1
-        );
+        let report = document(&reports, &key.0).await.map_err(PageError::page)?;
+        let file = format!("{}-r{}.pdf", file_stem(&report.title), key.0 .1);
         let busy = || message(503, "Busy", "Try again in a moment.".into());
         let permit = reports
             .typesetting
@@ -316,7 +296,7 @@ async fn pdf(
     };
     let key = match locate(&reports, &id, &n).await {
         Ok(key) => (key, paper),
-        Err(response) => return response,
+        Err(error) => return error.into_response(),
     };
     let made = match reports.pdfs.get(&key) {
         Some(typeset) => Ok(typeset),

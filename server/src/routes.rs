@@ -36,11 +36,6 @@ pub fn page_policy(nonce: &str) -> String {
     )
 }
 
-/// A page without scripts: its stylesheet and nothing else.
-pub(crate) const DOCUMENT_POLICY: &str =
-    "default-src 'self'; script-src 'none'; object-src 'none'; \
-     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
 /// For every other response (server functions, files, errors): nothing to run or frame.
 const DEFAULT_POLICY: &str = "default-src 'none'; frame-ancestors 'none'";
 
@@ -108,7 +103,7 @@ fn buffered(
     headers: &axum::http::HeaderMap,
     _: &axum::http::Extensions,
 ) -> bool {
-    let (name, value) = crate::search_page::UNBUFFERED;
+    let (name, value) = crate::respond::UNBUFFERED;
     headers.get(name).is_none_or(|v| v != value)
 }
 
@@ -120,7 +115,7 @@ fn panicked(cause: Box<dyn std::any::Any + Send + 'static>) -> axum::response::R
         .or_else(|| cause.downcast_ref::<&str>().copied())
         .unwrap_or("a panic");
     tracing::error!(panic = what, "a request handler panicked");
-    crate::pages::html(&app::pages::document::message(
+    crate::respond::html(&app::pages::document::message(
         500,
         "Something went wrong",
         "The server could not answer this request. Nothing was changed; try again, and if it happens again, report it.".into(),
@@ -154,14 +149,14 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
             store.clone(),
             settings.public_url.clone(),
         ))
+        .merge(crate::exports::routes(store.clone()))
+        .merge(crate::handoff::routes(store.clone()))
         .merge(crate::api::routes(store.clone()))
         .merge(crate::search_page::routes(store.clone()))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         // An uploaded dump or nccl-tests log may be larger, so that the parser can say what is
         // wrong with it rather than the server refusing it unread.
-        .merge(crate::asbuilt::routes(crate::pages::Pages::new(
-            store.clone(),
-        )))
+        .merge(crate::asbuilt::routes(store.clone()))
         .merge(
             crate::baselines::routes(store)
                 .layer(axum::extract::DefaultBodyLimit::max(

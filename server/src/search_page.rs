@@ -5,16 +5,17 @@
 //! [`PROGRESS_EVERY`], then the answer. The browser shows each part as it comes, with no
 //! script, and a browser that leaves stops the search.
 
-use crate::pages::{failed, html};
-use app::pages::document::{message, not_found};
+use crate::respond::{html, Answer, PageError, DOCUMENT_POLICY, UNBUFFERED};
+use crate::revisions::stored_revision;
+use app::pages::document::message;
 use app::search::{
     outcome_html, progress_line, search_page, streamed_page, Outcome, Running, SearchForm, Searched,
 };
-use app::store::{DesignId, Store};
+use app::store::Store;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue};
-use axum::response::{IntoResponse, Response};
+use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 use std::collections::HashMap;
@@ -31,10 +32,6 @@ const SLICE: u64 = 64;
 const SEARCHING_AT_ONCE: usize = 2;
 /// Parts of a page waiting to be sent, at most.
 const QUEUED_PARTS: usize = 8;
-
-/// A header that asks a proxy in front of the server not to hold a streamed page back (nginx
-/// reads it); the server's own compression leaves such a response alone for the same reason.
-pub const UNBUFFERED: (&str, &str) = ("x-accel-buffering", "no");
 
 #[derive(Clone)]
 struct Searches {
@@ -53,17 +50,11 @@ pub fn routes(store: Store) -> Router {
 
 async fn page(
     State(searches): State<Searches>,
-    Path((id, n)): Path<(String, u32)>,
+    Path((id, n)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
-) -> Response {
-    let Some(design_id) = DesignId::parse(&id) else {
-        return html(&not_found());
-    };
-    let revision = match searches.store.revision(&design_id, Some(n)).await {
-        Ok(Some(revision)) => revision,
-        Ok(None) => return html(&not_found()),
-        Err(e) => return failed(e),
-    };
+) -> Answer {
+    let (_, revision) = stored_revision(&searches.store, &id, &n).await?;
+    let n = revision.number;
     let form = SearchForm::from_query(&query);
     let at = Searched {
         id: &id,
@@ -71,29 +62,22 @@ async fn page(
         title: &revision.spec.title,
     };
     if !form.run {
-        return html(&search_page(&at, &form, None));
+        return Ok(html(&search_page(&at, &form, None)));
     }
-    let request = match form.request(revision.spec.clone()) {
-        Ok(request) => request,
-        Err(errors) => return html(&search_page(&at, &form, Some(Err(errors)))),
-    };
-    let Ok(permit) = searches.running.clone().acquire_owned().await else {
-        return html(&message(503, "Busy", "Try again in a moment.".into()));
-    };
+    let refused = |errors| PageError::Page(search_page(&at, &form, Some(Err(errors))));
+    let request = form.request(revision.spec.clone()).map_err(refused)?;
+    let permit = searches
+        .running
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| PageError::Page(message(503, "Busy", "Try again in a moment.".into())))?;
     // A request the engine refuses is answered whole, with its status, before any is sent.
     let candidate = form.candidate;
-    let running =
-        match tokio::task::spawn_blocking(move || Running::start(request, candidate)).await {
-            Ok(Ok(running)) => running,
-            Ok(Err(errors)) => return html(&search_page(&at, &form, Some(Err(errors)))),
-            Err(_) => {
-                return html(&search_page(
-                    &at,
-                    &form,
-                    Some(Err(vec!["the search could not be run".into()])),
-                ))
-            }
-        };
+    let running = tokio::task::spawn_blocking(move || Running::start(request, candidate))
+        .await
+        .unwrap_or_else(|_| Err(vec!["the search could not be run".into()]))
+        .map_err(refused)?;
     let page = streamed_page(&at, &form);
     let (parts, received) = mpsc::channel::<Bytes>(QUEUED_PARTS);
     let (id, title) = (id.clone(), revision.spec.title.clone());
@@ -130,10 +114,10 @@ async fn page(
     );
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(crate::routes::DOCUMENT_POLICY),
+        HeaderValue::from_static(DOCUMENT_POLICY),
     );
     headers.insert(UNBUFFERED.0, HeaderValue::from_static(UNBUFFERED.1));
-    response
+    Ok(response)
 }
 
 /// Runs the search to its end, handing `progress` a line every [`PROGRESS_EVERY`] and at the

@@ -49,6 +49,17 @@ pub struct StoredRevision {
     pub saved_at_ms: i64,
 }
 
+impl StoredRevision {
+    /// The revision's report: its snapshot, or today's engine's when the snapshot can no
+    /// longer be read.
+    pub fn report_or_today(&self) -> Result<Report, engine::SpecErrors> {
+        match &self.report {
+            Some(report) => Ok(report.clone()),
+            None => engine::evaluate(&self.spec),
+        }
+    }
+}
+
 /// The designs a browser holds keys for, as listed on "My designs".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
