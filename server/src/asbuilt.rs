@@ -4,11 +4,11 @@
 //! holder of the edit key may keep a check with the revision, and `/asbuilt/{check}` runs a
 //! kept one again from its output.
 
+use crate::records::{check_label_and_day, today};
 use crate::respond::{html, Answer, PageError};
 use crate::revisions::stored_revision;
 use app::ownership::key_for;
 use app::pages::asbuilt::{asbuilt_page, AsBuiltForm, AsBuiltPage};
-use app::pages::baselines::day;
 use app::pages::document::message;
 use app::store::{AddOutcome, DesignId, NewCheck, Store, StoredRevision, Tool};
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
@@ -21,8 +21,6 @@ use tower_http::limit::RequestBodyLimitLayer;
 
 /// Largest form: `ibnetdiscover` of a 1,024-node, 8-rail fabric with room to spare.
 pub const MAX_ASBUILT_BODY_BYTES: usize = 16 * 1024 * 1024;
-/// Longest label kept, in characters.
-const MAX_LABEL_CHARS: usize = 200;
 /// Outputs larger than this are not shown back in the form.
 const SHOWN_BACK_BYTES: usize = 256 * 1024;
 
@@ -74,14 +72,6 @@ async fn page(
         form,
         outcome,
     )))
-}
-
-fn today() -> String {
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0);
-    app::pages::document::date(ms).chars().take(10).collect()
 }
 
 async fn form(
@@ -167,20 +157,13 @@ async fn run(
 /// The reasons the check of `form` may not be kept, beyond the check itself.
 fn keep_errors(form: &mut AsBuiltForm) -> Vec<String> {
     let mut errors = Vec::new();
-    if form.label.is_empty() {
-        errors.push("label: name the check, e.g. “after recabling rail 3”".into());
-    } else if form.label.chars().count() > MAX_LABEL_CHARS {
-        errors.push(format!(
-            "label: is longer than {MAX_LABEL_CHARS} characters"
-        ));
-    }
-    match day(&form.checked_on) {
-        Some(date) => form.checked_on = date,
-        None => errors.push(format!(
-            "output taken on: {:?} is not a date (YYYY-MM-DD)",
-            form.checked_on
-        )),
-    }
+    check_label_and_day(
+        &form.label,
+        true,
+        &mut form.checked_on,
+        "output taken on",
+        &mut errors,
+    );
     errors
 }
 

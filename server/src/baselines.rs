@@ -2,9 +2,10 @@
 //! the form (multipart: pasted text or an uploaded log) that adds one with the edit key. A
 //! refused submission gets its page back with every reason, and nothing is stored.
 
+use crate::records::{check_label_and_day, today};
 use crate::respond::{html, Answer, PageError};
 use app::ownership::key_for;
-use app::pages::baselines::{baselines_page, day, BaselineForm, ShownBaseline};
+use app::pages::baselines::{baselines_page, BaselineForm, ShownBaseline};
 use app::pages::document::message;
 use app::store::{
     AddOutcome, DesignHead, DesignId, NewBaseline, Store, StoreError, StoredBaseline,
@@ -16,9 +17,6 @@ use axum::routing::get;
 use axum::Router;
 use engine::DesignSpec;
 use std::collections::HashMap;
-
-/// Longest label kept, in characters.
-pub const MAX_LABEL_CHARS: usize = 200;
 
 pub fn routes(store: Store) -> Router {
     Router::new()
@@ -106,14 +104,6 @@ fn not_yours() -> PageError {
     ))
 }
 
-fn today() -> String {
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0);
-    app::pages::document::date(ms).chars().take(10).collect()
-}
-
 /// The submitted form: its fields, and the uploaded file's text when one was sent.
 async fn read_form(multipart: Multipart) -> Result<(BaselineForm, Vec<String>), String> {
     let mut form = BaselineForm::default();
@@ -197,18 +187,13 @@ async fn add(
     let (mut form, mut errors) = read_form(multipart)
         .await
         .map_err(|reason| PageError::Page(message(400, "The form could not be read", reason)))?;
-    if form.label.chars().count() > MAX_LABEL_CHARS {
-        errors.push(format!(
-            "label: is longer than {MAX_LABEL_CHARS} characters"
-        ));
-    }
-    match day(&form.measured_on) {
-        Some(date) => form.measured_on = date,
-        None => errors.push(format!(
-            "measured on: {:?} is not a date (YYYY-MM-DD)",
-            form.measured_on
-        )),
-    }
+    check_label_and_day(
+        &form.label,
+        false,
+        &mut form.measured_on,
+        "measured on",
+        &mut errors,
+    );
     // The fabric and the check are against the revision the run was measured on.
     let against = if form.revision == head.latest_revision {
         Some(spec.clone())

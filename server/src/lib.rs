@@ -16,6 +16,7 @@ mod multipart;
 pub mod pages;
 pub mod pdf;
 pub mod rate_limit;
+mod records;
 pub mod report;
 mod respond;
 mod revisions;

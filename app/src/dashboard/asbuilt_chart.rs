@@ -3,7 +3,7 @@
 //! falling to zero.
 
 use super::charts::{
-    axis_number, legend, svg, swatch, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED, SHORT,
+    axis_number, legend, record_day, svg, swatch, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED, SHORT,
 };
 use engine::asbuilt::Summary;
 use plotters::prelude::*;
@@ -36,6 +36,7 @@ pub fn history(points: &[CheckPoint]) -> String {
     svg(|root| {
         let top = points.iter().map(|p| p.found.findings()).max().unwrap_or(0) as f64;
         let last = points.len().max(2) as f64;
+        let days: Vec<&str> = points.iter().map(|p| p.checked_on).collect();
         let mut chart = ChartBuilder::on(root)
             .caption("Cables not as planned, check by check", (FONT, CAPTION))
             .margin(12)
@@ -48,16 +49,7 @@ pub fn history(points: &[CheckPoint]) -> String {
             .x_desc("checked on")
             .y_desc("cables")
             .x_labels(points.len().clamp(2, 8))
-            .x_label_formatter(&|v| {
-                let at = v.round();
-                if (v - at).abs() > 0.01 || at < 1.0 {
-                    return String::new();
-                }
-                points
-                    .get(at as usize - 1)
-                    .map(|p| p.checked_on.to_string())
-                    .unwrap_or_default()
-            })
+            .x_label_formatter(&|v| record_day(&days, *v))
             // Cables are counted whole: no tick between two counts.
             .y_labels((top.max(MIN_TOP) as usize + 1).clamp(2, 8))
             .y_label_formatter(&|v| {

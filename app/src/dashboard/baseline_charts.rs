@@ -1,7 +1,8 @@
 //! Charts of measured baselines against the design's prediction, drawn with plotters as SVG.
 
 use super::charts::{
-    axis_number, legend, svg, swatch, Drawn, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED, SHORT,
+    axis_number, legend, record_day, svg, swatch, Drawn, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED,
+    SHORT,
 };
 use engine::baseline::BaselineCheck;
 use engine::nccl_tests::{size_label, HEALTHY_SHARE};
@@ -152,19 +153,13 @@ pub fn drift(points: &[DriftPoint]) -> String {
             .y_label_area_size(56)
             .build_cartesian_2d(0.5..last + 0.5, 0.0..top.max(1.0))
             .map_err(|e| e.to_string())?;
-        let dates: Vec<String> = points.iter().map(|p| p.measured_on.clone()).collect();
+        let days: Vec<&str> = points.iter().map(|p| p.measured_on.as_str()).collect();
         chart
             .configure_mesh()
             .x_desc("measured on")
             .y_desc("bus bandwidth, GB/s")
             .x_labels(points.len().clamp(2, 8))
-            .x_label_formatter(&|v| {
-                let at = v.round();
-                if (v - at).abs() > 0.01 || at < 1.0 {
-                    return String::new();
-                }
-                dates.get(at as usize - 1).cloned().unwrap_or_default()
-            })
+            .x_label_formatter(&|v| record_day(&days, *v))
             .y_label_formatter(&|v| axis_number(*v))
             .label_style((FONT, LABEL))
             .axis_desc_style((FONT, LABEL))

@@ -76,6 +76,18 @@ where
         .map_err(|e| e.to_string())
 }
 
+/// The label at `v` of an axis of records one after another (baselines, as-built checks), the
+/// first at 1: the day of the record there, and nothing between two.
+pub(super) fn record_day(days: &[&str], v: f64) -> String {
+    let at = v.round();
+    if (v - at).abs() > 0.01 || at < 1.0 {
+        return String::new();
+    }
+    days.get(at as usize - 1)
+        .map(|d| d.to_string())
+        .unwrap_or_default()
+}
+
 /// A filled square for a legend entry.
 pub(super) fn swatch(color: RGBColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
     move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
