@@ -2,7 +2,7 @@
 //! ranks and message sizes: the baseline an operator keeps, so that a slow step later can be
 //! told apart from a GPU problem (seed C17-C19).
 //!
-//! The prediction is the engine's own cost model of the collective [DOMAIN.md A1-A3] on the
+//! The prediction is the engine's own cost model of the collective [Thakur, Rabenseifner & Gropp, IJHPCA 2005; nccl-tests doc/PERFORMANCE.md; NCCL src/graph/tuning.cc; NCCL src/graph/topo.h] on the
 //! fabric the run crossed, turned into nccl-tests' bus bandwidth: busbw = S × f(n) ÷ t, with
 //! f(n) = 2(n−1)/n for AllReduce and (n−1)/n for AllGather and ReduceScatter [nccl-tests
 //! doc/PERFORMANCE.md].

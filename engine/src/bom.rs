@@ -1,5 +1,5 @@
 //! The bill of materials of a sized fabric: switches, cables and transceivers, with cost and
-//! power [DOMAIN.md A7, B3, B4].
+//! power [Al-Fares, Loukissas & Vahdat, SIGCOMM 2008; RA-11333-001; NVIDIA switch datasheets; NVIDIA LinkX].
 
 use crate::catalog::{media_for, Media, Switch};
 use crate::report::{BomLine, CableCount};

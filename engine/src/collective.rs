@@ -1,4 +1,4 @@
-//! Alpha-beta cost models of collectives [DOMAIN.md A1-A3].
+//! Alpha-beta cost models of collectives [Thakur, Rabenseifner & Gropp, IJHPCA 2005; nccl-tests doc/PERFORMANCE.md; NCCL src/graph/tuning.cc; NCCL src/graph/topo.h].
 //!
 //! Bandwidths are per rank and already calibrated (achievable, not line rate). A rate of
 //! infinity models an ideal network, which is how "slowdown against an ideal fabric" is computed.
@@ -25,7 +25,7 @@ impl Latencies {
 }
 
 /// Multi-node large-message rings pay 1.4x latency on compute capability >= 8.0
-/// ("plateau effect of ring") [NCCL tuning.cc; DOMAIN.md A2].
+/// ("plateau effect of ring") [NCCL src/graph/tuning.cc].
 pub const RING_PLATEAU_FACTOR: f64 = 1.4;
 
 /// The ranks of one collective and what they can use.
@@ -54,7 +54,7 @@ impl Group {
     }
 
     /// NCCL's ring latency: base + (nsteps − nInter)·intra + nInter·inter, with
-    /// `steps_per_rank` = nsteps / (n − 1) (2 for AllReduce) [DOMAIN.md A2]. Only the Simple
+    /// `steps_per_rank` = nsteps / (n − 1) (2 for AllReduce) [NCCL src/graph/tuning.cc]. Only the Simple
     /// protocol pays the multi-node plateau factor.
     fn ring_latency(&self, steps_per_rank: f64, plateau: bool) -> Seconds {
         let n = f64::from(self.ranks);
@@ -71,7 +71,7 @@ impl Group {
     }
 
     /// Bus bandwidth of a ring through every rank: inside a node it runs at the scale-up rate,
-    /// between nodes all the node's network share carries it: min(B_nvl, B_node) [DOMAIN.md A3].
+    /// between nodes all the node's network share carries it: min(B_nvl, B_node) [Thakur, Rabenseifner & Gropp, IJHPCA 2005; NCCL src/graph/topo.h].
     pub(crate) fn ring_bus_bandwidth(&self) -> ByteRate {
         if !self.crosses_network() {
             return self.scale_up;
@@ -182,12 +182,12 @@ pub fn allreduce(group: &Group, message: Bytes) -> Cost {
     best
 }
 
-/// NCCL's tree efficiency on bus bandwidth [tuning.cc: Tree busBw × 0.92; DOMAIN.md A2].
+/// NCCL's tree efficiency on bus bandwidth [NCCL src/graph/tuning.cc: Tree busBw × 0.92].
 const TREE_EFFICIENCY: f64 = 0.92;
 
 /// Tree AllReduce between nodes (reduce up, broadcast down): algorithm bandwidth is half the
 /// bus bandwidth, latency grows with log2(k) rather than k:
-/// base + 2·((ppn − 1)·intra + log2(k)·inter) [NCCL tuning.cc; DOMAIN.md A2]. Two single-rank
+/// base + 2·((ppn − 1)·intra + log2(k)·inter) [NCCL src/graph/tuning.cc]. Two single-rank
 /// nodes are one edge of the tree: the reduction crosses it one way and the broadcast the other,
 /// each at the full rate [nccl-tests #232: 41.5 GB/s busbw over one 400G NIC; #196]. With several
 /// GPUs per node the intra-node chains are kept at NCCL's model (no published sweep to check a
@@ -248,7 +248,7 @@ pub(crate) fn ring_with(
     let n = f64::from(group.ranks);
     let k = f64::from(group.nodes.max(1));
     let bytes_per_rank = message * (passes * (n - 1.0) / n);
-    // Only (k−1)/(n−1) of a ring's hops leave a node [DOMAIN.md A3]; each node sends its ranks'
+    // Only (k−1)/(n−1) of a ring's hops leave a node [Thakur, Rabenseifner & Gropp, IJHPCA 2005; NCCL src/graph/topo.h]; each node sends its ranks'
     // share of those.
     let network_bytes_per_node = if group.nodes > 1 {
         bytes_per_rank * (f64::from(group.ranks_per_node()) * (k - 1.0) / (n - 1.0)).max(0.0)
@@ -265,7 +265,7 @@ pub(crate) fn ring_with(
     }
 }
 
-/// Hierarchical AllReduce [DOMAIN.md A3]: ReduceScatter inside the node, 2(k−1)/k·S/g per GPU
+/// Hierarchical AllReduce [Thakur, Rabenseifner & Gropp, IJHPCA 2005; NCCL src/graph/topo.h]: ReduceScatter inside the node, 2(k−1)/k·S/g per GPU
 /// between nodes (all of a node's network share in parallel), AllGather inside the node; the
 /// phases serialised.
 pub fn hierarchical_allreduce(group: &Group, message: Bytes) -> Cost {
@@ -289,7 +289,7 @@ pub fn hierarchical_allreduce(group: &Group, message: Bytes) -> Cost {
 }
 
 /// All-to-all where every rank sends `per_rank_send` bytes spread evenly over all ranks
-/// [DOMAIN.md A1]. Inside a node the bytes go over the scale-up links; the rest through the
+/// [Thakur, Rabenseifner & Gropp, IJHPCA 2005; nccl-tests doc/PERFORMANCE.md]. Inside a node the bytes go over the scale-up links; the rest through the
 /// node's network share, which all-to-all cannot aggregate beyond each GPU's own NIC [nccl-tests
 /// #290]. Peers are reached in parallel (GPU-initiated RDMA, as DeepEP does): two network hops
 /// of latency rather than n − 1.

@@ -1,5 +1,5 @@
 //! Tensor-parallel inference across nodes: two AllReduces of the activations per layer for every
-//! forward pass [Megatron-LM; DOMAIN.md A5; seed C9].
+//! forward pass [arXiv:1909.08053; seed C9].
 
 use crate::collective::Cost;
 use crate::links::Links;

@@ -1,7 +1,7 @@
 //! Output of the nccl-tests benchmarks (`all_reduce_perf`, `all_gather_perf`,
 //! `reduce_scatter_perf`, `alltoall_perf`, `sendrecv_perf`, ...): the table of message sizes with
 //! time, algorithm bandwidth and bus bandwidth, out of place and in place [nccl-tests
-//! doc/PERFORMANCE.md; DOMAIN.md A1].
+//! doc/PERFORMANCE.md].
 //!
 //! The parser takes what an operator pastes: with or without the header, with the in-place
 //! columns or without, `#wrong` as a count or `N/A`, with or without the `root` column, decimal
@@ -42,7 +42,7 @@ impl Collective {
         ("sendrecv_perf", Collective::SendRecv),
     ];
 
-    /// busbw ÷ algbw for `ranks` ranks [nccl-tests doc/PERFORMANCE.md; DOMAIN.md A1].
+    /// busbw ÷ algbw for `ranks` ranks [nccl-tests doc/PERFORMANCE.md].
     pub fn bus_factor(self, ranks: u32) -> f64 {
         let n = f64::from(ranks.max(1));
         match self {
@@ -333,7 +333,7 @@ pub struct Verdict {
 }
 
 /// Below this share of the predicted bus bandwidth a run is flagged. Healthy ConnectX-7 rings
-/// reach 46-49 of 50 GB/s per NIC [nccl-tests #290, #267; DOMAIN.md B2], within 10 % of
+/// reach 46-49 of 50 GB/s per NIC [nccl-tests #290, #267; stas00/ml-engineering], within 10 % of
 /// the engine's 0.95 calibration; 0.85 leaves room for run-to-run spread.
 pub const HEALTHY_SHARE: f64 = 0.85;
 

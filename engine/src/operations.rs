@@ -86,7 +86,7 @@ pub struct FabricOperations {
 }
 
 /// Large-message bus bandwidth of a ring AllReduce across the nodes of a fabric:
-/// min(achievable scale-up per GPU, ports per node × achievable port rate) [DOMAIN.md A3,
+/// min(achievable scale-up per GPU, ports per node × achievable port rate) [Thakur, Rabenseifner & Gropp, IJHPCA 2005; NCCL src/graph/topo.h,
 /// derived from nccl-tests #290, #267, #212: 46-49 GB/s per NDR NIC, about 370 GB/s NVLink on H100].
 pub fn expected_allreduce_busbw(
     scale_up: ByteRate,

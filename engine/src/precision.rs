@@ -20,7 +20,7 @@ impl Precision {
         Precision::Fp4,
     ];
 
-    /// Bytes per element [DOMAIN.md A6]. FP4 is half a byte before its block scales.
+    /// Bytes per element. FP4 is half a byte before its block scales.
     pub fn bytes_per_element(self) -> f64 {
         match self {
             Precision::Fp32 => 4.0,

@@ -1,4 +1,4 @@
-//! Training-data streaming and checkpoints (seed C11-C13; DOMAIN.md B8).
+//! Training-data streaming and checkpoints (seed C11-C13; RA-11333-001).
 
 use crate::links::Links;
 use crate::report::{Figure, StorageReport};

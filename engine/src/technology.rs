@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Technology {
-    /// InfiniBand NDR, 400 Gb/s per port (ConnectX-7) [DOMAIN.md B2].
+    /// InfiniBand NDR, 400 Gb/s per port (ConnectX-7) [stas00/ml-engineering].
     IbNdr,
-    /// InfiniBand XDR, 800 Gb/s per port (ConnectX-8) [DOMAIN.md B2].
+    /// InfiniBand XDR, 800 Gb/s per port (ConnectX-8) [stas00/ml-engineering].
     IbXdr,
     /// RDMA over Converged Ethernet v2.
     Roce100,

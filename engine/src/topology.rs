@@ -1,5 +1,5 @@
 //! Sizing a fat tree: how many leaf, spine and core switches, and how many links between them
-//! [DOMAIN.md A7, B5; seed C4].
+//! [Al-Fares, Loukissas & Vahdat, SIGCOMM 2008; RA-11333-001; seed C4].
 
 use crate::spec::Topology;
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,7 @@
 //! Quantities with their units. Bits and bytes never meet as bare `f64`: a rate in bits per
 //! second becomes a rate in bytes per second only through [`BitRate::to_byte_rate`].
 //!
-//! Conventions follow `DOMAIN.md`: GB = 10^9 B, GiB = 2^30 B, Gb/s = 10^9 bit/s.
+//! Conventions: GB = 10^9 B, GiB = 2^30 B, Gb/s = 10^9 bit/s (as nccl-tests and the datasheets use them).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

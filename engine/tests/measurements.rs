@@ -1,4 +1,4 @@
-//! Published measurements (DOMAIN.md section C) reproduced by the engine's calibrated models,
+//! Published measurements (each with its source, as engine/VALIDATION.md lists them) reproduced by the engine's calibrated models,
 //! each within the spread of its source.
 
 use engine::catalog::gpu;

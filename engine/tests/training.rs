@@ -1,4 +1,4 @@
-//! Training communication by parallelism scheme [DOMAIN.md A4].
+//! Training communication by parallelism scheme [arXiv:1909.08053; arXiv:1910.02054].
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! The cabling sheet of a sized fabric: one row per cable with both ends (device and port), the
 //! cable or optic, its reach class and the tier, named so that an installer can label them.
 //!
-//! Ports are assigned the way the sizing counted them [topology.rs; DOMAIN.md A7, B5]:
+//! Ports are assigned the way the sizing counted them [topology.rs; Al-Fares, Loukissas & Vahdat, SIGCOMM 2008; RA-11333-001]:
 //! - node to leaf: rail-optimised, NIC r of node n goes to the leaf of rail r that serves n
 //!   (a leaf of each rail per block of `leaf_downlinks` nodes, as a DGX SuperPOD scalable unit
 //!   has [RA-11333-001]); otherwise the node ports fill the leaves in order. Endpoints beyond the

@@ -41,8 +41,8 @@ impl Gpu {
 
 const SPECS: &str = "vendor datasheets, via stas00/ml-engineering compute/accelerator/README.md";
 
-/// The GPUs the catalog knows [DOMAIN.md B1; effective NVLink from NCCL topo.h and nccl-tests
-/// #212 (H100 ring busbw ~370 GB/s), ~680 GB/s for B200 (DOMAIN.md A3)].
+/// The GPUs the catalog knows [stas00/ml-engineering; effective NVLink from NCCL topo.h and nccl-tests
+/// #212 (H100 ring busbw ~370 GB/s), ~680 GB/s for B200 (NCCL src/graph/topo.h)].
 pub const GPUS: &[Gpu] = &[
     Gpu {
         key: "h100-sxm",

@@ -1,4 +1,4 @@
-//! Cables and optics by speed and reach [NVIDIA LinkX, DOMAIN.md B4].
+//! Cables and optics by speed and reach [NVIDIA LinkX].
 
 use super::{Provenance, ESTIMATE};
 

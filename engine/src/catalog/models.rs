@@ -1,4 +1,4 @@
-/// The shape of a well-known model [DOMAIN.md B6].
+/// The shape of a well-known model [the models' published configurations].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelPreset {
     pub key: &'static str,

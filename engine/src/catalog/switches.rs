@@ -17,7 +17,7 @@ pub struct Switch {
     /// (port speed in Gb/s, ports at that speed), fastest first.
     pub port_modes: &'static [(f64, u32)],
     /// Line rate of one physical cage (OSFP/QSFP); a cage carries `cage_gbps / port speed` links,
-    /// so one twin-port transceiver serves two links [DOMAIN.md A7, B4].
+    /// so one twin-port transceiver serves two links [Al-Fares, Loukissas & Vahdat, SIGCOMM 2008; RA-11333-001; NVIDIA LinkX].
     pub cage_gbps: f64,
     pub rack_units: u32,
     /// In-network reduction (SHARP) support.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields, default)]
 pub struct Calibration {
     /// InfiniBand NDR/XDR: ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings
-    /// [nccl-tests #290, #267; DOMAIN.md B2] → 0.95.
+    /// [nccl-tests #290, #267; stas00/ml-engineering] → 0.95.
     pub infiniband_efficiency: f64,
     /// RoCE v2 with PFC and ECN configured: no published NCCL figure in the reference; assumed a
     /// little below InfiniBand (estimate).
@@ -20,7 +20,7 @@ pub struct Calibration {
     /// effective figure when absent (H100: 370 of 450 GB/s).
     pub scale_up_efficiency: Option<f64>,
     /// Per-step latency of a network hop in a ring, µs: NCCL NET ring 14 µs + 3 × 1 µs per-step
-    /// overhead (Simple protocol, Intel hosts) [NCCL tuning.cc; DOMAIN.md A2].
+    /// overhead (Simple protocol, Intel hosts) [NCCL src/graph/tuning.cc].
     pub network_hop_latency_us: f64,
     /// Extra per-hop latency of the kernel TCP stack, µs (estimate).
     pub tcp_extra_latency_us: f64,
@@ -122,7 +122,7 @@ impl Default for Calibration {
 }
 
 impl Calibration {
-    /// Line rate, no latency, rings and trees only: the closed forms of DOMAIN.md A1.
+    /// Line rate, no latency, rings and trees only: the closed forms of the alpha-beta model [Thakur, Rabenseifner & Gropp, IJHPCA 2005].
     pub fn ideal() -> Calibration {
         Calibration {
             nvls: false,

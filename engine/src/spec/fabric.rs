@@ -34,7 +34,7 @@ pub enum Topology {
     Auto,
     TwoTier,
     ThreeTier,
-    /// NIC i of every node goes to leaf i of its scalable unit [DOMAIN.md A7].
+    /// NIC i of every node goes to leaf i of its scalable unit [Al-Fares, Loukissas & Vahdat, SIGCOMM 2008; RA-11333-001].
     RailOptimized,
 }
 

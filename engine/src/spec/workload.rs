@@ -246,7 +246,7 @@ pub struct Checkpoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameters: Option<f64>,
     /// Bytes per parameter of a resumable checkpoint: bf16 weights + fp32 master, momentum,
-    /// variance ≈ 14 (DOMAIN.md A6, DERIVED).
+    /// variance ≈ 14 (derived).
     #[serde(default = "default_checkpoint_bytes")]
     pub bytes_per_parameter: f64,
     pub interval_minutes: f64,

@@ -1,5 +1,5 @@
 //! Multi-node training: what each step sends, over which links, and how much of it the step
-//! waits for [DOMAIN.md A4, A6].
+//! waits for [arXiv:1909.08053; arXiv:1910.02054; arXiv:2001.08361].
 
 use crate::catalog::Gpu;
 use crate::collective::{all_to_all, send_recv, Algorithm, Cost};
@@ -48,7 +48,7 @@ impl StepTraffic {
 }
 
 /// Where the ranks sit. Tensor parallelism innermost (inside the node while it fits), then data
-/// parallelism, then pipeline stages across nodes (the Megatron-LM placement [DOMAIN.md S7b]).
+/// parallelism, then pipeline stages across nodes (the Megatron-LM placement [arXiv:2104.04473]).
 struct Placement {
     gpus_per_node: u32,
     /// Ranks of one tensor-parallel group inside one node.
@@ -85,7 +85,7 @@ fn microbatches(w: &Training) -> f64 {
     (f64::from(w.global_batch) / per_pass).max(1.0)
 }
 
-/// Bytes of one micro-batch's activations at a layer boundary: b·s·h × bytes [DOMAIN.md A4].
+/// Bytes of one micro-batch's activations at a layer boundary: b·s·h × bytes [arXiv:1909.08053].
 fn activation_bytes(w: &Training) -> Bytes {
     let m = &w.model;
     Bytes(
@@ -122,7 +122,7 @@ fn step_traffic(w: &Training, links: &Links) -> StepTraffic {
             tuned_allreduce(&dp_group, &links.tuning, gradients)
         }
         // ReduceScatter of the gradients plus an AllGather of the parameters in the forward
-        // and again in the backward pass: 1.5× the traffic of DDP [ZeRO; FSDP; DOMAIN.md A4].
+        // and again in the backward pass: 1.5× the traffic of DDP [arXiv:1910.02054; arXiv:2304.11277].
         Sharding::Zero3 => tuned_reduce_scatter(&dp_group, &links.tuning, gradients).repeated(3.0),
         // Full sharding inside the node, AllReduce of the node's shard between nodes.
         Sharding::FsdpHybrid => {
@@ -168,7 +168,7 @@ fn step_traffic(w: &Training, links: &Links) -> StepTraffic {
     };
 
     // Mixture of experts: dispatch and combine All-to-All forward, and their mirror backward,
-    // per MoE layer and micro-batch; tokens × top-k × h bytes each [DeepEP; DOMAIN.md A4].
+    // per MoE layer and micro-batch; tokens × top-k × h bytes each [DeepEP README].
     let expert_parallel = if p.ep > 1 && m.is_moe() {
         let tokens =
             f64::from(w.micro_batch) * f64::from(m.sequence_length) / f64::from(p.tp.max(1));
@@ -235,7 +235,7 @@ fn sum(a: Cost, b: Cost) -> Cost {
 }
 
 /// Compute seconds per step, before any pipeline bubble: 6·N_active FLOPs per token
-/// [Kaplan et al.; DOMAIN.md A6] over the GPUs at their dense rate times the MFU.
+/// [arXiv:2001.08361] over the GPUs at their dense rate times the MFU.
 fn compute_time(w: &Training, gpu: &Gpu) -> Seconds {
     match w.compute {
         Compute::StepSeconds(s) => Seconds(s),
