@@ -56,6 +56,7 @@ pub struct OpenedDesign {
 /// cookie that lets this browser save new revisions. Refuses an invalid spec with 422 and
 /// every field error; nothing is written then.
 #[server(prefix = "/fn", endpoint = "save_design", input = Json)]
+#[middleware(crate::costs::WRITES)]
 pub async fn save_design(
     spec: serde_json::Value,
     note: Option<String>,
@@ -82,6 +83,7 @@ pub async fn save_design(
 /// it holds none or the wrong one, 404 for an unknown id, 422 for an invalid spec; nothing is
 /// written then.
 #[server(prefix = "/fn", endpoint = "save_revision", input = Json)]
+#[middleware(crate::costs::WRITES)]
 pub async fn save_revision(
     id: String,
     spec: serde_json::Value,

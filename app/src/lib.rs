@@ -3,6 +3,8 @@
 //! `hydrate` into the WebAssembly bundle that makes the pages live in the browser.
 
 pub mod components;
+#[cfg(feature = "ssr")]
+pub mod costs;
 pub mod dashboard;
 pub mod design;
 pub mod editor;

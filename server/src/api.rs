@@ -5,10 +5,12 @@
 //! edit key, 404 for an unknown design or revision, 413 for a body over 256 KiB and 422 with
 //! every field error for an invalid spec. Nothing is written unless the answer is 201.
 
+use app::costs::{COMPUTES, WRITES};
 use app::error::AppError;
 use app::store::{check, DesignId, EditKey, SaveError, Store, StoreError, StoredRevision};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
+use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -23,13 +25,19 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 pub fn routes(store: Store) -> Router {
     Router::new()
         .route("/api/openapi.json", get(openapi))
-        .route("/api/evaluate", post(evaluate))
-        .route("/api/search", post(search))
-        .route("/api/designs", post(create))
+        .route("/api/evaluate", post(evaluate.layer(COMPUTES)))
+        .route("/api/search", post(search.layer(COMPUTES)))
+        .route("/api/designs", post(create.layer(WRITES)))
         .route("/api/designs/{id}", get(design))
-        .route("/api/designs/{id}/revisions", get(revisions).post(save))
+        .route(
+            "/api/designs/{id}/revisions",
+            get(revisions).post(save.layer(WRITES)),
+        )
         .route("/api/designs/{id}/revisions/{n}", get(revision))
-        .route("/api/designs/{id}/revisions/{n}/report", get(report))
+        .route(
+            "/api/designs/{id}/revisions/{n}/report",
+            get(report.layer(COMPUTES)),
+        )
         .route("/api/{*rest}", axum::routing::any(unknown))
         .with_state(store)
 }

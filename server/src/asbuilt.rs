@@ -7,11 +7,13 @@
 use crate::records::{check_label_and_day, today};
 use crate::respond::{html, Answer, PageError};
 use crate::revisions::stored_revision;
+use app::costs::{COMPUTES, WRITES};
 use app::ownership::key_for;
 use app::pages::asbuilt::{asbuilt_page, AsBuiltForm, AsBuiltPage};
 use app::pages::document::message;
 use app::store::{AddOutcome, DesignId, NewCheck, Store, StoredRevision, Tool};
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
+use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -26,8 +28,8 @@ const SHOWN_BACK_BYTES: usize = 256 * 1024;
 
 pub fn routes(store: Store) -> Router {
     Router::new()
-        .route("/d/{id}/r/{n}/asbuilt", get(form).post(check))
-        .route("/d/{id}/r/{n}/asbuilt/{check}", get(kept))
+        .route("/d/{id}/r/{n}/asbuilt", get(form).post(check.layer(WRITES)))
+        .route("/d/{id}/r/{n}/asbuilt/{check}", get(kept.layer(COMPUTES)))
         .with_state(store)
         // An uploaded dump may be larger than other forms, so that the parser can say what is
         // wrong with it rather than the server refusing it unread.

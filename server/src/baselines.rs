@@ -4,6 +4,7 @@
 
 use crate::records::{check_label_and_day, today};
 use crate::respond::{html, Answer, PageError};
+use app::costs::WRITES;
 use app::ownership::key_for;
 use app::pages::baselines::{baselines_page, BaselineForm, ShownBaseline};
 use app::pages::document::message;
@@ -11,6 +12,7 @@ use app::store::{
     AddOutcome, DesignHead, DesignId, NewBaseline, Store, StoreError, StoredBaseline,
 };
 use axum::extract::{Multipart, Path, State};
+use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -20,7 +22,7 @@ use std::collections::HashMap;
 
 pub fn routes(store: Store) -> Router {
     Router::new()
-        .route("/d/{id}/baselines", get(show).post(add))
+        .route("/d/{id}/baselines", get(show).post(add.layer(WRITES)))
         .with_state(store)
 }
 

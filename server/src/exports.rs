@@ -3,9 +3,11 @@
 
 use crate::respond::{attachment, file_stem, html, Answer, PageError};
 use crate::revisions::stored_revision;
+use app::costs::COMPUTES;
 use app::pages::document::message;
 use app::store::Store;
 use axum::extract::{Path, State};
+use axum::handler::Handler;
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
@@ -15,8 +17,11 @@ const CSV: &str = "text/csv; charset=utf-8";
 
 pub fn routes(store: Store) -> Router {
     Router::new()
-        .route("/d/{id}/r/{n}/bom.csv", get(bom_csv))
-        .route("/d/{id}/r/{n}/cabling.csv", get(cabling_csv))
+        .route("/d/{id}/r/{n}/bom.csv", get(bom_csv.layer(COMPUTES)))
+        .route(
+            "/d/{id}/r/{n}/cabling.csv",
+            get(cabling_csv.layer(COMPUTES)),
+        )
         .with_state(store)
 }
 

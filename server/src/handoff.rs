@@ -6,10 +6,12 @@
 use crate::exports::{cables, MAX_CABLING_ROWS};
 use crate::respond::{attachment, file_stem, html, Answer, PageError};
 use crate::revisions::stored_revision;
+use app::costs::COMPUTES;
 use app::pages::document::message;
 use app::pages::handoff::handoff_page;
 use app::store::Store;
 use axum::extract::{Path, State};
+use axum::handler::Handler;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -17,9 +19,9 @@ use axum::Router;
 
 pub fn routes(store: Store) -> Router {
     Router::new()
-        .route("/d/{id}/r/{n}/handoff", get(list))
-        .route("/d/{id}/r/{n}/handoff.zip", get(zip))
-        .route("/d/{id}/r/{n}/handoff/{*file}", get(file))
+        .route("/d/{id}/r/{n}/handoff", get(list.layer(COMPUTES)))
+        .route("/d/{id}/r/{n}/handoff.zip", get(zip.layer(COMPUTES)))
+        .route("/d/{id}/r/{n}/handoff/{*file}", get(file.layer(COMPUTES)))
         .with_state(store)
 }
 

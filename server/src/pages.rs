@@ -6,6 +6,7 @@
 use crate::cache::ByteCache;
 use crate::respond::{attachment, file_stem, html, Answer, PageError};
 use crate::revisions::{head_and_number, stored_revision};
+use app::costs::WRITES;
 use app::ownership::{held_keys, key_cookie};
 use app::pages::claim::claim_page;
 use app::pages::compare::{compare_page, parse_reference, Side};
@@ -15,6 +16,7 @@ use app::pages::import::{created_page, import_page};
 use app::pages::my_designs::my_designs_page;
 use app::store::{DesignHead, DesignId, EditKey, SaveError, Sort, Store};
 use axum::extract::{Path, Query, State};
+use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -49,11 +51,11 @@ pub fn routes(pages: Pages) -> Router {
         .route("/d/{id}/r/{n}", get(revision))
         .route("/d/{id}/r/{n}/spec.json", get(spec_download))
         .route("/d/{id}/r/{n}/report.json", get(report_download))
-        .route("/d/{id}/claim", get(claim_form).post(claim))
+        .route("/d/{id}/claim", get(claim_form).post(claim.layer(WRITES)))
         .route("/designs", get(my_designs))
         .route("/sources", get(sources))
         .route("/compare", get(compare))
-        .route("/import", get(import_form).post(import))
+        .route("/import", get(import_form).post(import.layer(WRITES)))
         .with_state(pages)
 }
 

@@ -4,58 +4,15 @@
 //! `governor` crate (GCRA), keyed by the [`Client`](crate::client::Client).
 
 use crate::client::Client;
+use app::costs::{Allowance, Cost};
 use axum::extract::{Request, State};
-use axum::http::{header, Method, StatusCode};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use governor::{DefaultKeyedRateLimiter, Quota};
 use std::net::{IpAddr, Ipv4Addr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// What a request costs the server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Cost {
-    /// It writes to the store: the planner's saves, import, the API's creates and revisions,
-    /// baselines, as-built checks (each parses and matches a dump of up to 16 MiB, and may
-    /// keep it), claiming an edit link.
-    Write,
-    /// It computes or typesets: the dashboard, evaluation, reports, PDFs, spreadsheets.
-    Compute,
-    Cheap,
-}
-
-impl Cost {
-    fn of(method: &Method, path: &str) -> Cost {
-        let post = method == Method::POST;
-        let writes = matches!(path, "/fn/save_design" | "/fn/save_revision" | "/import")
-            || (path.starts_with("/d/")
-                && (path.ends_with("/baselines")
-                    || path.ends_with("/claim")
-                    || path.ends_with("/asbuilt")))
-            || path == "/api/designs"
-            || path.starts_with("/api/designs/");
-        let computes = matches!(
-            path,
-            "/fn/dashboard" | "/api/evaluate" | "/api/search" | "/fn/search_candidate"
-        ) || (path.starts_with("/d/")
-            && (path.ends_with("/report")
-                || path.ends_with("/search")
-                || path.ends_with("/report.pdf")
-                || path.ends_with(".csv")
-                || path.contains("/handoff")
-                || path.contains("/asbuilt/")))
-            || (path.starts_with("/api/designs/") && path.ends_with("/report"));
-        if post && writes {
-            Cost::Write
-        } else if computes {
-            Cost::Compute
-        } else {
-            Cost::Cheap
-        }
-    }
-}
 
 /// One limit: a steady rate per minute and a burst above it, per client.
 #[derive(Clone)]
@@ -115,55 +72,20 @@ impl Limits {
     }
 }
 
-/// Answers 429, with Retry-After and a JSON body like every other refusal, when the client has
-/// used up its allowance; the request never reaches a handler.
-pub async fn limit(State(limits): State<Limits>, request: Request, next: Next) -> Response {
-    let (limit, what) = match Cost::of(request.method(), request.uri().path()) {
-        Cost::Write => (&limits.writes, "saves"),
-        Cost::Compute => (&limits.computes, "reports and evaluations"),
-        Cost::Cheap => return next.run(request).await,
-    };
+/// Gives every request its client's [`Allowance`]: the routes that cost something spend it
+/// (`app::costs`), and are answered 429 before their handler runs when it is used up.
+pub async fn meter(State(limits): State<Limits>, mut request: Request, next: Next) -> Response {
     let client = request
         .extensions()
         .get::<Client>()
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0);
-    if let Some(wait) = limit.wait(client) {
-        let body = serde_json::json!({
-            "error": "too_many_requests",
-            "details": format!("too many {what} from this address: try again in {wait} s"),
-        });
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            [
-                (header::RETRY_AFTER, wait.to_string()),
-                (header::CONTENT_TYPE, "application/json".to_string()),
-            ],
-            body.to_string(),
-        )
-            .into_response();
-    }
+    let allowance = Allowance(Arc::new(move |cost| {
+        match cost {
+            Cost::Write => &limits.writes,
+            Cost::Compute => &limits.computes,
+        }
+        .wait(client)
+    }));
+    request.extensions_mut().insert(allowance);
     next.run(request).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Cost, Method};
-
-    #[test]
-    fn saves_and_costly_reads_are_told_apart() {
-        assert_eq!(Cost::of(&Method::POST, "/fn/save_design"), Cost::Write);
-        assert_eq!(Cost::of(&Method::POST, "/d/x/claim"), Cost::Write);
-        assert_eq!(Cost::of(&Method::GET, "/d/x/claim"), Cost::Cheap);
-        assert_eq!(Cost::of(&Method::POST, "/d/x/r/1/asbuilt"), Cost::Write);
-        assert_eq!(Cost::of(&Method::GET, "/d/x/r/1/asbuilt"), Cost::Cheap);
-        assert_eq!(Cost::of(&Method::GET, "/d/x/r/1/asbuilt/2"), Cost::Compute);
-        assert_eq!(Cost::of(&Method::POST, "/fn/dashboard"), Cost::Compute);
-        assert_eq!(Cost::of(&Method::GET, "/d/x/r/1/report.pdf"), Cost::Compute);
-        assert_eq!(
-            Cost::of(&Method::GET, "/d/x/r/1/cabling.csv"),
-            Cost::Compute
-        );
-        assert_eq!(Cost::of(&Method::GET, "/d/x/r/1/search"), Cost::Compute);
-        assert_eq!(Cost::of(&Method::GET, "/d/x"), Cost::Cheap);
-    }
 }

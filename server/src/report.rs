@@ -10,12 +10,14 @@ use crate::cli::PublicUrl;
 use crate::pdf::{typeset, Paper};
 use crate::respond::{file_stem, html, Answer, PageError};
 use crate::revisions::head_and_number;
+use app::costs::COMPUTES;
 use app::pages::document::{date, message, Page};
 use app::report::html::{report_page, Downloads};
 use app::report::{report_document, ReportDocument, Revision};
 use app::store::{DesignId, Store};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
+use axum::handler::Handler;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -120,8 +122,8 @@ impl Reports {
 
 pub fn routes(store: Store, public_url: Option<PublicUrl>) -> Router {
     Router::new()
-        .route("/d/{id}/r/{n}/report", get(page))
-        .route("/d/{id}/r/{n}/report.pdf", get(pdf))
+        .route("/d/{id}/r/{n}/report", get(page.layer(COMPUTES)))
+        .route("/d/{id}/r/{n}/report.pdf", get(pdf.layer(COMPUTES)))
         .with_state(Reports::new(store, public_url))
 }
 

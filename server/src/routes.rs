@@ -4,7 +4,7 @@
 use crate::cli::PublicUrl;
 use crate::client::{identify, TrustedProxies};
 use crate::csrf::{same_origin, Origin};
-use crate::rate_limit::{limit, Limits};
+use crate::rate_limit::{meter, Limits};
 use app::store::Store;
 use app::{shell, App};
 use axum::http::{header, HeaderValue};
@@ -164,7 +164,7 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
                 ))
                 .layer(RequestBodyLimitLayer::new(MAX_BASELINE_BODY_BYTES)),
         )
-        .layer(axum::middleware::from_fn_with_state(settings.limits, limit))
+        .layer(axum::middleware::from_fn_with_state(settings.limits, meter))
         .layer(axum::middleware::from_fn_with_state(
             Origin {
                 public_url: settings.public_url.clone(),

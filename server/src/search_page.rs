@@ -7,6 +7,7 @@
 
 use crate::respond::{html, Answer, PageError, DOCUMENT_POLICY, UNBUFFERED};
 use crate::revisions::stored_revision;
+use app::costs::COMPUTES;
 use app::pages::document::message;
 use app::search::{
     outcome_html, progress_line, search_page, streamed_page, Outcome, Running, SearchForm, Searched,
@@ -14,6 +15,7 @@ use app::search::{
 use app::store::Store;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, Query, State};
+use axum::handler::Handler;
 use axum::http::{header, HeaderValue};
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -41,7 +43,7 @@ struct Searches {
 
 pub fn routes(store: Store) -> Router {
     Router::new()
-        .route("/d/{id}/r/{n}/search", get(page))
+        .route("/d/{id}/r/{n}/search", get(page.layer(COMPUTES)))
         .with_state(Searches {
             store,
             running: Arc::new(Semaphore::new(SEARCHING_AT_ONCE)),

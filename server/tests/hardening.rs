@@ -400,3 +400,73 @@ async fn the_largest_design_exports_or_is_refused_clearly_within_a_gibibyte() {
     assert!(resident < 1 << 30, "{} MiB resident", resident >> 20);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn every_costly_route_is_charged_to_the_client() {
+    let (_dir, database) = temp_database();
+    let mut one_each = config(&database);
+    one_each.writes_per_minute = 1;
+    one_each.write_burst = 1;
+    one_each.reads_per_minute = 1;
+    one_each.read_burst = 1;
+    let server = TestServer::start_with(one_each).await;
+    let design = server.create(&seventy_b_on_256_gpus()).await;
+    let r1 = format!("/d/{}/r/1", design.id);
+    let post = |path: String| {
+        let request = server
+            .client
+            .post(format!("{}{path}", server.base))
+            .header("cookie", &design.cookie)
+            .header("content-type", "application/json")
+            .body("{}");
+        async move { (path, request.send().await.unwrap().status().as_u16()) }
+    };
+    let get = |path: String| {
+        let request = server.client.get(format!("{}{path}", server.base));
+        async move { (path, request.send().await.unwrap().status().as_u16()) }
+    };
+    // The save above spent the only write; every route that writes is now refused.
+    for (path, status) in [
+        post("/fn/save_design".into()).await,
+        post("/fn/save_revision".into()).await,
+        post("/import".into()).await,
+        post("/api/designs".into()).await,
+        post(format!("/api/designs/{}/revisions", design.id)).await,
+        post(format!("/d/{}/baselines", design.id)).await,
+        post(format!("/d/{}/claim", design.id)).await,
+        post(format!("{r1}/asbuilt")).await,
+    ] {
+        assert_eq!(status, 429, "POST {path} writes");
+    }
+    // One evaluation spends the only computation; every route that computes is now refused.
+    assert_eq!(post("/api/evaluate".into()).await.1, 422);
+    for (path, status) in [
+        post("/api/evaluate".into()).await,
+        post("/api/search".into()).await,
+        post("/fn/dashboard".into()).await,
+        post("/fn/search_candidate".into()).await,
+        get(format!("{r1}/report")).await,
+        get(format!("{r1}/report.pdf")).await,
+        get(format!("{r1}/bom.csv")).await,
+        get(format!("{r1}/cabling.csv")).await,
+        get(format!("{r1}/handoff")).await,
+        get(format!("{r1}/handoff.zip")).await,
+        get(format!("{r1}/handoff/cabling/plan.csv")).await,
+        get(format!("{r1}/asbuilt/1")).await,
+        get(format!("{r1}/search")).await,
+        get(format!("/api/designs/{}/revisions/1/report", design.id)).await,
+    ] {
+        assert_eq!(status, 429, "GET or POST {path} computes");
+    }
+    // What costs nothing is still served.
+    for path in [
+        format!("/d/{}", design.id),
+        r1.clone(),
+        format!("{r1}/spec.json"),
+        format!("{r1}/asbuilt"),
+        "/designs".to_string(),
+    ] {
+        assert_eq!(get(path.clone()).await.1, 200, "GET {path} is cheap");
+    }
+    server.stop().await;
+}

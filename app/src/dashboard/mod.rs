@@ -41,6 +41,7 @@ use leptos::server_fn::codec::Json;
 
 /// The dashboard of the design `spec` (its JSON), as HTML.
 #[server(prefix = "/fn", endpoint = "dashboard", input = Json)]
+#[middleware(crate::costs::COMPUTES)]
 pub async fn dashboard_html(spec: String) -> Result<String, AppError> {
     use crate::server::fail;
     let spec = DesignSpec::from_json(&spec).map_err(|e| fail(e.into()))?;

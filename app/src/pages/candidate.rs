@@ -19,6 +19,7 @@ pub struct OpenedCandidate {
 
 /// The design of candidate `candidate` of the search that `query` asks of revision `revision`.
 #[server(prefix = "/fn", endpoint = "search_candidate")]
+#[middleware(crate::costs::COMPUTES)]
 pub async fn search_candidate(
     id: String,
     revision: u32,
