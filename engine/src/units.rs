@@ -202,6 +202,40 @@ pub(crate) fn write_fixed(f: &mut fmt::Formatter<'_>, x: f64, decimals: usize) -
     f.write_str(std::str::from_utf8(&buffer[at..]).unwrap_or_default())
 }
 
+/// Appends `n` in `radix` (10 or 16, lower case), zero-padded to at least `width` digits, as
+/// `{n:0width$}` and `{n:0width$x}` write it. The hand-off files and the cabling sheet write a
+/// few hundred thousand port numbers, labels and GUIDs, where `fmt`'s machinery costs several
+/// times the digits themselves.
+fn push_digits(out: &mut String, mut n: u64, width: usize, radix: u64) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut buffer = [b'0'; 20];
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = DIGITS[(n % radix) as usize];
+        n /= radix;
+        if n == 0 {
+            break;
+        }
+    }
+    for _ in (buffer.len() - at)..width {
+        out.push('0');
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&buffer[at..]).unwrap_or_default());
+}
+
+/// Appends `n` in decimal, zero-padded to at least `width` digits (`{n:0width$}`).
+pub(crate) fn push_decimal(out: &mut String, n: u64, width: usize) {
+    push_digits(out, n, width, 10);
+}
+
+/// Appends `n` in lower-case hexadecimal, zero-padded to at least `width` digits
+/// (`{n:0width$x}`).
+pub(crate) fn push_hex(out: &mut String, n: u64, width: usize) {
+    push_digits(out, n, width, 16);
+}
+
 /// `x` with `decimals` digits after the point, as [`write_fixed`] writes it.
 pub(crate) fn fixed(x: f64, decimals: usize) -> impl fmt::Display {
     struct Fixed(f64, usize);
@@ -337,6 +371,24 @@ impl std::ops::Sub for Seconds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integers_read_exactly_as_the_standard_library_writes_them() {
+        let mut values: Vec<u64> = vec![0, 1, 9, 10, 15, 16, 99, 100, 255, 256, u64::MAX];
+        values.extend((0..64).map(|b| 1u64 << b));
+        values.extend((0..64).map(|b| (1u64 << b) - 1));
+        values.extend((0..10_000u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (i % 64)));
+        for n in values {
+            for width in [0, 1, 2, 5, 16, 21] {
+                let mut out = String::from("x");
+                push_decimal(&mut out, n, width);
+                assert_eq!(out, format!("x{n:0width$}"));
+                let mut out = String::new();
+                push_hex(&mut out, n, width);
+                assert_eq!(out, format!("{n:0width$x}"));
+            }
+        }
+    }
 
     #[test]
     fn fixed_point_numbers_read_exactly_as_the_standard_library_writes_them() {

@@ -12,6 +12,7 @@
 
 use crate::catalog::ReachClass;
 use crate::report::FabricReport;
+use crate::units::push_decimal;
 mod walk;
 
 use serde::{Deserialize, Serialize};
@@ -72,23 +73,7 @@ impl std::fmt::Display for DoesNotFit {
 /// `n + 1`, zero-padded to `width` digits: written by hand, since the floor names every
 /// device on every evaluation.
 pub(crate) fn push_numbered(out: &mut String, width: usize, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut value = u64::from(n) + 1;
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 || at == 0 {
-            break;
-        }
-    }
-    for _ in (digits.len() - at)..width {
-        out.push('0');
-    }
-    for d in &digits[at..] {
-        out.push(char::from(*d));
-    }
+    push_decimal(out, u64::from(n) + 1, width);
 }
 
 /// Names of a fabric's devices: switches carry the fabric's name so that the sheets of several
@@ -118,7 +103,9 @@ impl Names<'_> {
     }
 
     fn endpoint(&self, n: u32) -> String {
-        let mut out = format!("{}-endpoint-", self.fabric);
+        let mut out = String::with_capacity(self.fabric.len() + 12);
+        out.push_str(self.fabric);
+        out.push_str("-endpoint-");
         push_numbered(&mut out, 2, n);
         out
     }
@@ -173,10 +160,23 @@ impl Names<'_> {
     /// The device and port labels of `end`.
     pub(crate) fn end(&self, end: End) -> (String, String) {
         match end {
-            End::Node { node, nic } => (self.node(node), format!("{}-nic{}", self.fabric, nic + 1)),
+            End::Node { node, nic } => {
+                let mut port = String::with_capacity(self.fabric.len() + 6);
+                port.push_str(self.fabric);
+                port.push_str("-nic");
+                push_numbered(&mut port, 0, nic);
+                (self.node(node), port)
+            }
             End::Endpoint(e) => (self.endpoint(e), "p1".into()),
-            End::Switch { role, index, port } => {
-                (self.switch(role.label(), index), format!("p{}", port + 1))
+            End::Switch {
+                role,
+                index,
+                port: n,
+            } => {
+                let mut port = String::with_capacity(5);
+                port.push('p');
+                push_numbered(&mut port, 0, n);
+                (self.switch(role.label(), index), port)
             }
         }
     }

@@ -21,6 +21,7 @@ use crate::cabling::{cabling, Cable};
 use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Role};
 use crate::technology::Transport;
+use crate::units::push_decimal;
 
 pub use text::{csv_row, hostlist, yaml_string};
 
@@ -140,7 +141,9 @@ pub fn planned_up_to<'r>(
                 let cables: Vec<LabelledCable> = sheet
                     .into_iter()
                     .map(|cable| {
-                        let label = format!("C{next:05}");
+                        let mut label = String::with_capacity(6);
+                        label.push('C');
+                        push_decimal(&mut label, next as u64, 5);
                         next += 1;
                         LabelledCable { label, cable }
                     })
