@@ -17,6 +17,7 @@ mod readme;
 pub mod slurm;
 mod text;
 
+use crate::asbuilt::FastSet;
 use crate::cabling::{cabling, Cable};
 use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Role};
@@ -64,7 +65,7 @@ impl PlannedFabric<'_> {
 
     /// Hosts (nodes and extra endpoints) in sheet order.
     pub fn hosts(&self) -> Vec<&str> {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FastSet::default();
         self.cables
             .iter()
             .filter(|c| c.cable.tier == "node-leaf")
@@ -75,7 +76,7 @@ impl PlannedFabric<'_> {
 }
 
 fn switch_names(name: &str, cables: &[LabelledCable]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = FastSet::default();
     let mut out = Vec::new();
     for c in cables {
         for d in [&c.cable.a_device, &c.cable.z_device] {
