@@ -171,12 +171,13 @@ fn print<'a>(f: &'a PlannedFabric, links: impl ExactSizeIterator<Item = Printed<
     let ca_guid = |at: usize| ca_base + 0x10 * ca_rank[at] as u64;
     let ca_lid = |at: usize| (switches.len() + ca_rank[at]) as u64 + 1;
     let radix = f.fabric.plan.radix;
-    let mut out = String::with_capacity(160 * (2 * lines + switches.len()));
-    out.push_str("#\n# Topology file: fabric ");
-    out.push_str(fabric);
-    out.push_str(", as planned\n#\n");
+    // Bytes, checked as UTF-8 once at the end rather than number by number.
+    let mut out: Vec<u8> = Vec::with_capacity(160 * (2 * lines + switches.len()));
+    out.extend_from_slice(b"#\n# Topology file: fabric ");
+    out.extend_from_slice(fabric.as_bytes());
+    out.extend_from_slice(b", as planned\n#\n");
     // The peer as a port line names it: id and port, then its description and LID.
-    let peer = |out: &mut String, e: &End| {
+    let peer = |out: &mut Vec<u8>, e: &End| {
         let node = match e.peer_node {
             Node::Unlisted => switch_at
                 .get(e.peer.0)
@@ -185,93 +186,94 @@ fn print<'a>(f: &'a PlannedFabric, links: impl ExactSizeIterator<Item = Printed<
         };
         let lid = match node {
             Node::Switch(at) => {
-                out.push_str("\"S-");
+                out.extend_from_slice(b"\"S-");
                 push_hex(out, switch_guid(at), 16);
-                out.push_str("\"[");
+                out.extend_from_slice(b"\"[");
                 push_decimal(out, u64::from(super::port_number(e.peer.1).unwrap_or(0)), 0);
-                out.push(']');
+                out.push(b']');
                 switch_lid(at)
             }
             Node::Ca(at) => {
                 let guid = ca_guid(at);
-                out.push_str("\"H-");
+                out.extend_from_slice(b"\"H-");
                 push_hex(out, guid, 16);
-                out.push_str("\"[1](");
+                out.extend_from_slice(b"\"[1](");
                 push_hex(out, guid + 1, 0);
-                out.push_str(") ");
+                out.extend_from_slice(b") ");
                 ca_lid(at)
             }
             Node::Unlisted => {
-                out.push_str("\"H-0000000000000000\"[1](1) ");
+                out.extend_from_slice(b"\"H-0000000000000000\"[1](1) ");
                 0
             }
         };
         (lid, matches!(node, Node::Switch(_)))
     };
-    let description = |out: &mut String, e: &End, switch: bool, lid: u64| {
-        out.push_str(e.peer.0);
+    let description = |out: &mut Vec<u8>, e: &End, switch: bool, lid: u64| {
+        out.extend_from_slice(e.peer.0.as_bytes());
         if !switch {
-            out.push(' ');
-            out.push_str(e.peer.1);
+            out.push(b' ');
+            out.extend_from_slice(e.peer.1.as_bytes());
         }
-        out.push_str("\" lid ");
+        out.extend_from_slice(b"\" lid ");
         push_decimal(out, lid, 0);
-        out.push(' ');
-        out.push_str(e.rate);
-        out.push('\n');
+        out.push(b' ');
+        out.extend_from_slice(e.rate.as_bytes());
+        out.push(b'\n');
     };
     for at in switch_order {
         let (name, ends) = (switches[at], &mut switch_ends[at]);
         let (guid, lid) = (switch_guid(at), switch_lid(at));
         ends.sort_by_key(|e| e.port);
         let ports = ends.last().map_or(radix, |e| e.port.max(radix));
-        out.push_str("\nvendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x");
+        out.extend_from_slice(b"\nvendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x");
         push_hex(&mut out, guid, 0);
-        out.push_str("\nswitchguid=0x");
+        out.extend_from_slice(b"\nswitchguid=0x");
         push_hex(&mut out, guid, 0);
-        out.push_str("(0x");
+        out.extend_from_slice(b"(0x");
         push_hex(&mut out, guid, 0);
-        out.push_str(")\nSwitch\t");
+        out.extend_from_slice(b")\nSwitch\t");
         push_decimal(&mut out, u64::from(ports), 0);
-        out.push_str(" \"S-");
+        out.extend_from_slice(b" \"S-");
         push_hex(&mut out, guid, 16);
-        out.push_str("\"\t\t# \"");
-        out.push_str(name);
-        out.push_str("\" enhanced port 0 lid ");
+        out.extend_from_slice(b"\"\t\t# \"");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b"\" enhanced port 0 lid ");
         push_decimal(&mut out, lid, 0);
-        out.push_str(" lmc 0\n");
+        out.extend_from_slice(b" lmc 0\n");
         for e in ends.iter() {
-            out.push('[');
+            out.push(b'[');
             push_decimal(&mut out, u64::from(e.port), 0);
-            out.push_str("]\t");
+            out.extend_from_slice(b"]\t");
             let (peer_lid, switch) = peer(&mut out, e);
-            out.push_str("\t\t# \"");
+            out.extend_from_slice(b"\t\t# \"");
             description(&mut out, e, switch, peer_lid);
         }
     }
     for at in ca_order {
         let ((host, port), e) = (cas[at], &ca_ends[at]);
         let (guid, lid) = (ca_guid(at), ca_lid(at));
-        out.push_str("\nvendid=0x2c9\ndevid=0x1021\nsysimgguid=0x");
+        out.extend_from_slice(b"\nvendid=0x2c9\ndevid=0x1021\nsysimgguid=0x");
         push_hex(&mut out, guid, 0);
-        out.push_str("\ncaguid=0x");
+        out.extend_from_slice(b"\ncaguid=0x");
         push_hex(&mut out, guid, 0);
-        out.push_str("\nCa\t1 \"H-");
+        out.extend_from_slice(b"\nCa\t1 \"H-");
         push_hex(&mut out, guid, 16);
-        out.push_str("\"\t\t# \"");
-        out.push_str(host);
-        out.push(' ');
-        out.push_str(port);
-        out.push_str("\"\n[1](");
+        out.extend_from_slice(b"\"\t\t# \"");
+        out.extend_from_slice(host.as_bytes());
+        out.push(b' ');
+        out.extend_from_slice(port.as_bytes());
+        out.extend_from_slice(b"\"\n[1](");
         push_hex(&mut out, guid + 1, 0);
-        out.push_str(") \t");
+        out.extend_from_slice(b") \t");
         let (peer_lid, switch) = peer(&mut out, e);
-        out.push_str("\t\t# lid ");
+        out.extend_from_slice(b"\t\t# lid ");
         push_decimal(&mut out, lid, 0);
-        out.push_str(" lmc 0 \"");
+        out.extend_from_slice(b" lmc 0 \"");
         description(&mut out, e, switch, peer_lid);
     }
-    out
+    // Only whole strings and ASCII were written: always UTF-8, so nothing is ever replaced.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// FNV-1a: a stable GUID block per fabric name, so two fabrics never share GUIDs.
