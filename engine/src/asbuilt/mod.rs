@@ -13,6 +13,7 @@ mod result;
 pub use matcher::{check, check_fabrics};
 pub use result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
 
+use crate::units::push_decimal;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -266,12 +267,22 @@ pub fn port_key(name: &str, links_per_cage: u32) -> String {
 
 /// Cumulus name of switch port `pN` [NVIDIA Cumulus Linux: breakout ports are `swpCsS`].
 pub fn cumulus_port(n: u32, links_per_cage: u32) -> String {
+    let mut out = String::with_capacity(8);
+    push_cumulus_port(&mut out, n, links_per_cage);
+    out
+}
+
+/// [`cumulus_port`], appended to `out`.
+pub(crate) fn push_cumulus_port(out: &mut String, n: u32, links_per_cage: u32) {
     let links = links_per_cage.max(1);
+    out.push_str("swp");
     if links == 1 {
-        format!("swp{n}")
+        push_decimal(out, u64::from(n), 0);
     } else {
         let i = n.saturating_sub(1);
-        format!("swp{}s{}", i / links + 1, i % links)
+        push_decimal(out, u64::from(i / links + 1), 0);
+        out.push('s');
+        push_decimal(out, u64::from(i % links), 0);
     }
 }
 
