@@ -87,27 +87,75 @@ pub(crate) struct Names<'a> {
 impl Names<'_> {
     pub(crate) fn node(&self, n: u32) -> String {
         let mut out = String::with_capacity(5 + self.nodes);
-        out.push_str("node-");
-        push_numbered(&mut out, self.nodes, n);
+        self.push_device(&mut out, End::Node { node: n, nic: 0 });
         out
     }
 
     pub(crate) fn switch(&self, role: &str, n: u32) -> String {
         let mut out = String::with_capacity(self.fabric.len() + role.len() + 2 + self.switches);
+        self.push_switch(&mut out, role, n);
+        out
+    }
+
+    fn push_switch(&self, out: &mut String, role: &str, n: u32) {
         out.push_str(self.fabric);
         out.push('-');
         out.push_str(role);
         out.push('-');
-        push_numbered(&mut out, self.switches, n);
-        out
+        push_numbered(out, self.switches, n);
     }
 
-    fn endpoint(&self, n: u32) -> String {
-        let mut out = String::with_capacity(self.fabric.len() + 12);
-        out.push_str(self.fabric);
-        out.push_str("-endpoint-");
-        push_numbered(&mut out, 2, n);
-        out
+    /// Appends the name of the device at `end` to `out`.
+    pub(crate) fn push_device(&self, out: &mut String, end: End) {
+        match end {
+            End::Node { node, .. } => {
+                out.push_str("node-");
+                push_numbered(out, self.nodes, node);
+            }
+            End::Endpoint(e) => {
+                out.push_str(self.fabric);
+                out.push_str("-endpoint-");
+                push_numbered(out, 2, e);
+            }
+            End::Switch { role, index, .. } => self.push_switch(out, role.label(), index),
+        }
+    }
+
+    /// Appends the name of the port at `end` to `out`.
+    pub(crate) fn push_port(&self, out: &mut String, end: End) {
+        match end {
+            End::Node { nic, .. } => {
+                out.push_str(self.fabric);
+                out.push_str("-nic");
+                push_numbered(out, 0, nic);
+            }
+            End::Endpoint(_) => out.push_str("p1"),
+            End::Switch { port, .. } => {
+                out.push('p');
+                push_numbered(out, 0, port);
+            }
+        }
+    }
+
+    /// The device and port labels of `end`.
+    pub(crate) fn end(&self, end: End) -> (String, String) {
+        let mut device = String::with_capacity(self.fabric.len() + 16);
+        self.push_device(&mut device, end);
+        let mut port = String::with_capacity(self.fabric.len() + 6);
+        self.push_port(&mut port, end);
+        (device, port)
+    }
+}
+
+impl<'a> Names<'a> {
+    /// The names of the sheet of `fabric`.
+    pub(crate) fn of(fabric: &'a FabricReport) -> Self {
+        let plan = &fabric.plan;
+        Names {
+            fabric: &fabric.name,
+            nodes: digits(fabric.attached_nodes),
+            switches: digits(plan.leaves.max(plan.spines).max(plan.cores)),
+        }
     }
 }
 
@@ -119,11 +167,7 @@ pub(crate) fn digits(n: u32) -> usize {
 /// layout reaches, which the findings already report).
 pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
     let plan = &fabric.plan;
-    let names = Names {
-        fabric: &fabric.name,
-        nodes: digits(fabric.attached_nodes),
-        switches: digits(plan.leaves.max(plan.spines).max(plan.cores)),
-    };
+    let names = Names::of(fabric);
     let tier_media = |tier: &str| {
         fabric
             .cables
@@ -154,32 +198,6 @@ pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
         });
     })?;
     Ok(sheet)
-}
-
-impl Names<'_> {
-    /// The device and port labels of `end`.
-    pub(crate) fn end(&self, end: End) -> (String, String) {
-        match end {
-            End::Node { node, nic } => {
-                let mut port = String::with_capacity(self.fabric.len() + 6);
-                port.push_str(self.fabric);
-                port.push_str("-nic");
-                push_numbered(&mut port, 0, nic);
-                (self.node(node), port)
-            }
-            End::Endpoint(e) => (self.endpoint(e), "p1".into()),
-            End::Switch {
-                role,
-                index,
-                port: n,
-            } => {
-                let mut port = String::with_capacity(5);
-                port.push('p');
-                push_numbered(&mut port, 0, n);
-                (self.switch(role.label(), index), port)
-            }
-        }
-    }
 }
 
 #[cfg(test)]

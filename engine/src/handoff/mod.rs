@@ -18,7 +18,7 @@ pub mod slurm;
 mod text;
 
 use crate::asbuilt::FastSet;
-use crate::cabling::{cabling, Cable};
+use crate::cabling::{cabling, links, Cable, Link, Names};
 use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Role};
 use crate::technology::Transport;
@@ -50,12 +50,11 @@ impl PlannedFabric<'_> {
 
     /// Links that share one switch cage: port `pN` sits in cage `(N-1)/links + 1`.
     pub fn links_per_cage(&self) -> u32 {
-        crate::catalog::switch(&self.fabric.switch)
-            .map_or(1, |s| s.links_per_cage(self.speed_gbps()))
+        links_per_cage(self.fabric)
     }
 
     pub fn speed_gbps(&self) -> f64 {
-        self.fabric.port_rate.0 / 1e9
+        speed_gbps(self.fabric)
     }
 
     /// Switches of the fabric in sheet order: leaves, spines, cores.
@@ -75,19 +74,30 @@ impl PlannedFabric<'_> {
     }
 }
 
-fn switch_names(name: &str, cables: &[LabelledCable]) -> Vec<String> {
+/// Links that share one switch cage of `fabric` (see [`PlannedFabric::links_per_cage`]).
+pub(crate) fn links_per_cage(fabric: &FabricReport) -> u32 {
+    crate::catalog::switch(&fabric.switch).map_or(1, |s| s.links_per_cage(speed_gbps(fabric)))
+}
+
+pub(crate) fn speed_gbps(fabric: &FabricReport) -> f64 {
+    fabric.port_rate.0 / 1e9
+}
+
+/// The switches among `devices` (both ends of each cable), each once, in sheet order.
+pub(crate) fn switch_names<'a>(name: &str, devices: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen = FastSet::default();
-    let mut out = Vec::new();
-    for c in cables {
-        for d in [&c.cable.a_device, &c.cable.z_device] {
-            if role_of(name, d).is_some() && seen.insert(d.as_str()) {
-                out.push(d.clone());
-            }
-        }
-    }
+    let mut out: Vec<&str> = devices
+        .filter(|d| role_of(name, d).is_some() && seen.insert(*d))
+        .collect();
     // Numbers are zero-padded, so names sort in sheet order within a tier.
     out.sort_by(|a, b| (tier_rank(name, a), a).cmp(&(tier_rank(name, b), b)));
     out
+}
+
+/// Appends the label of the `n`-th cable of the sheet, from 1: `C00001`.
+fn push_label(out: &mut String, n: usize) {
+    out.push('C');
+    push_decimal(out, n as u64, 5);
 }
 
 fn tier_rank(fabric: &str, device: &str) -> u8 {
@@ -143,13 +153,18 @@ pub fn planned_up_to<'r>(
                     .into_iter()
                     .map(|cable| {
                         let mut label = String::with_capacity(6);
-                        label.push('C');
-                        push_decimal(&mut label, next as u64, 5);
+                        push_label(&mut label, next);
                         next += 1;
                         LabelledCable { label, cable }
                     })
                     .collect();
-                let switch_names = switch_names(&fabric.name, &cables);
+                let ends = cables
+                    .iter()
+                    .flat_map(|c| [c.cable.a_device.as_str(), c.cable.z_device.as_str()]);
+                let switch_names = switch_names(&fabric.name, ends)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect();
                 fabrics.push(PlannedFabric {
                     fabric,
                     cables,
@@ -163,6 +178,68 @@ pub fn planned_up_to<'r>(
         }
     }
     (fabrics, skipped)
+}
+
+/// The cables of a sheet with their names and labels written one after another into one text,
+/// rather than allocated one by one as [`planned`] does: for the as-built check, which only
+/// looks them up.
+pub(crate) struct WrittenSheet<'r> {
+    pub text: String,
+    /// Each fabric written, with its cables: the tier, and where in `text` the A device, A
+    /// port, Z device, Z port and label start, and where the label ends.
+    pub fabrics: Vec<(&'r FabricReport, Vec<(&'static str, [usize; 6])>)>,
+}
+
+/// The sheet of `report`'s fabric named `only` (or of every fabric), labelled as
+/// [`planned_up_to`] labels it: the fabrics before it are only counted.
+pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenSheet<'r> {
+    let mut text = String::new();
+    let mut fabrics = Vec::new();
+    let mut next = 1usize;
+    for fabric in &report.fabrics {
+        if only.is_some_and(|n| n != fabric.name) {
+            let mut count = 0;
+            if links(fabric, &mut |_: Link| count += 1).is_ok() {
+                next += count;
+            }
+            continue;
+        }
+        let names = Names::of(fabric);
+        let plan = &fabric.plan;
+        let count = (u64::from(plan.node_leaf_links)
+            + u64::from(plan.leaf_spine_links)
+            + u64::from(plan.spine_core_links))
+        .min(1 << 22) as usize;
+        text.reserve(count * (4 * fabric.name.len() + 48));
+        let start = text.len();
+        let mut cables = Vec::with_capacity(count);
+        let walked = links(fabric, &mut |link: Link| {
+            let mut at = [text.len(); 6];
+            names.push_device(&mut text, link.a);
+            at[1] = text.len();
+            names.push_port(&mut text, link.a);
+            at[2] = text.len();
+            names.push_device(&mut text, link.z);
+            at[3] = text.len();
+            names.push_port(&mut text, link.z);
+            at[4] = text.len();
+            push_label(&mut text, next + cables.len());
+            at[5] = text.len();
+            cables.push((link.tier, at));
+        });
+        match walked {
+            Ok(()) => {
+                next += cables.len();
+                fabrics.push((fabric, cables));
+            }
+            // A fabric whose switches cannot take its cables has no sheet.
+            Err(_) => text.truncate(start),
+        }
+        if only.is_some() {
+            break;
+        }
+    }
+    WrittenSheet { text, fabrics }
 }
 
 /// The fabric the workload managers schedule by: the compute fabric, else the first one.
