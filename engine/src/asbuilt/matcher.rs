@@ -155,17 +155,17 @@ fn sheets<'a>(fabrics: &[&'a PlannedFabric<'a>]) -> Vec<Sheet<'a>> {
 /// A planned cable end: fabric, cable and side (0 for A, 1 for Z).
 type End = (usize, usize, usize);
 
-/// The planned ends by their key (device, reduced port). The table holds only each key's hash
-/// and its end, 16 bytes a slot rather than the 64 of a map keyed by the names, so that
-/// building and probing it, which is mostly waiting on memory, stays in cache; an end found by
-/// its hash is then checked against its names. An end whose hash another end already has (a
-/// 64-bit collision) is kept by its names instead.
+/// The planned ends by their key (device, reduced port). The table holds only a 32-bit hash of
+/// each key and the end's number, 8 bytes a slot rather than the 64 of a map keyed by the
+/// names, so that building and probing it, which is mostly waiting on memory, stays in cache;
+/// an end found by its hash is then checked against its names. An end whose hash another end
+/// already has (about one in a plan of a hundred thousand ends) is kept by its names instead.
 struct Ends<'s, 'a> {
     sheets: &'s [Sheet<'a>],
-    hash: fn(&Key) -> u64,
+    hash: fn(&Key) -> u32,
     /// Where each fabric's cables start in the numbering of all cables.
     starts: Vec<usize>,
-    by_hash: FastMap<u64, u32>,
+    by_hash: FastMap<u32, u32>,
     by_name: FastMap<Key<'a>, End>,
 }
 
@@ -173,7 +173,7 @@ impl<'s, 'a> Ends<'s, 'a> {
     fn new(
         sheets: &'s [Sheet<'a>],
         key: impl Fn(&'a str, &'a str) -> Key<'a>,
-        hash: fn(&Key) -> u64,
+        hash: fn(&Key) -> u32,
     ) -> Self {
         let mut starts = Vec::with_capacity(sheets.len());
         let mut cables = 0;
@@ -251,15 +251,16 @@ impl<'s, 'a> Ends<'s, 'a> {
     }
 }
 
-fn hash(k: &Key) -> u64 {
-    BuildHasherDefault::<Fold>::default().hash_one(k)
+fn hash(k: &Key) -> u32 {
+    let h = BuildHasherDefault::<Fold>::default().hash_one(k);
+    (h ^ (h >> 32)) as u32
 }
 
 /// Checks `links` against the cables of `fabrics`, finding planned ends by `hash`.
 fn matched<'a>(
     fabrics: &[Sheet<'a>],
     links: &'a [ObservedLink],
-    hash: fn(&Key) -> u64,
+    hash: fn(&Key) -> u32,
 ) -> AsBuiltCheck {
     let mut cage: FastMap<&str, u32> = FastMap::default();
     for f in fabrics {
