@@ -21,6 +21,8 @@ enum Kind {
 struct Node<'t> {
     kind: Kind,
     description: &'t str,
+    /// Ports, as its header gives them.
+    ports: u32,
 }
 
 /// A port line, borrowing from the input: nodes by index, peers by id until all are listed.
@@ -112,7 +114,14 @@ fn header(kind: Kind, rest: &str, line: usize) -> Result<(&str, Node<'_>), Parse
                 "a node header ends with # \"<node description>\" (truncated?)",
             )
         })?;
-    Ok((id, Node { kind, description }))
+    Ok((
+        id,
+        Node {
+            kind,
+            description,
+            ports,
+        },
+    ))
 }
 
 fn port_line(node: usize, s: &str, line: usize) -> Result<Port<'_>, ParseError> {
@@ -178,6 +187,57 @@ fn end(node: &Node, n: u32) -> (String, String) {
             Some((host, hca)) => (host.to_string(), numbered(hca, "/")),
             None => (node.description.to_string(), numbered("", "p")),
         },
+    }
+}
+
+/// The ports of the nodes that have been seen: a bit for each port (from 0) that a header
+/// gives, rather than a set of every port, since a dump lists a hundred thousand; ports beyond
+/// the header's count, which a well-formed dump does not have, are kept in a set.
+struct Seen {
+    first: Vec<usize>,
+    ports: Vec<u32>,
+    bits: Vec<u64>,
+    beyond: FastSet<(usize, u32)>,
+}
+
+impl Seen {
+    fn new(nodes: &[Node]) -> Self {
+        let mut first = Vec::with_capacity(nodes.len());
+        let mut bits = 0;
+        for n in nodes {
+            first.push(bits);
+            bits += n.ports as usize + 1;
+        }
+        Seen {
+            first,
+            ports: nodes.iter().map(|n| n.ports).collect(),
+            bits: vec![0; bits.div_ceil(64)],
+            beyond: FastSet::default(),
+        }
+    }
+
+    /// The word and bit of port `port` of node `node`, if the node's header counts it.
+    fn bit(&self, node: usize, port: u32) -> Option<(usize, u64)> {
+        (port <= self.ports[node]).then(|| {
+            let bit = self.first[node] + port as usize;
+            (bit / 64, 1 << (bit % 64))
+        })
+    }
+
+    fn insert(&mut self, node: usize, port: u32) {
+        match self.bit(node, port) {
+            Some((word, mask)) => self.bits[word] |= mask,
+            None => {
+                self.beyond.insert((node, port));
+            }
+        }
+    }
+
+    fn contains(&self, node: usize, port: u32) -> bool {
+        match self.bit(node, port) {
+            Some((word, mask)) => self.bits[word] & mask != 0,
+            None => self.beyond.contains(&(node, port)),
+        }
     }
 }
 
@@ -258,8 +318,7 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
         ));
     }
     // Each link is printed from both ends: keep it where it is first seen.
-    let mut seen: FastSet<(usize, u32)> = FastSet::default();
-    seen.reserve(ports.len());
+    let mut seen = Seen::new(&nodes);
     let mut links = Vec::with_capacity(ports.len() / 2 + 1);
     for p in &ports {
         let Some(&peer) = ids.get(p.peer) else {
@@ -271,8 +330,8 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
                 ),
             ));
         };
-        seen.insert((p.node, p.port));
-        if (peer, p.peer_port) != (p.node, p.port) && seen.contains(&(peer, p.peer_port)) {
+        seen.insert(p.node, p.port);
+        if (peer, p.peer_port) != (p.node, p.port) && seen.contains(peer, p.peer_port) {
             continue;
         }
         let (device, port) = end(&nodes[p.node], p.port);
@@ -289,4 +348,36 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
         });
     }
     Ok(links)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A port beyond the count its header gives (which ibnetdiscover does not print) is still
+    /// read, and its link still read once.
+    #[test]
+    fn a_port_beyond_the_headers_count_is_read_once() {
+        let dump = "Switch\t2 \"S-0000000000000001\"\t\t# \"leaf\" enhanced port 0 lid 1 lmc 0\n\
+                    [1]\t\"H-0000000000000002\"[1](3) \t\t# \"host mlx5_0\" lid 2 4xNDR\n\
+                    [70]\t\"H-0000000000000004\"[1](5) \t\t# \"host mlx5_1\" lid 3 4xHDR\n\
+                    \n\
+                    Ca\t1 \"H-0000000000000002\"\t\t# \"host mlx5_0\"\n\
+                    [1](3) \t\"S-0000000000000001\"[1]\t\t# lid 2 lmc 0 \"leaf\" lid 1 4xNDR\n\
+                    \n\
+                    Ca\t1 \"H-0000000000000004\"\t\t# \"host mlx5_1\"\n\
+                    [1](5) \t\"S-0000000000000001\"[70]\t\t# lid 3 lmc 0 \"leaf\" lid 1 4xHDR\n";
+        let links = parse(dump.as_bytes()).unwrap();
+        let ends: Vec<(&str, &str, &str, &str)> = links
+            .iter()
+            .map(|l| (&*l.device, &*l.port, &*l.peer_device, &*l.peer_port))
+            .collect();
+        assert_eq!(
+            ends,
+            [
+                ("leaf", "p1", "host", "mlx5_0"),
+                ("leaf", "p70", "host", "mlx5_1")
+            ]
+        );
+    }
 }
