@@ -7,7 +7,7 @@
 //! `<host> <adapter>` (`node-001 mlx5_0`), so its port is the adapter. Every link is printed from
 //! both ends and read once.
 
-use super::{error, ib_rate, text, FastMap, FastSet, ObservedLink, ParseError, MAX_LINKS};
+use super::{error, ib_rate, lines, text, FastMap, FastSet, ObservedLink, ParseError, MAX_LINKS};
 use crate::units::push_decimal;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -42,9 +42,10 @@ fn find(s: &str, b: u8) -> Option<usize> {
     s.bytes().position(|x| x == b)
 }
 
-/// `s` without leading blanks. Most fields follow the one before directly, so the Unicode
-/// blanks are looked for only when `s` does not start with a visible ASCII character.
+/// `s` without leading blanks. Fields are separated by spaces and tabs, so the other Unicode
+/// blanks are looked for only when something other than a visible ASCII character follows.
 fn trim_start(s: &str) -> &str {
+    let s = s.trim_start_matches([' ', '\t']);
     match s.as_bytes().first() {
         Some(b) if b.is_ascii_graphic() => s,
         _ => s.trim_start(),
@@ -248,7 +249,7 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
     let mut nodes: Vec<Node> = Vec::new();
     let mut ports: Vec<Port> = Vec::new();
     let mut current: Option<usize> = None;
-    for (index, raw) in text.lines().enumerate() {
+    for (index, raw) in lines(text).enumerate() {
         let line = index + 1;
         let trimmed = raw.trim_end();
         // A line of blanks is empty once its end is trimmed.

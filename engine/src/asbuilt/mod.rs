@@ -114,6 +114,50 @@ pub(crate) fn text<'a>(input: &'a [u8], what: &str) -> Result<&'a str, ParseErro
     Ok(text)
 }
 
+/// The lines of `text` as `str::lines` gives them (without `\n` or `\r\n`), each line break
+/// found eight bytes at a time: a dump has a hundred thousand lines of a few dozen bytes, too
+/// short for the standard library's general search to pay off.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let bytes = text.as_bytes();
+    let line_end = move |from: usize| -> usize {
+        let mut at = from;
+        while let Some(chunk) = bytes.get(at..at + 8) {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            // A `\n` becomes a zero byte, whose high bit the subtraction sets; bytes after
+            // the first zero may be set too, never bytes before it.
+            let word = u64::from_le_bytes(word) ^ (ONES * u64::from(b'\n'));
+            let zero = word.wrapping_sub(ONES) & !word & HIGHS;
+            if zero != 0 {
+                return at + (zero.trailing_zeros() / 8) as usize;
+            }
+            at += 8;
+        }
+        bytes[at..]
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(bytes.len(), |i| at + i)
+    };
+    let mut next = 0;
+    std::iter::from_fn(move || {
+        if next >= text.len() {
+            return None;
+        }
+        let start = next;
+        let end = line_end(start);
+        next = end + 1;
+        let line = &text[start..end];
+        // As `str::lines`: a `\r` is part of the line break only before a `\n`.
+        Some(if end < text.len() {
+            line.strip_suffix('\r').unwrap_or(line)
+        } else {
+            line
+        })
+    })
+}
+
 fn long_line(raw: &str, line: usize, what: &str) -> Result<(), ParseError> {
     if raw.len() > MAX_LINE_CHARS && raw.chars().count() > MAX_LINE_CHARS {
         return Err(error(
@@ -306,5 +350,59 @@ pub fn eos_port(n: u32, links_per_cage: u32) -> String {
         let i = n.saturating_sub(1);
         let step = (8 / links).max(1);
         format!("Ethernet{}/{}", i / links + 1, (i % links) * step + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_those_of_str_lines() {
+        let mut texts: Vec<String> = [
+            "",
+            "\n",
+            "\n\n",
+            "a",
+            "a\n",
+            "a\r\n",
+            "a\r",
+            "\r",
+            "\r\n\r\n",
+            "a\rb\n",
+            "é\nü\r\nñ",
+            "12345678\n",
+            "1234567\n",
+            "123456789\n",
+            "1234567\r\n",
+            "12345678",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Every placement of line breaks among eight-byte words.
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..2_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 40) as usize;
+            let text: String = (0..len)
+                .map(|i| match (x >> (i % 60)) % 7 {
+                    0 => '\n',
+                    1 => '\r',
+                    2 => 'é',
+                    _ => 'x',
+                })
+                .collect();
+            texts.push(text);
+        }
+        for text in &texts {
+            assert_eq!(
+                lines(text).collect::<Vec<_>>(),
+                text.lines().collect::<Vec<_>>(),
+                "{text:?}"
+            );
+        }
     }
 }
