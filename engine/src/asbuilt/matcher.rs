@@ -10,6 +10,7 @@ use super::result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
 use super::{port_key, FastMap, FastSet, Fold, ObservedLink};
 use crate::handoff::{
     links_per_cage, nic_number, role_of, speed_gbps, switch_names, written, PlannedFabric,
+    WrittenCable,
 };
 use crate::report::{FabricReport, Report};
 use crate::technology::Transport;
@@ -98,7 +99,7 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
         .map(|(fabric, cables)| {
             let rows: Vec<Row> = cables
                 .iter()
-                .map(|(tier, at)| Row {
+                .map(|WrittenCable { tier, at }| Row {
                     tier,
                     a_device: &text[at[0]..at[1]],
                     a_port: &text[at[1]..at[2]],

@@ -185,9 +185,16 @@ pub fn planned_up_to<'r>(
 /// looks them up.
 pub(crate) struct WrittenSheet<'r> {
     pub text: String,
-    /// Each fabric written, with its cables: the tier, and where in `text` the A device, A
-    /// port, Z device, Z port and label start, and where the label ends.
-    pub fabrics: Vec<(&'r FabricReport, Vec<(&'static str, [usize; 6])>)>,
+    /// Each fabric written, with its cables.
+    pub fabrics: Vec<(&'r FabricReport, Vec<WrittenCable>)>,
+}
+
+/// A cable of a [`WrittenSheet`].
+pub(crate) struct WrittenCable {
+    pub tier: &'static str,
+    /// Where in the text its A device, A port, Z device, Z port and label start, and where
+    /// the label ends.
+    pub at: [usize; 6],
 }
 
 /// The sheet of `report`'s fabric named `only` (or of every fabric), labelled as
@@ -225,7 +232,10 @@ pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenShee
             at[4] = text.len();
             push_label(&mut text, next + cables.len());
             at[5] = text.len();
-            cables.push((link.tier, at));
+            cables.push(WrittenCable {
+                tier: link.tier,
+                at,
+            });
         });
         match walked {
             Ok(()) => {
