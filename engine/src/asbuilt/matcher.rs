@@ -9,8 +9,7 @@
 use super::result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
 use super::{port_key, FastMap, FastSet, Fold, ObservedLink};
 use crate::handoff::{
-    links_per_cage, nic_number, role_of, speed_gbps, switch_names, written, PlannedFabric,
-    WrittenCable,
+    links_per_cage, nic_number, role_of, speed_gbps, written, PlannedFabric, WrittenCable,
 };
 use crate::report::{FabricReport, Report};
 use crate::technology::Transport;
@@ -96,8 +95,11 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
     let sheets: Vec<Sheet> = written
         .fabrics
         .iter()
-        .map(|(fabric, cables)| {
-            let rows: Vec<Row> = cables
+        .map(|f| Sheet {
+            fabric: f.fabric,
+            switches: f.switches.iter().map(|(s, e)| &text[*s..*e]).collect(),
+            rows: f
+                .cables
                 .iter()
                 .map(|WrittenCable { tier, at }| Row {
                     tier,
@@ -107,13 +109,7 @@ pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> A
                     z_port: &text[at[3]..at[4]],
                     label: &text[at[4]..at[5]],
                 })
-                .collect();
-            let ends = rows.iter().flat_map(|r| [r.a_device, r.z_device]);
-            Sheet {
-                fabric,
-                switches: switch_names(&fabric.name, ends),
-                rows,
-            }
+                .collect(),
         })
         .collect();
     matched(&sheets, links, hash)

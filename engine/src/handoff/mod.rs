@@ -18,7 +18,7 @@ pub mod slurm;
 mod text;
 
 use crate::asbuilt::FastSet;
-use crate::cabling::{cabling, links, Cable, Link, Names};
+use crate::cabling::{cabling, links, Cable, End, Link, Names};
 use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Role};
 use crate::technology::Transport;
@@ -84,7 +84,7 @@ pub(crate) fn speed_gbps(fabric: &FabricReport) -> f64 {
 }
 
 /// The switches among `devices` (both ends of each cable), each once, in sheet order.
-pub(crate) fn switch_names<'a>(name: &str, devices: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+fn switch_names<'a>(name: &str, devices: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen = FastSet::default();
     let mut out: Vec<&str> = devices
         .filter(|d| role_of(name, d).is_some() && seen.insert(*d))
@@ -185,8 +185,16 @@ pub fn planned_up_to<'r>(
 /// looks them up.
 pub(crate) struct WrittenSheet<'r> {
     pub text: String,
-    /// Each fabric written, with its cables.
-    pub fabrics: Vec<(&'r FabricReport, Vec<WrittenCable>)>,
+    pub fabrics: Vec<WrittenFabric<'r>>,
+}
+
+/// A fabric of a [`WrittenSheet`].
+pub(crate) struct WrittenFabric<'r> {
+    pub fabric: &'r FabricReport,
+    pub cables: Vec<WrittenCable>,
+    /// Where in the text the name of each switch is, in sheet order (as
+    /// [`PlannedFabric::switches`]).
+    pub switches: Vec<(usize, usize)>,
 }
 
 /// A cable of a [`WrittenSheet`].
@@ -220,6 +228,9 @@ pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenShee
         text.reserve(count * (4 * fabric.name.len() + 48));
         let start = text.len();
         let mut cables = Vec::with_capacity(count);
+        // The first place each switch is named, by tier and number: numbers are zero-padded,
+        // so that order is the sheet's order of names, found without sorting or hashing them.
+        let mut first: [Vec<Option<(usize, usize)>>; 3] = Default::default();
         let walked = links(fabric, &mut |link: Link| {
             let mut at = [text.len(); 6];
             names.push_device(&mut text, link.a);
@@ -232,6 +243,16 @@ pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenShee
             at[4] = text.len();
             push_label(&mut text, next + cables.len());
             at[5] = text.len();
+            for (end, name) in [(link.a, (at[0], at[1])), (link.z, (at[2], at[3]))] {
+                if let End::Switch { role, index, .. } = end {
+                    let tier = &mut first[role as usize];
+                    let index = index as usize;
+                    if tier.len() <= index {
+                        tier.resize(index + 1, None);
+                    }
+                    tier[index].get_or_insert(name);
+                }
+            }
             cables.push(WrittenCable {
                 tier: link.tier,
                 at,
@@ -240,7 +261,12 @@ pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenShee
         match walked {
             Ok(()) => {
                 next += cables.len();
-                fabrics.push((fabric, cables));
+                let switches = first.into_iter().flatten().flatten().collect();
+                fabrics.push(WrittenFabric {
+                    fabric,
+                    cables,
+                    switches,
+                });
             }
             // A fabric whose switches cannot take its cables has no sheet.
             Err(_) => text.truncate(start),
