@@ -211,8 +211,9 @@ pub(crate) trait Ascii {
 
 impl Ascii for String {
     fn push_ascii(&mut self, bytes: &[u8]) {
-        // Byte by byte: checking a few bytes as UTF-8 would cost more than pushing them.
-        self.extend(bytes.iter().map(|b| char::from(*b)));
+        // Byte by byte: checking a few bytes as UTF-8 would cost more than pushing them. The
+        // mask is no change to ASCII, and tells the compiler that each char is one byte.
+        self.extend(bytes.iter().map(|b| char::from(b & 0x7f)));
     }
 }
 
