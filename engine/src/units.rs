@@ -202,6 +202,61 @@ pub(crate) fn write_fixed(f: &mut fmt::Formatter<'_>, x: f64, decimals: usize) -
     f.write_str(std::str::from_utf8(&buffer[at..]).unwrap_or_default())
 }
 
+/// Text that digits are appended to: a `String`, or the bytes of a large file being written
+/// (which is checked as UTF-8 once, at the end, rather than number by number).
+pub(crate) trait Ascii {
+    /// Appends `bytes`, which are ASCII.
+    fn push_ascii(&mut self, bytes: &[u8]);
+}
+
+impl Ascii for String {
+    fn push_ascii(&mut self, bytes: &[u8]) {
+        // Byte by byte: checking a few bytes as UTF-8 would cost more than pushing them. The
+        // mask is no change to ASCII, and tells the compiler that each char is one byte.
+        self.extend(bytes.iter().map(|b| char::from(b & 0x7f)));
+    }
+}
+
+impl Ascii for Vec<u8> {
+    fn push_ascii(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// Appends `n` in `RADIX` (10 or 16, lower case), zero-padded to at least `width` digits, as
+/// `{n:0width$}` and `{n:0width$x}` write it. The hand-off files and the cabling sheet write a
+/// few hundred thousand port numbers, labels and GUIDs, where `fmt`'s machinery costs several
+/// times the digits themselves.
+fn push_digits<const RADIX: u64>(out: &mut impl Ascii, mut n: u64, width: usize) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    // Filled with zeros, so that padding up to its length is only a matter of where to start.
+    let mut buffer = [b'0'; 20];
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = DIGITS[(n % RADIX) as usize];
+        n /= RADIX;
+        if n == 0 {
+            break;
+        }
+    }
+    for _ in buffer.len()..width {
+        out.push_ascii(b"0");
+    }
+    out.push_ascii(&buffer[at.min(buffer.len().saturating_sub(width))..]);
+}
+
+/// Appends `n` in decimal, zero-padded to at least `width` digits (`{n:0width$}`).
+pub(crate) fn push_decimal(out: &mut impl Ascii, n: u64, width: usize) {
+    push_digits::<10>(out, n, width);
+}
+
+/// Appends `n` in lower-case hexadecimal, zero-padded to at least `width` digits
+/// (`{n:0width$x}`).
+pub(crate) fn push_hex(out: &mut impl Ascii, n: u64, width: usize) {
+    push_digits::<16>(out, n, width);
+}
+
 /// `x` with `decimals` digits after the point, as [`write_fixed`] writes it.
 pub(crate) fn fixed(x: f64, decimals: usize) -> impl fmt::Display {
     struct Fixed(f64, usize);
@@ -337,6 +392,26 @@ impl std::ops::Sub for Seconds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integers_read_exactly_as_the_standard_library_writes_them() {
+        let mut values: Vec<u64> = vec![0, 1, 9, 10, 15, 16, 99, 100, 255, 256, u64::MAX];
+        values.extend((0..64).map(|b| 1u64 << b));
+        values.extend((0..64).map(|b| (1u64 << b) - 1));
+        values.extend((0..10_000u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (i % 64)));
+        for n in values {
+            for width in [0, 1, 2, 5, 16, 21] {
+                let mut out = String::from("x");
+                push_decimal(&mut out, n, width);
+                push_hex(&mut out, n, width);
+                assert_eq!(out, format!("x{n:0width$}{n:0width$x}"));
+                let mut out = Vec::new();
+                push_decimal(&mut out, n, width);
+                push_hex(&mut out, n, width);
+                assert_eq!(out, format!("{n:0width$}{n:0width$x}").into_bytes());
+            }
+        }
+    }
 
     #[test]
     fn fixed_point_numbers_read_exactly_as_the_standard_library_writes_them() {

@@ -7,23 +7,45 @@
 //! port is extra.
 
 use super::result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
-use super::{port_key, FastMap, FastSet, ObservedLink};
-use crate::handoff::{nic_number, planned_up_to, role_of, PlannedFabric};
-use crate::report::Report;
+use super::{port_key, FastMap, FastSet, Fold, ObservedLink};
+use crate::handoff::{
+    links_per_cage, nic_number, role_of, speed_gbps, written, PlannedFabric, WrittenCable,
+};
+use crate::report::{FabricReport, Report};
 use crate::technology::Transport;
 use crate::topology::Layout;
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
+use std::hash::{BuildHasher, BuildHasherDefault};
 
-fn rail(f: &PlannedFabric, a_device: &str, a_port: &str, z_device: &str) -> Option<u32> {
-    let name = &f.fabric.name;
-    if f.fabric.plan.layout != Layout::RailOptimized {
+/// One cable as the matcher reads it: its names borrowed from a prepared plan, or from the text
+/// [`check`] writes the sheet into.
+struct Row<'a> {
+    tier: &'static str,
+    a_device: &'a str,
+    a_port: &'a str,
+    z_device: &'a str,
+    z_port: &'a str,
+    label: &'a str,
+}
+
+/// A fabric's cables in sheet order, and its switches.
+struct Sheet<'a> {
+    fabric: &'a FabricReport,
+    switches: Vec<&'a str>,
+    rows: Vec<Row<'a>>,
+}
+
+fn rail(f: &FabricReport, a_device: &str, a_port: &str, z_device: &str) -> Option<u32> {
+    let name = &f.name;
+    if f.plan.layout != Layout::RailOptimized {
         return None;
     }
     if let Some(r) = nic_number(name, a_port) {
         return Some(r);
     }
-    let per_rail = (f.fabric.plan.leaves / f.fabric.ports_per_node.max(1)).max(1);
+    let per_rail = (f.plan.leaves / f.ports_per_node.max(1)).max(1);
     [a_device, z_device]
         .into_iter()
         .filter(|d| role_of(name, d) == Some("leaf"))
@@ -43,16 +65,21 @@ fn reduced(port: &str, links_per_cage: impl FnOnce() -> u32) -> Cow<'_, str> {
             && !n.starts_with('0')
             && n.bytes().all(|b| b.is_ascii_digit())
     });
-    let numbered = port.starts_with(|c: char| c.is_ascii_digit())
-        || ["ethernet", "swp", "eth", "port", "p"].iter().any(|p| {
-            port.len() >= p.len()
-                && port[..p.len()].eq_ignore_ascii_case(p)
-                && port[p.len()..].starts_with(|c: char| c.is_ascii_digit())
-        });
+    if plain_p {
+        return Cow::Borrowed(port);
+    }
     let lower = !port
         .bytes()
         .any(|b| b.is_ascii_uppercase() || b.is_ascii_whitespace());
-    if plain_p || (lower && !numbered) {
+    // In a name without capitals the prefixes `port_key` reads compare as written.
+    let numbered = || {
+        port.starts_with(|c: char| c.is_ascii_digit())
+            || ["ethernet", "swp", "eth", "port", "p"].iter().any(|p| {
+                port.strip_prefix(p)
+                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+            })
+    };
+    if lower && !numbered() {
         Cow::Borrowed(port)
     } else {
         Cow::Owned(port_key(port, links_per_cage()))
@@ -61,12 +88,31 @@ fn reduced(port: &str, links_per_cage: impl FnOnce() -> u32) -> Cow<'_, str> {
 
 /// Checks `links` against the plan of `report`'s fabric named `fabric`, or of every fabric.
 pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> AsBuiltCheck {
-    let (fabrics, _) = planned_up_to(report, fabric);
-    let fabrics: Vec<&PlannedFabric> = fabrics
+    // The sheet's names are written into one text for this check rather than allocated name
+    // by name, as a prepared plan holds them: the check only looks them up.
+    let written = written(report, fabric);
+    let text = written.text.as_str();
+    let sheets: Vec<Sheet> = written
+        .fabrics
         .iter()
-        .filter(|f| fabric.is_none_or(|n| n == f.fabric.name))
+        .map(|f| Sheet {
+            fabric: f.fabric,
+            switches: f.switches.iter().map(|(s, e)| &text[*s..*e]).collect(),
+            rows: f
+                .cables
+                .iter()
+                .map(|WrittenCable { tier, at }| Row {
+                    tier,
+                    a_device: &text[at[0]..at[1]],
+                    a_port: &text[at[1]..at[2]],
+                    z_device: &text[at[2]..at[3]],
+                    z_port: &text[at[3]..at[4]],
+                    label: &text[at[4]..at[5]],
+                })
+                .collect(),
+        })
         .collect();
-    check_fabrics(&fabrics, links)
+    matched(&sheets, links, hash)
 }
 
 /// Checks `links` against the cables of `fabrics`.
@@ -74,10 +120,149 @@ pub fn check_fabrics<'a>(
     fabrics: &[&'a PlannedFabric<'a>],
     links: &'a [ObservedLink],
 ) -> AsBuiltCheck {
+    matched(&sheets(fabrics), links, hash)
+}
+
+/// The sheets of prepared fabrics, borrowing their names.
+fn sheets<'a>(fabrics: &[&'a PlannedFabric<'a>]) -> Vec<Sheet<'a>> {
+    fabrics
+        .iter()
+        .map(|f| Sheet {
+            fabric: f.fabric,
+            switches: f.switches(),
+            rows: f
+                .cables
+                .iter()
+                .map(|lc| {
+                    let c = &lc.cable;
+                    Row {
+                        tier: c.tier,
+                        a_device: &c.a_device,
+                        a_port: &c.a_port,
+                        z_device: &c.z_device,
+                        z_port: &c.z_port,
+                        label: &lc.label,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// A planned cable end: fabric, cable and side (0 for A, 1 for Z).
+type End = (usize, usize, usize);
+
+/// The planned ends by their key (device, reduced port). The table holds only a 32-bit hash of
+/// each key and the end's number, 8 bytes a slot rather than the 64 of a map keyed by the
+/// names, so that building and probing it, which is mostly waiting on memory, stays in cache;
+/// an end found by its hash is then checked against its names. An end whose hash another end
+/// already has (about one in a plan of a hundred thousand ends) is kept by its names instead.
+struct Ends<'s, 'a> {
+    sheets: &'s [Sheet<'a>],
+    hash: fn(&Key) -> u32,
+    /// Where each fabric's cables start in the numbering of all cables.
+    starts: Vec<usize>,
+    by_hash: FastMap<u32, u32>,
+    by_name: FastMap<Key<'a>, End>,
+}
+
+impl<'s, 'a> Ends<'s, 'a> {
+    fn new(
+        sheets: &'s [Sheet<'a>],
+        key: impl Fn(&'a str, &'a str) -> Key<'a>,
+        hash: fn(&Key) -> u32,
+    ) -> Self {
+        let mut starts = Vec::with_capacity(sheets.len());
+        let mut cables = 0;
+        for f in sheets {
+            starts.push(cables);
+            cables += f.rows.len();
+        }
+        let mut ends = Ends {
+            sheets,
+            hash,
+            starts,
+            by_hash: FastMap::default(),
+            by_name: FastMap::default(),
+        };
+        ends.by_hash.reserve(2 * cables);
+        for (fi, f) in sheets.iter().enumerate() {
+            for (ci, c) in f.rows.iter().enumerate() {
+                for (side, (device, port)) in [(c.a_device, c.a_port), (c.z_device, c.z_port)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let k = key(device, port);
+                    let number = (2 * (ends.starts[fi] + ci) + side) as u32;
+                    // As a map by name would: an end listed twice is found where it was last.
+                    match ends.by_hash.entry((ends.hash)(&k)) {
+                        Entry::Vacant(v) => {
+                            v.insert(number);
+                        }
+                        Entry::Occupied(mut o) => {
+                            if Self::key_of(sheets, &ends.starts, *o.get(), &key) == k {
+                                o.insert(number);
+                            } else {
+                                ends.by_name.insert(k, (fi, ci, side));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        ends
+    }
+
+    /// The end numbered `number` (twice the cable's place among all cables, plus its side).
+    fn end(starts: &[usize], number: u32) -> End {
+        let cable = number as usize / 2;
+        let fi = starts.partition_point(|s| *s <= cable) - 1;
+        (fi, cable - starts[fi], number as usize % 2)
+    }
+
+    fn key_of(
+        sheets: &[Sheet<'a>],
+        starts: &[usize],
+        number: u32,
+        key: impl Fn(&'a str, &'a str) -> Key<'a>,
+    ) -> Key<'a> {
+        let (fi, ci, side) = Self::end(starts, number);
+        let c = &sheets[fi].rows[ci];
+        if side == 0 {
+            key(c.a_device, c.a_port)
+        } else {
+            key(c.z_device, c.z_port)
+        }
+    }
+
+    fn get(&self, k: &Key<'a>, key: impl Fn(&'a str, &'a str) -> Key<'a>) -> Option<End> {
+        if let Some(number) = self.by_hash.get(&(self.hash)(k)) {
+            if Self::key_of(self.sheets, &self.starts, *number, key) == *k {
+                return Some(Self::end(&self.starts, *number));
+            }
+        }
+        if self.by_name.is_empty() {
+            return None;
+        }
+        self.by_name.get(k).copied()
+    }
+}
+
+fn hash(k: &Key) -> u32 {
+    let h = BuildHasherDefault::<Fold>::default().hash_one(k);
+    (h ^ (h >> 32)) as u32
+}
+
+/// Checks `links` against the cables of `fabrics`, finding planned ends by `hash`.
+fn matched<'a>(
+    fabrics: &[Sheet<'a>],
+    links: &'a [ObservedLink],
+    hash: fn(&Key) -> u32,
+) -> AsBuiltCheck {
     let mut cage: FastMap<&str, u32> = FastMap::default();
     for f in fabrics {
-        let links = f.links_per_cage();
-        for s in f.switches() {
+        let links = links_per_cage(f.fabric);
+        for s in &f.switches {
             cage.insert(s, links);
         }
     }
@@ -87,25 +272,17 @@ pub fn check_fabrics<'a>(
             reduced(port, || cage.get(device).copied().unwrap_or(1)),
         )
     };
-    // Planned ends: (device, port) → (fabric, cable, end).
-    let mut ends: FastMap<Key, (usize, usize, usize)> = FastMap::default();
-    ends.reserve(fabrics.iter().map(|f| 2 * f.cables.len()).sum());
-    for (fi, f) in fabrics.iter().enumerate() {
-        for (ci, c) in f.cables.iter().enumerate() {
-            ends.insert(key(&c.cable.a_device, &c.cable.a_port), (fi, ci, 0));
-            ends.insert(key(&c.cable.z_device, &c.cable.z_port), (fi, ci, 1));
-        }
-    }
+    let ends = Ends::new(fabrics, key, hash);
     // The link found for each cable, by fabric and cable: dense, as most cables are found.
     let mut exact: Vec<Vec<Option<&ObservedLink>>> =
-        fabrics.iter().map(|f| vec![None; f.cables.len()]).collect();
+        fabrics.iter().map(|f| vec![None; f.rows.len()]).collect();
     // The planned end opposite `e`, reduced as `key` reduces names.
-    let opposite = |e: &(usize, usize, usize)| -> Key<'a> {
-        let c = &fabrics[e.0].cables[e.1].cable;
+    let opposite = |e: &End| -> Key<'a> {
+        let c = &fabrics[e.0].rows[e.1];
         if e.2 == 0 {
-            key(&c.z_device, &c.z_port)
+            key(c.z_device, c.z_port)
         } else {
-            key(&c.a_device, &c.a_port)
+            key(c.a_device, c.a_port)
         }
     };
     // With the index of the observed link, so that a link on a port whose planned cable is
@@ -117,15 +294,15 @@ pub fn check_fabrics<'a>(
         let a = key(&l.device, &l.port);
         let b = key(&l.peer_device, &l.peer_port);
         // Most links are as planned: one lookup, then the cable's other end compared in place.
-        let ea = ends.get(&a);
-        if let Some(x) = ea {
+        let ea = ends.get(&a, key);
+        if let Some(x) = &ea {
             if opposite(x) == b {
                 // Seen from both ends, the same cable: once is enough.
                 exact[x.0][x.1].get_or_insert(l);
                 continue;
             }
         }
-        let eb = ends.get(&b);
+        let eb = ends.get(&b, key);
         // A link listed from both ends (LLDP on both devices) counts once.
         let pair = if a <= b { (a, b) } else { (b, a) };
         if !seen.insert(pair) {
@@ -134,25 +311,23 @@ pub fn check_fabrics<'a>(
         match (ea, eb) {
             (None, None) => extra.push(l.clone()),
             (ea, eb) => {
-                let label_of = |e: Option<&(usize, usize, usize)>| {
-                    e.map(|e| fabrics[e.0].cables[e.1].label.clone())
-                };
+                let label_of = |e: Option<End>| e.map(|e| fabrics[e.0].rows[e.1].label.to_string());
                 for (end, here, there, other) in [
                     (ea, (&l.device, &l.port), (&l.peer_device, &l.peer_port), eb),
                     (eb, (&l.peer_device, &l.peer_port), (&l.device, &l.port), ea),
                 ] {
-                    let Some(&(fi, ci, side)) = end else { continue };
-                    let c = &fabrics[fi].cables[ci].cable;
+                    let Some((fi, ci, side)) = end else { continue };
+                    let c = &fabrics[fi].rows[ci];
                     let (pd, pp) = if side == 0 {
-                        (&c.z_device, &c.z_port)
+                        (c.z_device, c.z_port)
                     } else {
-                        (&c.a_device, &c.a_port)
+                        (c.a_device, c.a_port)
                     };
                     let end = Miscabled {
                         device: here.0.clone(),
                         port: here.1.clone(),
-                        planned_peer_device: pd.clone(),
-                        planned_peer_port: pp.clone(),
+                        planned_peer_device: pd.to_string(),
+                        planned_peer_port: pp.to_string(),
                         found_peer_device: there.0.clone(),
                         found_peer_port: there.1.clone(),
                         found_peer_cable: label_of(other),
@@ -174,17 +349,16 @@ pub fn check_fabrics<'a>(
     let mut switch_index: FastMap<&str, usize> = FastMap::default();
     let mut by_rail: BTreeMap<u32, Summary> = BTreeMap::new();
     for (fi, f) in fabrics.iter().enumerate() {
-        let planned_width = (f.transport() == Transport::InfiniBand).then_some(4);
-        let planned_gbps = f.speed_gbps();
-        for s in f.switches() {
+        let planned_width = (f.fabric.technology.transport() == Transport::InfiniBand).then_some(4);
+        let planned_gbps = speed_gbps(f.fabric);
+        for s in &f.switches {
             switch_index.insert(s, by_switch.len());
             by_switch.push(Summary {
                 name: s.to_string(),
                 ..Summary::default()
             });
         }
-        for (ci, lc) in f.cables.iter().enumerate() {
-            let c = &lc.cable;
+        for (ci, c) in f.rows.iter().enumerate() {
             let status = if let Some(l) = exact[fi][ci] {
                 if let Some(also) = wrong.remove(&(fi, ci)) {
                     doubled.extend(also.into_iter().map(|(_, li)| li));
@@ -209,10 +383,10 @@ pub fn check_fabrics<'a>(
             } else {
                 Status::Missing
             };
-            let rail = rail(f, &c.a_device, &c.a_port, &c.z_device);
+            let rail = rail(f.fabric, c.a_device, c.a_port, c.z_device);
             total.count(&status);
-            for d in [&c.a_device, &c.z_device] {
-                if let Some(s) = switch_index.get(d.as_str()).map(|i| &mut by_switch[*i]) {
+            for d in [c.a_device, c.z_device] {
+                if let Some(s) = switch_index.get(d).map(|i| &mut by_switch[*i]) {
                     s.count(&status);
                 }
             }
@@ -226,17 +400,17 @@ pub fn check_fabrics<'a>(
                     .count(&status);
             }
             if status == Status::AsPlanned {
-                as_planned.push(lc.label.clone());
+                as_planned.push(c.label.to_string());
                 continue;
             }
             findings.push(CableCheck {
-                label: lc.label.clone(),
-                fabric: c.fabric.clone(),
+                label: c.label.to_string(),
+                fabric: f.fabric.name.clone(),
                 tier: c.tier.to_string(),
-                a_device: c.a_device.clone(),
-                a_port: c.a_port.clone(),
-                z_device: c.z_device.clone(),
-                z_port: c.z_port.clone(),
+                a_device: c.a_device.to_string(),
+                a_port: c.a_port.to_string(),
+                z_device: c.z_device.to_string(),
+                z_port: c.z_port.to_string(),
                 rail,
                 status,
             });
@@ -260,5 +434,39 @@ pub fn check_fabrics<'a>(
         total,
         by_switch,
         by_rail: by_rail.into_values().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::handoff::{ibnet, planned};
+
+    /// Ends whose hashes collide are found by name: with every hash the same, the check is
+    /// the same, swaps, extras and doubled ports included.
+    #[test]
+    fn ends_whose_hashes_collide_are_found_by_name() {
+        let spec = crate::DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
+        let report = crate::evaluate(&spec).unwrap();
+        let (fabrics, _) = planned(&report);
+        let both: Vec<&PlannedFabric> = fabrics.iter().collect();
+        let mut links = ibnet::planned_links(&fabrics[0]);
+        links.extend(ibnet::planned_links(&fabrics[1]));
+        let z = links[0].peer_port.clone();
+        links[0].peer_port = links[8].peer_port.clone();
+        links[8].peer_port = z;
+        links.remove(3);
+        let mut doubled = links[20].clone();
+        doubled.peer_device = "intruder".into();
+        links.push(doubled);
+        let mut stranger = links[21].clone();
+        stranger.device = "stranger".into();
+        stranger.peer_device = "other".into();
+        links.push(stranger);
+        let sheets = sheets(&both);
+        let expected = matched(&sheets, &links, hash);
+        assert_eq!(expected.findings.len(), 3, "{:?}", expected.findings);
+        assert_eq!(expected.extra.len(), 2);
+        assert_eq!(matched(&sheets, &links, |_| 7), expected);
     }
 }

@@ -12,6 +12,7 @@
 
 use crate::catalog::ReachClass;
 use crate::report::FabricReport;
+use crate::units::push_decimal;
 mod walk;
 
 use serde::{Deserialize, Serialize};
@@ -72,23 +73,7 @@ impl std::fmt::Display for DoesNotFit {
 /// `n + 1`, zero-padded to `width` digits: written by hand, since the floor names every
 /// device on every evaluation.
 pub(crate) fn push_numbered(out: &mut String, width: usize, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut value = u64::from(n) + 1;
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 || at == 0 {
-            break;
-        }
-    }
-    for _ in (digits.len() - at)..width {
-        out.push('0');
-    }
-    for d in &digits[at..] {
-        out.push(char::from(*d));
-    }
+    push_decimal(out, u64::from(n) + 1, width);
 }
 
 /// Names of a fabric's devices: switches carry the fabric's name so that the sheets of several
@@ -102,25 +87,75 @@ pub(crate) struct Names<'a> {
 impl Names<'_> {
     pub(crate) fn node(&self, n: u32) -> String {
         let mut out = String::with_capacity(5 + self.nodes);
-        out.push_str("node-");
-        push_numbered(&mut out, self.nodes, n);
+        self.push_device(&mut out, End::Node { node: n, nic: 0 });
         out
     }
 
     pub(crate) fn switch(&self, role: &str, n: u32) -> String {
         let mut out = String::with_capacity(self.fabric.len() + role.len() + 2 + self.switches);
+        self.push_switch(&mut out, role, n);
+        out
+    }
+
+    fn push_switch(&self, out: &mut String, role: &str, n: u32) {
         out.push_str(self.fabric);
         out.push('-');
         out.push_str(role);
         out.push('-');
-        push_numbered(&mut out, self.switches, n);
-        out
+        push_numbered(out, self.switches, n);
     }
 
-    fn endpoint(&self, n: u32) -> String {
-        let mut out = format!("{}-endpoint-", self.fabric);
-        push_numbered(&mut out, 2, n);
-        out
+    /// Appends the name of the device at `end` to `out`.
+    pub(crate) fn push_device(&self, out: &mut String, end: End) {
+        match end {
+            End::Node { node, .. } => {
+                out.push_str("node-");
+                push_numbered(out, self.nodes, node);
+            }
+            End::Endpoint(e) => {
+                out.push_str(self.fabric);
+                out.push_str("-endpoint-");
+                push_numbered(out, 2, e);
+            }
+            End::Switch { role, index, .. } => self.push_switch(out, role.label(), index),
+        }
+    }
+
+    /// Appends the name of the port at `end` to `out`.
+    pub(crate) fn push_port(&self, out: &mut String, end: End) {
+        match end {
+            End::Node { nic, .. } => {
+                out.push_str(self.fabric);
+                out.push_str("-nic");
+                push_numbered(out, 0, nic);
+            }
+            End::Endpoint(_) => out.push_str("p1"),
+            End::Switch { port, .. } => {
+                out.push('p');
+                push_numbered(out, 0, port);
+            }
+        }
+    }
+
+    /// The device and port labels of `end`.
+    pub(crate) fn end(&self, end: End) -> (String, String) {
+        let mut device = String::with_capacity(self.fabric.len() + 16);
+        self.push_device(&mut device, end);
+        let mut port = String::with_capacity(self.fabric.len() + 6);
+        self.push_port(&mut port, end);
+        (device, port)
+    }
+}
+
+impl<'a> Names<'a> {
+    /// The names of the sheet of `fabric`.
+    pub(crate) fn of(fabric: &'a FabricReport) -> Self {
+        let plan = &fabric.plan;
+        Names {
+            fabric: &fabric.name,
+            nodes: digits(fabric.attached_nodes),
+            switches: digits(plan.leaves.max(plan.spines).max(plan.cores)),
+        }
     }
 }
 
@@ -132,11 +167,7 @@ pub(crate) fn digits(n: u32) -> usize {
 /// layout reaches, which the findings already report).
 pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
     let plan = &fabric.plan;
-    let names = Names {
-        fabric: &fabric.name,
-        nodes: digits(fabric.attached_nodes),
-        switches: digits(plan.leaves.max(plan.spines).max(plan.cores)),
-    };
+    let names = Names::of(fabric);
     let tier_media = |tier: &str| {
         fabric
             .cables
@@ -167,19 +198,6 @@ pub fn cabling(fabric: &FabricReport) -> Result<Vec<Cable>, DoesNotFit> {
         });
     })?;
     Ok(sheet)
-}
-
-impl Names<'_> {
-    /// The device and port labels of `end`.
-    pub(crate) fn end(&self, end: End) -> (String, String) {
-        match end {
-            End::Node { node, nic } => (self.node(node), format!("{}-nic{}", self.fabric, nic + 1)),
-            End::Endpoint(e) => (self.endpoint(e), "p1".into()),
-            End::Switch { role, index, port } => {
-                (self.switch(role.label(), index), format!("p{}", port + 1))
-            }
-        }
-    }
 }
 
 #[cfg(test)]

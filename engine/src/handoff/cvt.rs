@@ -10,8 +10,9 @@
 
 use super::text::{csv_row, push_csv_row};
 use super::{nic_number, port_number, role_of, PlannedFabric};
-use crate::asbuilt::cumulus_port;
+use crate::asbuilt::push_cumulus_port;
 use crate::technology::Transport;
+use crate::units::push_decimal;
 
 pub const IB_HEADER: [&str; 4] = ["A-Node Name", "A-Port", "Z-Node Name", "Z-Port"];
 pub const ETHERNET_HEADER: [&str; 6] = [
@@ -25,40 +26,70 @@ pub const ETHERNET_HEADER: [&str; 6] = [
 
 /// The port of `device` as CVT names it.
 pub fn port(f: &PlannedFabric, device: &str, port: &str) -> String {
-    let ib = f.transport() == Transport::InfiniBand;
-    let switch = role_of(&f.fabric.name, device).is_some();
-    let n = if switch {
-        port_number(port)
-    } else {
-        nic_number(&f.fabric.name, port).or_else(|| port_number(port))
-    };
-    match (ib, switch, n) {
-        (true, _, Some(n)) => n.to_string(),
-        (false, true, Some(n)) => cumulus_port(n, f.links_per_cage()),
-        (false, false, Some(n)) => format!("rail{n}"),
-        (_, _, None) => port.to_string(),
+    let mut out = String::new();
+    Ports::of(f).push(&mut out, device, port);
+    out
+}
+
+/// Names ports as CVT does, with what the fabric decides (its transport and switch) found once
+/// rather than for each of its tens of thousands of ports.
+pub(crate) struct Ports<'a> {
+    fabric: &'a str,
+    ib: bool,
+    links_per_cage: u32,
+}
+
+impl<'a> Ports<'a> {
+    pub(crate) fn of(f: &'a PlannedFabric) -> Self {
+        Ports {
+            fabric: &f.fabric.name,
+            ib: f.transport() == Transport::InfiniBand,
+            links_per_cage: f.links_per_cage(),
+        }
+    }
+
+    /// Whether `device` is one of the fabric's switches.
+    pub(crate) fn switch(&self, device: &str) -> bool {
+        role_of(self.fabric, device).is_some()
+    }
+
+    /// Appends the CVT name of `port` of `device` to `out`.
+    pub(crate) fn push(&self, out: &mut String, device: &str, port: &str) {
+        let switch = self.switch(device);
+        let n = if switch {
+            port_number(port)
+        } else {
+            nic_number(self.fabric, port).or_else(|| port_number(port))
+        };
+        match (self.ib, switch, n) {
+            (true, _, Some(n)) => push_decimal(out, u64::from(n), 0),
+            (false, true, Some(n)) => push_cumulus_port(out, n, self.links_per_cage),
+            (false, false, Some(n)) => {
+                out.push_str("rail");
+                push_decimal(out, u64::from(n), 0);
+            }
+            (_, _, None) => out.push_str(port),
+        }
     }
 }
 
 pub fn p2p_csv(f: &PlannedFabric) -> String {
-    let ib = f.transport() == Transport::InfiniBand;
-    let kind = |d: &str| {
-        if role_of(&f.fabric.name, d).is_some() {
-            "Switch"
-        } else {
-            "Host"
-        }
-    };
-    let mut out = if ib {
+    let ports = Ports::of(f);
+    let kind = |d: &str| if ports.switch(d) { "Switch" } else { "Host" };
+    let mut out = if ports.ib {
         csv_row(&IB_HEADER)
     } else {
         csv_row(&ETHERNET_HEADER)
     };
+    out.reserve(f.cables.len() * 64);
+    let (mut a, mut z) = (String::new(), String::new());
     for lc in &f.cables {
         let c = &lc.cable;
-        let a = port(f, &c.a_device, &c.a_port);
-        let z = port(f, &c.z_device, &c.z_port);
-        if ib {
+        a.clear();
+        ports.push(&mut a, &c.a_device, &c.a_port);
+        z.clear();
+        ports.push(&mut z, &c.z_device, &c.z_port);
+        if ports.ib {
             push_csv_row(&mut out, &[c.a_device.as_str(), &a, &c.z_device, &z]);
         } else {
             push_csv_row(

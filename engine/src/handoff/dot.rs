@@ -11,7 +11,19 @@ use std::fmt::Write;
 /// A DOT quoted ID: `"` and `\` escaped, line breaks dropped.
 pub fn id(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
+    push_id(&mut out, s);
+    out
+}
+
+/// [`id`], appended to `out`.
+fn push_id(out: &mut String, s: &str) {
     out.push('"');
+    // Device names and ports need no escapes: copied whole.
+    if !s.bytes().any(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r')) {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -21,21 +33,16 @@ pub fn id(s: &str) -> String {
         }
     }
     out.push('"');
-    out
 }
 
 pub fn graph(f: &PlannedFabric) -> String {
     let name = &f.fabric.name;
     let ethernet = f.transport() != Transport::InfiniBand;
-    // Ethernet ports as the switches name them (CVT and Air match them); InfiniBand as on the sheet.
-    let port = |d: &str, p: &str| {
-        if ethernet && role_of(name, d).is_some() {
-            cvt::port(f, d, p)
-        } else {
-            p.to_string()
-        }
-    };
-    let mut out = format!("graph {} {{\n", id(name));
+    let ports = cvt::Ports::of(f);
+    let mut out = String::with_capacity(64 * (f.cables.len() + 1));
+    out.push_str("graph ");
+    push_id(&mut out, name);
+    out.push_str(" {\n");
     for s in f.switches() {
         let role = match role_of(name, s) {
             Some("core") => "super_spine",
@@ -52,19 +59,32 @@ pub fn graph(f: &PlannedFabric) -> String {
         );
     }
     for h in f.hosts() {
-        let _ = writeln!(out, "  {} [function=\"server\"]", id(h));
+        out.push_str("  ");
+        push_id(&mut out, h);
+        out.push_str(" [function=\"server\"]\n");
     }
+    // Ethernet ports as the switches name them (CVT and Air match them); InfiniBand as on the sheet.
+    let mut port = String::new();
+    let mut end = |out: &mut String, d: &str, p: &str| {
+        push_id(out, d);
+        out.push(':');
+        if ethernet && ports.switch(d) {
+            port.clear();
+            ports.push(&mut port, d, p);
+            push_id(out, &port);
+        } else {
+            push_id(out, p);
+        }
+    };
     for lc in &f.cables {
         let c = &lc.cable;
-        let _ = writeln!(
-            out,
-            "  {}:{} -- {}:{} [label={}]",
-            id(&c.a_device),
-            id(&port(&c.a_device, &c.a_port)),
-            id(&c.z_device),
-            id(&port(&c.z_device, &c.z_port)),
-            id(&lc.label)
-        );
+        out.push_str("  ");
+        end(&mut out, &c.a_device, &c.a_port);
+        out.push_str(" -- ");
+        end(&mut out, &c.z_device, &c.z_port);
+        out.push_str(" [label=");
+        push_id(&mut out, &lc.label);
+        out.push_str("]\n");
     }
     out.push_str("}\n");
     out

@@ -8,13 +8,17 @@
 //! description is its sheet name. GUIDs are made up, stable for a given plan.
 
 use super::{role_of, PlannedFabric};
-use crate::asbuilt::{ib_rate, ib_speed_token, ObservedLink};
-use std::collections::HashMap;
-use std::fmt::Write;
+use crate::asbuilt::{ib_rate, ib_speed_token, FastMap, ObservedLink};
+use crate::units::{push_decimal, push_hex};
+
+/// The rate every planned link comes up at: `4x` at the fabric's lane rate.
+fn planned_rate(f: &PlannedFabric) -> String {
+    format!("4x{}", ib_speed_token(f.speed_gbps() / 4.0))
+}
 
 /// The links of the plan, as the fabric should report them: `4x` at the fabric's lane rate.
 pub fn planned_links(f: &PlannedFabric) -> Vec<ObservedLink> {
-    let rate = format!("4x{}", ib_speed_token(f.speed_gbps() / 4.0));
+    let rate = planned_rate(f);
     let speed = ib_rate(&rate).map(|r| r.1);
     f.cables
         .iter()
@@ -31,152 +35,245 @@ pub fn planned_links(f: &PlannedFabric) -> Vec<ObservedLink> {
         .collect()
 }
 
-/// The planned fabric as an `ibnetdiscover` topology file (and `ibsim` net file).
+/// The planned fabric as an `ibnetdiscover` topology file (and `ibsim` net file): the cables
+/// printed as [`ibnetdiscover`] prints [`planned_links`], read in place.
 pub fn topology(f: &PlannedFabric) -> String {
-    ibnetdiscover(f, &planned_links(f))
-}
-
-struct End<'a> {
-    port: u32,
-    peer: (&'a str, &'a str),
-    rate: &'a str,
+    let rate = planned_rate(f);
+    print(
+        f,
+        f.cables.iter().map(|c| {
+            let c = &c.cable;
+            Printed {
+                a: (&c.a_device, &c.a_port),
+                z: (&c.z_device, &c.z_port),
+                rate: &rate,
+            }
+        }),
+    )
 }
 
 /// `links` of fabric `f` printed as `ibnetdiscover` prints a fabric: switches first, then
 /// channel adapters, each link from both ends. Links whose switch port is not `pN` are left out.
 pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink]) -> String {
+    print(
+        f,
+        links.iter().map(|l| Printed {
+            a: (&l.device, &l.port),
+            z: (&l.peer_device, &l.peer_port),
+            rate: l.rate.as_deref().unwrap_or("4xSDR"),
+        }),
+    )
+}
+
+/// A link to print: (device, port) at each end, and its rate.
+struct Printed<'a> {
+    a: (&'a str, &'a str),
+    z: (&'a str, &'a str),
+    rate: &'a str,
+}
+
+/// A node of the output, by the index it was first seen at.
+#[derive(Clone, Copy)]
+enum Node {
+    Switch(usize),
+    Ca(usize),
+    /// A switch end whose port is not `pN`: found by name when printed, if it is listed at all.
+    Unlisted,
+}
+
+struct End<'a> {
+    port: u32,
+    peer: (&'a str, &'a str),
+    peer_node: Node,
+    rate: &'a str,
+}
+
+/// The order of `names` sorted (each name is listed once), and each one's place in it.
+fn sorted<K: Ord + Copy>(names: &[K]) -> (Vec<usize>, Vec<usize>) {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_unstable_by_key(|i| names[*i]);
+    let mut rank = vec![0; names.len()];
+    for (r, i) in order.iter().enumerate() {
+        rank[*i] = r;
+    }
+    (order, rank)
+}
+
+fn print<'a>(f: &'a PlannedFabric, links: impl ExactSizeIterator<Item = Printed<'a>>) -> String {
     let fabric = f.fabric.name.as_str();
     let is_switch = |d: &str| role_of(fabric, d).is_some();
-    // Switch ports by switch; channel adapters by (host, port). Gathered by hash, then sorted
-    // by name for the output.
-    let mut switch_at: HashMap<&str, usize> = HashMap::new();
-    let mut switches: Vec<(&str, Vec<End>)> = Vec::new();
-    let mut ca_at: HashMap<(&str, &str), usize> = HashMap::new();
-    let mut cas: Vec<((&str, &str), End)> = Vec::new();
+    // Switches (with their port lines) and channel adapters (with their one port line) by the
+    // index they are first seen at; each link's ends are found once, so that printing a port
+    // line looks nothing up by name.
+    let mut switch_at: FastMap<&str, usize> = FastMap::default();
+    let mut switches: Vec<&str> = Vec::new();
+    let mut switch_ends: Vec<Vec<End>> = Vec::new();
+    let mut ca_at: FastMap<(&str, &str), usize> = FastMap::default();
+    let mut cas: Vec<(&str, &str)> = Vec::new();
+    let mut ca_ends: Vec<End> = Vec::new();
     for name in f.switches() {
         switch_at.insert(name, switches.len());
-        switches.push((name, Vec::new()));
+        switches.push(name);
+        switch_ends.push(Vec::new());
     }
+    let lines = links.len();
     for l in links {
-        let rate = l.rate.as_deref().unwrap_or("4xSDR");
-        for (from, to) in [
-            ((&l.device, &l.port), (&l.peer_device, &l.peer_port)),
-            ((&l.peer_device, &l.peer_port), (&l.device, &l.port)),
-        ] {
-            if is_switch(from.0) {
-                if let Some(port) = super::port_number(from.1) {
-                    let at = *switch_at.entry(from.0).or_insert_with(|| {
-                        switches.push((from.0, Vec::new()));
+        let mut node = |(device, port): (&'a str, &'a str)| -> (Node, Option<u32>) {
+            if !is_switch(device) {
+                let at = *ca_at.entry((device, port)).or_insert_with(|| {
+                    cas.push((device, port));
+                    cas.len() - 1
+                });
+                return (Node::Ca(at), None);
+            }
+            match super::port_number(port) {
+                Some(n) => {
+                    let at = *switch_at.entry(device).or_insert_with(|| {
+                        switches.push(device);
+                        switch_ends.push(Vec::new());
                         switches.len() - 1
                     });
-                    switches[at].1.push(End {
-                        port,
-                        peer: (to.0, to.1),
-                        rate,
-                    });
+                    (Node::Switch(at), Some(n))
                 }
-            } else {
-                let end = End {
-                    port: 1,
-                    peer: (to.0, to.1),
-                    rate,
-                };
-                match ca_at.get(&(from.0, from.1)) {
-                    Some(at) => cas[*at].1 = end,
-                    None => {
-                        ca_at.insert((from.0, from.1), cas.len());
-                        cas.push(((from.0, from.1), end));
+                None => (Node::Unlisted, None),
+            }
+        };
+        let (a, a_port) = node(l.a);
+        let (z, z_port) = node(l.z);
+        for (from, from_port, to, to_node) in [(a, a_port, l.z, z), (z, z_port, l.a, a)] {
+            let end = |port| End {
+                port,
+                peer: to,
+                peer_node: to_node,
+                rate: l.rate,
+            };
+            match (from, from_port) {
+                (Node::Switch(at), Some(port)) => switch_ends[at].push(end(port)),
+                // A channel adapter listed twice keeps its last link.
+                (Node::Ca(at), _) => {
+                    if at == ca_ends.len() {
+                        ca_ends.push(end(1));
+                    } else {
+                        ca_ends[at] = end(1);
                     }
                 }
+                _ => {}
             }
         }
     }
-    switches.sort_unstable_by_key(|s| s.0);
-    cas.sort_unstable_by_key(|c| c.0);
-    // GUIDs and LIDs by position: switches from 1, then adapters.
+    // Printed in name order; GUIDs and LIDs by that position: switches from 1, then adapters.
+    let (switch_order, switch_rank) = sorted(&switches);
+    let (ca_order, ca_rank) = sorted(&cas);
     let base = 0x0002_c903_0000_0000u64 + ((fnv(fabric) & 0xffff) << 24);
-    // Looked up once per port line: hashed, while the node maps above keep the output order.
-    let switch_ids: HashMap<&str, (u64, usize)> = switches
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.0, (base + 0x10 * i as u64, i + 1)))
-        .collect();
+    let switch_guid = |at: usize| base + 0x10 * switch_rank[at] as u64;
+    let switch_lid = |at: usize| switch_rank[at] as u64 + 1;
     let ca_base = base + 0x0080_0000;
-    let ca_ids: HashMap<(&str, &str), (u64, usize)> = cas
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.0, (ca_base + 0x10 * i as u64, switch_ids.len() + i + 1)))
-        .collect();
+    let ca_guid = |at: usize| ca_base + 0x10 * ca_rank[at] as u64;
+    let ca_lid = |at: usize| (switches.len() + ca_rank[at]) as u64 + 1;
     let radix = f.fabric.plan.radix;
-    let mut out = String::with_capacity(160 * (2 * links.len() + switch_ids.len()));
-    let _ = writeln!(out, "#\n# Topology file: fabric {fabric}, as planned\n#");
+    // Bytes, checked as UTF-8 once at the end rather than number by number.
+    let mut out: Vec<u8> = Vec::with_capacity(160 * (2 * lines + switches.len()));
+    out.extend_from_slice(b"#\n# Topology file: fabric ");
+    out.extend_from_slice(fabric.as_bytes());
+    out.extend_from_slice(b", as planned\n#\n");
     // The peer as a port line names it: id and port, then its description and LID.
-    // Ids as port lines print them, formatted once per node rather than once per line.
-    let switch_text: HashMap<&str, String> = switch_ids
-        .iter()
-        .map(|(s, (guid, _))| (*s, format!("\"S-{guid:016x}\"[")))
-        .collect();
-    let ca_text: HashMap<(&str, &str), String> = ca_ids
-        .iter()
-        .map(|(k, (guid, _))| (*k, format!("\"H-{guid:016x}\"[1]({:x}) ", guid + 1)))
-        .collect();
-    let peer = |out: &mut String, p: (&str, &str)| -> (usize, bool) {
-        if let Some((_, lid)) = switch_ids.get(p.0) {
-            let n = super::port_number(p.1).unwrap_or(0);
-            out.push_str(&switch_text[p.0]);
-            let _ = write!(out, "{n}]");
-            (*lid, true)
-        } else {
-            match (ca_ids.get(&p), ca_text.get(&p)) {
-                (Some((_, lid)), Some(text)) => {
-                    out.push_str(text);
-                    (*lid, false)
-                }
-                _ => {
-                    out.push_str("\"H-0000000000000000\"[1](1) ");
-                    (0, false)
-                }
+    let peer = |out: &mut Vec<u8>, e: &End| {
+        let node = match e.peer_node {
+            Node::Unlisted => switch_at
+                .get(e.peer.0)
+                .map_or(Node::Unlisted, |at| Node::Switch(*at)),
+            node => node,
+        };
+        let lid = match node {
+            Node::Switch(at) => {
+                out.extend_from_slice(b"\"S-");
+                push_hex(out, switch_guid(at), 16);
+                out.extend_from_slice(b"\"[");
+                push_decimal(out, u64::from(super::port_number(e.peer.1).unwrap_or(0)), 0);
+                out.push(b']');
+                switch_lid(at)
             }
-        }
+            Node::Ca(at) => {
+                let guid = ca_guid(at);
+                out.extend_from_slice(b"\"H-");
+                push_hex(out, guid, 16);
+                out.extend_from_slice(b"\"[1](");
+                push_hex(out, guid + 1, 0);
+                out.extend_from_slice(b") ");
+                ca_lid(at)
+            }
+            Node::Unlisted => {
+                out.extend_from_slice(b"\"H-0000000000000000\"[1](1) ");
+                0
+            }
+        };
+        (lid, matches!(node, Node::Switch(_)))
     };
-    let description = |out: &mut String, p: (&str, &str), switch: bool| {
-        out.push_str(p.0);
+    let description = |out: &mut Vec<u8>, e: &End, switch: bool, lid: u64| {
+        out.extend_from_slice(e.peer.0.as_bytes());
         if !switch {
-            out.push(' ');
-            out.push_str(p.1);
+            out.push(b' ');
+            out.extend_from_slice(e.peer.1.as_bytes());
         }
+        out.extend_from_slice(b"\" lid ");
+        push_decimal(out, lid, 0);
+        out.push(b' ');
+        out.extend_from_slice(e.rate.as_bytes());
+        out.push(b'\n');
     };
-    for (name, ends) in &mut switches {
-        let (guid, lid) = switch_ids[*name];
+    for at in switch_order {
+        let (name, ends) = (switches[at], &mut switch_ends[at]);
+        let (guid, lid) = (switch_guid(at), switch_lid(at));
         ends.sort_by_key(|e| e.port);
         let ports = ends.last().map_or(radix, |e| e.port.max(radix));
-        let _ = write!(
-            out,
-            "\nvendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x{guid:x}\nswitchguid=0x{guid:x}(0x{guid:x})\n\
-             Switch\t{ports} \"S-{guid:016x}\"\t\t# \"{name}\" enhanced port 0 lid {lid} lmc 0\n"
-        );
+        out.extend_from_slice(b"\nvendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x");
+        push_hex(&mut out, guid, 0);
+        out.extend_from_slice(b"\nswitchguid=0x");
+        push_hex(&mut out, guid, 0);
+        out.extend_from_slice(b"(0x");
+        push_hex(&mut out, guid, 0);
+        out.extend_from_slice(b")\nSwitch\t");
+        push_decimal(&mut out, u64::from(ports), 0);
+        out.extend_from_slice(b" \"S-");
+        push_hex(&mut out, guid, 16);
+        out.extend_from_slice(b"\"\t\t# \"");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b"\" enhanced port 0 lid ");
+        push_decimal(&mut out, lid, 0);
+        out.extend_from_slice(b" lmc 0\n");
         for e in ends.iter() {
-            let _ = write!(out, "[{}]\t", e.port);
-            let (peer_lid, switch) = peer(&mut out, e.peer);
-            out.push_str("\t\t# \"");
-            description(&mut out, e.peer, switch);
-            let _ = writeln!(out, "\" lid {peer_lid} {}", e.rate);
+            out.push(b'[');
+            push_decimal(&mut out, u64::from(e.port), 0);
+            out.extend_from_slice(b"]\t");
+            let (peer_lid, switch) = peer(&mut out, e);
+            out.extend_from_slice(b"\t\t# \"");
+            description(&mut out, e, switch, peer_lid);
         }
     }
-    for ((host, port), e) in &cas {
-        let (guid, lid) = ca_ids[&(*host, *port)];
-        let _ = write!(
-            out,
-            "\nvendid=0x2c9\ndevid=0x1021\nsysimgguid=0x{guid:x}\ncaguid=0x{guid:x}\n\
-             Ca\t1 \"H-{guid:016x}\"\t\t# \"{host} {port}\"\n[1]({:x}) \t",
-            guid + 1
-        );
-        let (peer_lid, switch) = peer(&mut out, e.peer);
-        let _ = write!(out, "\t\t# lid {lid} lmc 0 \"");
-        description(&mut out, e.peer, switch);
-        let _ = writeln!(out, "\" lid {peer_lid} {}", e.rate);
+    for at in ca_order {
+        let ((host, port), e) = (cas[at], &ca_ends[at]);
+        let (guid, lid) = (ca_guid(at), ca_lid(at));
+        out.extend_from_slice(b"\nvendid=0x2c9\ndevid=0x1021\nsysimgguid=0x");
+        push_hex(&mut out, guid, 0);
+        out.extend_from_slice(b"\ncaguid=0x");
+        push_hex(&mut out, guid, 0);
+        out.extend_from_slice(b"\nCa\t1 \"H-");
+        push_hex(&mut out, guid, 16);
+        out.extend_from_slice(b"\"\t\t# \"");
+        out.extend_from_slice(host.as_bytes());
+        out.push(b' ');
+        out.extend_from_slice(port.as_bytes());
+        out.extend_from_slice(b"\"\n[1](");
+        push_hex(&mut out, guid + 1, 0);
+        out.extend_from_slice(b") \t");
+        let (peer_lid, switch) = peer(&mut out, e);
+        out.extend_from_slice(b"\t\t# lid ");
+        push_decimal(&mut out, lid, 0);
+        out.extend_from_slice(b" lmc 0 \"");
+        description(&mut out, e, switch, peer_lid);
     }
-    out
+    // Only whole strings and ASCII were written: always UTF-8, so nothing is ever replaced.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// FNV-1a: a stable GUID block per fabric name, so two fabrics never share GUIDs.

@@ -7,10 +7,9 @@
 //! an alphanumeric [k8s.io/apimachinery pkg/util/validation].
 
 use super::slurm::{blocks, upper};
-use super::text::yaml_string as q;
+use super::text::{push_yaml_string, yaml_string as q};
 use super::PlannedFabric;
 use crate::spec::DesignSpec;
-use std::fmt::Write;
 
 pub const BLOCK: &str = "network.topology.nvidia.com/block";
 pub const SPINE: &str = "network.topology.nvidia.com/spine";
@@ -60,21 +59,23 @@ pub fn node_labels(spec: &DesignSpec, f: &PlannedFabric) -> String {
         "# Topology labels of the nodes of fabric {}: block, spine, datacenter (coarsest).\n",
         f.fabric.name
     );
+    let datacenter = q(&datacenter);
     for b in &blocks {
         // The switch above the block: its pod in 3 tiers, the spines in 2, itself alone.
         let spine = upper
             .iter()
             .find(|(_, below)| below.contains(&b.name))
             .map_or(b.name.as_str(), |(n, _)| n.as_str());
+        // The same labels for every node of the block: written once.
+        let labels = format!(
+            "\n  labels:\n    {BLOCK}: {}\n    {SPINE}: {}\n    {DATACENTER}: {datacenter}\n",
+            q(&label_value(&b.name)),
+            q(&label_value(spine)),
+        );
         for node in &b.nodes {
-            let _ = write!(
-                out,
-                "---\napiVersion: \"v1\"\nkind: \"Node\"\nmetadata:\n  name: {}\n  labels:\n    {BLOCK}: {}\n    {SPINE}: {}\n    {DATACENTER}: {}\n",
-                q(node),
-                q(&label_value(&b.name)),
-                q(&label_value(spine)),
-                q(&datacenter)
-            );
+            out.push_str("---\napiVersion: \"v1\"\nkind: \"Node\"\nmetadata:\n  name: ");
+            push_yaml_string(&mut out, node);
+            out.push_str(&labels);
         }
     }
     out

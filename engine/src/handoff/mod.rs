@@ -17,10 +17,12 @@ mod readme;
 pub mod slurm;
 mod text;
 
-use crate::cabling::{cabling, Cable};
+use crate::asbuilt::FastSet;
+use crate::cabling::{cabling, links, Cable, End, Link, Names};
 use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Role};
 use crate::technology::Transport;
+use crate::units::push_decimal;
 
 pub use text::{csv_row, hostlist, yaml_string};
 
@@ -48,12 +50,11 @@ impl PlannedFabric<'_> {
 
     /// Links that share one switch cage: port `pN` sits in cage `(N-1)/links + 1`.
     pub fn links_per_cage(&self) -> u32 {
-        crate::catalog::switch(&self.fabric.switch)
-            .map_or(1, |s| s.links_per_cage(self.speed_gbps()))
+        links_per_cage(self.fabric)
     }
 
     pub fn speed_gbps(&self) -> f64 {
-        self.fabric.port_rate.0 / 1e9
+        speed_gbps(self.fabric)
     }
 
     /// Switches of the fabric in sheet order: leaves, spines, cores.
@@ -63,7 +64,7 @@ impl PlannedFabric<'_> {
 
     /// Hosts (nodes and extra endpoints) in sheet order.
     pub fn hosts(&self) -> Vec<&str> {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FastSet::default();
         self.cables
             .iter()
             .filter(|c| c.cable.tier == "node-leaf")
@@ -73,19 +74,30 @@ impl PlannedFabric<'_> {
     }
 }
 
-fn switch_names(name: &str, cables: &[LabelledCable]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for c in cables {
-        for d in [&c.cable.a_device, &c.cable.z_device] {
-            if role_of(name, d).is_some() && seen.insert(d.as_str()) {
-                out.push(d.clone());
-            }
-        }
-    }
+/// Links that share one switch cage of `fabric` (see [`PlannedFabric::links_per_cage`]).
+pub(crate) fn links_per_cage(fabric: &FabricReport) -> u32 {
+    crate::catalog::switch(&fabric.switch).map_or(1, |s| s.links_per_cage(speed_gbps(fabric)))
+}
+
+pub(crate) fn speed_gbps(fabric: &FabricReport) -> f64 {
+    fabric.port_rate.0 / 1e9
+}
+
+/// The switches among `devices` (both ends of each cable), each once, in sheet order.
+fn switch_names<'a>(name: &str, devices: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = FastSet::default();
+    let mut out: Vec<&str> = devices
+        .filter(|d| role_of(name, d).is_some() && seen.insert(*d))
+        .collect();
     // Numbers are zero-padded, so names sort in sheet order within a tier.
     out.sort_by(|a, b| (tier_rank(name, a), a).cmp(&(tier_rank(name, b), b)));
     out
+}
+
+/// Appends the label of the `n`-th cable of the sheet, from 1: `C00001`.
+fn push_label(out: &mut String, n: usize) {
+    out.push('C');
+    push_decimal(out, n as u64, 5);
 }
 
 fn tier_rank(fabric: &str, device: &str) -> u8 {
@@ -140,12 +152,19 @@ pub fn planned_up_to<'r>(
                 let cables: Vec<LabelledCable> = sheet
                     .into_iter()
                     .map(|cable| {
-                        let label = format!("C{next:05}");
+                        let mut label = String::with_capacity(6);
+                        push_label(&mut label, next);
                         next += 1;
                         LabelledCable { label, cable }
                     })
                     .collect();
-                let switch_names = switch_names(&fabric.name, &cables);
+                let ends = cables
+                    .iter()
+                    .flat_map(|c| [c.cable.a_device.as_str(), c.cable.z_device.as_str()]);
+                let switch_names = switch_names(&fabric.name, ends)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect();
                 fabrics.push(PlannedFabric {
                     fabric,
                     cables,
@@ -159,6 +178,104 @@ pub fn planned_up_to<'r>(
         }
     }
     (fabrics, skipped)
+}
+
+/// The cables of a sheet with their names and labels written one after another into one text,
+/// rather than allocated one by one as [`planned`] does: for the as-built check, which only
+/// looks them up.
+pub(crate) struct WrittenSheet<'r> {
+    pub text: String,
+    pub fabrics: Vec<WrittenFabric<'r>>,
+}
+
+/// A fabric of a [`WrittenSheet`].
+pub(crate) struct WrittenFabric<'r> {
+    pub fabric: &'r FabricReport,
+    pub cables: Vec<WrittenCable>,
+    /// Where in the text the name of each switch is, in sheet order (as
+    /// [`PlannedFabric::switches`]).
+    pub switches: Vec<(usize, usize)>,
+}
+
+/// A cable of a [`WrittenSheet`].
+pub(crate) struct WrittenCable {
+    pub tier: &'static str,
+    /// Where in the text its A device, A port, Z device, Z port and label start, and where
+    /// the label ends.
+    pub at: [usize; 6],
+}
+
+/// The sheet of `report`'s fabric named `only` (or of every fabric), labelled as
+/// [`planned_up_to`] labels it: the fabrics before it are only counted.
+pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenSheet<'r> {
+    let mut text = String::new();
+    let mut fabrics = Vec::new();
+    let mut next = 1usize;
+    for fabric in &report.fabrics {
+        if only.is_some_and(|n| n != fabric.name) {
+            let mut count = 0;
+            if links(fabric, &mut |_: Link| count += 1).is_ok() {
+                next += count;
+            }
+            continue;
+        }
+        let names = Names::of(fabric);
+        let plan = &fabric.plan;
+        let count = (u64::from(plan.node_leaf_links)
+            + u64::from(plan.leaf_spine_links)
+            + u64::from(plan.spine_core_links))
+        .min(1 << 22) as usize;
+        text.reserve(count * (4 * fabric.name.len() + 48));
+        let start = text.len();
+        let mut cables = Vec::with_capacity(count);
+        // The first place each switch is named, by tier and number: numbers are zero-padded,
+        // so that order is the sheet's order of names, found without sorting or hashing them.
+        let mut first: [Vec<Option<(usize, usize)>>; 3] = Default::default();
+        let walked = links(fabric, &mut |link: Link| {
+            let mut at = [text.len(); 6];
+            names.push_device(&mut text, link.a);
+            at[1] = text.len();
+            names.push_port(&mut text, link.a);
+            at[2] = text.len();
+            names.push_device(&mut text, link.z);
+            at[3] = text.len();
+            names.push_port(&mut text, link.z);
+            at[4] = text.len();
+            push_label(&mut text, next + cables.len());
+            at[5] = text.len();
+            for (end, name) in [(link.a, (at[0], at[1])), (link.z, (at[2], at[3]))] {
+                if let End::Switch { role, index, .. } = end {
+                    let tier = &mut first[role as usize];
+                    let index = index as usize;
+                    if tier.len() <= index {
+                        tier.resize(index + 1, None);
+                    }
+                    tier[index].get_or_insert(name);
+                }
+            }
+            cables.push(WrittenCable {
+                tier: link.tier,
+                at,
+            });
+        });
+        match walked {
+            Ok(()) => {
+                next += cables.len();
+                let switches = first.into_iter().flatten().flatten().collect();
+                fabrics.push(WrittenFabric {
+                    fabric,
+                    cables,
+                    switches,
+                });
+            }
+            // A fabric whose switches cannot take its cables has no sheet.
+            Err(_) => text.truncate(start),
+        }
+        if only.is_some() {
+            break;
+        }
+    }
+    WrittenSheet { text, fabrics }
 }
 
 /// The fabric the workload managers schedule by: the compute fabric, else the first one.

@@ -8,6 +8,7 @@
 
 use super::text::{csv_row, push_csv_row, yaml_string as q};
 use super::{role_of, PlannedFabric};
+use crate::asbuilt::FastSet;
 use crate::catalog::{node_preset, switch, ReachClass};
 use crate::technology::Transport;
 use std::collections::BTreeSet;
@@ -133,14 +134,14 @@ pub fn devices(fabrics: &[PlannedFabric], preset: Option<&str>, title: &str) -> 
     let site = site(title);
     let h = hosts(preset);
     let mut out = csv_row(&DEVICE_COLUMNS);
-    let mut seen = BTreeSet::new();
+    let mut seen = FastSet::default();
     for f in fabrics {
         let sw = switch_type(f);
         for s in f.switches() {
-            out.push_str(&csv_row(&[s, role(f, s), &sw.0, &sw.1, &site, "planned"]));
+            push_csv_row(&mut out, &[s, role(f, s), &sw.0, &sw.1, &site, "planned"]);
         }
         for host in f.hosts() {
-            if !seen.insert(host.to_string()) {
+            if !seen.insert(host) {
                 continue;
             }
             let t = if is_endpoint(f, host) {
@@ -148,14 +149,10 @@ pub fn devices(fabrics: &[PlannedFabric], preset: Option<&str>, title: &str) -> 
             } else {
                 &h.node
             };
-            out.push_str(&csv_row(&[
-                host,
-                role(f, host),
-                &t.0,
-                &t.1,
-                &site,
-                "planned",
-            ]));
+            push_csv_row(
+                &mut out,
+                &[host, role(f, host), &t.0, &t.1, &site, "planned"],
+            );
         }
     }
     out
@@ -180,13 +177,17 @@ pub fn interface_type(transport: Transport, gbps: f64) -> &'static str {
 /// Interfaces: both ends of every cable, named as on the sheet; speed in kb/s.
 pub fn interfaces(fabrics: &[PlannedFabric]) -> String {
     let mut out = csv_row(&INTERFACE_COLUMNS);
+    out.reserve(fabrics.iter().map(|f| 2 * 64 * f.cables.len()).sum());
     for f in fabrics {
         let kind = interface_type(f.transport(), f.speed_gbps());
         let speed = format!("{}", (f.speed_gbps() * 1e6).round() as u64);
+        let ports = super::cvt::Ports::of(f);
+        let mut label = String::new();
         for lc in &f.cables {
             let c = &lc.cable;
             for (d, p) in [(&c.a_device, &c.a_port), (&c.z_device, &c.z_port)] {
-                let label = super::cvt::port(f, d, p);
+                label.clear();
+                ports.push(&mut label, d, p);
                 push_csv_row(&mut out, &[d.as_str(), p, &label, kind, &speed]);
             }
         }
@@ -208,6 +209,7 @@ pub fn cable_type(reach: Option<ReachClass>) -> &'static str {
 /// Cables: one row per cable, labelled as on the sheet.
 pub fn cables(fabrics: &[PlannedFabric]) -> String {
     let mut out = csv_row(&CABLE_COLUMNS);
+    out.reserve(fabrics.iter().map(|f| 160 * f.cables.len()).sum());
     for f in fabrics {
         let speed = f.speed_gbps();
         // Media and length are the same for every cable of a tier.

@@ -9,6 +9,7 @@
 
 use super::text::hostlist;
 use super::PlannedFabric;
+use crate::asbuilt::FastSet;
 use crate::topology::Layout;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -35,31 +36,35 @@ pub fn blocks(f: &PlannedFabric) -> Vec<Block> {
     let rails = f.fabric.plan.layout == Layout::RailOptimized;
     let per_rail = (f.fabric.plan.leaves / f.fabric.ports_per_node.max(1)).max(1);
     let mut groups: BTreeMap<u32, Block> = BTreeMap::new();
-    let mut placed = std::collections::HashSet::new();
+    let mut placed: FastSet<&str> = FastSet::default();
+    let endpoint = format!("{name}-endpoint-");
     for lc in f.cables.iter().filter(|c| c.cable.tier == "node-leaf") {
         let c = &lc.cable;
-        if c.a_device.starts_with(&format!("{name}-endpoint-")) {
+        if c.a_device.starts_with(&endpoint) {
             continue;
         }
         let Some(leaf) = trailing(&c.z_device) else {
             continue;
         };
-        let (key, block) = if rails {
-            let su = (leaf.saturating_sub(1)) % per_rail + 1;
-            (su, format!("{name}-su{su:02}"))
+        let key = if rails {
+            (leaf.saturating_sub(1)) % per_rail + 1
         } else {
-            (leaf, c.z_device.clone())
+            leaf
         };
-        if rails || !placed.contains(&c.a_device) {
+        if rails || !placed.contains(c.a_device.as_str()) {
             let entry = groups.entry(key).or_insert_with(|| Block {
-                name: block,
+                name: if rails {
+                    format!("{name}-su{key:02}")
+                } else {
+                    c.z_device.clone()
+                },
                 leaves: Vec::new(),
                 nodes: Vec::new(),
             });
             if !entry.leaves.contains(&c.z_device) {
                 entry.leaves.push(c.z_device.clone());
             }
-            if placed.insert(c.a_device.clone()) {
+            if placed.insert(&c.a_device) {
                 entry.nodes.push(c.a_device.clone());
             }
         }

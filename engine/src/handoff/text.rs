@@ -1,6 +1,8 @@
 //! Quoting for the text formats of the bundle: CSV (RFC 4180), YAML double-quoted scalars
 //! (YAML 1.2 §7.3.1) and Slurm hostlists.
 
+use crate::units::push_hex;
+
 /// One CSV line: fields with a comma, quote or line break are quoted, quotes doubled
 /// [RFC 4180 §2]. Lines end with `\n`.
 pub fn csv_row<S: AsRef<str>>(fields: &[S]) -> String {
@@ -16,7 +18,9 @@ pub fn push_csv_row<S: AsRef<str>>(line: &mut String, fields: &[S]) {
             line.push(',');
         }
         let f = f.as_ref();
-        if f.contains([',', '"', '\n', '\r']) || f.starts_with(' ') || f.ends_with(' ') {
+        // Bytes rather than a pattern of chars: the bundle writes a few hundred thousand fields.
+        let special = f.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'));
+        if special || f.starts_with(' ') || f.ends_with(' ') {
             line.push('"');
             line.push_str(&f.replace('"', "\"\""));
             line.push('"');
@@ -32,19 +36,34 @@ pub fn push_csv_row<S: AsRef<str>>(line: &mut String, fields: &[S]) {
 /// written as `\uXXXX`.
 pub fn yaml_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
+    push_yaml_string(&mut out, s);
+    out
+}
+
+/// [`yaml_string`], appended to `out`.
+pub(crate) fn push_yaml_string(out: &mut String, s: &str) {
     out.push('"');
+    // Device names need no escapes: copied whole.
+    if !s
+        .bytes()
+        .any(|b| b == b'"' || b == b'\\' || b < 0x20 || b == 0x7f)
+    {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
+                out.push_str("\\u");
+                push_hex(out, u64::from(c as u32), 4);
             }
             c => out.push(c),
         }
     }
     out.push('"');
-    out
 }
 
 /// Splits `node-012` into (`node-`, `012`).
