@@ -7,7 +7,7 @@
 //! port is extra.
 
 use super::result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
-use super::{port_key, FastMap, FastSet, Fold, ObservedLink};
+use super::{port_key, FastMap, FastSet, ObservedLink};
 use crate::handoff::{
     links_per_cage, nic_number, role_of, speed_gbps, written, PlannedFabric, WrittenCable,
 };
@@ -17,7 +17,7 @@ use crate::topology::Layout;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
-use std::hash::{BuildHasher, BuildHasherDefault};
+use std::hash::BuildHasher;
 
 /// One cable as the matcher reads it: its names borrowed from a prepared plan, or from the text
 /// [`check`] writes the sheet into.
@@ -249,7 +249,9 @@ impl<'s, 'a> Ends<'s, 'a> {
 }
 
 fn hash(k: &Key) -> u32 {
-    let h = BuildHasherDefault::<Fold>::default().hash_one(k);
+    // A fixed seed is safe here: keys are the plan's own names, and an end whose hash another
+    // already has is kept in `by_name`, whose seed is random.
+    let h = foldhash::fast::FixedState::default().hash_one(k);
     (h ^ (h >> 32)) as u32
 }
 

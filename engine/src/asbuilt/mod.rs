@@ -168,72 +168,11 @@ fn long_line(raw: &str, line: usize, what: &str) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// The hasher of the as-built and hand-off maps: keys are names and numbers from the operator's
-/// own fabric, so hash flooding is not a concern, and SipHash costs more than the matching
-/// itself. Eight bytes at a time rather than FNV-1a's one, each word folded in with a 128-bit
-/// multiply whose halves are xored, as foldhash and wyhash do, so that every input bit reaches
-/// every output bit.
-#[derive(Clone, Copy)]
-pub(crate) struct Fold(u64);
-
-impl Default for Fold {
-    fn default() -> Self {
-        // The fractional digits of π: any odd constant without structure does.
-        Fold(0x243f_6a88_85a3_08d3)
-    }
-}
-
-impl Fold {
-    fn mix(&mut self, word: u64) {
-        const K: u64 = 0x9e37_79b9_7f4a_7c15;
-        let product = u128::from(self.0 ^ word) * u128::from(K);
-        self.0 = (product as u64) ^ ((product >> 64) as u64);
-    }
-}
-
-impl std::hash::Hasher for Fold {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // The length first, so that a short tail padded with zeros differs from one ending in
-        // zeros.
-        self.0 = self.0.wrapping_add(bytes.len() as u64);
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            let mut le = [0u8; 8];
-            le.copy_from_slice(word);
-            self.mix(u64::from_le_bytes(le));
-        }
-        let tail = words.remainder();
-        if !tail.is_empty() {
-            let mut le = [0u8; 8];
-            le[..tail.len()].copy_from_slice(tail);
-            self.mix(u64::from_le_bytes(le));
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.mix(n);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.mix(n as u64);
-    }
-}
-
-pub(crate) type FastMap<K, V> =
-    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fold>>;
-pub(crate) type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fold>>;
+/// The maps of the as-built check and the hand-off files hash with foldhash rather than SipHash,
+/// which costs more than the matching itself; seeded at random per map, so that a dump crafted
+/// to collide cannot slow the check down.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
 /// Gb/s per lane of an InfiniBand speed token as `ibnetdiscover` prints it (rdma-core
 /// libibmad dump.c; NDR 100G and XDR 200G per lane, IBTA).
