@@ -352,3 +352,76 @@ async fn the_summary_says_what_is_built_what_binds_the_risks_and_the_alternative
     }
     server.stop().await;
 }
+
+/// `html` as text: tags kept, the entities Leptos writes turned back into characters.
+fn unescaped(html: &str) -> String {
+    html.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// `text` without spaces and hyphens, which a PDF's text wraps and breaks lines at.
+fn without_spaces(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .collect()
+}
+
+#[tokio::test]
+async fn every_example_shows_the_same_numbers_on_the_dashboard_the_report_page_and_the_pdf() {
+    let (dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    for (name, text) in engine::examples::ALL {
+        let spec = example(text);
+        let design = server.create(&spec).await;
+        let (status, dashboard) = server.page(&format!("/d/{}", design.id)).await;
+        assert_eq!(status, 200, "{name}");
+        let (status, report_page) = server.page(&format!("/d/{}/r/1/report", design.id)).await;
+        assert_eq!(status, 200, "{name}");
+        let file = dir.path().join(format!("{name}.pdf"));
+        std::fs::write(
+            &file,
+            pdf_of(&server, &format!("/d/{}/r/1/report.pdf", design.id)).await,
+        )
+        .unwrap();
+        let pdf = without_spaces(&self::text(&file));
+        let (dashboard, report_page) = (unescaped(&dashboard), unescaped(&report_page));
+        let report =
+            engine::evaluate(&engine::DesignSpec::from_value(spec.clone()).unwrap()).unwrap();
+        let (headline, totals) = expected_figures(&spec);
+        let mut figures: Vec<String> = headline.into_iter().chain(totals).collect();
+        for w in &report.workloads {
+            figures.push(app::report::workload_heading(w));
+            for shown in app::report::workload_figures(w) {
+                figures.push(shown.figure.value);
+            }
+        }
+        for f in &report.fabrics {
+            for (_, _, value) in app::report::fabric_facts(f) {
+                figures.push(value);
+            }
+        }
+        for figure in figures {
+            assert!(
+                dashboard.contains(&figure),
+                "{name}: the dashboard shows {figure}"
+            );
+            assert!(
+                report_page.contains(&figure),
+                "{name}: the report page shows {figure}"
+            );
+            let needle = without_spaces(&figure);
+            let near = pdf
+                .find(&needle.chars().take(6).collect::<String>())
+                .map(|at| pdf[at..].chars().take(80).collect::<String>());
+            assert!(
+                pdf.contains(&needle),
+                "{name}: the PDF shows {figure}, not {near:?}"
+            );
+        }
+    }
+    server.stop().await;
+}

@@ -11,14 +11,10 @@ pub mod asbuilt_chart;
 #[cfg(feature = "ssr")]
 pub mod baseline_charts;
 #[cfg(feature = "ssr")]
-pub(crate) mod bom;
-#[cfg(feature = "ssr")]
 mod charts;
 #[cfg(feature = "ssr")]
 pub(crate) mod fabric;
 mod headline;
-#[cfg(feature = "ssr")]
-mod operations;
 #[cfg(feature = "ssr")]
 pub mod search_chart;
 #[cfg(feature = "ssr")]
@@ -31,8 +27,6 @@ pub mod validation_chart;
 mod workloads;
 
 pub use headline::{headline_figures, Findings, Headline, SummaryBar};
-#[cfg(feature = "ssr")]
-pub use workloads::{inference_heading, inter_token_figure, INTER_TOKEN_LABEL};
 
 use crate::error::AppError;
 use engine::DesignSpec;
@@ -80,7 +74,11 @@ pub fn DashboardView(#[prop(into)] spec: Signal<DesignSpec>) -> AnyView {
 #[cfg(feature = "ssr")]
 pub mod render {
     use super::studies::{self, Chart, Charts};
-    use super::{fabric, operations, workloads};
+    use super::{fabric, workloads};
+    use crate::report::html::blocks_html;
+    use crate::report::{
+        assumption_table, comparison_table, floor_blocks, operating_blocks, spine_loss_table, Block,
+    };
     use engine::{DesignSpec, Report};
     use leptos::prelude::*;
     use leptos::tachys::view::RenderHtml;
@@ -124,82 +122,18 @@ pub mod render {
         .into_any()
     }
 
-    /// Bisection and leaf-spine headroom after one and two spine failures.
-    fn spine_losses(losses: Vec<engine::studies::SpineLoss>) -> AnyView {
-        if losses.is_empty() {
-            return ().into_any();
-        }
-        let rows = losses
-            .into_iter()
-            .map(|l| {
-                view! {
-                    <tr class:short=!l.survives>
-                        <th scope="row">{l.fabric}</th>
-                        <td class="num">{format!("{} of {}", l.lost, l.spines)}</td>
-                        <td class="num">{l.bisection_after.to_string()}</td>
-                        <td class="num">{l.leaf_spine_available.to_string()}</td>
-                        <td class="num">{l.leaf_spine_required.to_string()}</td>
-                        <td>{if l.survives { "survives" } else { "short of bandwidth" }}</td>
-                    </tr>
-                }
-            })
-            .collect_view();
-        view! {
-            <table class="headroom" id="spine-losses">
-                <caption>"Spine switches lost: each leaf loses its uplinks to them, ECMP spreads the traffic over the spines left"</caption>
-                <thead><tr><th scope="col">"Fabric"</th><th scope="col" class="num">"Spines lost"</th><th scope="col" class="num">"Bisection after"</th><th scope="col" class="num">"Leaf-spine available"</th><th scope="col" class="num">"Required"</th><th scope="col">"Verdict"</th></tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-        }
-        .into_any()
-    }
-
     fn chart_views(charts: Charts) -> AnyView {
-        let rows = charts.comparison_rows;
+        let comparison = comparison_table(&charts).map(Block::Table);
+        let spine_losses = (!charts.spine_losses.is_empty())
+            .then(|| Block::Table(spine_loss_table(&charts.spine_losses)));
         view! {
             <div class="charts">{charts.comparison.into_iter().map(chart).collect_view()}</div>
-            {(!rows.is_empty()).then(|| view! {
-                <table class="comparison">
-                    <caption>{charts.comparison_caption}</caption>
-                    <tbody>
-                        {rows.into_iter().map(|(tech, time)| view! { <tr><th scope="row">{tech}</th><td class="num">{time}</td></tr> }).collect_view()}
-                    </tbody>
-                </table>
-            })}
+            <div inner_html=blocks_html(&Vec::from_iter(comparison))></div>
             <h3>"Bandwidth headroom per tier"</h3>
             <div class="charts">{charts.headroom.into_iter().map(chart).collect_view()}</div>
             <h3>"What if"</h3>
             <div class="charts">{charts.whatifs.into_iter().map(chart).collect_view()}</div>
-            {spine_losses(charts.spine_losses)}
-        }
-        .into_any()
-    }
-
-    /// What the engine took from the catalog and the calibration, with sources.
-    fn assumptions(spec: &DesignSpec) -> AnyView {
-        let rows = engine::assumptions(spec)
-            .into_iter()
-            .map(|a| {
-                let source = if a.estimate {
-                    format!("{} (estimate)", a.source)
-                } else {
-                    a.source.to_string()
-                };
-                view! {
-                    <tr class:estimate=a.estimate>
-                        <th scope="row">{a.subject}</th>
-                        <td>{a.value}</td>
-                        <td class="source">{source}</td>
-                    </tr>
-                }
-            })
-            .collect_view();
-        view! {
-            <table class="assumptions" id="assumptions">
-                <caption>"Every catalog figure and calibration value behind the results. Override calibration and prices in the design's JSON."</caption>
-                <thead><tr><th scope="col">"What"</th><th scope="col">"Figure"</th><th scope="col">"Source"</th></tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
+            <div inner_html=blocks_html(&Vec::from_iter(spine_losses))></div>
         }
         .into_any()
     }
@@ -207,12 +141,9 @@ pub mod render {
     /// The whole dashboard as HTML.
     pub fn dashboard(spec: DesignSpec, report: Report) -> String {
         let charts = studies::charts(&spec, &report);
-        let assumptions = assumptions(&spec);
-        let floor = crate::report::html::blocks_html(&crate::report::floor_blocks(&spec, &report));
-        let operations = engine::operations::operations(&spec, &report)
-            .into_iter()
-            .map(|ops| view! { <operations::OperationsSection ops/> })
-            .collect_view();
+        let assumptions = blocks_html(&[Block::Table(assumption_table(&spec))]);
+        let floor = blocks_html(&floor_blocks(&spec, &report));
+        let operations = blocks_html(&operating_blocks(&spec, &report));
         let fabrics = report
             .fabrics
             .iter()
@@ -248,11 +179,9 @@ pub mod render {
                 <p class="note">"Open “How” beside a figure for its formula, inputs and source."</p>
                 {workloads}
                 <div class="floor" inner_html=floor></div>
-                <h2>"Operating the fabric"</h2>
-                <p class="note">"Network faults show up as slow training, not outages: configure every fabric as below, keep a baseline, and watch these counters."</p>
-                {operations}
+                <div class="operating" inner_html=operations></div>
                 <h2>"Assumptions and sources"</h2>
-                {assumptions}
+                <div inner_html=assumptions></div>
             </section>
         }
         .to_html()

@@ -183,7 +183,7 @@ pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
             .iter()
             .map(|l| {
                 vec![
-                    crate::dashboard::bom::item_text(l),
+                    super::item_text(l),
                     l.quantity.to_string(),
                     usd(l.unit_price_usd),
                     usd(l.total_usd),

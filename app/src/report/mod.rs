@@ -5,15 +5,29 @@
 
 mod asbuilt;
 mod build;
+mod fabrics;
 mod floor;
 pub mod html;
+mod operating;
 mod sources;
 mod summary;
 mod validation;
+mod whatifs;
+mod workloads;
 
 pub use asbuilt::{kept_cells, last_verdict, KEPT_COLUMNS};
 pub use build::{report_document, Revision};
+pub use fabrics::{
+    bom_blocks, fabric_facts, fabric_heading, fabric_lede, headroom_text, item_text, tier_table,
+    ESTIMATE_NOTE,
+};
 pub use floor::floor_blocks;
+pub use operating::{assumption_table, operating_blocks};
+pub use whatifs::{comparison_table, spine_loss_table};
+pub use workloads::{
+    collectives_table, inter_token_figure, workload_figures, workload_heading, Shown,
+    INTER_TOKEN_LABEL,
+};
 
 use serde::Serialize;
 

@@ -137,9 +137,9 @@ pub fn assert_dashboard_is_complete(html: &str) {
         );
     }
     assert!(html.contains(r#"class="topology""#), "a topology diagram");
-    assert!(html.contains(r#"class="bom""#), "a bill of materials");
+    assert!(html.contains(r#"id="bom-"#), "a bill of materials");
     assert!(
-        html.contains(r#"class="operations""#) && html.contains("Monitoring: link health"),
+        html.contains(r#"id="operations""#) && html.contains("Monitoring: link health"),
         "the operating guidance"
     );
     assert!(

@@ -1,0 +1,287 @@
+//! The workloads as every view shows them: one heading and one list of figures per workload,
+//! which the dashboard draws with its "How" details and the report as tables. A figure's label
+//! and its key (the dashboard's element id) live here and nowhere else.
+
+use super::build::{chart, heading, paragraph, slug, table};
+use super::Block;
+use crate::dashboard::studies::Chart;
+use engine::{Figure, Report, TrainingReport, WorkloadReport};
+use std::fmt::Display;
+
+/// One figure of a workload, as shown: a key for its element id, what it means, and the
+/// figure with its value already formatted with its unit.
+pub struct Shown {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub figure: Figure<String>,
+}
+
+fn shown<T: Display>(key: &'static str, label: &'static str, f: &Figure<T>) -> Shown {
+    Shown {
+        key,
+        label,
+        figure: Figure {
+            value: f.value.to_string(),
+            formula: f.formula.clone(),
+            source: f.source.clone(),
+            worked: f.worked.clone(),
+        },
+    }
+}
+
+/// How the inter-token verdict is named, wherever it shows.
+pub const INTER_TOKEN_LABEL: &str = "Communication per token against the target";
+
+/// The verdict of an inference workload's communication per token against its target
+/// inter-token latency, as a figure.
+pub fn inter_token_figure(i: &engine::InferenceReport) -> Figure<engine::TargetVerdict> {
+    Figure::new(
+        i.inter_token_verdict(),
+        "communication per generated token against the target inter-token latency: every AllReduce of a token is on its critical path",
+        "the design's target; Megatron-LM arXiv:1909.08053 (2 AllReduces per layer)",
+    )
+}
+
+/// The heading of a workload: what it is, where it runs and at what scale.
+pub fn workload_heading(w: &WorkloadReport) -> String {
+    match w {
+        WorkloadReport::Training(t) => format!(
+            "{} (training on {}, {} GPUs over {} nodes)",
+            t.name, t.fabric, t.gpus, t.nodes
+        ),
+        WorkloadReport::Inference(i) => format!(
+            "{} (inference on {}: {} replica{} tensor parallel over {} node{} each, {} tokens in flight)",
+            i.name,
+            i.fabric,
+            i.replicas,
+            if i.replicas == 1 { "" } else { "s" },
+            i.tp_nodes,
+            if i.tp_nodes == 1 { "" } else { "s" },
+            i.tokens_in_flight
+        ),
+        WorkloadReport::Rag(r) => format!("{} (RAG on {})", r.name, r.fabric),
+        WorkloadReport::Storage(s) => format!("{} (storage on {})", s.name, s.fabric),
+    }
+}
+
+/// What a workload's figures are about, as their table's caption says after its name.
+fn figures_topic(w: &WorkloadReport) -> &'static str {
+    match w {
+        WorkloadReport::Training(_) => "step time",
+        WorkloadReport::Inference(_) => "latency",
+        WorkloadReport::Rag(_) => "retrieval",
+        WorkloadReport::Storage(_) => "reads and checkpoints",
+    }
+}
+
+/// Every figure of a workload, in reading order.
+pub fn workload_figures(w: &WorkloadReport) -> Vec<Shown> {
+    match w {
+        WorkloadReport::Training(t) => {
+            let mut figures = vec![
+                shown("step-time", "Step time", &t.step_time),
+                shown("compute-time", "Compute per step", &t.compute_time),
+                shown(
+                    "communication-time",
+                    "Communication per step",
+                    &t.communication_time,
+                ),
+                shown(
+                    "exposed-communication",
+                    "Exposed communication",
+                    &t.exposed_communication,
+                ),
+                shown(
+                    "ideal-step-time",
+                    "Step on an ideal network",
+                    &t.ideal_step_time,
+                ),
+            ];
+            if let Some(s) = &t.slowdown {
+                figures.push(shown("slowdown", "Slowdown from the network", s));
+            }
+            figures.push(shown(
+                "gradient-bytes",
+                "Gradients per GPU",
+                &t.gradient_bytes_per_gpu,
+            ));
+            figures.push(shown(
+                "bytes-per-step",
+                "Data-parallel bytes each GPU sends per step",
+                &t.bytes_per_gpu_per_step,
+            ));
+            figures
+        }
+        WorkloadReport::Inference(i) => vec![
+            shown("allreduce-bytes", "AllReduce message", &i.allreduce_bytes),
+            shown(
+                "per-layer-time",
+                "Communication per layer",
+                &i.per_layer_time,
+            ),
+            shown(
+                "per-token-time",
+                "Communication per token",
+                &i.communication_per_token,
+            ),
+            shown(
+                "added-per-token",
+                "Added by the network per token",
+                &i.network_added_per_token,
+            ),
+            shown(
+                "prefill-time",
+                "Communication per prefill pass",
+                &i.prefill_communication,
+            ),
+            shown("target-itl", INTER_TOKEN_LABEL, &inter_token_figure(i)),
+        ],
+        WorkloadReport::Rag(r) => vec![
+            shown("rag-bytes", "Bytes per query", &r.bytes_per_query),
+            shown("rag-bandwidth", "Bandwidth", &r.bandwidth),
+            shown(
+                "rag-time",
+                "Network time per query",
+                &r.network_time_per_query,
+            ),
+            shown(
+                "rag-share",
+                "Share of the latency budget",
+                &r.share_of_budget,
+            ),
+            shown(
+                "rag-utilisation",
+                "Vector database port utilisation",
+                &r.vector_db_port_utilisation,
+            ),
+        ],
+        WorkloadReport::Storage(s) => vec![
+            shown("read-needed", "Read rate needed", &s.read_needed),
+            shown(
+                "read-provisioned",
+                "Read rate provisioned",
+                &s.read_provisioned,
+            ),
+            shown("read-available", "Read rate available", &s.read_available),
+            shown("read-headroom", "Read headroom", &s.read_headroom),
+            shown("checkpoint-size", "Checkpoint size", &s.checkpoint_size),
+            shown(
+                "checkpoint-time",
+                "Checkpoint write time",
+                &s.checkpoint_write_time,
+            ),
+            shown(
+                "checkpoint-overhead",
+                "Time spent checkpointing",
+                &s.checkpoint_overhead,
+            ),
+        ],
+    }
+}
+
+/// A figure as a row: label, value, formula, source.
+fn figure_row(s: &Shown) -> Vec<String> {
+    let f = &s.figure;
+    let formula = match &f.worked {
+        Some(worked) => format!("{}: {worked}", f.formula),
+        None => f.formula.to_string(),
+    };
+    vec![
+        s.label.to_string(),
+        f.value.clone(),
+        formula,
+        f.source.to_string(),
+    ]
+}
+
+/// The collectives of one training step: what, algorithm, bytes and time.
+pub fn collectives_table(t: &TrainingReport) -> Block {
+    let rows = t
+        .collectives
+        .iter()
+        .filter(|c| c.time.0 > 0.0 || c.bytes_per_gpu.0 > 0.0)
+        .map(|c| {
+            vec![
+                c.what.to_string(),
+                c.label(),
+                c.bytes_per_gpu.to_string(),
+                c.network_bytes_per_node.to_string(),
+                c.time.to_string(),
+            ]
+        })
+        .collect();
+    Block::Table(table(
+        format!("{}: collectives per step", t.name),
+        &[
+            ("What", false),
+            ("Algorithm", false),
+            ("Per GPU", true),
+            ("Into the network per node", true),
+            ("Time", true),
+        ],
+        rows,
+    ))
+}
+
+/// A section of the workloads that are (or are not) storage workloads, each in full, or
+/// `empty` when there are none.
+fn section(blocks: &mut Vec<Block>, report: &Report, storage: bool, empty: &str) {
+    let chosen: Vec<_> = report
+        .workloads
+        .iter()
+        .filter(|w| matches!(w, WorkloadReport::Storage(_)) == storage)
+        .collect();
+    if chosen.is_empty() {
+        blocks.push(paragraph(empty));
+    }
+    for w in chosen {
+        workload(blocks, w);
+    }
+}
+
+/// The training, inference and RAG workloads.
+pub(super) fn workloads(blocks: &mut Vec<Block>, report: &Report) {
+    blocks.push(heading(1, "workloads", "Workload results"));
+    section(
+        blocks,
+        report,
+        false,
+        "The design has no training, inference or RAG workload.",
+    );
+}
+
+/// One workload: its heading, its figures with formula and source, and for training its
+/// collectives.
+pub(super) fn workload(blocks: &mut Vec<Block>, w: &WorkloadReport) {
+    blocks.push(heading(2, slug("workload", w.name()), workload_heading(w)));
+    blocks.push(Block::Table(table(
+        format!("{}: {}", w.name(), figures_topic(w)),
+        &[
+            ("Figure", false),
+            ("Value", true),
+            ("Formula", false),
+            ("Source", false),
+        ],
+        workload_figures(w).iter().map(figure_row).collect(),
+    )));
+    if let WorkloadReport::Training(t) = w {
+        blocks.push(collectives_table(t));
+    }
+}
+
+/// The storage workloads, and the checkpoint charts among the what-ifs.
+pub(super) fn storage(blocks: &mut Vec<Block>, report: &Report, whatifs: Vec<Chart>) {
+    blocks.push(heading(1, "storage", "Storage and checkpoints"));
+    section(
+        blocks,
+        report,
+        true,
+        "The design has no storage workload: training-data reads and checkpoints are not sized.",
+    );
+    for c in whatifs
+        .into_iter()
+        .filter(|c| c.id.starts_with("chart-checkpoints"))
+    {
+        blocks.push(chart(c));
+    }
+}
