@@ -1,5 +1,8 @@
 //! What the engine tells the user about a design. Every figure carries its unit (in its type)
 //! and can say which formula and which source produced it.
+//!
+//! Over 400 lines because these types are the schema of every saved snapshot and of the API:
+//! kept in one file, a change to them is read whole.
 
 use crate::catalog::ReachClass;
 use crate::collective::Algorithm;

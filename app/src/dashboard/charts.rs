@@ -1,5 +1,7 @@
 //! The dashboard's charts, drawn with plotters as SVG text. Every number comes from the engine;
 //! these functions only draw. Text that plotters writes is escaped by it.
+//!
+//! Over 400 lines because every chart shares the axes, units and styles set at the top.
 
 use engine::studies::{
     CheckpointPoint, DegradedPoint, OversubscriptionPoint, ScalingPoint, TechnologyPoint,
@@ -437,81 +439,4 @@ pub fn checkpoints(points: &[CheckpointPoint]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn axis_numbers_keep_three_significant_digits() {
-        assert_eq!(axis_number(10000.0), "10000");
-        assert_eq!(axis_number(12.5), "12.5");
-        assert_eq!(axis_number(0.125), "0.125");
-        assert_eq!(axis_number(1.0), "1");
-        assert_eq!(axis_number(0.0), "0");
-    }
-    use engine::{ByteRate, Ratio, Seconds, Technology};
-
-    #[test]
-    fn a_headroom_chart_is_svg_with_the_tiers_and_the_bottleneck() {
-        let tiers = vec![
-            TierHeadroom {
-                tier: "node-leaf".into(),
-                available: ByteRate(6e12),
-                required: ByteRate(1e10),
-                headroom_percent: Some(59900.0),
-                formula: "".into(),
-            },
-            TierHeadroom {
-                tier: "leaf-spine".into(),
-                available: ByteRate(3e12),
-                required: ByteRate(4e12),
-                headroom_percent: Some(-25.0),
-                formula: "".into(),
-            },
-        ];
-        let svg = headroom("compute", &tiers, Some("leaf-spine"));
-        assert!(svg.starts_with("<svg"));
-        assert!(svg.contains("leaf-spine (bottleneck)"));
-        assert!(
-            svg.contains("#A4161A") || svg.contains("#a4161a"),
-            "the short tier is drawn in red"
-        );
-    }
-
-    #[test]
-    fn the_other_charts_draw_their_points() {
-        let tech = technologies(
-            &[TechnologyPoint {
-                technology: Technology::IbNdr,
-                communication: Seconds(0.5),
-                network_cost_usd: 1e6,
-                critical_findings: 0,
-            }],
-            "per step",
-        );
-        assert!(tech.contains("IB NDR 400G"));
-        let scale = scaling(&[
-            ScalingPoint {
-                nodes: 8,
-                step_time: Seconds(10.0),
-                communication_share: Ratio(0.1),
-            },
-            ScalingPoint {
-                nodes: 64,
-                step_time: Seconds(12.0),
-                communication_share: Ratio(0.3),
-            },
-        ]);
-        assert!(scale.contains("<polyline") || scale.contains("<path"));
-        let degraded = degraded(&[
-            DegradedPoint {
-                remaining: Ratio(1.0),
-                slowdown: Ratio(1.0),
-            },
-            DegradedPoint {
-                remaining: Ratio(0.5),
-                slowdown: Ratio(1.8),
-            },
-        ]);
-        assert!(degraded.contains("<svg"));
-    }
-}
+mod tests;

@@ -1,3 +1,7 @@
+//! The workloads step of the wizard: a card per workload with the fields of its kind
+//! (training, inference, RAG, storage). Over 400 lines because the four kinds share the card,
+//! its name and fabric fields and the model fields.
+
 use super::lens::{self, model_of, model_of_mut, whole};
 use super::options::{self, CUSTOM};
 use crate::editor::Editor;

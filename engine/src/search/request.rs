@@ -1,5 +1,7 @@
 //! What a design search is asked: the design to start from, the targets its workloads must
 //! meet, the constraints on the fabric, and the choices the search may vary.
+//!
+//! Over 400 lines because each field of the request sits beside the rule that checks it.
 
 use crate::catalog::{switch, SwitchFamily};
 use crate::error::{FieldError, SpecErrors};

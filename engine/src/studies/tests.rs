@@ -1,0 +1,115 @@
+use super::*;
+use crate::examples;
+
+fn spec(text: &str) -> DesignSpec {
+    DesignSpec::from_json(text).unwrap()
+}
+
+#[test]
+fn slower_technologies_take_longer_for_the_same_training() {
+    let points = technology_comparison(&spec(examples::SEVENTY_B_TRAINING), 0);
+    assert_eq!(points.len(), 4);
+    for pair in points.windows(2) {
+        assert!(pair[0].communication <= pair[1].communication, "{pair:?}");
+    }
+}
+
+#[test]
+fn the_scaling_curve_includes_the_designed_size() {
+    let points = scaling_curve(&spec(examples::SEVENTY_B_TRAINING), 0);
+    assert!(points.iter().any(|p| p.nodes == 16));
+    assert!(points.len() >= 4);
+}
+
+#[test]
+fn a_healthy_link_is_no_slowdown_and_a_worse_link_never_speeds_up() {
+    let points = degraded_link_curve(&spec(examples::SEVENTY_B_INFERENCE_400G), 0);
+    assert_eq!(points[0].slowdown, Ratio(1.0));
+    for pair in points.windows(2) {
+        assert!(pair[1].slowdown >= pair[0].slowdown);
+    }
+}
+
+#[test]
+fn oversubscribed_leaves_never_speed_a_workload_up() {
+    let spec = spec(crate::examples::SEVENTY_B_TRAINING);
+    let points = oversubscription_sweep(&spec, 0);
+    assert_eq!(points.len(), OVERSUBSCRIPTIONS.len());
+    assert_eq!(points[0].slowdown, Ratio(1.0));
+    for pair in points.windows(2) {
+        assert!(pair[1].slowdown.0 >= pair[0].slowdown.0 - 1e-12);
+    }
+}
+
+#[test]
+fn one_lost_spine_of_four_leaves_three_quarters_of_the_bisection() {
+    let spec = spec(crate::examples::SEVENTY_B_TRAINING);
+    let report = evaluate(&spec).unwrap();
+    let compute = &report.fabrics[0];
+    assert_eq!(compute.plan.spines, 4);
+    let losses = spine_losses(&report);
+    let one = losses
+        .iter()
+        .find(|l| l.fabric == "compute" && l.lost == 1)
+        .unwrap();
+    let two = losses
+        .iter()
+        .find(|l| l.fabric == "compute" && l.lost == 2)
+        .unwrap();
+    assert!((one.bisection_after.0 - 0.75 * compute.bisection.value.0).abs() < 1.0);
+    assert!((two.bisection_after.0 - 0.5 * compute.bisection.value.0).abs() < 1.0);
+    // Rail-optimized rings stay inside the leaves: nothing needs the spines.
+    assert!(one.survives && two.survives);
+    // A single-switch fabric has no spine to lose.
+    assert!(!losses.iter().any(|l| l.fabric == "storage"));
+}
+
+#[test]
+fn a_spine_loss_that_leaves_less_than_the_traffic_needs_does_not_survive() {
+    let spec = spec(crate::examples::SUPERPOD_4SU);
+    let mut report = evaluate(&spec).unwrap();
+    let f = report
+        .fabrics
+        .iter_mut()
+        .find(|f| f.plan.spines > 2)
+        .unwrap();
+    let tier = f.tiers.iter_mut().find(|t| t.tier == "leaf-spine").unwrap();
+    // Traffic at 90 % of the tier: one lost spine of many leaves too little.
+    tier.required = crate::units::ByteRate(tier.available.0 * 0.9);
+    let name = f.name.clone();
+    let spines = f.plan.spines;
+    let losses = spine_losses(&report);
+    let one = losses
+        .iter()
+        .find(|l| l.fabric == name && l.lost == 1)
+        .unwrap();
+    assert_eq!(
+        one.survives,
+        f64::from(spines - 1) / f64::from(spines) >= 0.9
+    );
+    let two = losses
+        .iter()
+        .find(|l| l.fabric == name && l.lost == 2)
+        .unwrap();
+    assert_eq!(
+        two.survives,
+        f64::from(spines - 2) / f64::from(spines) >= 0.9
+    );
+}
+
+#[test]
+fn checkpointing_less_often_spends_less_time_writing() {
+    let spec = spec(crate::examples::SEVENTY_B_TRAINING);
+    let points = checkpoint_sweep(&spec, 1);
+    assert_eq!(points.len(), CHECKPOINT_INTERVALS_MIN.len());
+    for p in &points {
+        // overhead = write time ÷ interval
+        let expected = p.write_time.0 / (p.interval_minutes * 60.0);
+        assert!((p.overhead.0 - expected).abs() < 1e-9, "{p:?}");
+    }
+    assert!(points[0].overhead.0 > points[5].overhead.0);
+    assert!(
+        checkpoint_sweep(&spec, 0).is_empty(),
+        "the training workload has no checkpoint"
+    );
+}
