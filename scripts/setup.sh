@@ -50,6 +50,17 @@ if [ "${1:-}" = "--browser" ] && [ ! -e "${TOOLS_DIR}/pyavd/installed-${PYAVD_VE
   touch "${TOOLS_DIR}/pyavd/installed-${PYAVD_VERSION}"
 fi
 
+# The tests check the API's OpenAPI document and validate real bodies against it with
+# openapi-spec-validator (and its jsonschema), from PyPI, in a venv of its own under .tools/.
+if [ "${1:-}" = "--browser" ] && [ ! -e "${TOOLS_DIR}/openapi/installed-${OPENAPI_VALIDATOR_VERSION}" ]; then
+  step "installing openapi-spec-validator ${OPENAPI_VALIDATOR_VERSION} from PyPI into ${TOOLS_DIR}/openapi"
+  rm -rf "${TOOLS_DIR}/openapi"
+  python3 -m venv "${TOOLS_DIR}/openapi"
+  "${TOOLS_DIR}/openapi/bin/python" -m pip install -q --disable-pip-version-check \
+    "openapi-spec-validator==${OPENAPI_VALIDATOR_VERSION}"
+  touch "${TOOLS_DIR}/openapi/installed-${OPENAPI_VALIDATOR_VERSION}"
+fi
+
 # The tests also read PDFs (pdftotext, pdftoppm, pdfinfo from poppler-utils), have Graphviz
 # lay out the hand-off bundle's graphs (dot, from graphviz), run its InfiniBand topologies in the
 # simulator ibsim (ibsim-utils) for the real ibnetdiscover (infiniband-diags), and start Slurm's

@@ -17,6 +17,7 @@ cargo fmt --all --check
 
 step "clippy, per package and feature set (ssr and hydrate never together)"
 cargo clippy -q -p engine --all-targets -- -D warnings
+cargo clippy -q -p engine --all-targets --features schema -- -D warnings
 cargo clippy -q -p engine --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -q -p app --features ssr --all-targets -- -D warnings
 cargo clippy -q -p app --features hydrate --target wasm32-unknown-unknown -- -D warnings

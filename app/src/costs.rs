@@ -91,14 +91,12 @@ where
 
 /// 429, with Retry-After and a JSON body like every other refusal.
 fn too_many(cost: Cost, seconds: u64) -> Response<Body> {
-    let body = serde_json::json!({
-        "error": "too_many_requests",
-        "details": format!(
-            "too many {} from this address: try again in {seconds} s",
-            cost.what()
-        ),
-    });
-    let mut response = Response::new(Body::from(body.to_string()));
+    let body = crate::error::AppError::TooManyRequests(format!(
+        "too many {} from this address: try again in {seconds} s",
+        cost.what()
+    ));
+    let body = serde_json::to_string(&body).unwrap_or_default();
+    let mut response = Response::new(Body::from(body));
     *response.status_mut() = StatusCode::TOO_MANY_REQUESTS;
     let headers = response.headers_mut();
     headers.insert(header::RETRY_AFTER, seconds.into());

@@ -7,6 +7,11 @@ use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(
+    feature = "ssr",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Error")
+)]
 #[serde(tag = "error", content = "details", rename_all = "snake_case")]
 pub enum AppError {
     /// The design is invalid: every error, with its field path (422).
@@ -21,6 +26,10 @@ pub enum AppError {
     /// The request itself could not be read (400).
     #[error("bad request: {0}")]
     BadRequest(String),
+    /// The client has used up its allowance of this kind of request for now (429, with
+    /// Retry-After).
+    #[error("too many requests: {0}")]
+    TooManyRequests(String),
     /// The server could not do its part; the message is generic (500).
     #[error("server error: {0}")]
     Internal(String),
@@ -36,6 +45,7 @@ impl AppError {
             AppError::NotFound(_) => 404,
             AppError::Forbidden(_) => 403,
             AppError::BadRequest(_) => 400,
+            AppError::TooManyRequests(_) => 429,
             AppError::Internal(_) | AppError::Unreachable(_) => 500,
         }
     }

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 /// One figure the engine took from the catalog or the calibration, not from the user.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Assumption {
     /// What it is about: "GPU H100 SXM", "Switch QM9700 (fabric compute)", "Calibration".
     pub subject: String,

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 /// One message size: what was measured and what the design predicts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SizeCheck {
     pub bytes: u64,
     /// The better of out-of-place and in-place, GB/s.
@@ -42,6 +43,7 @@ impl SizeCheck {
 
 /// A run checked against the design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BaselineCheck {
     pub fabric: String,
     pub collective: Collective,
@@ -62,6 +64,7 @@ pub struct BaselineCheck {
 /// What the person adding a run says about it where its output does not: many launchers print
 /// only a few `#  Rank` lines.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Stated {
     pub ranks: Option<u32>,
     pub nodes: Option<u32>,

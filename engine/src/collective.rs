@@ -89,6 +89,7 @@ impl Group {
 
 /// Which model gave a collective's time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Algorithm {
     Ring,

@@ -3,6 +3,7 @@ use std::fmt;
 
 /// One thing wrong with a spec: where (a field path such as `training.gpus`) and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FieldError {
     pub path: String,
     pub reason: String,
@@ -29,6 +30,7 @@ impl fmt::Display for FieldError {
 
 /// Every error found in a spec, never empty.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SpecErrors(pub Vec<FieldError>);
 
 impl SpecErrors {

@@ -20,6 +20,7 @@ pub const MAX_ROWS: usize = 4_096;
 
 /// The collective a run measured, from the tool's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Collective {
     AllReduce,
@@ -69,6 +70,7 @@ impl Collective {
 
 /// Time and bandwidths of one message size, one placement.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Measurement {
     pub time_us: f64,
     /// Algorithm bandwidth, GB/s (10⁹ bytes per second): size ÷ time.
@@ -81,6 +83,7 @@ pub struct Measurement {
 
 /// One row of the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Row {
     /// Line number in the input, from 1.
     pub line: usize,
@@ -94,6 +97,7 @@ pub struct Row {
 
 /// A parsed run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Run {
     /// From the tool's name where the output shows it.
     pub collective: Option<Collective>,
@@ -120,6 +124,7 @@ impl Run {
 
 /// Why the text is not nccl-tests output, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ParseError {
     /// Line number from 1; 0 for the input as a whole.
     pub line: usize,
@@ -321,6 +326,7 @@ pub fn size_label(bytes: u64) -> String {
 
 /// How a measured run compares with what the design predicts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Verdict {
     pub healthy: bool,
     /// The message size compared, bytes.

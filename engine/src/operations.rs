@@ -19,6 +19,7 @@ pub const SWITCH_MTU_BYTES: f64 = 9216.0;
 
 /// One setting: what to set, to what, why, and where the value comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Setting {
     pub item: Cow<'static, str>,
     pub value: Cow<'static, str>,
@@ -42,6 +43,7 @@ fn setting(
 
 /// A configuration excerpt for one network operating system.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Snippet {
     pub platform: Cow<'static, str>,
     pub text: String,
@@ -49,6 +51,7 @@ pub struct Snippet {
 
 /// PFC headroom of one cable run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Headroom {
     pub tier: Cow<'static, str>,
     pub length_m: f64,
@@ -57,6 +60,7 @@ pub struct Headroom {
 
 /// What a workload should put on each port of the fabric, so that hot spots stand out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ExpectedUtilisation {
     pub workload: String,
     /// Average over a training step (or a storage read cycle), per port, of the line rate.
@@ -67,6 +71,7 @@ pub struct ExpectedUtilisation {
 
 /// The operating guidance for one fabric.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FabricOperations {
     pub fabric: String,
     pub technology: Technology,

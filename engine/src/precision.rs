@@ -2,6 +2,7 @@ use serde::{Deserialize, Serialize};
 
 /// Numeric format of weights, gradients or activations on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Precision {
     Fp32,

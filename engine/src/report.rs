@@ -18,6 +18,8 @@ use std::fmt;
 /// A figure with the formula and source that produced it, so that any number shown can
 /// "show its work".
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Figure_of_{T}"))]
 pub struct Figure<T> {
     pub value: T,
     pub formula: Cow<'static, str>,
@@ -60,6 +62,7 @@ impl<T: fmt::Display> Figure<T> {
 /// A time against the target it must stay within, for a pass or fail verdict:
 /// "18.9 ms of 5.00 ms target — over".
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TargetVerdict {
     pub value: Seconds,
     pub target: Seconds,
@@ -105,6 +108,7 @@ impl fmt::Display for TargetVerdict {
 
 /// The evaluation of a design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Report {
     /// Version of the engine that computed this report.
     pub engine_version: String,
@@ -117,6 +121,7 @@ pub struct Report {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ClusterSummary {
     pub gpu: String,
     pub nodes: u32,
@@ -128,6 +133,7 @@ pub struct ClusterSummary {
 
 /// The figures an architect looks at first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Headline {
     /// The largest training slowdown against an ideal network.
     pub worst_training_slowdown: Option<Ratio>,
@@ -148,6 +154,7 @@ pub struct Headline {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Totals {
     pub cost_usd: f64,
     pub power_w: f64,
@@ -157,6 +164,7 @@ pub struct Totals {
 
 /// One fabric, sized.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FabricReport {
     pub name: String,
     pub role: Role,
@@ -188,6 +196,7 @@ pub struct FabricReport {
 
 /// Cables of one tier.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CableCount {
     pub tier: String,
     pub reach: ReachClass,
@@ -197,6 +206,7 @@ pub struct CableCount {
 
 /// One line of the bill of materials.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BomLine {
     /// Key used by price and power overrides (`switch:qm9700`).
     pub item: String,
@@ -267,6 +277,7 @@ impl BomLine {
 
 /// Bandwidth a tier of a fabric has against what its workloads need.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TierHeadroom {
     pub tier: String,
     pub available: ByteRate,
@@ -277,6 +288,7 @@ pub struct TierHeadroom {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum WorkloadReport {
     Training(TrainingReport),
@@ -298,6 +310,7 @@ impl WorkloadReport {
 
 /// One collective of a training step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CollectiveReport {
     pub what: Cow<'static, str>,
     pub algorithm: Algorithm,
@@ -326,6 +339,8 @@ pub fn choice_label(algorithm: Algorithm, protocol: Protocol) -> String {
 
 /// The algorithm and protocol one collective runs with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "CollectiveChoice"))]
 pub struct Choice {
     pub algorithm: Algorithm,
     pub protocol: Protocol,
@@ -338,6 +353,7 @@ impl Choice {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TrainingReport {
     pub name: String,
     pub fabric: String,
@@ -359,6 +375,7 @@ pub struct TrainingReport {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct InferenceReport {
     pub name: String,
     pub fabric: String,
@@ -399,6 +416,7 @@ impl InferenceReport {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RagReport {
     pub name: String,
     pub fabric: String,
@@ -410,6 +428,7 @@ pub struct RagReport {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StorageReport {
     pub name: String,
     pub fabric: String,
@@ -425,6 +444,7 @@ pub struct StorageReport {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Info,
@@ -446,6 +466,7 @@ impl Severity {
 
 /// A warning or recommendation, traceable to the rule that raised it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     pub severity: Severity,
     /// Stable rule id (`roce-lossless`).

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// One public source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Source {
     /// How figures cite it.
     pub cite: &'static str,

@@ -49,6 +49,7 @@ fn against_first(points: Vec<(f64, Seconds)>) -> Vec<(f64, Ratio)> {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TechnologyPoint {
     pub technology: Technology,
     pub communication: Seconds,
@@ -87,6 +88,7 @@ pub fn technology_comparison(spec: &DesignSpec, workload: usize) -> Vec<Technolo
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ScalingPoint {
     pub nodes: u32,
     pub step_time: Seconds,
@@ -152,6 +154,7 @@ pub fn scaling_curve(spec: &DesignSpec, workload: usize) -> Vec<ScalingPoint> {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DegradedPoint {
     /// Speed left on the degraded link.
     pub remaining: Ratio,
@@ -187,6 +190,7 @@ pub fn degraded_link_curve(spec: &DesignSpec, workload: usize) -> Vec<DegradedPo
 pub const OVERSUBSCRIPTIONS: [f64; 5] = [1.0, 1.5, 2.0, 3.0, 4.0];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OversubscriptionPoint {
     /// Leaf oversubscription (downlinks ÷ uplinks).
     pub oversubscription: f64,
@@ -220,6 +224,7 @@ pub fn oversubscription_sweep(spec: &DesignSpec, workload: usize) -> Vec<Oversub
 
 /// The leaf-spine tier of one fabric after losing spine switches.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SpineLoss {
     pub fabric: String,
     pub spines: u32,
@@ -266,6 +271,7 @@ pub fn spine_losses(report: &Report) -> Vec<SpineLoss> {
 pub const CHECKPOINT_INTERVALS_MIN: [f64; 6] = [5.0, 10.0, 15.0, 30.0, 60.0, 120.0];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CheckpointPoint {
     pub interval_minutes: f64,
     /// Share of the time spent writing checkpoints.

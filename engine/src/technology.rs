@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// The link technology of a fabric. The port speed of every endpoint on the fabric follows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Technology {
     /// InfiniBand NDR, 400 Gb/s per port (ConnectX-7) [stas00/ml-engineering].
@@ -22,6 +23,7 @@ pub enum Technology {
 
 /// How a technology moves data between hosts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Transport {
     InfiniBand,

@@ -22,6 +22,7 @@ pub struct Demand {
 
 /// The layout the sizing chose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Layout {
     SingleSwitch,
@@ -43,6 +44,7 @@ impl Layout {
 
 /// A sized fabric.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Plan {
     pub layout: Layout,
     pub tiers: u32,

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 /// NCCL's protocols.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Protocol {
     Ll,

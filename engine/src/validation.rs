@@ -16,6 +16,7 @@ use std::borrow::Cow;
 
 /// One published measurement against the engine's prediction.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ValidationRow {
     pub source: Cow<'static, str>,
     pub setup: String,

@@ -1,9 +1,18 @@
-//! The JSON API under `/api/`, documented in `openapi.json` (served at `/api/openapi.json`):
-//! evaluate a spec; create a design; save a revision with the edit key; read a design, its
+//! The JSON API under `/api/`, described by the OpenAPI document served at
+//! `/api/openapi.json`, generated from the endpoint list below: evaluate a spec; search for
+//! the cheapest fabrics; create a design; save a revision with the edit key; read a design, its
 //! revisions and their reports. Errors have the shape of the server functions' errors:
 //! `{"error": kind, "details": …}`, with 400 for unreadable JSON, 403 for a missing or wrong
 //! edit key, 404 for an unknown design or revision, 413 for a body over 256 KiB and 422 with
 //! every field error for an invalid spec. Nothing is written unless the answer is 201.
+//!
+//! A new endpoint is one entry of `endpoints()`: its handler, with the cost layer it spends,
+//! and its operation for the document.
+
+mod bodies;
+pub mod openapi;
+
+use std::sync::LazyLock;
 
 use app::costs::{COMPUTES, WRITES};
 use app::error::AppError;
@@ -11,34 +20,181 @@ use app::store::{check, DesignId, EditKey, SaveError, Store, StoreError, StoredR
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::handler::Handler;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{self, MethodRouter};
 use axum::{Json, Router};
+use bodies::{Created, Design, Links, Revision, RevisionList, SaveRequest, Saved, SearchBody};
+use engine::search::SearchResult;
 use engine::{DesignSpec, Report, SpecErrors};
-use serde::Deserialize;
-use serde_json::json;
+use openapi::{schema, Operation};
 
-/// The OpenAPI 3.1 description of this API.
-pub const OPENAPI: &str = include_str!("openapi.json");
+/// One route of the API: what serves it and what the document says of it.
+pub struct Endpoint {
+    pub operation: Operation,
+    handler: MethodRouter<Store>,
+}
+
+/// The refusals of a body that is read, evaluated and may be too large.
+const READS_A_SPEC: &[u16] = &[400, 413, 422, 429];
+const UNKNOWN: &[u16] = &[404];
+
+/// Every endpoint of the API, in the order the document lists them.
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint {
+            operation: Operation {
+                method: Method::GET,
+                path: "/api/openapi.json",
+                id: "openapi",
+                summary: "This document",
+                description: "",
+                request: None,
+                answer: (200, "The OpenAPI document", schema::<serde_json::Value>),
+                refusals: &[],
+                edit_key: false,
+            },
+            handler: routing::get(openapi_document),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::POST,
+                path: "/api/evaluate",
+                id: "evaluate",
+                summary: "Evaluate a spec without storing it",
+                description: "",
+                request: Some(schema::<engine::AnySpecVersion>),
+                answer: (200, "The engine's report", schema::<Report>),
+                refusals: READS_A_SPEC,
+                edit_key: false,
+            },
+            handler: routing::post(evaluate.layer(COMPUTES)),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::POST,
+                path: "/api/search",
+                id: "search",
+                summary: "Search for the cheapest fabrics that meet the design's targets",
+                description: "At most 1,000,000 candidates through the API. The answer is the \
+                    Pareto frontier of cost, power and slowdown, cheapest first, and the answer \
+                    in words.",
+                request: Some(schema::<SearchBody>),
+                answer: (
+                    200,
+                    "The frontier and the answer in words",
+                    schema::<SearchResult>,
+                ),
+                refusals: READS_A_SPEC,
+                edit_key: false,
+            },
+            handler: routing::post(search.layer(COMPUTES)),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::POST,
+                path: "/api/designs",
+                id: "createDesign",
+                summary: "Create a design from a spec",
+                description: "",
+                request: Some(schema::<SaveRequest>),
+                answer: (
+                    201,
+                    "Stored as revision 1; the edit key is returned this once",
+                    schema::<Created>,
+                ),
+                refusals: READS_A_SPEC,
+                edit_key: false,
+            },
+            handler: routing::post(create.layer(WRITES)),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::GET,
+                path: "/api/designs/{id}",
+                id: "getDesign",
+                summary: "A design: title, newest revision, dates",
+                description: "",
+                request: None,
+                answer: (200, "The design", schema::<Design>),
+                refusals: UNKNOWN,
+                edit_key: false,
+            },
+            handler: routing::get(design),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::GET,
+                path: "/api/designs/{id}/revisions",
+                id: "listRevisions",
+                summary: "Every revision of a design, newest first",
+                description: "",
+                request: None,
+                answer: (200, "The revisions", schema::<RevisionList>),
+                refusals: UNKNOWN,
+                edit_key: false,
+            },
+            handler: routing::get(revisions),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::POST,
+                path: "/api/designs/{id}/revisions",
+                id: "saveRevision",
+                summary: "Save a new revision (needs the edit key)",
+                description: "",
+                request: Some(schema::<SaveRequest>),
+                answer: (201, "Stored as the next revision", schema::<Saved>),
+                refusals: &[400, 403, 404, 413, 422, 429],
+                edit_key: true,
+            },
+            handler: routing::post(save.layer(WRITES)),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::GET,
+                path: "/api/designs/{id}/revisions/{n}",
+                id: "getRevision",
+                summary: "One revision: its spec and when and by which engine it was saved",
+                description: "",
+                request: None,
+                answer: (200, "The revision", schema::<Revision>),
+                refusals: UNKNOWN,
+                edit_key: false,
+            },
+            handler: routing::get(revision),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::GET,
+                path: "/api/designs/{id}/revisions/{n}/report",
+                id: "getReport",
+                summary: "The report saved with a revision (its engine_version says which \
+                    engine computed it)",
+                description: "",
+                request: None,
+                answer: (200, "The report", schema::<Report>),
+                refusals: &[404, 429],
+                edit_key: false,
+            },
+            handler: routing::get(report.layer(COMPUTES)),
+        },
+    ]
+}
+
+/// The OpenAPI document of `endpoints()`, generated once.
+pub static OPENAPI: LazyLock<String> = LazyLock::new(|| {
+    let endpoints = endpoints();
+    openapi::document(endpoints.iter().map(|e| &e.operation)).to_string()
+});
 
 pub fn routes(store: Store) -> Router {
-    Router::new()
-        .route("/api/openapi.json", get(openapi))
-        .route("/api/evaluate", post(evaluate.layer(COMPUTES)))
-        .route("/api/search", post(search.layer(COMPUTES)))
-        .route("/api/designs", post(create.layer(WRITES)))
-        .route("/api/designs/{id}", get(design))
-        .route(
-            "/api/designs/{id}/revisions",
-            get(revisions).post(save.layer(WRITES)),
-        )
-        .route("/api/designs/{id}/revisions/{n}", get(revision))
-        .route(
-            "/api/designs/{id}/revisions/{n}/report",
-            get(report.layer(COMPUTES)),
-        )
-        .route("/api/{*rest}", axum::routing::any(unknown))
+    endpoints()
+        .into_iter()
+        .fold(Router::new(), |router, endpoint| {
+            router.route(endpoint.operation.path, endpoint.handler)
+        })
+        .route("/api/{*rest}", routing::any(unknown))
         .with_state(store)
 }
 
@@ -108,8 +264,12 @@ fn evaluated(spec: serde_json::Value) -> Result<(DesignSpec, Report), Failure> {
     Ok((spec, report))
 }
 
-async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+async fn openapi_document() -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        OPENAPI.as_str(),
+    )
+        .into_response()
 }
 
 async fn unknown() -> Failure {
@@ -144,46 +304,21 @@ async fn search(body: Bytes) -> Answer {
     Ok(Json(result).into_response())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SaveBody {
-    spec: serde_json::Value,
-    #[serde(default)]
-    note: String,
-}
-
-/// Where a revision is shown, exported and handed over.
-fn links(id: &str, revision: u32) -> serde_json::Value {
-    let at = format!("/d/{id}/r/{revision}");
-    json!({
-        "share": format!("/d/{id}"),
-        "revision": at,
-        "api": format!("/api/designs/{id}"),
-        "report": format!("{at}/report"),
-        "report_pdf": format!("{at}/report.pdf"),
-        "bom_csv": format!("{at}/bom.csv"),
-        "cabling_csv": format!("{at}/cabling.csv"),
-        "handoff": format!("{at}/handoff"),
-        "handoff_zip": format!("{at}/handoff.zip"),
-        "asbuilt": format!("{at}/asbuilt"),
-    })
-}
-
 async fn create(State(store): State<Store>, body: Bytes) -> Answer {
-    let body: SaveBody = json_body(&body)?;
+    let body: SaveRequest = json_body(&body)?;
     let checked = check(DesignSpec::from_value(body.spec), &body.note)?;
     let (id, key) = store.save_new(&checked).await?;
     let id = id.as_str();
     Ok((
         StatusCode::CREATED,
         [(header::LOCATION, format!("/api/designs/{id}"))],
-        Json(json!({
-            "id": id,
-            "revision": 1,
-            "edit_key": key.as_str(),
-            "edit_link": format!("/d/{id}/claim?key={}", key.as_str()),
-            "links": links(id, 1),
-        })),
+        Json(Created {
+            id: id.to_string(),
+            revision: 1,
+            edit_key: key.as_str().to_string(),
+            edit_link: format!("/d/{id}/claim?key={}", key.as_str()),
+            links: Links::of(id, 1),
+        }),
     )
         .into_response())
 }
@@ -212,13 +347,17 @@ async fn save(
     let key = edit_key(&headers).ok_or_else(|| {
         forbidden("saving a revision needs the design's edit key (Authorization: Bearer KEY)")
     })?;
-    let body: SaveBody = json_body(&body)?;
+    let body: SaveRequest = json_body(&body)?;
     let checked = check(DesignSpec::from_value(body.spec), &body.note)?;
     let n = store.save_next(&design_id, &key, &checked).await?;
     Ok((
         StatusCode::CREATED,
         [(header::LOCATION, format!("/api/designs/{id}/revisions/{n}"))],
-        Json(json!({ "id": id, "revision": n, "links": links(&id, n) })),
+        Json(Saved {
+            links: Links::of(&id, n),
+            id,
+            revision: n,
+        }),
     )
         .into_response())
 }
@@ -228,15 +367,7 @@ async fn design(State(store): State<Store>, Path(id): Path<String>) -> Answer {
         .design(&design_id(&id)?)
         .await?
         .ok_or_else(|| no_design(&id))?;
-    Ok(Json(json!({
-        "id": head.id,
-        "title": head.title,
-        "latest_revision": head.latest_revision,
-        "created_at_ms": head.created_at_ms,
-        "updated_at_ms": head.updated_at_ms,
-        "links": links(&id, head.latest_revision),
-    }))
-    .into_response())
+    Ok(Json(Design::from(head)).into_response())
 }
 
 async fn revisions(State(store): State<Store>, Path(id): Path<String>) -> Answer {
@@ -245,19 +376,8 @@ async fn revisions(State(store): State<Store>, Path(id): Path<String>) -> Answer
     if list.is_empty() {
         return Err(no_design(&id));
     }
-    let list: Vec<_> = list
-        .into_iter()
-        .map(|r| {
-            json!({
-                "number": r.number,
-                "title": r.title,
-                "note": r.note,
-                "engine_version": r.engine_version,
-                "saved_at_ms": r.saved_at_ms,
-            })
-        })
-        .collect();
-    Ok(Json(json!({ "id": id, "revisions": list })).into_response())
+    let revisions = list.into_iter().map(Into::into).collect();
+    Ok(Json(RevisionList { id, revisions }).into_response())
 }
 
 async fn stored(store: &Store, id: &str, n: &str) -> Result<StoredRevision, Failure> {
@@ -274,15 +394,7 @@ async fn stored(store: &Store, id: &str, n: &str) -> Result<StoredRevision, Fail
 
 async fn revision(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
     let r = stored(&store, &id, &n).await?;
-    Ok(Json(json!({
-        "id": id,
-        "number": r.number,
-        "note": r.note,
-        "engine_version": r.engine_version,
-        "saved_at_ms": r.saved_at_ms,
-        "spec": r.spec,
-    }))
-    .into_response())
+    Ok(Json(Revision::of(id, r)).into_response())
 }
 
 async fn report(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {

@@ -26,6 +26,7 @@ pub const MAX_LINKS: usize = 1 << 20;
 
 /// One link as a fabric reports it, seen from `device`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ObservedLink {
     pub device: String,
     pub port: String,
@@ -43,6 +44,7 @@ pub struct ObservedLink {
 
 /// Why the text is not what the parser reads, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ParseError {
     /// Line number from 1; 0 for the input as a whole.
     pub line: usize,

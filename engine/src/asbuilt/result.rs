@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// One end of a planned cable found cabled to something else.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Miscabled {
     /// The planned end (device, port) the link was found on.
     pub device: String,
@@ -21,6 +22,7 @@ pub struct Miscabled {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Status {
     AsPlanned,
@@ -87,6 +89,7 @@ impl Status {
 
 /// One planned cable and what was found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CableCheck {
     pub label: String,
     pub fabric: String,
@@ -103,6 +106,7 @@ pub struct CableCheck {
 
 /// Counts for a switch, a rail or the whole check.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Summary {
     pub name: String,
     pub as_planned: u32,
@@ -129,6 +133,7 @@ impl Summary {
 
 /// The as-built fabric against the plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AsBuiltCheck {
     /// Labels of the cables found as planned, in sheet order.
     pub as_planned: Vec<String>,

@@ -21,6 +21,7 @@ pub(crate) use walk::{links, End, Link, Role, Visit};
 /// One cable. The rack, U and route fields are filled by the floor's sheet
 /// (`crate::floor::cabling`); the fabric's own sheet leaves them empty.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Cable {
     pub fabric: String,
     /// `node-leaf`, `leaf-spine` or `spine-core`.

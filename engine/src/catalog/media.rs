@@ -6,6 +6,7 @@ use super::{Provenance, ESTIMATE};
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReachClass {
     /// Passive copper, up to 2 m at 400G and above (3 m below) [MCP4Y10, MCP7Y00].

@@ -1,6 +1,7 @@
 use super::{Provenance, ESTIMATE};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SwitchFamily {
     #[serde(rename = "infiniband")]

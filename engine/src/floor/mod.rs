@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 /// The physical plan of a design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FloorReport {
     /// Rows of racks: compute rows, then the network row(s).
     pub rows: u32,
@@ -71,6 +72,7 @@ pub struct FloorReport {
 
 /// One rack on the floor.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rack {
     /// `R<row>-<position>`, both from 1.
     pub name: String,
@@ -89,6 +91,7 @@ pub struct Rack {
 
 /// What stands in which rack unit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Device {
     pub label: String,
     /// `node`, `leaf`, `spine` or `core`.
@@ -101,6 +104,7 @@ pub struct Device {
 
 /// Cables of one length.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LengthCount {
     pub fabric: String,
     pub tier: String,
@@ -112,6 +116,7 @@ pub struct LengthCount {
 
 /// Transceivers of one kind.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TransceiverCount {
     pub fabric: String,
     /// `switch`, `node` or `endpoint` (a device the floor does not place: UFM, storage).
@@ -125,6 +130,7 @@ pub struct TransceiverCount {
 
 /// One long cable, for the floor plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Route {
     pub fabric: String,
     pub tier: String,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a check measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "kind", content = "workload")]
 pub enum Measure {
     /// Step-time slowdown of training workload `n` (index in the design), percent.
@@ -52,6 +53,7 @@ impl Measure {
 
 /// One target or constraint, with the request field it comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Check {
     /// The request field that sets the limit (`targets.every_workload.max_added_latency_ms`).
     pub path: String,
@@ -118,9 +120,11 @@ pub(crate) fn round(v: f64) -> String {
 /// A check that a candidate breaks: its index in the search's checks, the candidate's value
 /// and the limit.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Breach {
     pub check: usize,
     #[serde(with = "super::record::number_or_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub value: f64,
     pub limit: f64,
 }

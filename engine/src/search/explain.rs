@@ -11,19 +11,23 @@ use serde::{Deserialize, Serialize};
 
 /// One check measured on one candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Measured {
     /// Index into the search's checks.
     pub check: usize,
     #[serde(with = "super::record::number_or_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub value: f64,
     pub limit: f64,
     /// Relative margin: positive when met, negative when broken.
     #[serde(with = "super::record::number_or_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub slack: f64,
 }
 
 /// A candidate with its choices, as the result shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Candidate {
     pub record: Record,
     pub choice: Choice,
@@ -31,6 +35,7 @@ pub struct Candidate {
 
 /// The cheaper neighbour of an explained candidate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct NextCheaper {
     pub candidate: Candidate,
     /// The checks it breaks, worst first; empty when it is feasible (then it lost on power or
@@ -39,6 +44,7 @@ pub struct NextCheaper {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Explanation {
     pub candidate: Candidate,
     /// Every check, in the search's order.
@@ -52,6 +58,7 @@ pub struct Explanation {
 
 /// No candidate meets every check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct NoDesign {
     /// Checks no evaluated candidate meets.
     pub unmet_by_all: Vec<usize>,

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// How far a search has come.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Progress {
     pub visited: u64,
     /// Candidates the search will visit in all.

@@ -72,6 +72,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a finished (or interrupted) search found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SearchResult {
     /// Candidates the freedoms span.
     pub space: u64,

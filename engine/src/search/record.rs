@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// What the search concluded about one candidate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "status")]
 pub enum Status {
     /// Meets every check and no evaluated candidate beats it on every objective.
@@ -22,18 +23,23 @@ pub enum Status {
 
 /// One visited candidate: its id (decode it with [`Search::choice`](super::Search::choice)) and objectives.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Record {
     pub id: u64,
     /// Network cost, USD; not a number (null in JSON) when the candidate was not evaluated.
     #[serde(with = "number_or_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub cost_usd: f64,
     #[serde(with = "number_or_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub power_w: f64,
     /// Worst training step-time slowdown, percent.
     #[serde(with = "number_or_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub slowdown_percent: f64,
     /// Worst network-added latency per token, ms.
     #[serde(with = "number_or_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub added_latency_ms: f64,
     pub status: Status,
 }

@@ -15,8 +15,11 @@ pub const MAX_VALUES_PER_FREEDOM: usize = 32;
 /// A design search: the cheapest fabrics for `base` that meet `targets` within `constraints`,
 /// varying what `freedoms` allows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SearchRequest {
+    /// Read as a spec on its own is, older versions upgraded.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::spec::AnySpecVersion"))]
     pub base: DesignSpec,
     #[serde(default)]
     pub targets: Targets,
@@ -39,6 +42,7 @@ pub fn default_max_candidates() -> u64 {
 
 /// Limits for one workload; a limit that does not apply to the workload's kind is ignored.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Limits {
     /// Training: largest step-time slowdown against an ideal network, in percent (5 means the
@@ -58,6 +62,7 @@ pub struct Limits {
 
 /// Limits for a workload named in the base design; they replace `every_workload`'s.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadLimits {
     pub workload: String,
@@ -66,6 +71,7 @@ pub struct WorkloadLimits {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Targets {
     #[serde(default)]
@@ -86,6 +92,7 @@ impl Targets {
 
 /// What every candidate must respect, whatever its workloads do.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Constraints {
     /// Network cost of the whole design (every fabric), USD.
@@ -136,6 +143,7 @@ impl Constraints {
 
 /// How the workloads are spread over fabrics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Arrangement {
     /// The base design's fabrics and workload mapping.
@@ -148,6 +156,7 @@ pub enum Arrangement {
 
 /// The choices the search may vary. An empty list keeps the base design's value.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Freedoms {
     /// Only these fabrics of the base design vary, by name; every fabric when empty. The
@@ -177,6 +186,7 @@ pub struct Freedoms {
 
 /// A request without its base design, read after the base has been read on its own.
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct Rest {
     #[serde(default)]

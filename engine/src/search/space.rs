@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// One fabric's choices in a candidate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FabricChoice {
     pub fabric: String,
     pub technology: Technology,
@@ -22,6 +23,8 @@ pub struct FabricChoice {
 
 /// Everything a candidate chose.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "CandidateChoice"))]
 pub struct Choice {
     pub arrangement: Arrangement,
     pub nics_per_node: u32,

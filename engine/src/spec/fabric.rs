@@ -3,6 +3,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a fabric is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The GPU-to-GPU (east-west) fabric.
@@ -27,6 +28,7 @@ impl Role {
 
 /// How the switches are arranged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Topology {
     /// Two tiers while they suffice, else three (seed C4).
@@ -40,6 +42,7 @@ pub enum Topology {
 
 /// Downlink : uplink bandwidth at each switch tier (1.0 is non-blocking).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Oversubscription {
     pub leaf: f64,
@@ -63,6 +66,7 @@ impl Default for Oversubscription {
 
 /// Cable runs, which set the reach class of every link.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CableRuns {
     pub node_leaf_m: f64,
@@ -88,6 +92,7 @@ impl Default for CableRuns {
 
 /// One fabric of the design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Fabric {
     /// Unique within the design; workloads refer to it.

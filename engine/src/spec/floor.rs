@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where a tier of switches stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Placement {
     /// In a compute rack, above the nodes it serves first.
@@ -31,6 +32,7 @@ impl Placement {
 
 /// How a rack is fed with power.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Feeds {
     /// One feed carries the whole rack.
@@ -42,6 +44,7 @@ pub enum Feeds {
 
 /// How racks are cooled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Cooling {
     /// Room air: a rack above `air_limit_kw` needs more than air.
@@ -53,6 +56,7 @@ pub enum Cooling {
 
 /// The floor: racks, rows and where the switches stand.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Floor {
     /// GPU nodes per compute rack; the node type's reference layout when absent.

@@ -34,6 +34,7 @@ pub const SPEC_VERSION: u32 = 3;
 
 /// A design as the user describes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DesignSpec {
     pub schema_version: u32,
@@ -116,6 +117,16 @@ impl DesignSpec {
     pub fn fabric(&self, name: &str) -> Option<&Fabric> {
         self.fabrics.iter().find(|f| f.name == name)
     }
+}
+
+/// Every spec `DesignSpec::from_value` reads, for describing what it accepts: the current
+/// shape (versions 2 and 3 share it) or version 1, both upgraded on reading.
+#[cfg(feature = "schema")]
+#[derive(schemars::JsonSchema)]
+#[schemars(untagged)]
+pub enum AnySpecVersion {
+    Current(Box<DesignSpec>),
+    Version1(v1::SpecV1),
 }
 
 pub(crate) fn deserialize<T: serde::de::DeserializeOwned>(

@@ -11,6 +11,7 @@ use crate::technology::Technology;
 use serde::Deserialize;
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SpecV1 {
     pub schema_version: u32,
@@ -19,6 +20,7 @@ pub struct SpecV1 {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TrainingV1 {
     pub parameters: f64,
