@@ -386,7 +386,7 @@ async fn a_quoted_price_replaces_the_catalogs_in_the_bill_of_materials() {
     browser.wait_for_text("#headline-cost", |t| t != cost).await;
     wait_until(
         &browser,
-        "return [...document.querySelectorAll('table.bom td')].some(td => td.textContent.includes('(quoted)'))",
+        "return [...document.querySelectorAll('table[id^=bom-] tbody th')].some(th => th.textContent.includes('(quoted)'))",
         "the bill of materials marks the quote",
     )
     .await;

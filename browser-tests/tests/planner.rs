@@ -230,7 +230,7 @@ async fn a_saved_design_reopens_with_the_same_numbers_and_its_dashboard_is_compl
         .await;
     assert_eq!(svgs, serde_json::json!([true, true, true]));
     let counts = no_js
-        .run("return [document.querySelectorAll('[id^=chart-headroom-] > svg').length, document.querySelectorAll('svg.topology').length, document.querySelectorAll('table.bom tbody tr').length]")
+        .run("return [document.querySelectorAll('[id^=chart-headroom-] > svg').length, document.querySelectorAll('svg.topology').length, document.querySelectorAll('table[id^=bom-] tbody tr').length]")
         .await;
     let counts: Vec<u64> = serde_json::from_value(counts).unwrap();
     assert_eq!(counts[0], 2, "a headroom chart per fabric");
