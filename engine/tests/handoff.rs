@@ -7,7 +7,7 @@ use engine::asbuilt::{check, ibnetdiscover};
 use engine::handoff::{bundle, planned};
 use engine::{evaluate, DesignSpec, Report};
 use std::collections::{BTreeSet, HashMap};
-use support::{yaml, yaml_documents};
+use support::yaml;
 
 fn design(example: &str) -> (DesignSpec, Report) {
     let spec = DesignSpec::from_json(example).unwrap();
@@ -258,103 +258,6 @@ fn avd_inputs_are_yaml_whose_uplinks_pair_with_their_switches_as_cabled_with_roc
                 vars["spine"]["nodes"].as_array().unwrap().len() as u32,
                 f.fabric.plan.spines
             );
-        }
-    }
-}
-
-#[test]
-fn netbox_imports_have_the_import_columns_and_a_row_per_device_interface_and_cable() {
-    for example in EXAMPLES {
-        let (spec, report) = design(example);
-        let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
-        let cables: usize = report
-            .fabrics
-            .iter()
-            .map(|f| cable_count(&report, &f.name))
-            .sum();
-        let types = yaml_documents(&files["netbox/device-types.yaml"]);
-        let mut models = BTreeSet::new();
-        for t in &types {
-            let keys: BTreeSet<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
-            assert_eq!(
-                keys,
-                BTreeSet::from(["manufacturer", "model", "slug", "u_height", "is_full_depth"])
-            );
-            let slug = t["slug"].as_str().unwrap();
-            assert!(
-                slug.bytes().all(|b| b.is_ascii_lowercase()
-                    || b.is_ascii_digit()
-                    || b == b'-'
-                    || b == b'_'),
-                "{slug}"
-            );
-            assert_eq!((t["u_height"].as_f64().unwrap() * 2.0).fract(), 0.0);
-            models.insert((
-                t["manufacturer"].as_str().unwrap().to_string(),
-                t["model"].as_str().unwrap().to_string(),
-            ));
-        }
-        let devices = csv(&files["netbox/devices.csv"]);
-        assert_eq!(
-            devices[0],
-            [
-                "name",
-                "role",
-                "manufacturer",
-                "device_type",
-                "site",
-                "status"
-            ]
-        );
-        let names: BTreeSet<&str> = devices[1..].iter().map(|r| r[0].as_str()).collect();
-        assert_eq!(names.len(), devices.len() - 1, "device names are unique");
-        for r in &devices[1..] {
-            assert!(
-                models.contains(&(r[2].clone(), r[3].clone())),
-                "device type of {r:?} is imported"
-            );
-            assert_eq!(r[5], "planned");
-            assert_eq!(r[4], spec.title, "site");
-        }
-        let interfaces = csv(&files["netbox/interfaces.csv"]);
-        assert_eq!(interfaces[0], ["device", "name", "label", "type", "speed"]);
-        assert_eq!(interfaces.len() - 1, 2 * cables);
-        for r in &interfaces[1..] {
-            assert!(names.contains(r[0].as_str()));
-            assert!(
-                ["infiniband-ndr", "100gbase-x-qsfp28", "400gbase-x-osfp"].contains(&r[3].as_str()),
-                "{r:?}"
-            );
-            assert!(all_digits(&r[4]));
-        }
-        let rows = csv(&files["netbox/cables.csv"]);
-        assert_eq!(
-            &rows[0][..9],
-            [
-                "side_a_device",
-                "side_a_type",
-                "side_a_name",
-                "side_b_device",
-                "side_b_type",
-                "side_b_name",
-                "type",
-                "status",
-                "label"
-            ]
-        );
-        assert_eq!(&rows[0][9..], ["length", "length_unit", "description"]);
-        assert_eq!(rows.len() - 1, cables);
-        for (i, r) in rows[1..].iter().enumerate() {
-            assert_eq!(
-                (r[1].as_str(), r[4].as_str()),
-                ("dcim.interface", "dcim.interface")
-            );
-            assert!(
-                ["dac-passive", "dac-active", "mmf-om4", "smf-os2"].contains(&r[6].as_str()),
-                "{r:?}"
-            );
-            assert_eq!(r[8], format!("C{:05}", i + 1));
-            assert_eq!(r[10], "m");
         }
     }
 }

@@ -291,6 +291,12 @@ pub fn scheduling_fabric<'p, 'a>(
 /// Every file of the hand-off bundle: (file name, content), in a fixed order.
 pub fn bundle(spec: &DesignSpec, report: &Report) -> Vec<(String, String)> {
     let (fabrics, skipped) = planned(report);
+    // The floor's sheet walks the same links in the same order; it has a cable for every
+    // planned one only when every fabric fits its switches.
+    let placed = crate::floor::cabling(spec, report).ok();
+    let floor = placed
+        .as_deref()
+        .filter(|sheet| sheet.len() == fabrics.iter().map(|f| f.cables.len()).sum::<usize>());
     let mut files: Vec<(String, String)> = Vec::new();
     let preset = spec.cluster.node_preset.as_deref();
     for f in &fabrics {
@@ -315,11 +321,15 @@ pub fn bundle(spec: &DesignSpec, report: &Report) -> Vec<(String, String)> {
         netbox::device_types(&fabrics, preset),
     ));
     files.push((
+        "netbox/racks.csv".into(),
+        netbox::racks(floor, spec.floor.rack_units, &spec.title),
+    ));
+    files.push((
         "netbox/devices.csv".into(),
-        netbox::devices(&fabrics, preset, &spec.title),
+        netbox::devices(&fabrics, floor, preset, &spec.title),
     ));
     files.push(("netbox/interfaces.csv".into(), netbox::interfaces(&fabrics)));
-    files.push(("netbox/cables.csv".into(), netbox::cables(&fabrics)));
+    files.push(("netbox/cables.csv".into(), netbox::cables(&fabrics, floor)));
     if let Some(f) = scheduling_fabric(&fabrics) {
         files.push(("slurm/topology.conf".into(), slurm::tree(f)));
         files.push(("slurm/topology-block.conf".into(), slurm::block(f)));

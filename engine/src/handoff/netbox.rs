@@ -4,23 +4,32 @@
 //! netbox/dcim/forms/bulk_import.py, choices in netbox/dcim/choices.py).
 //!
 //! Import in this order, after creating the site (named as the design) and the device roles
-//! named in devices.csv. Interfaces keep the sheet's port names; cables carry the sheet's labels.
+//! named in devices.csv: device types, racks, devices, interfaces, cables. Interfaces keep the
+//! sheet's port names; cables carry the sheet's labels. Where the design's floor places every
+//! fabric, devices stand in their racks at their rack units and each cable has its own routed,
+//! orderable length and medium (`crate::floor::cabling`); otherwise devices have no rack and
+//! cables the run and medium their tier was given.
 
 use super::text::{csv_row, push_csv_row, yaml_string as q};
 use super::{role_of, PlannedFabric};
-use crate::asbuilt::FastSet;
+use crate::asbuilt::{FastMap, FastSet};
+use crate::cabling::Cable;
 use crate::catalog::{node_preset, switch, ReachClass};
 use crate::technology::Transport;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-pub const DEVICE_COLUMNS: [&str; 6] = [
+pub const RACK_COLUMNS: [&str; 5] = ["site", "name", "status", "width", "u_height"];
+pub const DEVICE_COLUMNS: [&str; 9] = [
     "name",
     "role",
     "manufacturer",
     "device_type",
     "site",
     "status",
+    "rack",
+    "position",
+    "face",
 ];
 pub const INTERFACE_COLUMNS: [&str; 5] = ["device", "name", "label", "type", "speed"];
 pub const CABLE_COLUMNS: [&str; 12] = [
@@ -129,16 +138,70 @@ fn role(f: &PlannedFabric, device: &str) -> &'static str {
     }
 }
 
-/// Devices: every switch and host once, even when a host is on several fabrics.
-pub fn devices(fabrics: &[PlannedFabric], preset: Option<&str>, title: &str) -> String {
+/// Racks: every rack of the floor that holds a device of the bundle, 19-inch, as tall as the
+/// design's racks; none without a floor.
+pub fn racks(floor: Option<&[Cable]>, rack_units: u32, title: &str) -> String {
+    let site = site(title);
+    let names: BTreeSet<&str> = floor
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|c| [c.a_rack.as_deref(), c.z_rack.as_deref()])
+        .flatten()
+        .collect();
+    let mut out = csv_row(&RACK_COLUMNS);
+    let units = rack_units.to_string();
+    for name in names {
+        push_csv_row(&mut out, &[&site, name, "planned", "19", &units]);
+    }
+    out
+}
+
+/// (rack, lowest rack unit) of every device the floor places.
+fn positions(floor: Option<&[Cable]>) -> FastMap<&str, (&str, String)> {
+    let mut at = FastMap::default();
+    for c in floor.unwrap_or_default() {
+        for (device, rack, u) in [
+            (&c.a_device, &c.a_rack, c.a_u),
+            (&c.z_device, &c.z_rack, c.z_u),
+        ] {
+            if let (Some(rack), Some(u)) = (rack, u) {
+                at.entry(device.as_str())
+                    .or_insert_with(|| (rack.as_str(), u.to_string()));
+            }
+        }
+    }
+    at
+}
+
+/// Devices: every switch and host once, even when a host is on several fabrics; in its rack at
+/// its lowest rack unit, front-mounted, where the floor places it.
+pub fn devices(
+    fabrics: &[PlannedFabric],
+    floor: Option<&[Cable]>,
+    preset: Option<&str>,
+    title: &str,
+) -> String {
     let site = site(title);
     let h = hosts(preset);
+    let at = positions(floor);
     let mut out = csv_row(&DEVICE_COLUMNS);
     let mut seen = FastSet::default();
+    let row = |out: &mut String, name: &str, role: &str, t: &(String, String, String, f64)| {
+        let (rack, position, face) = match at.get(name) {
+            Some((rack, u)) => (*rack, u.as_str(), "front"),
+            None => ("", "", ""),
+        };
+        push_csv_row(
+            out,
+            &[
+                name, role, &t.0, &t.1, &site, "planned", rack, position, face,
+            ],
+        );
+    };
     for f in fabrics {
         let sw = switch_type(f);
         for s in f.switches() {
-            push_csv_row(&mut out, &[s, role(f, s), &sw.0, &sw.1, &site, "planned"]);
+            row(&mut out, s, role(f, s), &sw);
         }
         for host in f.hosts() {
             if !seen.insert(host) {
@@ -149,10 +212,7 @@ pub fn devices(fabrics: &[PlannedFabric], preset: Option<&str>, title: &str) -> 
             } else {
                 &h.node
             };
-            push_csv_row(
-                &mut out,
-                &[host, role(f, host), &t.0, &t.1, &site, "planned"],
-            );
+            row(&mut out, host, role(f, host), t);
         }
     }
     out
@@ -206,42 +266,59 @@ pub fn cable_type(reach: Option<ReachClass>) -> &'static str {
     }
 }
 
-/// Cables: one row per cable, labelled as on the sheet.
-pub fn cables(fabrics: &[PlannedFabric]) -> String {
+/// Cables: one row per cable, labelled as on the sheet; each with its length and medium on the
+/// floor (`floor`, the floor's sheet in the same order), else its tier's.
+pub fn cables(fabrics: &[PlannedFabric], floor: Option<&[Cable]>) -> String {
     let mut out = csv_row(&CABLE_COLUMNS);
-    out.reserve(fabrics.iter().map(|f| 160 * f.cables.len()).sum());
+    out.reserve(fabrics.iter().map(|f| 200 * f.cables.len()).sum());
+    let mut on_floor = floor.unwrap_or_default().iter();
+    let mut length = String::new();
+    let mut description = String::new();
     for f in fabrics {
         let speed = f.speed_gbps();
-        // Media and length are the same for every cable of a tier.
-        let mut tier: Option<(&str, String, String)> = None;
+        // Without a floor, media and length are the same for every cable of a tier.
+        let mut tier = "";
         for lc in &f.cables {
-            let c = &lc.cable;
-            if tier.as_ref().is_none_or(|t| t.0 != c.tier) {
-                tier = Some((
-                    c.tier,
-                    c.length_m.map(|m| format!("{m}")).unwrap_or_default(),
-                    format!("{} {}", f.fabric.name, c.media(speed)),
-                ));
-            }
-            let Some((_, length, description)) = &tier else {
-                continue;
+            let planned = &lc.cable;
+            let c = match on_floor.next() {
+                Some(placed) => {
+                    length.clear();
+                    description.clear();
+                    if let Some(m) = placed.length_m {
+                        let _ = write!(length, "{m}");
+                    }
+                    let medium = placed.medium.as_deref().unwrap_or_default();
+                    let _ = write!(description, "{} {medium}", f.fabric.name);
+                    placed
+                }
+                None if tier != planned.tier => {
+                    tier = planned.tier;
+                    length.clear();
+                    description.clear();
+                    if let Some(m) = planned.length_m {
+                        let _ = write!(length, "{m}");
+                    }
+                    let _ = write!(description, "{} {}", f.fabric.name, planned.media(speed));
+                    planned
+                }
+                None => planned,
             };
             let unit = if length.is_empty() { "" } else { "m" };
             push_csv_row(
                 &mut out,
                 &[
-                    c.a_device.as_str(),
+                    planned.a_device.as_str(),
                     "dcim.interface",
-                    &c.a_port,
-                    &c.z_device,
+                    &planned.a_port,
+                    &planned.z_device,
                     "dcim.interface",
-                    &c.z_port,
+                    &planned.z_port,
                     cable_type(c.reach),
                     "planned",
                     &lc.label,
-                    length,
+                    &length,
                     unit,
-                    description,
+                    &description,
                 ],
             );
         }
