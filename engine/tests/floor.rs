@@ -293,3 +293,40 @@ fn a_design_built_in_code_takes_the_default_floor() {
     let f = plan(&spec);
     assert_eq!(f.racks.iter().filter(|r| !r.network).count(), 4);
 }
+
+#[test]
+fn the_network_as_placed_counts_the_floors_cables_and_optics_in_place_of_each_tiers_run() {
+    for (name, text) in examples::ALL {
+        let spec = DesignSpec::from_json(text).unwrap();
+        let report = evaluate(&spec).unwrap();
+        let f = floor::plan(&spec, &report);
+        assert!(f.nominal_cabling_cost_usd > 0.0, "{name}");
+        let expected = report.totals.cost_usd - f.nominal_cabling_cost_usd + f.cabling_cost_usd;
+        assert!(
+            (f.placed_network_cost_usd.value - expected).abs() < 1e-6 * expected,
+            "{name}"
+        );
+        let expected = report.totals.power_w - f.nominal_cabling_power_w + f.cabling_power_w;
+        assert!(
+            (f.placed_network_power_w.value - expected).abs() < 1e-6 * expected,
+            "{name}"
+        );
+        // The switches stay: the network as placed costs at least its switches.
+        let switches: f64 = report
+            .fabrics
+            .iter()
+            .flat_map(|f| &f.bom)
+            .filter(|l| l.item.starts_with("switch:"))
+            .map(|l| l.total_usd)
+            .sum();
+        assert!(f.placed_network_cost_usd.value > switches, "{name}");
+    }
+    // RAG's nodes stand a rack or more from their leaf: routed with slack, most runs are past
+    // the 3 m passive copper reaches at 25G, so they become fibre with a transceiver at each
+    // end, several times the nominal copper.
+    let spec = DesignSpec::from_json(examples::RAG).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let f = floor::plan(&spec, &report);
+    assert!(f.cabling_cost_usd > 3.0 * f.nominal_cabling_cost_usd);
+    assert!(f.placed_network_cost_usd.value > report.totals.cost_usd);
+}

@@ -138,7 +138,8 @@ async fn locate(reports: &Reports, id: &str, n: &str) -> Result<Key, PageError> 
     Ok((design_id, number, head.latest_revision, kept))
 }
 
-/// The report of the revision `key` names, built from its stored spec and report.
+/// The report of the revision `key` names: its stored spec evaluated by today's engine, with the
+/// saved figures beside today's where they differ.
 async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, PageError> {
     let (design_id, n, latest, _) = key;
     let stored = reports
@@ -147,9 +148,11 @@ async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, PageEr
         .await?
         .ok_or(PageError::NotFound)?;
     let asbuilt = reports.store.checks(design_id, *n).await?;
-    let report = stored
-        .report_or_today()
+    // Every part of the document comes from today's engine; the saved figures are shown
+    // beside today's where they differ.
+    let report = engine::evaluate(&stored.spec)
         .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
+    let staleness = app::report::staleness(&stored, &report);
     let path = format!("/d/{}/r/{n}", design_id.as_str());
     let link = match &reports.public_url {
         Some(url) => format!("{}{path}", url.as_str()),
@@ -162,6 +165,7 @@ async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, PageEr
         engine_version: stored.engine_version,
         link,
         asbuilt,
+        staleness,
     };
     // Building the document draws every chart: CPU work, kept off the async workers.
     let spec = stored.spec;

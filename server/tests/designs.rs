@@ -371,6 +371,18 @@ async fn a_revision_computed_by_an_older_engine_says_so_and_shows_both_sets_of_n
         )),
         "today's"
     );
+    // The report is today's too, every part of it, with the saved figures beside.
+    let (status, report) = server.page(&format!("/d/{}/r/1/report", design.id)).await;
+    assert_eq!(status, 200);
+    assert!(report.contains("computed every figure; engine 0.0.1 saved this revision"));
+    let saved = &report[report
+        .find(r#"id="stale-figures""#)
+        .expect("the saved figures")..];
+    let row = &saved[saved.find("Switches").unwrap()..];
+    assert!(
+        row.contains(r#"<td class="num">999</td>"#),
+        "the saved figure"
+    );
     server.stop().await;
 }
 

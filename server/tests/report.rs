@@ -404,6 +404,10 @@ async fn every_example_shows_the_same_numbers_on_the_dashboard_the_report_page_a
                 figures.push(value);
             }
         }
+        let spec = engine::DesignSpec::from_value(spec.clone()).unwrap();
+        let floor = engine::floor::plan(&spec, &report);
+        figures.push(app::money::usd(floor.placed_network_cost_usd.value));
+        figures.push(app::money::usd(floor.cabling_cost_usd));
         for figure in figures {
             assert!(
                 dashboard.contains(&figure),

@@ -5,9 +5,11 @@
 
 use super::document::{date, document, Page};
 use crate::components::DesignSummary;
-use crate::dashboard::{headline_figures, render::dashboard, Findings, Headline};
+use crate::dashboard::{render::dashboard, Findings, Headline};
+use crate::report::html::blocks_html;
+use crate::report::{stale_blocks, staleness, Staleness};
 use crate::store::{DesignHead, RevisionMeta, StoredRevision};
-use engine::{Report, ENGINE_VERSION};
+use engine::Report;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
@@ -18,38 +20,6 @@ pub enum DesignView {
     Latest,
     /// One revision at its own link.
     Revision,
-}
-
-/// What today's engine says about a revision computed by an older one.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Staleness {
-    /// Same engine, or the same numbers.
-    Current,
-    /// An older engine, and today's numbers differ from the saved snapshot.
-    Changed { saved: Box<Report> },
-    /// An older engine whose snapshot today's engine cannot read.
-    Unreadable,
-}
-
-/// Compares the saved snapshot of `stored` with `today`'s report of the same spec.
-pub fn staleness(stored: &StoredRevision, today: &Report) -> Staleness {
-    if stored.engine_version == ENGINE_VERSION {
-        return Staleness::Current;
-    }
-    match &stored.report {
-        None => Staleness::Unreadable,
-        Some(saved) => {
-            let mut same_engine = saved.clone();
-            same_engine.engine_version = today.engine_version.clone();
-            if &same_engine == today {
-                Staleness::Current
-            } else {
-                Staleness::Changed {
-                    saved: Box::new(saved.clone()),
-                }
-            }
-        }
-    }
 }
 
 /// The page of revision `stored` of design `head`, whose history is `history` (newest first).
@@ -136,46 +106,13 @@ pub fn design_page(
     Page::ok(document(&title, top + &history + &dashboard(spec, report)))
 }
 
+/// The notice of a revision saved by another engine, as the report says it.
 fn stale_notice(staleness: &Staleness, today: &Report, saved_by: &str) -> Option<AnyView> {
-    match staleness {
-        Staleness::Current => None,
-        Staleness::Unreadable => Some(
-            view! {
-                <div class="notice stale" id="stale-engine" role="note">
-                    <p>{format!("This revision was computed by engine {saved_by}, whose saved report today's engine ({ENGINE_VERSION}) cannot read. The figures on this page are today's.")}</p>
-                </div>
-            }
-            .into_any(),
-        ),
-        Staleness::Changed { saved } => {
-            let rows = headline_figures(&saved.headline)
-                .into_iter()
-                .zip(headline_figures(&today.headline))
-                .map(|((_, label, then, _), (_, _, now, _))| {
-                    let differs = then != now;
-                    view! {
-                        <tr class:differs=differs>
-                            <th scope="row">{label}</th>
-                            <td class="num">{then}</td>
-                            <td class="num">{now}</td>
-                        </tr>
-                    }
-                })
-                .collect_view();
-            Some(
-                view! {
-                    <div class="notice stale" id="stale-engine" role="note">
-                        <p>{format!("This revision was computed by engine {saved_by}; today's engine ({ENGINE_VERSION}) gives different numbers. The page shows today's; the saved ones are beside them.")}</p>
-                        <table class="compare-figures">
-                            <thead><tr><th scope="col">"Figure"</th><th scope="col" class="num">{format!("Saved (engine {saved_by})")}</th><th scope="col" class="num">{format!("Today (engine {ENGINE_VERSION})")}</th></tr></thead>
-                            <tbody>{rows}</tbody>
-                        </table>
-                    </div>
-                }
-                .into_any(),
-            )
-        }
-    }
+    let blocks = stale_blocks(staleness, today, saved_by);
+    (!blocks.is_empty()).then(|| {
+        view! { <div class="notice stale" id="stale-engine" role="note" inner_html=blocks_html(&blocks)></div> }
+            .into_any()
+    })
 }
 
 fn history_table(id: &str, shown: u32, history: &[RevisionMeta]) -> String {

@@ -17,6 +17,8 @@ pub struct Revision {
     pub link: String,
     /// The as-built checks kept with the revision, in the order taken.
     pub asbuilt: Vec<crate::store::StoredCheck>,
+    /// How the saved figures compare with today's engine, which computed the document.
+    pub staleness: super::Staleness,
 }
 
 pub(super) fn heading(level: u8, id: impl Into<String>, text: impl Into<String>) -> Block {
@@ -76,20 +78,15 @@ pub(super) fn chart(c: Chart) -> Block {
     }
 }
 
-/// The whole report of `spec` and its `report` at `revision`.
+/// The whole report of `spec` and its `report` at `revision`: every part of it from `report`,
+/// today's engine's evaluation of `spec`.
 pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) -> ReportDocument {
-    let mut blocks = Vec::new();
+    let mut blocks = super::stale_blocks(&revision.staleness, report, &revision.engine_version);
     // The studies are run once: the summary's alternatives and the what-if section read them.
     let charts = studies::charts(spec, report);
     // The floor is planned once: the summary's risks and the floor section read it.
     let floor = engine::floor::plan(spec, report);
-    super::summary::summary(
-        &mut blocks,
-        spec,
-        report,
-        &floor.findings,
-        charts.compared.as_ref(),
-    );
+    super::summary::summary(&mut blocks, spec, report, &floor, charts.compared.as_ref());
     cluster(&mut blocks, spec, report);
     fabrics(&mut blocks, report);
     workloads(&mut blocks, report);
@@ -110,10 +107,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
             ("Saved".into(), revision.saved.clone()),
             (
                 "Engine".into(),
-                format!(
-                    "{} (saved); figures computed by {}",
-                    revision.engine_version, report.engine_version
-                ),
+                super::engine_line(&revision.engine_version),
             ),
             ("Share link".into(), revision.link.clone()),
         ],

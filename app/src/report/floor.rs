@@ -64,6 +64,18 @@ fn sample(floor: &FloorReport) -> FloorReport {
     }
 }
 
+/// The network as placed on the floor, in one sentence: the summary and the floor section say
+/// it alike.
+pub(super) fn as_placed(plan: &FloorReport) -> String {
+    format!(
+        "Placed on this floor, with every cable at its routed length and the medium that length needs, the network costs {} and draws {}: cables and optics {}, against {} at each tier's nominal run.",
+        usd(plan.placed_network_cost_usd.value),
+        watts(plan.placed_network_power_w.value),
+        usd(plan.cabling_cost_usd),
+        usd(plan.nominal_cabling_cost_usd),
+    )
+}
+
 /// The floor section of `spec` evaluated as `report`, planned here.
 pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
     floor_section(&floor::plan(spec, report))
@@ -84,6 +96,7 @@ pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
             plan.facility_power_kw.formula,
             plan.longest_route_m.value,
     )));
+    blocks.push(paragraph(as_placed(plan)));
     if !plan.findings.is_empty() {
         blocks.push(findings_block(&plan.findings));
     }

@@ -5,6 +5,7 @@
 
 mod asbuilt;
 mod build;
+mod engine_version;
 mod fabrics;
 mod floor;
 pub mod html;
@@ -17,6 +18,7 @@ mod workloads;
 
 pub use asbuilt::{kept_cells, last_verdict, KEPT_COLUMNS};
 pub use build::{report_document, Revision};
+pub use engine_version::{engine_line, stale_blocks, staleness, Staleness};
 pub use fabrics::{
     bom_blocks, fabric_facts, fabric_heading, fabric_lede, headroom_text, item_text, tier_table,
     ESTIMATE_NOTE,

@@ -6,6 +6,7 @@ use super::build::{findings_block, heading, paragraph, table};
 use super::Block;
 use crate::dashboard::headline_figures;
 use crate::money::{usd, watts};
+use engine::floor::FloorReport;
 use engine::studies::TechnologyPoint;
 use engine::{DesignSpec, Finding, Report, Severity, Workload};
 
@@ -168,7 +169,7 @@ pub fn summary(
     blocks: &mut Vec<Block>,
     spec: &DesignSpec,
     report: &Report,
-    floor_findings: &[Finding],
+    floor: &FloorReport,
     compared: Option<&(usize, Vec<TechnologyPoint>)>,
 ) {
     blocks.push(heading(1, "summary", "Executive summary"));
@@ -191,10 +192,12 @@ pub fn summary(
         watts(t.power_w),
         watts(t.power_per_gpu_w),
     )));
+    blocks.push(paragraph(super::floor::as_placed(floor)));
     blocks.push(heading(2, "summary-binds", "What binds"));
     blocks.push(paragraph(what_binds(report)));
     blocks.push(heading(2, "findings", "Risks"));
     // The design's findings and its floor's (racks over their power budget or the air limit).
+    let floor_findings = &floor.findings;
     let mut findings: Vec<&Finding> = report.findings.iter().chain(floor_findings).collect();
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     blocks.push(paragraph(risks(&findings)));
@@ -250,6 +253,7 @@ mod tests {
             engine_version: "test".into(),
             link: "/d/x/r/1".into(),
             asbuilt: Vec::new(),
+            staleness: crate::report::Staleness::Current,
         };
         let document = report_document(&spec, &report, &revision);
         let risks = document

@@ -59,6 +59,15 @@ pub struct FloorReport {
     pub bom: Vec<BomLine>,
     pub cabling_cost_usd: f64,
     pub cabling_power_w: f64,
+    /// The cables and optics of the fabrics' bills of materials, at the run each tier is
+    /// given: what the design's cost and power count in place of the floor's.
+    pub nominal_cabling_cost_usd: f64,
+    pub nominal_cabling_power_w: f64,
+    /// The network as placed: the design's cost with the floor's cables and optics in place of
+    /// the nominal ones.
+    pub placed_network_cost_usd: Figure<f64>,
+    /// The network's power as placed, W, likewise.
+    pub placed_network_power_w: Figure<f64>,
     /// The longest route, m, with how every cable's length is found.
     pub longest_route_m: Figure<f64>,
     /// Power of every rack plus the optics outside them, kW.
@@ -154,6 +163,18 @@ pub(crate) fn rack_name(row: u32, position: u32) -> String {
     name.push('-');
     push_numbered(&mut name, 2, position);
     name
+}
+
+/// (cost, power) of the cables and optics in the fabrics' bills of materials.
+fn nominal_cabling(report: &Report) -> (f64, f64) {
+    report
+        .fabrics
+        .iter()
+        .flat_map(|f| &f.bom)
+        .filter(|l| l.item.starts_with("cable:") || l.item.starts_with("optic:"))
+        .fold((0.0, 0.0), |(usd, w), l| {
+            (usd + l.total_usd, w + l.total_power_w)
+        })
 }
 
 /// Places every node and switch of `spec` (evaluated as `report`), routes every cable and
@@ -270,6 +291,14 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
     let cost = tally.bom.iter().map(|l| l.total_usd).sum();
     let power_w = tally.bom.iter().map(|l| l.total_power_w).sum();
     let longest_m = tally.longest.first().map(|l| l.route_m).unwrap_or(0.0);
+    let nominal = nominal_cabling(report);
+    let as_placed = |total: f64, nominal: f64, floor: f64, unit: &str| {
+        Figure::new(
+            total - nominal + floor,
+            format!("the design's network {unit} − its cables and optics at each tier's run + the floor's cables and optics"),
+            "the fabrics' bills of materials; the floor's routed cables",
+        )
+    };
     FloorReport {
         rows: placed.rows,
         compute_rows: placed.compute_rows,
@@ -288,6 +317,10 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
         bom: tally.bom,
         cabling_cost_usd: cost,
         cabling_power_w: power_w,
+        nominal_cabling_cost_usd: nominal.0,
+        nominal_cabling_power_w: nominal.1,
+        placed_network_cost_usd: as_placed(report.totals.cost_usd, nominal.0, cost, "cost"),
+        placed_network_power_w: as_placed(report.totals.power_w, nominal.1, power_w, "power"),
         longest_route_m: Figure::new(longest_m, ROUTE_FORMULA, ROUTE_SOURCE),
         it_power_kw: Figure::new(it_kw, power::RACK_LOAD_FORMULA, "NVIDIA DGX user guides (node maximum power); switch user manuals (maximum power with optics); NVIDIA LinkX (transceiver power)"),
         facility_power_kw: Figure::new(it_kw * floor.pue, "IT power × PUE", power::PUE_SOURCE),
