@@ -81,7 +81,7 @@ impl FromServerFnError for AppError {
         };
         // On the server this runs while the response is being built: give it the right status.
         #[cfg(feature = "ssr")]
-        crate::server::set_status(error.status());
+        crate::status::set_status(error.status());
         error
     }
 }

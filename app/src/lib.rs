@@ -22,6 +22,8 @@ pub mod search;
 #[cfg(feature = "ssr")]
 pub mod server;
 #[cfg(feature = "ssr")]
+pub mod status;
+#[cfg(feature = "ssr")]
 pub mod store;
 pub mod templates;
 pub mod wizard;

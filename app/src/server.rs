@@ -2,18 +2,9 @@
 //! headers, statuses, cookies, and turning store failures into a generic error.
 
 use crate::error::AppError;
+use crate::status::set_status;
 use crate::store::{DesignId, EditKey, Store, StoreError};
 use leptos::prelude::use_context;
-
-/// Sets the HTTP status of the response being built.
-pub fn set_status(code: u16) {
-    if let (Some(options), Ok(status)) = (
-        use_context::<leptos_axum::ResponseOptions>(),
-        http::StatusCode::from_u16(code),
-    ) {
-        options.set_status(status);
-    }
-}
 
 /// Gives the response the status that `error` calls for, and returns it.
 pub fn fail(error: AppError) -> AppError {

@@ -3,7 +3,6 @@
 //! Bandwidths are per rank and already calibrated (achievable, not line rate). A rate of
 //! infinity models an ideal network, which is how "slowdown against an ideal fabric" is computed.
 
-use crate::tuning::Protocol;
 use crate::units::{ByteRate, Bytes, Seconds};
 
 /// NCCL-like latencies of one collective, in microseconds [NCCL src/graph/tuning.cc].
@@ -105,6 +104,27 @@ pub enum Algorithm {
     Nvls,
     /// In-network reduction in the fabric's switches (InfiniBand SHARP, NCCL CollNet).
     InNetwork,
+}
+
+/// NCCL's protocols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Protocol {
+    Ll,
+    Ll128,
+    #[default]
+    Simple,
+}
+
+impl Protocol {
+    pub fn label(self) -> &'static str {
+        match self {
+            Protocol::Ll => "LL",
+            Protocol::Ll128 => "LL128",
+            Protocol::Simple => "Simple",
+        }
+    }
 }
 
 impl Algorithm {

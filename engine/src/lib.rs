@@ -52,7 +52,7 @@ mod worked;
 pub use assumptions::{assumptions, Assumption};
 pub use collective::{
     all_to_all, allreduce, hierarchical_allreduce, ring_allreduce, ring_reduce_scatter, Algorithm,
-    Cost, Group, Latencies,
+    Cost, Group, Latencies, Protocol,
 };
 pub use error::{FieldError, SpecErrors};
 pub use evaluate::{evaluate, evaluate_with};
@@ -62,7 +62,7 @@ pub use report::*;
 pub use spec::*;
 pub use technology::{Technology, Transport};
 pub use topology::{Layout, Plan};
-pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Protocol, Tuning};
+pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Tuning};
 pub use units::{thousands, BitRate, ByteRate, Bytes, Ratio, Seconds, GB, GIB};
 
 /// Version of this engine, stored with every saved revision so that a report computed by an

@@ -2,10 +2,11 @@
 //! to, calibrated. Built once per fabric for each evaluation.
 
 use crate::catalog::Gpu;
+use crate::collective::Protocol;
 use crate::collective::{Group, Latencies};
 use crate::spec::{Calibration, Cluster, Fabric, Role};
 use crate::technology::Transport;
-use crate::tuning::{InNetwork, Nvls, Protocol, ProtocolModel, Tuning};
+use crate::tuning::{InNetwork, Nvls, ProtocolModel, Tuning};
 use crate::units::{BitRate, ByteRate};
 
 /// Conditions an evaluation runs under: normal, or a what-if.

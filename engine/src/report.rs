@@ -6,10 +6,10 @@
 
 use crate::catalog::ReachClass;
 use crate::collective::Algorithm;
+use crate::collective::Protocol;
 use crate::spec::Role;
 use crate::technology::Technology;
 use crate::topology::Plan;
-use crate::tuning::Protocol;
 use crate::units::{BitRate, ByteRate, Bytes, Ratio, Seconds};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;

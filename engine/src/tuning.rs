@@ -10,31 +10,9 @@
 //! latency-bound and go LL; gradients go Simple.
 
 use crate::collective::{
-    hierarchical_allreduce, ring_with, tree_allreduce, Algorithm, Cost, Group, Latencies,
+    hierarchical_allreduce, ring_with, tree_allreduce, Algorithm, Cost, Group, Latencies, Protocol,
 };
 use crate::units::{ByteRate, Bytes, Seconds};
-use serde::{Deserialize, Serialize};
-
-/// NCCL's protocols.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Protocol {
-    Ll,
-    Ll128,
-    #[default]
-    Simple,
-}
-
-impl Protocol {
-    pub fn label(self) -> &'static str {
-        match self {
-            Protocol::Ll => "LL",
-            Protocol::Ll128 => "LL128",
-            Protocol::Simple => "Simple",
-        }
-    }
-}
 
 /// One low-latency protocol: its latencies and the share of the Simple bandwidth it keeps.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -50,7 +50,7 @@ pub fn EditDesign() -> impl IntoView {
                     }
                     Ok(design) => {
                         #[cfg(feature = "ssr")]
-                        crate::server::set_status(403);
+                        crate::status::set_status(403);
                         let duplicate = format!("/d/{}/duplicate", design.id);
                         let view_link = format!("/d/{}", design.id);
                         view! {

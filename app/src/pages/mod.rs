@@ -6,6 +6,7 @@ mod edit;
 mod not_found;
 mod planner;
 pub mod start;
+mod starting_points;
 
 pub use candidate::OpenCandidate;
 pub use edit::{DuplicateDesign, EditDesign};

@@ -5,7 +5,7 @@ use leptos_meta::Title;
 #[component]
 pub fn NotFound() -> impl IntoView {
     #[cfg(feature = "ssr")]
-    crate::server::set_status(404);
+    crate::status::set_status(404);
     view! {
         <Title text="Not found"/>
         <NotFoundMessage/>

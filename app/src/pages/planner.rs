@@ -1,4 +1,4 @@
-use super::start::StartingPoints;
+use super::starting_points::StartingPoints;
 use crate::dashboard::{DashboardView, Findings, Headline, SummaryBar};
 use crate::editor::{Editor, Stored};
 use crate::wizard::Wizard;

@@ -2,7 +2,7 @@
 //! installation, charted and listed as each was found on the day. The as-built page lists them
 //! with the same columns.
 
-use super::build::{heading, note, paragraph, table};
+use super::blocks::{heading, note, paragraph, table};
 use super::Block;
 use crate::dashboard::asbuilt_chart::{history, CheckPoint};
 use crate::store::{StoredCheck, Tool};

@@ -3,8 +3,8 @@
 use super::fabrics::{cluster, fabrics};
 use super::operating::{assumptions, operating_blocks};
 use super::workloads::{storage, workloads};
-use super::{Block, Column, ReportDocument, Table};
-use crate::dashboard::studies::{self, Chart};
+use super::ReportDocument;
+use crate::dashboard::studies;
 use engine::{DesignSpec, Report};
 
 /// What the cover says about the revision, and what was kept with it after installation.
@@ -18,70 +18,14 @@ pub struct Revision {
     /// The as-built checks kept with the revision, in the order taken.
     pub asbuilt: Vec<crate::store::StoredCheck>,
     /// How the saved figures compare with today's engine, which computed the document.
-    pub staleness: super::Staleness,
-}
-
-pub(super) fn heading(level: u8, id: impl Into<String>, text: impl Into<String>) -> Block {
-    Block::Heading {
-        level,
-        id: id.into(),
-        text: text.into(),
-    }
-}
-
-pub(super) fn paragraph(text: impl Into<String>) -> Block {
-    Block::Paragraph { text: text.into() }
-}
-
-pub(super) fn note(text: impl Into<String>) -> Block {
-    Block::Note { text: text.into() }
-}
-
-fn columns(spec: &[(&str, bool)]) -> Vec<Column> {
-    spec.iter()
-        .map(|(title, numeric)| Column {
-            title: (*title).to_string(),
-            numeric: *numeric,
-        })
-        .collect()
-}
-
-pub(super) fn table(
-    caption: impl Into<String>,
-    cols: &[(&str, bool)],
-    rows: Vec<Vec<String>>,
-) -> Table {
-    let flagged = vec![false; rows.len()];
-    Table {
-        id: None,
-        caption: caption.into(),
-        columns: columns(cols),
-        rows,
-        flagged,
-        footer: None,
-    }
-}
-
-/// An id made of the name's letters and digits, for anchors.
-pub(super) fn slug(prefix: &str, name: &str) -> String {
-    format!(
-        "{prefix}-{}",
-        name.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
-    )
-}
-
-pub(super) fn chart(c: Chart) -> Block {
-    Block::Chart {
-        id: c.id,
-        caption: c.label,
-        svg: c.svg,
-    }
+    pub staleness: super::engine_version::Staleness,
 }
 
 /// The whole report of `spec` and its `report` at `revision`: every part of it from `report`,
 /// today's engine's evaluation of `spec`.
 pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) -> ReportDocument {
-    let mut blocks = super::stale_blocks(&revision.staleness, report, &revision.engine_version);
+    let mut blocks =
+        super::engine_version::stale_blocks(&revision.staleness, report, &revision.engine_version);
     // The studies are run once: the summary's alternatives and the what-if section read them.
     let charts = studies::charts(spec, report);
     // The floor is planned once: the summary's risks and the floor section read it.
@@ -107,26 +51,10 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
             ("Saved".into(), revision.saved.clone()),
             (
                 "Engine".into(),
-                super::engine_line(&revision.engine_version),
+                super::engine_version::engine_line(&revision.engine_version),
             ),
             ("Share link".into(), revision.link.clone()),
         ],
         blocks,
-    }
-}
-
-/// Findings as the report lists them: severity, subject, message.
-pub(super) fn findings_block<'a>(findings: impl IntoIterator<Item = &'a engine::Finding>) -> Block {
-    Block::Findings {
-        items: findings
-            .into_iter()
-            .map(|f| {
-                (
-                    f.severity.label().to_string(),
-                    f.subject.clone(),
-                    f.message.clone(),
-                )
-            })
-            .collect(),
     }
 }

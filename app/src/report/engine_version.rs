@@ -2,7 +2,7 @@
 //! day computed; its pages and documents are computed by today's engine, every part from that
 //! one evaluation, and say so where the saved figures differ, with both beside each other.
 
-use super::build::{paragraph, table};
+use super::blocks::{paragraph, table};
 use super::Block;
 use crate::dashboard::headline_figures;
 use crate::store::StoredRevision;

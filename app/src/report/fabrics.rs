@@ -2,7 +2,7 @@
 //! headroom per tier and its bill of materials. The dashboard draws the same facts, tables and
 //! notes as the report.
 
-use super::build::{heading, note, paragraph, slug, table};
+use super::blocks::{heading, note, paragraph, slug, table};
 use super::{Block, Table};
 use crate::money::{usd, watts};
 use engine::{BomLine, DesignSpec, FabricReport, Report};

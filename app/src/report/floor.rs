@@ -2,7 +2,7 @@
 //! orderable length and the optics they need, as blocks of the report. The report page, the
 //! PDF and the dashboard all show these same blocks.
 
-use super::build::{findings_block, heading, note, paragraph, table};
+use super::blocks::{findings_block, heading, note, paragraph, table};
 use super::Block;
 use crate::money::{usd, watts};
 use engine::floor::{self, FloorReport};

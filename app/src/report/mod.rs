@@ -4,6 +4,7 @@
 //! blocks; every figure in it comes from the engine, already formatted with its unit.
 
 mod asbuilt;
+mod blocks;
 mod build;
 mod engine_version;
 mod fabrics;

@@ -1,7 +1,7 @@
 //! Operating the fabric, and the assumptions behind the results, as the dashboard and the
 //! report show them.
 
-use super::build::{heading, note, paragraph, slug, table};
+use super::blocks::{heading, note, paragraph, slug, table};
 use super::{Block, Table};
 use engine::operations::{operations, FabricOperations, Setting};
 use engine::{DesignSpec, Report};

@@ -1,7 +1,7 @@
 //! The public sources a report cites, with titles and addresses, as the last table of its
 //! assumptions section: every short citation in the document leads here.
 
-use super::build::{note, table};
+use super::blocks::{note, table};
 use super::Block;
 use engine::sources::citations;
 use engine::{DesignSpec, Report};

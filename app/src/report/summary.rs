@@ -2,7 +2,7 @@
 //! the alternatives considered with their cost and effect. It decides; the sections after it
 //! show the work.
 
-use super::build::{findings_block, heading, paragraph, table};
+use super::blocks::{findings_block, heading, paragraph, table};
 use super::Block;
 use crate::dashboard::headline_figures;
 use crate::money::{usd, watts};

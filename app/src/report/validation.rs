@@ -1,7 +1,7 @@
 //! The published measurements the engine is checked against, as a table of the report's
 //! assumptions section: the reader sees how far to trust the figures, and where.
 
-use super::build::{note, table};
+use super::blocks::{note, table};
 use super::Block;
 
 /// The validation table and how to read it.

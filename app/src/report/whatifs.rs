@@ -1,7 +1,7 @@
 //! Bandwidth headroom and what-ifs: the studies' charts, the technology comparison and what
 //! losing spines does, as the dashboard and the report show them.
 
-use super::build::{chart, heading, table};
+use super::blocks::{chart, heading, table};
 use super::{Block, Table};
 use crate::dashboard::studies::Charts;
 use engine::studies::SpineLoss;

@@ -2,7 +2,7 @@
 //! which the dashboard draws with its "How" details and the report as tables. A figure's label
 //! and its key (the dashboard's element id) live here and nowhere else.
 
-use super::build::{chart, heading, paragraph, slug, table};
+use super::blocks::{chart, heading, paragraph, slug, table};
 use super::Block;
 use crate::dashboard::studies::Chart;
 use engine::{Figure, Report, TrainingReport, WorkloadReport};

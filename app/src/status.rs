@@ -1,0 +1,14 @@
+//! The HTTP status of the response being built (server only): set by the error type and the
+//! pages that answer with something other than 200.
+
+use leptos::prelude::use_context;
+
+/// Sets the HTTP status of the response being built.
+pub fn set_status(code: u16) {
+    if let (Some(options), Ok(status)) = (
+        use_context::<leptos_axum::ResponseOptions>(),
+        http::StatusCode::from_u16(code),
+    ) {
+        options.set_status(status);
+    }
+}
