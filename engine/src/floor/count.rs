@@ -4,7 +4,7 @@
 //! medium up once per orderable length instead of once per cable, since it runs on every
 //! evaluation of the floor.
 
-use super::media::{Long, MediumTable, LONGEST_KEPT};
+use super::lengths::{Long, MediumTable, LONGEST_KEPT};
 use super::routing::{Router, Spot, ORDERABLE_M};
 use crate::cabling::{links, End, Link, Visit};
 use crate::catalog::ReachClass;

@@ -13,6 +13,7 @@
 //! ```
 
 mod count;
+mod lengths;
 mod media;
 mod placement;
 mod power;

@@ -1,6 +1,7 @@
 //! The evaluation's tally as it was first written, one cable at a time with its medium looked
 //! up per cable: kept to check that the counting walk finds exactly the same.
 
+use super::lengths::{Long, MediumTable, LONGEST_KEPT};
 use super::media::*;
 use super::placement::Placed;
 use super::routing::{Router, ORDERABLE_M};

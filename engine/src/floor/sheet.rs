@@ -1,7 +1,8 @@
 //! The cabling sheet on the floor: the fabric's sheet with each end's rack and rack unit, each
 //! cable's routed and orderable length, and its medium with the transceivers at each end.
 
-use super::media::{links_per_plug, spot, MediumTable};
+use super::lengths::MediumTable;
+use super::media::{links_per_plug, spot};
 use super::placement::place;
 use super::rack_name;
 use super::routing::{Router, ORDERABLE_M};

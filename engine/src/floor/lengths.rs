@@ -1,0 +1,110 @@
+//! The medium of each orderable length, looked up once per fabric for every link of it, and
+//! the longest cables, kept for the floor plan.
+
+use super::routing::{medium, orderable, Spot, ORDERABLE_M};
+use crate::catalog::ReachClass;
+
+/// One of the longest cables, kept for the floor plan.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Long {
+    pub fabric: usize,
+    pub tier: &'static str,
+    pub a: Spot,
+    pub z: Spot,
+    pub route_m: f64,
+    pub bin: Option<usize>,
+}
+
+pub(crate) const LONGEST_KEPT: usize = 12;
+
+/// The medium of each orderable length at one speed, to a node and between switches: looked up
+/// once per fabric rather than once per link.
+pub(crate) struct MediumTable {
+    classes: [[Option<ReachClass>; ORDERABLE_M.len()]; 2],
+    /// Orderable length index of each half metre up to the last length that is a multiple of
+    /// half a metre (100 m), so that most links find theirs without a search.
+    half_metres: Vec<u8>,
+}
+
+const DIRECT_M: f64 = 100.0;
+
+impl MediumTable {
+    pub fn new(speed: f64) -> Self {
+        let mut classes = [[None; ORDERABLE_M.len()]; 2];
+        for (to_node, row) in classes.iter_mut().enumerate() {
+            for (bin, class) in row.iter_mut().enumerate() {
+                *class = medium(speed, ORDERABLE_M[bin], to_node == 1);
+            }
+        }
+        let half_metres = (0..=(DIRECT_M * 2.0) as u32)
+            .map(|k| orderable(f64::from(k) / 2.0).unwrap_or(0) as u8)
+            .collect();
+        MediumTable {
+            classes,
+            half_metres,
+        }
+    }
+
+    /// The orderable length index of a route, or `ORDERABLE_M.len()` when it is longer than
+    /// every orderable length.
+    #[inline]
+    pub fn bin(&self, route_m: f64) -> usize {
+        let bin = if (0.0..=DIRECT_M).contains(&route_m) {
+            // Every orderable length up to 100 m is a whole number of half metres.
+            // Rounded up by hand: `ceil` is a library call on the baseline x86-64 target, and
+            // a conversion to `u32` (at most 200 here) is a few instructions where one to
+            // `usize` is a dozen.
+            let x = (route_m * 2.0 - 2e-9).max(0.0);
+            let whole = x as u32;
+            let k = whole + u32::from(f64::from(whole) < x);
+            self.half_metres.get(k as usize).map(|b| usize::from(*b))
+        } else {
+            orderable(route_m)
+        };
+        bin.unwrap_or(ORDERABLE_M.len())
+    }
+
+    /// The medium of orderable length `bin`, to a node or between switches.
+    #[inline]
+    pub fn class(&self, bin: usize, to_node: bool) -> Option<ReachClass> {
+        self.classes[usize::from(to_node)]
+            .get(bin)
+            .copied()
+            .flatten()
+    }
+
+    /// The medium of one link: (orderable length index, class); `None` when nothing reaches.
+    #[inline]
+    pub fn link(&self, route_m: f64, to_node: bool) -> (Option<usize>, Option<ReachClass>) {
+        let bin = self.bin(route_m);
+        let bin = (bin < ORDERABLE_M.len()).then_some(bin);
+        (bin, bin.and_then(|b| self.class(b, to_node)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_medium_table_agrees_with_rounding_up_and_choosing_at_every_length() {
+        for speed in [100.0, 400.0, 800.0] {
+            let table = MediumTable::new(speed);
+            for cm in 0..300_000u32 {
+                let metres = f64::from(cm) / 100.0;
+                for to_node in [false, true] {
+                    let bin = orderable(metres);
+                    let expected = (
+                        bin,
+                        bin.and_then(|b| medium(speed, ORDERABLE_M[b], to_node)),
+                    );
+                    assert_eq!(
+                        table.link(metres, to_node),
+                        expected,
+                        "{metres} m at {speed}G"
+                    );
+                }
+            }
+        }
+    }
+}
