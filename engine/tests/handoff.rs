@@ -5,39 +5,13 @@ mod support;
 
 use engine::asbuilt::{check, ibnetdiscover};
 use engine::handoff::{bundle, planned};
-use engine::{evaluate, DesignSpec, Report};
+use engine::{evaluate, DesignSpec};
 use std::collections::{BTreeSet, HashMap};
-use support::yaml;
-
-fn design(example: &str) -> (DesignSpec, Report) {
-    let spec = DesignSpec::from_json(example).unwrap();
-    let report = evaluate(&spec).unwrap();
-    (spec, report)
-}
+use support::{all_digits, cable_count, csv_rows, design, yaml, EXAMPLES};
 
 fn files(example: &str) -> HashMap<String, String> {
     let (spec, report) = design(example);
     bundle(&spec, &report).into_iter().collect()
-}
-
-const EXAMPLES: [&str; 2] = [engine::examples::SUPERPOD_4SU, engine::examples::HYBRID];
-
-fn cable_count(report: &Report, fabric: &str) -> usize {
-    let (fabrics, _) = planned(report);
-    fabrics
-        .iter()
-        .find(|f| f.fabric.name == fabric)
-        .unwrap()
-        .cables
-        .len()
-}
-
-fn csv(text: &str) -> Vec<Vec<String>> {
-    support::csv_rows(text)
-}
-
-fn all_digits(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 #[test]
@@ -81,7 +55,7 @@ fn the_cvt_p2p_file_has_one_row_per_cable_under_cvt_header_names_with_cvt_port_f
         let (spec, report) = design(example);
         let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
         for f in &report.fabrics {
-            let rows = csv(&files[&format!("cvt/{}-p2p.csv", f.name)]);
+            let rows = csv_rows(&files[&format!("cvt/{}-p2p.csv", f.name)]);
             assert_eq!(rows.len() - 1, cable_count(&report, &f.name), "{}", f.name);
             if f.technology.is_ethernet() {
                 assert_eq!(

@@ -4,36 +4,10 @@
 
 mod support;
 
-use engine::handoff::{bundle, planned};
-use engine::{evaluate, floor, DesignSpec, Report};
+use engine::floor;
+use engine::handoff::bundle;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use support::yaml_documents;
-
-fn design(example: &str) -> (DesignSpec, Report) {
-    let spec = DesignSpec::from_json(example).unwrap();
-    let report = evaluate(&spec).unwrap();
-    (spec, report)
-}
-
-const EXAMPLES: [&str; 2] = [engine::examples::SUPERPOD_4SU, engine::examples::HYBRID];
-
-fn cable_count(report: &Report, fabric: &str) -> usize {
-    let (fabrics, _) = planned(report);
-    fabrics
-        .iter()
-        .find(|f| f.fabric.name == fabric)
-        .unwrap()
-        .cables
-        .len()
-}
-
-fn csv(text: &str) -> Vec<Vec<String>> {
-    support::csv_rows(text)
-}
-
-fn all_digits(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
-}
+use support::{all_digits, cable_count, csv_rows, design, yaml_documents, EXAMPLES};
 
 #[test]
 fn netbox_imports_have_the_import_columns_and_a_row_per_device_interface_and_cable() {
@@ -67,7 +41,7 @@ fn netbox_imports_have_the_import_columns_and_a_row_per_device_interface_and_cab
                 t["model"].as_str().unwrap().to_string(),
             ));
         }
-        let devices = csv(&files["netbox/devices.csv"]);
+        let devices = csv_rows(&files["netbox/devices.csv"]);
         assert_eq!(
             devices[0],
             [
@@ -92,7 +66,7 @@ fn netbox_imports_have_the_import_columns_and_a_row_per_device_interface_and_cab
             assert_eq!(r[5], "planned");
             assert_eq!(r[4], spec.title, "site");
         }
-        let interfaces = csv(&files["netbox/interfaces.csv"]);
+        let interfaces = csv_rows(&files["netbox/interfaces.csv"]);
         assert_eq!(interfaces[0], ["device", "name", "label", "type", "speed"]);
         assert_eq!(interfaces.len() - 1, 2 * cables);
         for r in &interfaces[1..] {
@@ -103,7 +77,7 @@ fn netbox_imports_have_the_import_columns_and_a_row_per_device_interface_and_cab
             );
             assert!(all_digits(&r[4]));
         }
-        let rows = csv(&files["netbox/cables.csv"]);
+        let rows = csv_rows(&files["netbox/cables.csv"]);
         assert_eq!(
             &rows[0][..9],
             [
@@ -151,7 +125,7 @@ fn netbox_stands_every_device_in_its_rack_without_overlap_and_gives_each_cable_i
                     (key, t["u_height"].as_f64().unwrap())
                 })
                 .collect();
-        let racks = csv(&files["netbox/racks.csv"]);
+        let racks = csv_rows(&files["netbox/racks.csv"]);
         assert_eq!(racks[0], ["site", "name", "status", "width", "u_height"]);
         assert!(racks.len() > 1, "the floor has racks");
         let rack_units: BTreeMap<&str, u32> = racks[1..]
@@ -171,7 +145,7 @@ fn netbox_stands_every_device_in_its_rack_without_overlap_and_gives_each_cable_i
         // types are full depth).
         let mut taken: BTreeMap<(&str, u32), &str> = BTreeMap::new();
         let mut placed = 0;
-        for d in &csv(&files["netbox/devices.csv"])[1..] {
+        for d in &csv_rows(&files["netbox/devices.csv"])[1..] {
             if d[1] == "Fabric endpoint" {
                 continue;
             }
@@ -198,7 +172,7 @@ fn netbox_stands_every_device_in_its_rack_without_overlap_and_gives_each_cable_i
 
         // Each cable carries the routed, orderable length and the medium of the floor's sheet.
         let sheet = floor::cabling(&spec, &report).unwrap();
-        let rows = csv(&files["netbox/cables.csv"]);
+        let rows = csv_rows(&files["netbox/cables.csv"]);
         assert_eq!(rows.len() - 1, sheet.len());
         let mut lengths = BTreeSet::new();
         for (r, c) in rows[1..].iter().zip(&sheet) {

@@ -6,9 +6,7 @@ mod support;
 use engine::handoff::{bundle, planned, scheduling_fabric};
 use engine::{evaluate, DesignSpec};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use support::{expand_hostlist, yaml, yaml_documents};
-
-const EXAMPLES: [&str; 2] = [engine::examples::SUPERPOD_4SU, engine::examples::HYBRID];
+use support::{expand_hostlist, yaml, yaml_documents, EXAMPLES};
 
 /// For each example: the bundle, and the nodes of its scheduling fabric (no extra endpoints).
 fn each(mut test: impl FnMut(&HashMap<String, String>, BTreeSet<String>, &engine::FabricReport)) {

@@ -1,7 +1,7 @@
 //! Helpers shared by the hand-off tests: a reader for the YAML subset the bundle writes (block
 //! mappings and sequences, flow sequences of scalars, `{}`, double-quoted and plain scalars,
-//! comments, `---` documents) into JSON values, so that tests check structure, not text; and a
-//! Slurm hostlist expander.
+//! comments, `---` documents) into JSON values, so that tests check structure, not text; a
+//! Slurm hostlist expander and a CSV reader; and the examples the tests read, evaluated.
 #![allow(dead_code)]
 
 use serde_json::{Map, Number, Value};
@@ -233,4 +233,29 @@ pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
         rows.push(fields);
     }
     rows
+}
+
+/// The examples the hand-off tests read: the 4-SU SuperPOD and the hybrid design.
+pub const EXAMPLES: [&str; 2] = [engine::examples::SUPERPOD_4SU, engine::examples::HYBRID];
+
+/// An example read and evaluated.
+pub fn design(example: &str) -> (engine::DesignSpec, engine::Report) {
+    let spec = engine::DesignSpec::from_json(example).unwrap();
+    let report = engine::evaluate(&spec).unwrap();
+    (spec, report)
+}
+
+/// The cables of `fabric` on the sheet of `report`.
+pub fn cable_count(report: &engine::Report, fabric: &str) -> usize {
+    let (fabrics, _) = engine::handoff::planned(report);
+    fabrics
+        .iter()
+        .find(|f| f.fabric.name == fabric)
+        .unwrap()
+        .cables
+        .len()
+}
+
+pub fn all_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
