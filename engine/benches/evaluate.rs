@@ -1,7 +1,7 @@
 //! Speed of the engine (results in BENCHMARKS.md): `cargo bench -p engine`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use engine::{evaluate, floor, DesignSpec, Technology};
+use engine::{evaluate, evaluate_unplaced, floor, Conditions, DesignSpec, Technology};
 use serde_json::{json, Value};
 
 /// A cluster of `nodes` DGX-class nodes with training, inference, RAG and storage workloads on
@@ -49,6 +49,9 @@ fn benches(c: &mut Criterion) {
     c.bench_function("evaluate 1,024 nodes, 4 workloads, 3 fabrics", |b| {
         b.iter(|| evaluate(black_box(&thousand)).expect("evaluates"))
     });
+    c.bench_function("size 1,024 nodes, 4 workloads, 3 fabrics (no floor)", |b| {
+        b.iter(|| evaluate_unplaced(black_box(&thousand), Conditions::NORMAL).expect("evaluates"))
+    });
 
     // 100,000 GPUs: 12,500 nodes of 8, on XDR switches (144 ports) in 3 tiers.
     let huge = spec(four_workloads_three_fabrics(
@@ -57,11 +60,17 @@ fn benches(c: &mut Criterion) {
     c.bench_function("evaluate 100,000 GPUs", |b| {
         b.iter(|| evaluate(black_box(&huge)).expect("evaluates"))
     });
+    c.bench_function("size 100,000 GPUs (no floor)", |b| {
+        b.iter(|| evaluate_unplaced(black_box(&huge), Conditions::NORMAL).expect("evaluates"))
+    });
 
     // The physical floor of 2,048 DGX H100: placement, every cable routed, media, rack power.
     let mut two_thousand = four_workloads_three_fabrics(2048, "h100-sxm", "ib_ndr", "qm9700");
     two_thousand["cluster"]["node_preset"] = "dgx-h100".into();
     let two_thousand = spec(two_thousand);
+    c.bench_function("evaluate 2,048 nodes on their floor", |b| {
+        b.iter(|| evaluate(black_box(&two_thousand)).expect("evaluates"))
+    });
     c.bench_function("evaluate and plan the floor, 2,048 nodes", |b| {
         b.iter(|| {
             let report = evaluate(black_box(&two_thousand)).expect("evaluates");

@@ -19,6 +19,28 @@ pub fn evaluate(spec: &DesignSpec) -> Result<Report, SpecErrors> {
 
 /// [`evaluate`] under what-if `conditions` (a degraded link, congestion).
 pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report, SpecErrors> {
+    evaluate_report(spec, conditions, Floor::Placed)
+}
+
+/// [`evaluate_with`] without placing the design on its floor: [`Report::placed`] is absent,
+/// and the time it takes does not grow with the number of cables. For what reads no cost as
+/// placed: the search, which compares the fabrics' bills and evaluates each fabric alone (a
+/// floor of one fabric would mean nothing), and the studies' sweeps of workload timings.
+pub fn evaluate_unplaced(spec: &DesignSpec, conditions: Conditions) -> Result<Report, SpecErrors> {
+    evaluate_report(spec, conditions, Floor::Unplaced)
+}
+
+#[derive(PartialEq)]
+enum Floor {
+    Placed,
+    Unplaced,
+}
+
+fn evaluate_report(
+    spec: &DesignSpec,
+    conditions: Conditions,
+    floor: Floor,
+) -> Result<Report, SpecErrors> {
     spec.validate()?;
     let gpu = gpu(&spec.cluster.gpu)
         .ok_or_else(|| SpecErrors::single("cluster.gpu", "is not in the catalog"))?;
@@ -81,7 +103,16 @@ pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report
     let cost: f64 = fabrics.iter().map(|f| f.cost_usd).sum();
     let power: f64 = fabrics.iter().map(|f| f.power_w).sum();
     let per_gpu = |x: f64| if gpus > 0 { x / gpus as f64 } else { 0.0 };
-    let headline = headline(&fabrics, &workloads, &findings, per_gpu(cost));
+    let totals = Totals {
+        cost_usd: cost,
+        power_w: power,
+        cost_per_gpu_usd: per_gpu(cost),
+        power_per_gpu_w: per_gpu(power),
+    };
+    let placed =
+        (floor == Floor::Placed).then(|| crate::floor::placed_totals(spec, &fabrics, &totals));
+    let network = placed.as_ref().unwrap_or(&totals);
+    let headline = headline(&fabrics, &workloads, &findings, network.cost_per_gpu_usd);
     Ok(Report {
         engine_version: crate::ENGINE_VERSION.to_string(),
         cluster: ClusterSummary {
@@ -94,12 +125,8 @@ pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report
         fabrics,
         workloads,
         findings,
-        totals: Totals {
-            cost_usd: cost,
-            power_w: power,
-            cost_per_gpu_usd: per_gpu(cost),
-            power_per_gpu_w: per_gpu(power),
-        },
+        totals,
+        placed,
         headline,
     })
 }

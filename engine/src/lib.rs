@@ -55,7 +55,7 @@ pub use collective::{
     Cost, Group, Latencies, Protocol,
 };
 pub use error::{FieldError, SpecErrors};
-pub use evaluate::{evaluate, evaluate_with};
+pub use evaluate::{evaluate, evaluate_unplaced, evaluate_with};
 pub use links::Conditions;
 pub use precision::Precision;
 pub use report::*;

@@ -116,8 +116,22 @@ pub struct Report {
     pub fabrics: Vec<FabricReport>,
     pub workloads: Vec<WorkloadReport>,
     pub findings: Vec<Finding>,
+    /// The fabrics' bills of materials added up, every cable at its tier's nominal run.
     pub totals: Totals,
+    /// The network as placed on the design's floor: the same bills with every cable at its
+    /// routed length and the medium that length needs (absent in reports from engines before
+    /// it). [`Report::network`] reads whichever the report has.
+    #[serde(default)]
+    pub placed: Option<Totals>,
     pub headline: Headline,
+}
+
+impl Report {
+    /// What the network costs and draws: as placed on its floor, or, in a report from an engine
+    /// before the floor was costed, from the fabrics' bills at each tier's nominal run.
+    pub fn network(&self) -> &Totals {
+        self.placed.as_ref().unwrap_or(&self.totals)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -148,6 +162,7 @@ pub struct Headline {
     /// The largest checkpoint write time ÷ budget.
     pub checkpoint_time_over_budget: Option<Ratio>,
     pub switches: u32,
+    /// The network's cost per GPU as placed on its floor ([`Report::network`]).
     pub cost_per_gpu_usd: f64,
     pub critical_findings: u32,
     pub warnings: u32,

@@ -2,7 +2,7 @@
 //! technologies, at other cluster sizes, and with a degraded link. Numbers only; drawing is the
 //! app's business.
 
-use crate::evaluate::{evaluate, evaluate_with};
+use crate::evaluate::{evaluate, evaluate_unplaced};
 use crate::links::Conditions;
 use crate::report::{Report, WorkloadReport};
 use crate::spec::{DesignSpec, Workload};
@@ -80,7 +80,7 @@ pub fn technology_comparison(spec: &DesignSpec, workload: usize) -> Vec<Technolo
             Some(TechnologyPoint {
                 technology,
                 communication: communication(&report, workload)?,
-                network_cost_usd: report.totals.cost_usd,
+                network_cost_usd: report.network().cost_usd,
                 critical_findings: report.headline.critical_findings,
             })
         })
@@ -135,7 +135,7 @@ pub fn scaling_curve(spec: &DesignSpec, workload: usize) -> Vec<ScalingPoint> {
             // Keep only the workload being studied: the others may not fit a smaller cluster.
             let kept = variant.workloads[workload].clone();
             variant.workloads = vec![kept];
-            let report = evaluate(&variant).ok()?;
+            let report = evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
             let WorkloadReport::Training(r) = &report.workloads[0] else {
                 return None;
             };
@@ -173,7 +173,7 @@ pub fn degraded_link_curve(spec: &DesignSpec, workload: usize) -> Vec<DegradedPo
                 network_share: remaining,
                 ideal_network: false,
             };
-            let report = evaluate_with(spec, conditions).ok()?;
+            let report = evaluate_unplaced(spec, conditions).ok()?;
             Some((remaining, timed(&report, workload)?))
         })
         .collect();
@@ -210,7 +210,13 @@ pub fn oversubscription_sweep(spec: &DesignSpec, workload: usize) -> Vec<Oversub
             let mut variant = spec.clone();
             let fabric = variant.fabrics.iter_mut().find(|f| f.name == fabric_name)?;
             fabric.oversubscription.leaf = ratio;
-            Some((ratio, timed(&evaluate(&variant).ok()?, workload)?))
+            Some((
+                ratio,
+                timed(
+                    &evaluate_unplaced(&variant, Conditions::NORMAL).ok()?,
+                    workload,
+                )?,
+            ))
         })
         .collect();
     against_first(times)
@@ -292,7 +298,7 @@ pub fn checkpoint_sweep(spec: &DesignSpec, workload: usize) -> Vec<CheckpointPoi
             if let Some(Workload::Storage(s)) = variant.workloads.get_mut(workload) {
                 s.checkpoint.interval_minutes = minutes;
             }
-            let report = evaluate(&variant).ok()?;
+            let report = evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
             match report.workloads.get(workload)? {
                 WorkloadReport::Storage(s) => Some(CheckpointPoint {
                     interval_minutes: minutes,

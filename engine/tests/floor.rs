@@ -330,3 +330,38 @@ fn the_network_as_placed_counts_the_floors_cables_and_optics_in_place_of_each_ti
     assert!(f.cabling_cost_usd > 3.0 * f.nominal_cabling_cost_usd);
     assert!(f.placed_network_cost_usd.value > report.totals.cost_usd);
 }
+
+#[test]
+fn the_evaluation_reports_the_network_as_placed_and_its_headline_cost_per_gpu_is_that_network() {
+    for (name, text) in examples::ALL {
+        let spec = DesignSpec::from_json(text).unwrap();
+        let report = evaluate(&spec).unwrap();
+        let f = floor::plan(&spec, &report);
+        let placed = report
+            .placed
+            .as_ref()
+            .expect("today's engine places every design");
+        assert_eq!(placed.cost_usd, f.placed_network_cost_usd.value, "{name}");
+        assert_eq!(placed.power_w, f.placed_network_power_w.value, "{name}");
+        let gpus = report.cluster.gpus as f64;
+        assert_eq!(placed.cost_per_gpu_usd, placed.cost_usd / gpus, "{name}");
+        assert_eq!(placed.power_per_gpu_w, placed.power_w / gpus, "{name}");
+        assert_eq!(report.network(), placed, "{name}");
+        assert_eq!(
+            report.headline.cost_per_gpu_usd, placed.cost_per_gpu_usd,
+            "{name}"
+        );
+    }
+    // A report saved by an engine before the floor was costed has the fabrics' bills only.
+    let spec = DesignSpec::from_json(examples::RAG).unwrap();
+    let mut old = evaluate(&spec).unwrap();
+    old.placed = None;
+    let old: engine::Report = serde_json::from_str(
+        &serde_json::to_string(&old)
+            .unwrap()
+            .replace(",\"placed\":null", ""),
+    )
+    .unwrap();
+    assert_eq!(old.placed, None);
+    assert_eq!(old.network(), &old.totals);
+}

@@ -361,3 +361,29 @@ fn a_request_read_from_json_upgrades_its_base_and_names_wrong_fields_by_path() {
     let errors = SearchRequest::from_json(bad_base).unwrap_err();
     assert!(errors.for_path("base.cluster.nodes").is_some(), "{errors}");
 }
+
+#[test]
+fn the_frontier_shows_each_candidates_network_as_placed_cheapest_as_placed_first() {
+    let search = latency_search(Technology::ALL.to_vec());
+    let result = search.result();
+    assert!(result.frontier.len() > 1);
+    for point in &result.frontier {
+        // Placed as the planner places the candidate's own design; the record keeps the
+        // fabrics' bills, which the search compares.
+        let report = evaluate(&search.spec(point.record.id).unwrap()).unwrap();
+        assert_eq!(point.placed.as_ref(), report.placed.as_ref());
+        assert_eq!(report.totals.cost_usd, point.record.cost_usd);
+        let placed = point.placed.as_ref().unwrap();
+        assert_eq!(point.network(), (placed.cost_usd, placed.power_w));
+    }
+    let costs: Vec<f64> = result.frontier.iter().map(|c| c.network().0).collect();
+    assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{costs:?}");
+    assert!(
+        result
+            .summary
+            .contains(&format!("candidate {} ", result.frontier[0].record.id))
+            && result.summary.contains("as placed on the floor"),
+        "{}",
+        result.summary
+    );
+}

@@ -124,10 +124,10 @@ pub fn summary(report: &engine::Report) -> String {
     }
     let _ = writeln!(
         out,
-        "total: ${:.0} (${:.0} per GPU), {:.1} kW",
-        report.totals.cost_usd,
-        report.totals.cost_per_gpu_usd,
-        report.totals.power_w / 1e3
+        "total as placed: ${:.0} (${:.0} per GPU), {:.1} kW",
+        report.network().cost_usd,
+        report.network().cost_per_gpu_usd,
+        report.network().power_w / 1e3
     );
     out
 }

@@ -407,6 +407,9 @@ async fn every_example_shows_the_same_numbers_on_the_dashboard_the_report_page_a
         let spec = engine::DesignSpec::from_value(spec.clone()).unwrap();
         let floor = engine::floor::plan(&spec, &report);
         figures.push(app::money::usd(floor.placed_network_cost_usd.value));
+        // The network's cost as placed, the same figure in the totals of all three.
+        figures.push(app::money::usd(report.network().cost_usd));
+        figures.push(app::money::usd(report.network().cost_per_gpu_usd));
         figures.push(app::money::usd(floor.cabling_cost_usd));
         for figure in figures {
             assert!(

@@ -56,7 +56,7 @@ pub fn headline_figures(
             "headline-cost",
             "Network cost per GPU",
             crate::money::usd(h.cost_per_gpu_usd),
-            "switches, cables, optics",
+            "switches, cables and optics as placed",
         ),
     ]
 }

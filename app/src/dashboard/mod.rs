@@ -157,9 +157,9 @@ pub mod render {
             .enumerate()
             .map(|(index, report)| view! { <workloads::WorkloadDetail report index/> })
             .collect_view();
-        let totals = &report.totals;
+        let totals = report.network();
         let summary = format!(
-            "Network for {} GPUs: {} ({} per GPU), {} ({} per GPU). Engine {}.",
+            "Network for {} GPUs as placed on its floor: {} ({} per GPU), {} ({} per GPU). Engine {}.",
             report.cluster.gpus,
             crate::money::usd(totals.cost_usd),
             crate::money::usd(totals.cost_per_gpu_usd),

@@ -37,7 +37,7 @@ pub fn frontier_chart(frontier: &[Candidate], base: Option<Point>, per_token: bo
         .iter()
         .filter_map(|c| {
             let t = c.choice.fabrics.first()?.technology;
-            Some((c.record.cost_usd / 1e3, y(c), t))
+            Some((c.network().0 / 1e3, y(c), t))
         })
         .filter(|(x, y, _)| x.is_finite() && y.is_finite())
         .collect();

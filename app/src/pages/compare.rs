@@ -195,10 +195,13 @@ fn outputs_table(a: &Side, b: &Side, la: &str, lb: &str) -> AnyView {
             .into_iter()
             .map(|(_, label, value, _)| (label.to_string(), value))
             .collect();
-        rows.push(("Network cost".into(), crate::money::usd(r.totals.cost_usd)));
+        rows.push((
+            "Network cost".into(),
+            crate::money::usd(r.network().cost_usd),
+        ));
         rows.push((
             "Network power".into(),
-            crate::money::watts(r.totals.power_w),
+            crate::money::watts(r.network().power_w),
         ));
         for f in &r.fabrics {
             rows.push((

@@ -85,12 +85,14 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
 pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
     let mut blocks = vec![heading(1, "floor", "Floor, racks and power")];
     let network = plan.racks.iter().filter(|r| r.network).count();
+    let counted =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     blocks.push(paragraph(format!(
-            "{} racks in {} rows ({} of them network racks), {} nodes per rack. IT power {} and facility power {} ({}); the longest cable runs {:.1} m.",
-            plan.racks.len(),
-            plan.rows,
+            "{} in {} ({} of them network racks), {} per rack. IT power {} and facility power {} ({}); the longest cable runs {:.1} m.",
+            counted(plan.racks.len(), "rack", "racks"),
+            counted(plan.rows as usize, "row", "rows"),
             network,
-            plan.nodes_per_rack,
+            counted(plan.nodes_per_rack as usize, "node", "nodes"),
             kw(plan.it_power_kw.value),
             kw(plan.facility_power_kw.value),
             plan.facility_power_kw.formula,

@@ -125,7 +125,7 @@ fn alternatives(
     let rows = points
         .iter()
         .map(|p| {
-            let difference = p.network_cost_usd - report.totals.cost_usd;
+            let difference = p.network_cost_usd - report.network().cost_usd;
             let against = if Some(p.technology) == current {
                 "this design".to_string()
             } else if difference >= 0.0 {
@@ -183,9 +183,9 @@ pub fn summary(
     for sentence in what_is_built(report) {
         blocks.push(paragraph(sentence));
     }
-    let t = &report.totals;
+    let t = report.network();
     blocks.push(paragraph(format!(
-        "The network for {} GPUs costs {} ({} per GPU) and draws {} ({} per GPU).",
+        "As placed on its floor, the network for {} GPUs costs {} ({} per GPU) and draws {} ({} per GPU).",
         report.cluster.gpus,
         usd(t.cost_usd),
         usd(t.cost_per_gpu_usd),

@@ -40,7 +40,7 @@ impl Running {
             .any(|w| matches!(w, Workload::Training(_)));
         let h = &base_report.headline;
         let base = Point {
-            cost_usd: base_report.totals.cost_usd,
+            cost_usd: base_report.network().cost_usd,
             performance: if per_token {
                 h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3)
             } else {

@@ -118,8 +118,8 @@ fn frontier_row(at: &Searched, query: &str, c: &Candidate) -> impl IntoView {
         <tr id=format!("candidate-{id}")>
             <td class="num">{id}</td>
             <td>{describe_choice(&c.choice)}</td>
-            <td class="num">{usd(c.record.cost_usd)}</td>
-            <td class="num">{watts(c.record.power_w)}</td>
+            <td class="num">{usd(c.network().0)}</td>
+            <td class="num">{watts(c.network().1)}</td>
             <td class="num">{number(c.record.slowdown_percent, 2)}</td>
             <td class="num">{number(c.record.added_latency_ms, 2)}</td>
             <td><a href=explain>"Explain"</a> " · " <a rel="external" href=open class="open-candidate">"Open in the planner"</a></td>
@@ -154,7 +154,7 @@ fn outcome_view(at: &Searched, form: &SearchForm, outcome: &Outcome) -> impl Int
             <div class="chart" id="chart-frontier" role="img" aria-label="Network cost against performance of every frontier candidate, and this design" inner_html=chart></div>
             <table class="headroom" id="frontier">
                 <caption>"The frontier: no other candidate is cheaper, leaner and faster at once"</caption>
-                <thead><tr><th scope="col" class="num">"Candidate"</th><th scope="col">"What it chooses"</th><th scope="col" class="num">"Network cost"</th><th scope="col" class="num">"Power"</th><th scope="col" class="num">"Slowdown, %"</th><th scope="col" class="num">"Added per token, ms"</th><th scope="col"></th></tr></thead>
+                <thead><tr><th scope="col" class="num">"Candidate"</th><th scope="col">"What it chooses"</th><th scope="col" class="num">"Network cost as placed"</th><th scope="col" class="num">"Power as placed"</th><th scope="col" class="num">"Slowdown, %"</th><th scope="col" class="num">"Added per token, ms"</th><th scope="col"></th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         }

@@ -28,7 +28,7 @@ pub use sheet::cabling;
 
 use crate::cabling::{digits, push_numbered, Names};
 use crate::catalog::{chassis, ReachClass};
-use crate::report::{BomLine, Figure, Finding, Report, Severity};
+use crate::report::{BomLine, FabricReport, Figure, Finding, Report, Severity, Totals};
 use crate::spec::DesignSpec;
 use placement::Kind;
 use serde::{Deserialize, Serialize};
@@ -167,15 +167,60 @@ pub(crate) fn rack_name(row: u32, position: u32) -> String {
 }
 
 /// (cost, power) of the cables and optics in the fabrics' bills of materials.
-fn nominal_cabling(report: &Report) -> (f64, f64) {
-    report
-        .fabrics
+fn nominal_cabling(fabrics: &[FabricReport]) -> (f64, f64) {
+    fabrics
         .iter()
         .flat_map(|f| &f.bom)
         .filter(|l| l.item.starts_with("cable:") || l.item.starts_with("optic:"))
         .fold((0.0, 0.0), |(usd, w), l| {
             (usd + l.total_usd, w + l.total_power_w)
         })
+}
+
+/// The formula of the network as placed, for cost or power.
+fn as_placed_formula(unit: &str) -> String {
+    format!("the design's network {unit} − its cables and optics at each tier's run + the floor's cables and optics")
+}
+
+const AS_PLACED_SOURCE: &str = "the fabrics' bills of materials; the floor's routed cables";
+
+/// `totals` with the floor's cables and optics (`cabling`: cost, power) in place of the
+/// nominal ones (`nominal`).
+fn as_placed(totals: &Totals, nominal: (f64, f64), cabling: (f64, f64), gpus: u64) -> Totals {
+    let cost = totals.cost_usd - nominal.0 + cabling.0;
+    let power = totals.power_w - nominal.1 + cabling.1;
+    let per_gpu = |x: f64| if gpus > 0 { x / gpus as f64 } else { 0.0 };
+    Totals {
+        cost_usd: cost,
+        power_w: power,
+        cost_per_gpu_usd: per_gpu(cost),
+        power_per_gpu_w: per_gpu(power),
+    }
+}
+
+/// The network of `spec`, whose fabrics are sized as `fabrics` and add up to `totals`, as
+/// placed on its floor: what [`crate::evaluate`] reports as [`Report::placed`]. Places and
+/// routes as [`plan`] does, without naming racks or listing what stands in them.
+pub(crate) fn placed_totals(
+    spec: &DesignSpec,
+    fabrics: &[FabricReport],
+    totals: &Totals,
+) -> Totals {
+    let placed = placement::place(spec, fabrics);
+    let router = routing::Router::new(&placed, &spec.floor);
+    let tally = media::tally(spec, fabrics, &placed, &router);
+    as_placed(
+        totals,
+        nominal_cabling(fabrics),
+        bill_totals(&tally.bom),
+        spec.cluster.gpus(),
+    )
+}
+
+fn bill_totals(bom: &[BomLine]) -> (f64, f64) {
+    bom.iter().fold((0.0, 0.0), |(usd, w), l| {
+        (usd + l.total_usd, w + l.total_power_w)
+    })
 }
 
 /// Places every node and switch of `spec` (evaluated as `report`), routes every cable and
@@ -289,17 +334,15 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
             chassis.source.source,
         ),
     };
-    let cost = tally.bom.iter().map(|l| l.total_usd).sum();
-    let power_w = tally.bom.iter().map(|l| l.total_power_w).sum();
+    let (cost, power_w) = bill_totals(&tally.bom);
     let longest_m = tally.longest.first().map(|l| l.route_m).unwrap_or(0.0);
-    let nominal = nominal_cabling(report);
-    let as_placed = |total: f64, nominal: f64, floor: f64, unit: &str| {
-        Figure::new(
-            total - nominal + floor,
-            format!("the design's network {unit} − its cables and optics at each tier's run + the floor's cables and optics"),
-            "the fabrics' bills of materials; the floor's routed cables",
-        )
-    };
+    let nominal = nominal_cabling(&report.fabrics);
+    let network = as_placed(
+        &report.totals,
+        nominal,
+        (cost, power_w),
+        spec.cluster.gpus(),
+    );
     FloorReport {
         rows: placed.rows,
         compute_rows: placed.compute_rows,
@@ -320,8 +363,16 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
         cabling_power_w: power_w,
         nominal_cabling_cost_usd: nominal.0,
         nominal_cabling_power_w: nominal.1,
-        placed_network_cost_usd: as_placed(report.totals.cost_usd, nominal.0, cost, "cost"),
-        placed_network_power_w: as_placed(report.totals.power_w, nominal.1, power_w, "power"),
+        placed_network_cost_usd: Figure::new(
+            network.cost_usd,
+            as_placed_formula("cost"),
+            AS_PLACED_SOURCE,
+        ),
+        placed_network_power_w: Figure::new(
+            network.power_w,
+            as_placed_formula("power"),
+            AS_PLACED_SOURCE,
+        ),
         longest_route_m: Figure::new(longest_m, ROUTE_FORMULA, ROUTE_SOURCE),
         it_power_kw: Figure::new(it_kw, power::RACK_LOAD_FORMULA, "NVIDIA DGX user guides (node maximum power); switch user manuals (maximum power with optics); NVIDIA LinkX (transceiver power)"),
         facility_power_kw: Figure::new(it_kw * floor.pue, "IT power × PUE", power::PUE_SOURCE),

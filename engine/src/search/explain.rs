@@ -6,7 +6,8 @@ use super::checks::{self, round, Breach};
 use super::frontier::Search;
 use super::record::{Record, Status};
 use super::space::Choice;
-use crate::evaluate::evaluate;
+use crate::evaluate::evaluate_unplaced;
+use crate::links::Conditions;
 use serde::{Deserialize, Serialize};
 
 /// One check measured on one candidate.
@@ -31,6 +32,22 @@ pub struct Measured {
 pub struct Candidate {
     pub record: Record,
     pub choice: Choice,
+    /// Its network as placed on the base design's floor ([`crate::Report::placed`]); the
+    /// record's cost and power are the fabrics' bills, which the search compares.
+    #[serde(default)]
+    pub placed: Option<crate::report::Totals>,
+}
+
+impl Candidate {
+    /// What its network costs and draws: as placed, or from the fabrics' bills when it could
+    /// not be placed.
+    pub fn network(&self) -> (f64, f64) {
+        self.placed
+            .as_ref()
+            .map_or((self.record.cost_usd, self.record.power_w), |p| {
+                (p.cost_usd, p.power_w)
+            })
+    }
 }
 
 /// The cheaper neighbour of an explained candidate.
@@ -71,7 +88,7 @@ pub struct NoDesign {
 impl Search {
     /// Every check measured on candidate `id`, or `None` when the engine cannot evaluate it.
     pub fn measure(&self, id: u64) -> Option<Vec<Measured>> {
-        let report = evaluate(&self.space.spec(id)?).ok()?;
+        let report = evaluate_unplaced(&self.space.spec(id)?, Conditions::NORMAL).ok()?;
         Some(
             self.checks
                 .iter()
@@ -90,9 +107,18 @@ impl Search {
     }
 
     pub(crate) fn candidate(&self, record: &Record) -> Option<Candidate> {
+        let placed = match record.status {
+            Status::Frontier | Status::Dominated { .. } | Status::Infeasible { .. } => self
+                .space
+                .spec(record.id)
+                .and_then(|spec| crate::evaluate(&spec).ok())
+                .and_then(|report| report.placed),
+            Status::Pruned { .. } | Status::Invalid { .. } => None,
+        };
         Some(Candidate {
             record: record.clone(),
             choice: self.space.choice(record.id)?,
+            placed,
         })
     }
 

@@ -83,7 +83,8 @@ pub struct SearchResult {
     pub exhaustive: bool,
     /// The checks, in the order breaches and measurements refer to.
     pub checks: Vec<Check>,
-    /// Feasible candidates no other beats on every objective, cheapest first.
+    /// Feasible candidates no other beats on every objective (the fabrics' bills for cost and
+    /// power), cheapest as placed on the floor first.
     pub frontier: Vec<Candidate>,
     /// Set when no visited candidate is feasible.
     pub no_design: Option<NoDesign>,
@@ -92,6 +93,23 @@ pub struct SearchResult {
 }
 
 impl Search {
+    /// The frontier's candidates with their networks as placed, cheapest as placed first: the
+    /// floor's routed cables can reorder two candidates whose bills are close.
+    fn placed_frontier(&self) -> Vec<Candidate> {
+        let mut frontier: Vec<Candidate> = self
+            .frontier()
+            .into_iter()
+            .filter_map(|r| self.candidate(r))
+            .collect();
+        let cost = |c: &Candidate| c.placed.as_ref().map_or(c.record.cost_usd, |p| p.cost_usd);
+        frontier.sort_by(|a, b| {
+            cost(a)
+                .total_cmp(&cost(b))
+                .then(a.record.id.cmp(&b.record.id))
+        });
+        frontier
+    }
+
     /// The result so far (final once [`Progress::done`]).
     pub fn result(&self) -> SearchResult {
         let progress = self.progress();
@@ -106,11 +124,7 @@ impl Search {
             feasible: progress.feasible,
             exhaustive: self.exhaustive() && progress.done,
             checks: self.checks().to_vec(),
-            frontier: self
-                .frontier()
-                .into_iter()
-                .filter_map(|r| self.candidate(r))
-                .collect(),
+            frontier: self.placed_frontier(),
             no_design: self.no_design(),
             summary: String::new(),
         }
@@ -125,14 +139,19 @@ impl SearchResult {
         let mut text = match (self.frontier.first(), &self.no_design) {
             (Some(cheapest), _) => format!(
                 "{} of {} candidates meet every check; {} on the frontier. The cheapest is \
-                 candidate {} ({}) at {} USD and {} W.",
+                 candidate {} ({}) at {} USD and {} W{}.",
                 thousands(self.feasible as f64),
                 thousands(self.visited as f64),
                 self.frontier.len(),
                 cheapest.record.id,
                 describe_choice(&cheapest.choice),
-                checks::round(cheapest.record.cost_usd),
-                checks::round(cheapest.record.power_w)
+                checks::round(cheapest.network().0),
+                checks::round(cheapest.network().1),
+                if cheapest.placed.is_some() {
+                    " as placed on the floor"
+                } else {
+                    ""
+                }
             ),
             (None, Some(none)) => none.summary.clone(),
             (None, None) => "No candidate has been visited yet.".to_string(),

@@ -7,7 +7,8 @@
 
 use super::checks::{self, Check, Measure};
 use super::space::Space;
-use crate::evaluate::evaluate;
+use crate::evaluate::evaluate_unplaced;
+use crate::links::Conditions;
 use std::collections::BTreeMap;
 
 /// What one fabric, with one option and NIC count, contributes.
@@ -124,7 +125,7 @@ fn part(
         .part_spec(block, fabric, nics, option)
         .ok_or_else(|| "not in the space".to_string())?;
     let name = spec.fabrics[0].name.clone();
-    let report = evaluate(&spec).map_err(|e| {
+    let report = evaluate_unplaced(&spec, Conditions::NORMAL).map_err(|e| {
         let reason = e.0.first().map_or_else(String::new, |f| f.reason.clone());
         format!("fabric {name:?}: {reason}")
     })?;
