@@ -1,28 +1,43 @@
-//! Money and power as the pages print them.
+//! Money, power and length as the pages print them.
+
+use engine::{Kilowatts, Metres, Usd, Watts};
 
 /// US dollars, whole, grouped in thousands.
-pub fn usd(usd: f64) -> String {
-    let whole = usd.round();
+pub fn usd(amount: Usd) -> String {
+    let whole = amount.0.round();
     let grouped = engine::thousands(whole.abs());
     format!("{}${grouped}", if whole < 0.0 { "-" } else { "" })
 }
 
-pub fn watts(w: f64) -> String {
-    if w >= 1000.0 {
-        format!("{:.1} kW", w / 1000.0)
+/// Watts below a kilowatt, kilowatts with one decimal from there.
+pub fn watts(power: Watts) -> String {
+    if power.0 >= 1000.0 {
+        kw(power.to_kilowatts())
     } else {
-        format!("{w:.0} W")
+        format!("{:.0} W", power.0)
     }
+}
+
+pub fn kw(power: Kilowatts) -> String {
+    format!("{:.1} kW", power.0)
+}
+
+pub fn metres(length: Metres) -> String {
+    format!("{:.1} m", length.0)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn dollars_are_grouped_in_thousands() {
-        assert_eq!(super::usd(946_040.4), "$946,040");
-        assert_eq!(super::usd(7391.0), "$7,391");
-        assert_eq!(super::usd(-1500.0), "-$1,500");
-        assert_eq!(super::watts(28_800.0), "28.8 kW");
-        assert_eq!(super::watts(225.0), "225 W");
+    fn dollars_are_grouped_in_thousands_and_power_is_in_kilowatts_from_one() {
+        assert_eq!(usd(Usd(946_040.4)), "$946,040");
+        assert_eq!(usd(Usd(7391.0)), "$7,391");
+        assert_eq!(usd(Usd(-1500.0)), "-$1,500");
+        assert_eq!(watts(Watts(28_800.0)), "28.8 kW");
+        assert_eq!(watts(Watts(225.0)), "225 W");
+        assert_eq!(kw(Kilowatts(10.2)), "10.2 kW");
+        assert_eq!(metres(Metres(37.04)), "37.0 m");
     }
 }

@@ -5,6 +5,7 @@ use crate::catalog::{media_for, Media, Switch};
 use crate::report::{BomLine, CableCount};
 use crate::spec::{CableRuns, CatalogOverride};
 use crate::topology::Plan;
+use crate::units::{Metres, Usd, Watts};
 use std::borrow::Cow;
 
 pub struct Materials {
@@ -52,8 +53,8 @@ impl Builder<'_> {
             return;
         }
         let overridden = self.overrides.iter().find(|o| o.item == item);
-        let unit_price = overridden.and_then(|o| o.unit_price_usd).unwrap_or(price);
-        let unit_power = overridden.and_then(|o| o.power_w).unwrap_or(power);
+        let unit_price = Usd(overridden.and_then(|o| o.unit_price_usd).unwrap_or(price));
+        let unit_power = Watts(overridden.and_then(|o| o.power_w).unwrap_or(power));
         self.lines.push(BomLine {
             item,
             description,
@@ -65,8 +66,8 @@ impl Builder<'_> {
             estimate,
             source,
             quoted: overridden.is_some(),
-            catalog_unit_price_usd: price,
-            catalog_unit_power_w: power,
+            catalog_unit_price_usd: Usd(price),
+            catalog_unit_power_w: Watts(power),
         });
     }
 
@@ -206,7 +207,7 @@ pub fn materials(
             cables.push(CableCount {
                 tier: tier.to_string(),
                 reach: media.class,
-                length_m: length,
+                length_m: Metres(length),
                 count: links,
             });
         }
@@ -284,7 +285,7 @@ mod tests {
         let line = &m.lines[0];
         assert_eq!(
             (line.unit_price_usd, line.unit_power_w, line.basis().label()),
-            (25_000.0, 900.0, "quoted")
+            (Usd(25_000.0), Watts(900.0), "quoted")
         );
     }
 }

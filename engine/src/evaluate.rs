@@ -100,15 +100,11 @@ fn evaluate_report(
         .collect();
     let findings = findings::findings(spec, &fabrics, &workloads);
     let gpus = spec.cluster.gpus();
-    let cost: f64 = fabrics.iter().map(|f| f.cost_usd).sum();
-    let power: f64 = fabrics.iter().map(|f| f.power_w).sum();
-    let per_gpu = |x: f64| if gpus > 0 { x / gpus as f64 } else { 0.0 };
-    let totals = Totals {
-        cost_usd: cost,
-        power_w: power,
-        cost_per_gpu_usd: per_gpu(cost),
-        power_per_gpu_w: per_gpu(power),
-    };
+    let totals = Totals::new(
+        fabrics.iter().map(|f| f.cost_usd).sum(),
+        fabrics.iter().map(|f| f.power_w).sum(),
+        gpus,
+    );
     let placed =
         (floor == Floor::Placed).then(|| crate::floor::placed_totals(spec, &fabrics, &totals));
     let network = placed.as_ref().unwrap_or(&totals);
@@ -278,7 +274,7 @@ fn headline(
     fabrics: &[FabricReport],
     workloads: &[WorkloadReport],
     findings: &[crate::report::Finding],
-    cost_per_gpu: f64,
+    cost_per_gpu: crate::units::Usd,
 ) -> Headline {
     let max = |a: Option<f64>, b: f64| Some(a.map_or(b, |a| a.max(b)));
     let min = |a: Option<f64>, b: f64| Some(a.map_or(b, |a| a.min(b)));

@@ -63,7 +63,9 @@ pub use spec::*;
 pub use technology::{Technology, Transport};
 pub use topology::{Layout, Plan};
 pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Tuning};
-pub use units::{thousands, BitRate, ByteRate, Bytes, Ratio, Seconds, GB, GIB};
+pub use units::{
+    thousands, BitRate, ByteRate, Bytes, Kilowatts, Metres, Ratio, Seconds, Usd, Watts, GB, GIB,
+};
 
 /// Version of this engine, stored with every saved revision so that a report computed by an
 /// older engine can be recognised.

@@ -10,7 +10,7 @@ use crate::collective::Protocol;
 use crate::spec::Role;
 use crate::technology::Technology;
 use crate::topology::Plan;
-use crate::units::{BitRate, ByteRate, Bytes, Ratio, Seconds};
+use crate::units::{BitRate, ByteRate, Bytes, Metres, Ratio, Seconds, Usd, Watts};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
@@ -163,7 +163,7 @@ pub struct Headline {
     pub checkpoint_time_over_budget: Option<Ratio>,
     pub switches: u32,
     /// The network's cost per GPU as placed on its floor ([`Report::network`]).
-    pub cost_per_gpu_usd: f64,
+    pub cost_per_gpu_usd: Usd,
     pub critical_findings: u32,
     pub warnings: u32,
 }
@@ -171,10 +171,23 @@ pub struct Headline {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Totals {
-    pub cost_usd: f64,
-    pub power_w: f64,
-    pub cost_per_gpu_usd: f64,
-    pub power_per_gpu_w: f64,
+    pub cost_usd: Usd,
+    pub power_w: Watts,
+    pub cost_per_gpu_usd: Usd,
+    pub power_per_gpu_w: Watts,
+}
+
+impl Totals {
+    /// `cost` and `power` of a network for `gpus` GPUs, and each per GPU (zero without GPUs).
+    pub fn new(cost: Usd, power: Watts, gpus: u64) -> Totals {
+        let gpus = gpus as f64;
+        Totals {
+            cost_usd: cost,
+            power_w: power,
+            cost_per_gpu_usd: if gpus > 0.0 { cost / gpus } else { Usd(0.0) },
+            power_per_gpu_w: if gpus > 0.0 { power / gpus } else { Watts(0.0) },
+        }
+    }
 }
 
 /// One fabric, sized.
@@ -200,8 +213,8 @@ pub struct FabricReport {
     pub cables: Vec<CableCount>,
     pub transceivers: u32,
     pub bom: Vec<BomLine>,
-    pub cost_usd: f64,
-    pub power_w: f64,
+    pub cost_usd: Usd,
+    pub power_w: Watts,
     pub tiers: Vec<TierHeadroom>,
     /// The tier with the least headroom, when that headroom is tight (available under 1.5×
     /// required); `None` when no tier limits the workloads or no traffic crosses the fabric.
@@ -215,7 +228,7 @@ pub struct FabricReport {
 pub struct CableCount {
     pub tier: String,
     pub reach: ReachClass,
-    pub length_m: f64,
+    pub length_m: Metres,
     pub count: u32,
 }
 
@@ -227,10 +240,10 @@ pub struct BomLine {
     pub item: String,
     pub description: String,
     pub quantity: u32,
-    pub unit_price_usd: f64,
-    pub total_usd: f64,
-    pub unit_power_w: f64,
-    pub total_power_w: f64,
+    pub unit_price_usd: Usd,
+    pub total_usd: Usd,
+    pub unit_power_w: Watts,
+    pub total_power_w: Watts,
     /// The catalog's figure is an estimate.
     pub estimate: bool,
     /// The catalog figure's source.
@@ -241,9 +254,9 @@ pub struct BomLine {
     pub quoted: bool,
     /// The catalog's unit price and power, which a quote replaces.
     #[serde(default)]
-    pub catalog_unit_price_usd: f64,
+    pub catalog_unit_price_usd: Usd,
     #[serde(default)]
-    pub catalog_unit_power_w: f64,
+    pub catalog_unit_power_w: Watts,
 }
 
 /// Where a bill-of-materials line's price and power come from.

@@ -55,7 +55,7 @@ pub struct TechnologyPoint {
     pub communication: Seconds,
     /// The whole network's cost with this technology on the workload's fabric.
     #[serde(default)]
-    pub network_cost_usd: f64,
+    pub network_cost_usd: crate::units::Usd,
     /// Critical findings the design would have with it.
     #[serde(default)]
     pub critical_findings: u32,

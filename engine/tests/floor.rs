@@ -59,7 +59,7 @@ fn by_default_dgx_h100_stand_four_to_a_rack_with_leaves_mid_row_and_spines_in_a_
     let (spec, report) = superpod();
     let f = floor::plan(&spec, &report);
     assert_eq!((f.nodes_per_rack, f.node_rack_units), (4, 8));
-    assert_eq!(f.node_power_kw.value, 10.2);
+    assert_eq!(f.node_power_kw.value, Kilowatts(10.2));
     assert_eq!(f.racks.iter().filter(|r| !r.network).count(), 32);
     // One scalable unit per row: 8 compute racks around a leaf rack, then the network row.
     assert_eq!((f.compute_rows, f.rows, f.racks_per_row), (4, 5, 8));
@@ -89,9 +89,9 @@ fn by_default_dgx_h100_stand_four_to_a_rack_with_leaves_mid_row_and_spines_in_a_
 #[test]
 fn facility_power_is_it_power_times_pue() {
     let f = plan(&superpod_with(json!({ "pue": 1.3 })));
-    assert!((f.facility_power_kw.value - 1.3 * f.it_power_kw.value).abs() < 1e-6);
+    assert!((f.facility_power_kw.value.0 - 1.3 * f.it_power_kw.value.0).abs() < 1e-6);
     // 127 DGX at 10.2 kW are most of it.
-    assert!(f.it_power_kw.value > 127.0 * 10.2);
+    assert!(f.it_power_kw.value.0 > 127.0 * 10.2);
 }
 
 #[test]
@@ -105,12 +105,12 @@ fn a_rack_over_its_power_budget_raises_a_finding_naming_the_rack() {
     assert!(!over.is_empty());
     for finding in &over {
         let rack = f.racks.iter().find(|r| r.name == finding.subject).unwrap();
-        assert!(rack.load_kw > 40.0 && rack.over_budget);
+        assert!(rack.load_kw.0 > 40.0 && rack.over_budget);
         assert!(finding.message.contains(&rack.name));
     }
     assert_eq!(
         over.len(),
-        f.racks.iter().filter(|r| r.load_kw > 40.0).count()
+        f.racks.iter().filter(|r| r.load_kw.0 > 40.0).count()
     );
 }
 
@@ -175,7 +175,7 @@ fn the_floor_cabling_sheet_names_rack_and_u_at_both_ends_and_orders_whole_length
     );
     assert_eq!(first.z_rack.as_deref(), Some("R01-05"));
     for c in &sheet {
-        let (route, length) = (c.route_m.unwrap(), c.length_m.unwrap());
+        let (route, length) = (c.route_m.unwrap().0, c.length_m.unwrap().0);
         assert!(length + 0.01 >= route, "{c:?}");
         assert!(floor::ORDERABLE_M.contains(&length));
         assert!(c.medium.as_deref().is_some_and(|m| !m.is_empty()));
@@ -300,19 +300,19 @@ fn the_network_as_placed_counts_the_floors_cables_and_optics_in_place_of_each_ti
         let spec = DesignSpec::from_json(text).unwrap();
         let report = evaluate(&spec).unwrap();
         let f = floor::plan(&spec, &report);
-        assert!(f.nominal_cabling_cost_usd > 0.0, "{name}");
-        let expected = report.totals.cost_usd - f.nominal_cabling_cost_usd + f.cabling_cost_usd;
+        assert!(f.nominal_cabling_cost_usd.0 > 0.0, "{name}");
+        let expected = (report.totals.cost_usd - f.nominal_cabling_cost_usd + f.cabling_cost_usd).0;
         assert!(
-            (f.placed_network_cost_usd.value - expected).abs() < 1e-6 * expected,
+            (f.placed_network_cost_usd.value.0 - expected).abs() < 1e-6 * expected,
             "{name}"
         );
-        let expected = report.totals.power_w - f.nominal_cabling_power_w + f.cabling_power_w;
+        let expected = (report.totals.power_w - f.nominal_cabling_power_w + f.cabling_power_w).0;
         assert!(
-            (f.placed_network_power_w.value - expected).abs() < 1e-6 * expected,
+            (f.placed_network_power_w.value.0 - expected).abs() < 1e-6 * expected,
             "{name}"
         );
         // The switches stay: the network as placed costs at least its switches.
-        let switches: f64 = report
+        let switches: Usd = report
             .fabrics
             .iter()
             .flat_map(|f| &f.bom)
@@ -327,7 +327,7 @@ fn the_network_as_placed_counts_the_floors_cables_and_optics_in_place_of_each_ti
     let spec = DesignSpec::from_json(examples::RAG).unwrap();
     let report = evaluate(&spec).unwrap();
     let f = floor::plan(&spec, &report);
-    assert!(f.cabling_cost_usd > 3.0 * f.nominal_cabling_cost_usd);
+    assert!(f.cabling_cost_usd > f.nominal_cabling_cost_usd * 3.0);
     assert!(f.placed_network_cost_usd.value > report.totals.cost_usd);
 }
 

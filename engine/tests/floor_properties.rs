@@ -44,8 +44,8 @@ proptest! {
         tray in 0.0f64..1.5, slack in 0.0f64..30.0, per_rack in 1u32..=6,
     ) {
         for c in sheet(&spec(leaves, width, pitch, tray, slack, per_rack)) {
-            let length = c.length_m.unwrap();
-            prop_assert!(length + 1e-9 >= c.route_m.unwrap() - 0.005);
+            let length = c.length_m.unwrap().0;
+            prop_assert!(length + 1e-9 >= c.route_m.unwrap().0 - 0.005);
             match c.reach {
                 Some(ReachClass::Dac) => prop_assert!(length <= 2.0, "{c:?}"),
                 Some(ReachClass::Acc) => prop_assert!(length <= 5.0 && !c.a_device.starts_with("node-"), "{c:?}"),
@@ -64,14 +64,14 @@ proptest! {
         let far = spec(leaves, width * stretch, pitch * stretch, 0.5, 10.0, per_rack);
         for (a, b) in sheet(&near).iter().zip(sheet(&far).iter()) {
             prop_assert_eq!((&a.a_device, &a.z_device), (&b.a_device, &b.z_device));
-            prop_assert!(b.route_m.unwrap() + 1e-9 >= a.route_m.unwrap());
+            prop_assert!(b.route_m.unwrap().0 + 1e-9 >= a.route_m.unwrap().0);
             prop_assert!(b.length_m >= a.length_m);
             prop_assert!(b.reach.is_none() || b.reach >= a.reach, "{a:?} {b:?}");
         }
         let (near, far) = (floor::plan(&near, &evaluate(&near).unwrap()), floor::plan(&far, &evaluate(&far).unwrap()));
-        prop_assert!(far.cabling_cost_usd + 1e-6 >= near.cabling_cost_usd);
-        prop_assert!(far.cabling_power_w + 1e-6 >= near.cabling_power_w);
-        prop_assert!(far.it_power_kw.value + 1e-9 >= near.it_power_kw.value);
+        prop_assert!(far.cabling_cost_usd.0 + 1e-6 >= near.cabling_cost_usd.0);
+        prop_assert!(far.cabling_power_w.0 + 1e-6 >= near.cabling_power_w.0);
+        prop_assert!(far.it_power_kw.value.0 + 1e-9 >= near.it_power_kw.value.0);
     }
 
     #[test]
@@ -114,7 +114,7 @@ proptest! {
         let plan = floor::plan(&spec, &report);
         let nodes: usize = plan.racks.iter().flat_map(|r| &r.devices).filter(|d| d.role == "node").count();
         prop_assert_eq!(nodes as u32, spec.cluster.nodes, "every node stands in a rack");
-        prop_assert!(plan.it_power_kw.value.is_finite() && plan.facility_power_kw.value >= plan.it_power_kw.value);
+        prop_assert!(plan.it_power_kw.value.0.is_finite() && plan.facility_power_kw.value >= plan.it_power_kw.value);
         let _ = (floor::svg::floor_plan(&plan), floor::svg::rack_elevations(&plan));
         let _ = floor::cabling(&spec, &report);
     }
@@ -259,15 +259,16 @@ fn the_evaluation_counts_the_cables_transceivers_and_rack_power_of_the_cabling_s
                         .iter()
                         .find(|t| &t.fabric == fabric && t.end == "node" && t.reach == *class)
                         .unwrap()
-                        .watts_each;
+                        .watts_each
+                        .0;
                     *optics_w.entry(node_rack[device].clone()).or_default() += watts;
                 }
             }
             for rack in &plan.racks {
-                let devices_w: f64 = rack.devices.iter().map(|d| d.power_w).sum();
+                let devices_w: f64 = rack.devices.iter().map(|d| d.power_w.0).sum();
                 let optics = optics_w.get(&rack.name).copied().unwrap_or(0.0);
                 assert!(
-                    (rack.load_kw * 1000.0 - devices_w - optics).abs() < 1e-6,
+                    (rack.load_kw.0 * 1000.0 - devices_w - optics).abs() < 1e-6,
                     "{what}: rack {}",
                     rack.name
                 );

@@ -180,7 +180,7 @@ fn netbox_stands_every_device_in_its_rack_without_overlap_and_gives_each_cable_i
                 (&r[0], &r[2], &r[3], &r[5]),
                 (&c.a_device, &c.a_port, &c.z_device, &c.z_port)
             );
-            assert_eq!(r[9], format!("{}", c.length_m.unwrap()));
+            assert_eq!(r[9], format!("{}", c.length_m.unwrap().0));
             assert!(r[11].ends_with(c.medium.as_deref().unwrap()), "{r:?}");
             lengths.insert(r[9].clone());
         }

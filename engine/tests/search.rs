@@ -372,11 +372,11 @@ fn the_frontier_shows_each_candidates_network_as_placed_cheapest_as_placed_first
         // fabrics' bills, which the search compares.
         let report = evaluate(&search.spec(point.record.id).unwrap()).unwrap();
         assert_eq!(point.placed.as_ref(), report.placed.as_ref());
-        assert_eq!(report.totals.cost_usd, point.record.cost_usd);
+        assert_eq!(report.totals.cost_usd.0, point.record.cost_usd);
         let placed = point.placed.as_ref().unwrap();
         assert_eq!(point.network(), (placed.cost_usd, placed.power_w));
     }
-    let costs: Vec<f64> = result.frontier.iter().map(|c| c.network().0).collect();
+    let costs: Vec<f64> = result.frontier.iter().map(|c| c.network().0 .0).collect();
     assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{costs:?}");
     assert!(
         result

@@ -87,19 +87,19 @@ fn meets(request: &SearchRequest, report: &Report) -> bool {
     let budget_ok = request
         .constraints
         .max_cost_usd
-        .is_none_or(|max| report.totals.cost_usd <= max);
+        .is_none_or(|max| report.totals.cost_usd.0 <= max);
     let power_ok = request
         .constraints
         .max_power_w
-        .is_none_or(|max| report.totals.power_w <= max);
+        .is_none_or(|max| report.totals.power_w.0 <= max);
     slowdown_ok && latency_ok && checkpoint_ok && budget_ok && power_ok
 }
 
 fn objectives(report: &Report) -> [f64; 4] {
     let h = &report.headline;
     [
-        report.totals.cost_usd,
-        report.totals.power_w,
+        report.totals.cost_usd.0,
+        report.totals.power_w.0,
         h.worst_training_slowdown
             .map_or(0.0, |r| ((r.0 - 1.0) * 100.0).max(0.0)),
         h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3),
@@ -167,7 +167,7 @@ proptest! {
             let spec = s.spec(point.record.id).unwrap();
             let report = evaluate(&spec).unwrap();
             prop_assert!(meets(&request, &report));
-            prop_assert_eq!(report.totals.cost_usd, point.record.cost_usd);
+            prop_assert_eq!(report.totals.cost_usd.0, point.record.cost_usd);
         }
     }
 }

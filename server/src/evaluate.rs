@@ -80,8 +80,8 @@ pub fn summary(report: &engine::Report) -> String {
             f.plan.spines,
             f.plan.cores,
             f.plan.node_leaf_links + f.plan.leaf_spine_links + f.plan.spine_core_links,
-            f.cost_usd,
-            f.power_w / 1e3
+            f.cost_usd.0,
+            f.power_w.to_kilowatts().0
         );
     }
     for w in &report.workloads {
@@ -125,9 +125,9 @@ pub fn summary(report: &engine::Report) -> String {
     let _ = writeln!(
         out,
         "total as placed: ${:.0} (${:.0} per GPU), {:.1} kW",
-        report.network().cost_usd,
-        report.network().cost_per_gpu_usd,
-        report.network().power_w / 1e3
+        report.network().cost_usd.0,
+        report.network().cost_per_gpu_usd.0,
+        report.network().power_w.to_kilowatts().0
     );
     out
 }

@@ -39,8 +39,9 @@ fn cell(text: &str) -> String {
     }
 }
 
-fn money(value: f64) -> String {
-    format!("{value:.2}")
+/// Dollars with cents, as a bare number a spreadsheet sums.
+fn money(value: engine::Usd) -> String {
+    format!("{:.2}", value.0)
 }
 
 fn write(rows: impl IntoIterator<Item = Vec<String>>) -> Result<String, csv::Error> {
@@ -79,8 +80,8 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
                 line.quantity.to_string(),
                 money(line.unit_price_usd),
                 money(line.total_usd),
-                format!("{:.1}", line.unit_power_w),
-                format!("{:.1}", line.total_power_w),
+                format!("{:.1}", line.unit_power_w.0),
+                format!("{:.1}", line.total_power_w.0),
                 line.basis().label().to_string(),
                 cell(&line.source_text()),
             ]
@@ -142,7 +143,7 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
     for cable in sheet {
         let speed = speeds.get(cable.fabric.as_str()).copied().unwrap_or(0.0);
         let number = |u: Option<u32>| u.map(|u| u.to_string()).unwrap_or_default();
-        let metres = |m: Option<f64>| m.map(|m| format!("{m}")).unwrap_or_default();
+        let metres = |m: Option<engine::Metres>| m.map(|m| format!("{}", m.0)).unwrap_or_default();
         rows.push(vec![
             format!("C{:05}", rows.len()),
             cell(&cable.fabric),

@@ -59,8 +59,8 @@ pub fn run(args: &crate::cli::SearchArgs) -> i32 {
                     .collect();
                 println!(
                     "  {:>12}  {:>10}  slowdown {:>6.1} %  {} NICs per node: {}",
-                    app::money::usd(c.record.cost_usd),
-                    app::money::watts(c.record.power_w),
+                    app::money::usd(c.network().0),
+                    app::money::watts(c.network().1),
                     c.record.slowdown_percent,
                     c.choice.nics_per_node,
                     fabrics.join("; ")

@@ -20,7 +20,7 @@ fn colour(t: Technology) -> RGBColor {
 /// Where a design stands: network cost, USD, and the figure of the y axis.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
-    pub cost_usd: f64,
+    pub cost_usd: engine::Usd,
     pub performance: f64,
 }
 
@@ -37,14 +37,14 @@ pub fn frontier_chart(frontier: &[Candidate], base: Option<Point>, per_token: bo
         .iter()
         .filter_map(|c| {
             let t = c.choice.fabrics.first()?.technology;
-            Some((c.network().0 / 1e3, y(c), t))
+            Some((c.network().0 .0 / 1e3, y(c), t))
         })
         .filter(|(x, y, _)| x.is_finite() && y.is_finite())
         .collect();
     let all_x = points
         .iter()
         .map(|p| p.0)
-        .chain(base.map(|b| b.cost_usd / 1e3));
+        .chain(base.map(|b| b.cost_usd.0 / 1e3));
     let all_y = points
         .iter()
         .map(|p| p.1)
@@ -103,7 +103,7 @@ pub fn frontier_chart(frontier: &[Candidate], base: Option<Point>, per_token: bo
                 .legend(swatch(c));
         }
         if let Some(b) = base {
-            let at = (b.cost_usd / 1e3, b.performance);
+            let at = (b.cost_usd.0 / 1e3, b.performance);
             chart
                 .draw_series(std::iter::once(Cross::new(at, 6, BLACK.stroke_width(2))))
                 .map_err(|e| e.to_string())?

@@ -57,7 +57,7 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
                 c.tier,
                 c.count,
                 c.reach.label(),
-                c.length_m
+                c.length_m.0
             )
         })
         .collect::<Vec<_>>()
@@ -155,8 +155,8 @@ pub fn tier_table(f: &FabricReport) -> Table {
 
 /// The fabric's bill of materials with its totals, and what a marked line means when one is.
 pub fn bom_blocks(f: &FabricReport) -> Vec<Block> {
-    let total: f64 = f.bom.iter().map(|l| l.total_usd).sum();
-    let power: f64 = f.bom.iter().map(|l| l.total_power_w).sum();
+    let total: engine::Usd = f.bom.iter().map(|l| l.total_usd).sum();
+    let power: engine::Watts = f.bom.iter().map(|l| l.total_power_w).sum();
     let mut bom = table(
         format!("Bill of materials, fabric {}", f.name),
         &[

@@ -4,7 +4,7 @@
 
 use super::blocks::{findings_block, heading, note, paragraph, table};
 use super::Block;
-use crate::money::{usd, watts};
+use crate::money::{kw, usd, watts};
 use engine::floor::{self, FloorReport};
 use engine::{DesignSpec, Report};
 
@@ -14,10 +14,6 @@ const MAX_DRAWN_RACKS: usize = 1_000;
 const LISTED_RACKS: usize = 16;
 /// Compute racks drawn as elevations, beside every network rack (up to the same count).
 const ELEVATED_RACKS: usize = 4;
-
-fn kw(value: f64) -> String {
-    format!("{value:.1} kW")
-}
 
 /// What each rack holds, in words: `4 nodes`, `2 leaves, 1 spine`.
 fn holds(rack: &floor::Rack) -> String {
@@ -64,13 +60,11 @@ fn sample(floor: &FloorReport) -> FloorReport {
     }
 }
 
-/// The network as placed on the floor, in one sentence: the summary and the floor section say
-/// it alike.
-pub(super) fn as_placed(plan: &FloorReport) -> String {
+/// What the floor's cables and optics come to against the fabrics' nominal runs: the summary
+/// and the floor section say it alike.
+pub(super) fn cabling_as_placed(plan: &FloorReport) -> String {
     format!(
-        "Placed on this floor, with every cable at its routed length and the medium that length needs, the network costs {} and draws {}: cables and optics {}, against {} at each tier's nominal run.",
-        usd(plan.placed_network_cost_usd.value),
-        watts(plan.placed_network_power_w.value),
+        "Its cables and optics, each cable at its routed length with the medium that length needs, come to {} against {} at each tier's nominal run.",
         usd(plan.cabling_cost_usd),
         usd(plan.nominal_cabling_cost_usd),
     )
@@ -96,9 +90,14 @@ pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
             kw(plan.it_power_kw.value),
             kw(plan.facility_power_kw.value),
             plan.facility_power_kw.formula,
-            plan.longest_route_m.value,
+            plan.longest_route_m.value.0,
     )));
-    blocks.push(paragraph(as_placed(plan)));
+    blocks.push(paragraph(format!(
+        "Placed on this floor, the network costs {} and draws {}. {}",
+        usd(plan.placed_network_cost_usd.value),
+        watts(plan.placed_network_power_w.value),
+        cabling_as_placed(plan)
+    )));
     if !plan.findings.is_empty() {
         blocks.push(findings_block(&plan.findings));
     }
@@ -120,7 +119,12 @@ pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
         svg: floor::svg::rack_elevations(&sample(plan)),
     });
     let mut racks: Vec<&floor::Rack> = plan.racks.iter().collect();
-    racks.sort_by(|a, b| b.load_kw.total_cmp(&a.load_kw).then(a.name.cmp(&b.name)));
+    racks.sort_by(|a, b| {
+        b.load_kw
+            .0
+            .total_cmp(&a.load_kw.0)
+            .then(a.name.cmp(&b.name))
+    });
     racks.truncate(LISTED_RACKS);
     let mut by_load = table(
         format!(
@@ -177,7 +181,7 @@ pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
                     c.fabric.clone(),
                     c.tier.clone(),
                     c.reach.label().to_string(),
-                    format!("{} m", c.length_m),
+                    format!("{} m", c.length_m.0),
                     c.count.to_string(),
                 ]
             })

@@ -128,10 +128,10 @@ fn alternatives(
             let difference = p.network_cost_usd - report.network().cost_usd;
             let against = if Some(p.technology) == current {
                 "this design".to_string()
-            } else if difference >= 0.0 {
+            } else if difference.0 >= 0.0 {
                 format!("+{}", usd(difference))
             } else {
-                format!("−{}", usd(-difference))
+                format!("−{}", usd(difference * -1.0))
             };
             vec![
                 p.technology.label().to_string(),
@@ -185,14 +185,14 @@ pub fn summary(
     }
     let t = report.network();
     blocks.push(paragraph(format!(
-        "As placed on its floor, the network for {} GPUs costs {} ({} per GPU) and draws {} ({} per GPU).",
+        "The network for {} GPUs costs {} ({} per GPU) and draws {} ({} per GPU) as placed on its floor.",
         report.cluster.gpus,
         usd(t.cost_usd),
         usd(t.cost_per_gpu_usd),
         watts(t.power_w),
         watts(t.power_per_gpu_w),
     )));
-    blocks.push(paragraph(super::floor::as_placed(floor)));
+    blocks.push(paragraph(super::floor::cabling_as_placed(floor)));
     blocks.push(heading(2, "summary-binds", "What binds"));
     blocks.push(paragraph(what_binds(report)));
     blocks.push(heading(2, "findings", "Risks"));

@@ -73,8 +73,8 @@ fn items<'a>(lines: impl Iterator<Item = &'a BomLine>) -> Vec<CatalogItem> {
             out.push(CatalogItem {
                 item: line.item.clone(),
                 description: line.description.clone(),
-                price_usd: line.catalog_unit_price_usd,
-                power_w: line.catalog_unit_power_w,
+                price_usd: line.catalog_unit_price_usd.0,
+                power_w: line.catalog_unit_power_w.0,
                 source: if line.estimate && !line.source.starts_with("estimate") {
                     format!("{} (estimate)", line.source)
                 } else {
@@ -158,9 +158,9 @@ fn quote_row(line: CatalogItem) -> impl IntoView {
                 <th scope="rowgroup" colspan="4">{line.description.clone()}<span class="source">{line.source.clone()}</span></th>
             </tr>
             <tr>
-                <td class="num">{crate::money::usd(line.price_usd)}</td>
+                <td class="num">{crate::money::usd(engine::Usd(line.price_usd))}</td>
                 <td><QuoteInput item=line.item.clone() quoted=Quoted::Price label=format!("Your unit price of {}, USD", line.description)/></td>
-                <td class="num">{crate::money::watts(line.power_w)}</td>
+                <td class="num">{crate::money::watts(engine::Watts(line.power_w))}</td>
                 <td><QuoteInput item=line.item.clone() quoted=Quoted::Power label=format!("Your power per unit of {}, W", line.description)/></td>
             </tr>
         </tbody>

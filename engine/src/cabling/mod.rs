@@ -33,7 +33,7 @@ pub struct Cable {
     pub reach: Option<ReachClass>,
     /// The cable run the design gives this tier, metres; on the floor's sheet, the orderable
     /// length of this cable.
-    pub length_m: Option<f64>,
+    pub length_m: Option<crate::units::Metres>,
     /// The rack and lowest rack unit of the device at each end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub a_rack: Option<String>,
@@ -45,7 +45,7 @@ pub struct Cable {
     pub z_u: Option<u32>,
     /// The routed length before rounding up to an orderable length, metres.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub route_m: Option<f64>,
+    pub route_m: Option<crate::units::Metres>,
     /// The cable or optic to order, with its transceivers at each end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub medium: Option<String>,

@@ -17,6 +17,7 @@ use crate::cabling::End;
 use crate::catalog::{chassis, media_for, switch, Media, ReachClass};
 use crate::report::{BomLine, FabricReport};
 use crate::spec::{DesignSpec, Role as FabricRole};
+use crate::units::{Metres, Watts};
 
 pub(super) const CLASSES: [ReachClass; 5] = [
     ReachClass::Dac,
@@ -179,7 +180,7 @@ pub(crate) fn tally(
                         fabric: fabric.name.clone(),
                         tier: tier.to_string(),
                         reach: *class,
-                        length_m: *length,
+                        length_m: Metres(*length),
                         count,
                     });
                     let Some(m) = figures(*class, speed, per_cage) else {
@@ -243,7 +244,7 @@ pub(crate) fn tally(
                 reach: class,
                 links_per_plug: per,
                 count,
-                watts_each: watts,
+                watts_each: Watts(watts),
             });
             b.add(
                 count,

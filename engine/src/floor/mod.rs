@@ -30,6 +30,7 @@ use crate::cabling::{digits, push_numbered, Names};
 use crate::catalog::{chassis, ReachClass};
 use crate::report::{BomLine, FabricReport, Figure, Finding, Report, Severity, Totals};
 use crate::spec::DesignSpec;
+use crate::units::{Kilowatts, Metres, Usd, Watts};
 use placement::Kind;
 use serde::{Deserialize, Serialize};
 
@@ -43,38 +44,38 @@ pub struct FloorReport {
     pub racks_per_row: u32,
     pub nodes_per_rack: u32,
     pub node_rack_units: u32,
-    /// Maximum power of one node, kW.
-    pub node_power_kw: Figure<f64>,
+    /// Maximum power of one node.
+    pub node_power_kw: Figure<Kilowatts>,
     pub rack_units: u32,
-    pub rack_width_m: f64,
-    pub row_pitch_m: f64,
-    pub rack_power_kw: f64,
-    /// The air limit, kW, when the racks are air-cooled.
+    pub rack_width_m: Metres,
+    pub row_pitch_m: Metres,
+    pub rack_power_kw: Kilowatts,
+    /// The air limit when the racks are air-cooled.
     #[serde(default)]
-    pub air_limit_kw: Option<f64>,
+    pub air_limit_kw: Option<Kilowatts>,
     pub racks: Vec<Rack>,
     /// Cables by fabric, tier, medium and orderable length.
     pub cables: Vec<LengthCount>,
     pub transceivers: Vec<TransceiverCount>,
     /// Cables by orderable length and transceivers by end, priced and powered.
     pub bom: Vec<BomLine>,
-    pub cabling_cost_usd: f64,
-    pub cabling_power_w: f64,
+    pub cabling_cost_usd: Usd,
+    pub cabling_power_w: Watts,
     /// The cables and optics of the fabrics' bills of materials, at the run each tier is
     /// given: what the design's cost and power count in place of the floor's.
-    pub nominal_cabling_cost_usd: f64,
-    pub nominal_cabling_power_w: f64,
+    pub nominal_cabling_cost_usd: Usd,
+    pub nominal_cabling_power_w: Watts,
     /// The network as placed: the design's cost with the floor's cables and optics in place of
     /// the nominal ones.
-    pub placed_network_cost_usd: Figure<f64>,
+    pub placed_network_cost_usd: Figure<Usd>,
     /// The network's power as placed, W, likewise.
-    pub placed_network_power_w: Figure<f64>,
+    pub placed_network_power_w: Figure<Watts>,
     /// The longest route, m, with how every cable's length is found.
-    pub longest_route_m: Figure<f64>,
+    pub longest_route_m: Figure<Metres>,
     /// Power of every rack plus the optics outside them, kW.
-    pub it_power_kw: Figure<f64>,
+    pub it_power_kw: Figure<Kilowatts>,
     /// IT power × PUE, kW.
-    pub facility_power_kw: Figure<f64>,
+    pub facility_power_kw: Figure<Kilowatts>,
     /// The longest cables, longest first.
     pub longest: Vec<Route>,
     pub findings: Vec<Finding>,
@@ -92,9 +93,9 @@ pub struct Rack {
     pub network: bool,
     pub devices: Vec<Device>,
     pub units_used: u32,
-    pub load_kw: f64,
+    pub load_kw: Kilowatts,
     /// Load on each feed in normal operation, kW (half the load with A/B feeds).
-    pub feed_kw: f64,
+    pub feed_kw: Kilowatts,
     pub over_budget: bool,
     pub past_air_limit: bool,
 }
@@ -109,7 +110,7 @@ pub struct Device {
     /// Lowest rack unit it takes (1 = bottom).
     pub u: u32,
     pub height_u: u32,
-    pub power_w: f64,
+    pub power_w: Watts,
 }
 
 /// Cables of one length.
@@ -120,7 +121,7 @@ pub struct LengthCount {
     pub tier: String,
     pub reach: ReachClass,
     /// Orderable length, m.
-    pub length_m: f64,
+    pub length_m: Metres,
     pub count: u32,
 }
 
@@ -135,7 +136,7 @@ pub struct TransceiverCount {
     /// Links one transceiver carries: 2 for a twin-port plug.
     pub links_per_plug: u32,
     pub count: u32,
-    pub watts_each: f64,
+    pub watts_each: Watts,
 }
 
 /// One long cable, for the floor plan.
@@ -147,9 +148,9 @@ pub struct Route {
     pub a_rack: String,
     pub z_rack: String,
     /// Routed length with slack, m.
-    pub route_m: f64,
-    /// Orderable length, m; `None` when it exceeds every orderable length.
-    pub length_m: Option<f64>,
+    pub route_m: Metres,
+    /// Orderable length; `None` when it exceeds every orderable length.
+    pub length_m: Option<Metres>,
     /// Ends on the floor, m: along the rows (x) and across them (y).
     pub a_xy: (f64, f64),
     pub z_xy: (f64, f64),
@@ -167,14 +168,13 @@ pub(crate) fn rack_name(row: u32, position: u32) -> String {
 }
 
 /// (cost, power) of the cables and optics in the fabrics' bills of materials.
-fn nominal_cabling(fabrics: &[FabricReport]) -> (f64, f64) {
-    fabrics
-        .iter()
-        .flat_map(|f| &f.bom)
-        .filter(|l| l.item.starts_with("cable:") || l.item.starts_with("optic:"))
-        .fold((0.0, 0.0), |(usd, w), l| {
-            (usd + l.total_usd, w + l.total_power_w)
-        })
+fn nominal_cabling(fabrics: &[FabricReport]) -> (Usd, Watts) {
+    bill_totals(
+        fabrics
+            .iter()
+            .flat_map(|f| &f.bom)
+            .filter(|l| l.item.starts_with("cable:") || l.item.starts_with("optic:")),
+    )
 }
 
 /// The formula of the network as placed, for cost or power.
@@ -186,16 +186,12 @@ const AS_PLACED_SOURCE: &str = "the fabrics' bills of materials; the floor's rou
 
 /// `totals` with the floor's cables and optics (`cabling`: cost, power) in place of the
 /// nominal ones (`nominal`).
-fn as_placed(totals: &Totals, nominal: (f64, f64), cabling: (f64, f64), gpus: u64) -> Totals {
-    let cost = totals.cost_usd - nominal.0 + cabling.0;
-    let power = totals.power_w - nominal.1 + cabling.1;
-    let per_gpu = |x: f64| if gpus > 0 { x / gpus as f64 } else { 0.0 };
-    Totals {
-        cost_usd: cost,
-        power_w: power,
-        cost_per_gpu_usd: per_gpu(cost),
-        power_per_gpu_w: per_gpu(power),
-    }
+fn as_placed(totals: &Totals, nominal: (Usd, Watts), cabling: (Usd, Watts), gpus: u64) -> Totals {
+    Totals::new(
+        totals.cost_usd - nominal.0 + cabling.0,
+        totals.power_w - nominal.1 + cabling.1,
+        gpus,
+    )
 }
 
 /// The network of `spec`, whose fabrics are sized as `fabrics` and add up to `totals`, as
@@ -217,10 +213,13 @@ pub(crate) fn placed_totals(
     )
 }
 
-fn bill_totals(bom: &[BomLine]) -> (f64, f64) {
-    bom.iter().fold((0.0, 0.0), |(usd, w), l| {
-        (usd + l.total_usd, w + l.total_power_w)
-    })
+/// (cost, power) of `lines`.
+fn bill_totals<'a>(lines: impl IntoIterator<Item = &'a BomLine>) -> (Usd, Watts) {
+    lines
+        .into_iter()
+        .fold((Usd(0.0), Watts(0.0)), |(usd, w), l| {
+            (usd + l.total_usd, w + l.total_power_w)
+        })
 }
 
 /// Places every node and switch of `spec` (evaluated as `report`), routes every cable and
@@ -273,7 +272,7 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
                         role: role.to_string(),
                         u: s.u,
                         height_u: s.height,
-                        power_w: s.power_w,
+                        power_w: Watts(s.power_w),
                     }
                 })
                 .collect()
@@ -318,18 +317,23 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
             tier: l.tier.to_string(),
             a_rack: name_of(l.a),
             z_rack: name_of(l.z),
-            route_m: l.route_m,
-            length_m: l.bin.map(|b| ORDERABLE_M[b]),
+            route_m: Metres(l.route_m),
+            length_m: l.bin.map(|b| Metres(ORDERABLE_M[b])),
             a_xy: (l.a.x, l.a.y),
             z_xy: (l.z.x, l.z.y),
         })
         .collect();
-    let it_kw = racks.iter().map(|r| r.load_kw).sum::<f64>() + tally.unplaced_optics_w / 1000.0;
+    let it_kw = racks.iter().map(|r| r.load_kw).sum::<Kilowatts>()
+        + Watts(tally.unplaced_optics_w).to_kilowatts();
     let chassis = chassis(&spec.cluster);
     let node_power = match floor.node_power_kw {
-        Some(_) => Figure::new(placed.node_power_kw, "the design's figure", "the design"),
+        Some(_) => Figure::new(
+            Kilowatts(placed.node_power_kw),
+            "the design's figure",
+            "the design",
+        ),
         None => Figure::new(
-            placed.node_power_kw,
+            Kilowatts(placed.node_power_kw),
             "the node type's maximum power",
             chassis.source.source,
         ),
@@ -351,10 +355,11 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
         node_rack_units: placed.node_units,
         node_power_kw: node_power,
         rack_units: floor.rack_units,
-        rack_width_m: floor.rack_width_m,
-        row_pitch_m: floor.row_pitch_m,
-        rack_power_kw: floor.rack_power_kw,
-        air_limit_kw: (floor.cooling == crate::spec::Cooling::Air).then_some(floor.air_limit_kw),
+        rack_width_m: Metres(floor.rack_width_m),
+        row_pitch_m: Metres(floor.row_pitch_m),
+        rack_power_kw: Kilowatts(floor.rack_power_kw),
+        air_limit_kw: (floor.cooling == crate::spec::Cooling::Air)
+            .then_some(Kilowatts(floor.air_limit_kw)),
         racks,
         cables: tally.cables,
         transceivers: tally.transceivers,
@@ -373,7 +378,7 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
             as_placed_formula("power"),
             AS_PLACED_SOURCE,
         ),
-        longest_route_m: Figure::new(longest_m, ROUTE_FORMULA, ROUTE_SOURCE),
+        longest_route_m: Figure::new(Metres(longest_m), ROUTE_FORMULA, ROUTE_SOURCE),
         it_power_kw: Figure::new(it_kw, power::RACK_LOAD_FORMULA, "NVIDIA DGX user guides (node maximum power); switch user manuals (maximum power with optics); NVIDIA LinkX (transceiver power)"),
         facility_power_kw: Figure::new(it_kw * floor.pue, "IT power × PUE", power::PUE_SOURCE),
         longest,

@@ -11,6 +11,7 @@ use super::placement::Placed;
 use super::Rack;
 use crate::report::{Finding, Severity};
 use crate::spec::{Cooling, Feeds, Floor};
+use crate::units::Kilowatts;
 
 pub const RACK_LOAD_FORMULA: &str = "nodes × node maximum power + switches at their maximum rating (optics included) + node-end transceivers";
 pub const PUE_SOURCE: &str = "The Green Grid PUE (WP #49), ISO/IEC 30134-2; default 1.56, the 2024 industry average in the Uptime Institute survey";
@@ -92,8 +93,8 @@ pub(crate) fn racks(
                 network: r.network,
                 devices,
                 units_used: units,
-                load_kw,
-                feed_kw,
+                load_kw: Kilowatts(load_kw),
+                feed_kw: Kilowatts(feed_kw),
                 over_budget,
                 past_air_limit: past_air,
             }

@@ -144,7 +144,7 @@ pub(crate) fn tally_per_cable(
                         fabric: fabric.name.clone(),
                         tier: tier.to_string(),
                         reach: *class,
-                        length_m: *length,
+                        length_m: crate::units::Metres(*length),
                         count,
                     });
                     let Some(m) = figures(*class, speed, per_cage) else {
@@ -208,7 +208,7 @@ pub(crate) fn tally_per_cable(
                 reach: class,
                 links_per_plug: per,
                 count,
-                watts_each: watts,
+                watts_each: crate::units::Watts(watts),
             });
             b.add(
                 count,

@@ -87,12 +87,12 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
                 z_device,
                 z_port,
                 reach: class,
-                length_m: bin.map(|b| ORDERABLE_M[b]),
+                length_m: bin.map(|b| crate::units::Metres(ORDERABLE_M[b])),
                 a_rack: rack(a),
                 a_u: u(link.a),
                 z_rack: rack(z),
                 z_u: u(link.z),
-                route_m: Some((route_m * 100.0).round() / 100.0),
+                route_m: Some(crate::units::Metres((route_m * 100.0).round() / 100.0)),
                 medium: Some(medium),
             });
         })?;

@@ -2,6 +2,7 @@
 //! escaped.
 
 use super::FloorReport;
+use crate::units::Kilowatts;
 use std::fmt::Write;
 
 /// Text safe inside SVG elements and attributes.
@@ -20,11 +21,11 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Fill colour of a rack drawing `load_kw` against `budget_kw`: green when light, through
+/// Fill colour of a rack drawing `load` against `budget`: green when light, through
 /// amber, to red at and over the budget.
-fn heat(load_kw: f64, budget_kw: f64) -> &'static str {
-    let share = if budget_kw > 0.0 {
-        load_kw / budget_kw
+fn heat(load: Kilowatts, budget: Kilowatts) -> &'static str {
+    let share = if budget.0 > 0.0 {
+        load.0 / budget.0
     } else {
         1.0
     };
@@ -44,8 +45,9 @@ const MARGIN: f64 = 20.0;
 /// The floor plan: rows of racks seen from above, coloured by power against the rack budget,
 /// with the tray routes of the longest cables.
 pub fn floor_plan(floor: &FloorReport) -> String {
-    let width_m = floor.rack_width_m.max(0.1);
-    let depth = (floor.row_pitch_m * 0.45).clamp(0.3, 1.2);
+    let width_m = floor.rack_width_m.0.max(0.1);
+    let pitch_m = floor.row_pitch_m.0;
+    let depth = (pitch_m * 0.45).clamp(0.3, 1.2);
     let positions = floor
         .racks
         .iter()
@@ -53,7 +55,7 @@ pub fn floor_plan(floor: &FloorReport) -> String {
         .max()
         .unwrap_or(1);
     let w = 2.0 * MARGIN + f64::from(positions) * width_m * SCALE + 80.0;
-    let h = 2.0 * MARGIN + f64::from(floor.rows.max(1)) * floor.row_pitch_m * SCALE + 20.0;
+    let h = 2.0 * MARGIN + f64::from(floor.rows.max(1)) * pitch_m * SCALE + 20.0;
     let mut s = String::with_capacity(200 + floor.racks.len() * 220);
     let _ = write!(
         s,
@@ -63,13 +65,13 @@ pub fn floor_plan(floor: &FloorReport) -> String {
     let y = |m: f64| MARGIN + m * SCALE;
     for rack in &floor.racks {
         let rx = x(f64::from(rack.position) * width_m);
-        let ry = y(f64::from(rack.row) * floor.row_pitch_m);
+        let ry = y(f64::from(rack.row) * pitch_m);
         let stroke = if rack.network { "#2b5b84" } else { "#555" };
         let _ = write!(
             s,
             r##"<g><title>{} {:.1} kW</title><rect x="{rx:.1}" y="{ry:.1}" width="{:.1}" height="{:.1}" fill="{}" stroke="{stroke}"/></g>"##,
             escape(&rack.name),
-            rack.load_kw,
+            rack.load_kw.0,
             width_m * SCALE - 2.0,
             depth * SCALE,
             heat(rack.load_kw, floor.rack_power_kw),
@@ -80,7 +82,7 @@ pub fn floor_plan(floor: &FloorReport) -> String {
             s,
             r##"<text x="{:.1}" y="{:.1}">Row {}</text>"##,
             x(f64::from(positions) * width_m) + 6.0,
-            y(f64::from(row) * floor.row_pitch_m) + 12.0,
+            y(f64::from(row) * pitch_m) + 12.0,
             row + 1
         );
     }
@@ -95,7 +97,7 @@ pub fn floor_plan(floor: &FloorReport) -> String {
             escape(&route.tier),
             escape(&route.a_rack),
             escape(&route.z_rack),
-            route.route_m
+            route.route_m.0
         );
     }
     s.push_str("</svg>");
@@ -131,7 +133,7 @@ pub fn rack_elevations(floor: &FloorReport) -> String {
             r##"<text x="{left:.1}" y="{:.1}">{} {:.1} kW</text><rect x="{left:.1}" y="{top:.1}" width="{RACK_PX}" height="{rack_h:.1}" fill="#fafafa" stroke="{}"/>"##,
             top - 2.0,
             escape(&rack.name),
-            rack.load_kw,
+            rack.load_kw.0,
             if rack.over_budget { "#d7301f" } else { "#555" },
         );
         for d in &rack.devices {

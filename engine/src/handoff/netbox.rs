@@ -285,7 +285,7 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&[Cable]>) -> String {
                     length.clear();
                     description.clear();
                     if let Some(m) = placed.length_m {
-                        let _ = write!(length, "{m}");
+                        let _ = write!(length, "{}", m.0);
                     }
                     let medium = placed.medium.as_deref().unwrap_or_default();
                     let _ = write!(description, "{} {medium}", f.fabric.name);
@@ -296,7 +296,7 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&[Cable]>) -> String {
                     length.clear();
                     description.clear();
                     if let Some(m) = planned.length_m {
-                        let _ = write!(length, "{m}");
+                        let _ = write!(length, "{}", m.0);
                     }
                     let _ = write!(description, "{} {}", f.fabric.name, planned.media(speed));
                     planned

@@ -268,8 +268,8 @@ pub fn value(measure: Measure, report: &Report) -> f64 {
             Some(WorkloadReport::Storage(s)) => s.read_headroom.value.0,
             _ => f64::INFINITY,
         },
-        Measure::Cost => report.totals.cost_usd,
-        Measure::Power => report.totals.power_w,
+        Measure::Cost => report.totals.cost_usd.0,
+        Measure::Power => report.totals.power_w.0,
         Measure::Tiers => f64::from(
             report
                 .fabrics

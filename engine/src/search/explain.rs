@@ -8,6 +8,7 @@ use super::record::{Record, Status};
 use super::space::Choice;
 use crate::evaluate::evaluate_unplaced;
 use crate::links::Conditions;
+use crate::units::{Usd, Watts};
 use serde::{Deserialize, Serialize};
 
 /// One check measured on one candidate.
@@ -41,12 +42,11 @@ pub struct Candidate {
 impl Candidate {
     /// What its network costs and draws: as placed, or from the fabrics' bills when it could
     /// not be placed.
-    pub fn network(&self) -> (f64, f64) {
-        self.placed
-            .as_ref()
-            .map_or((self.record.cost_usd, self.record.power_w), |p| {
-                (p.cost_usd, p.power_w)
-            })
+    pub fn network(&self) -> (Usd, Watts) {
+        self.placed.as_ref().map_or(
+            (Usd(self.record.cost_usd), Watts(self.record.power_w)),
+            |p| (p.cost_usd, p.power_w),
+        )
     }
 }
 

@@ -101,7 +101,7 @@ impl Search {
             .into_iter()
             .filter_map(|r| self.candidate(r))
             .collect();
-        let cost = |c: &Candidate| c.placed.as_ref().map_or(c.record.cost_usd, |p| p.cost_usd);
+        let cost = |c: &Candidate| c.network().0 .0;
         frontier.sort_by(|a, b| {
             cost(a)
                 .total_cmp(&cost(b))
@@ -145,8 +145,8 @@ impl SearchResult {
                 self.frontier.len(),
                 cheapest.record.id,
                 describe_choice(&cheapest.choice),
-                checks::round(cheapest.network().0),
-                checks::round(cheapest.network().1),
+                checks::round(cheapest.network().0 .0),
+                checks::round(cheapest.network().1 .0),
                 if cheapest.placed.is_some() {
                     " as placed on the floor"
                 } else {

@@ -154,8 +154,8 @@ fn part(
         .collect();
     let h = &report.headline;
     Ok(Part {
-        cost: report.totals.cost_usd,
-        power: report.totals.power_w,
+        cost: report.totals.cost_usd.0,
+        power: report.totals.power_w.0,
         tiers: report
             .fabrics
             .iter()

@@ -1,0 +1,92 @@
+//! Money, power and length: what a design costs, draws and runs. Each travels as its plain number
+//! in JSON (the field names keep the unit: `cost_usd`, `power_w`, `load_kw`, `length_m`), and
+//! watts meet kilowatts only through [`Watts::to_kilowatts`] and [`Kilowatts::to_watts`].
+//!
+//! None of them implements `Display`: each file and page writes its own form (a CSV a bare
+//! number, a page "$946,040" or "28.8 kW"), so writing one takes its number, `.0`, on purpose.
+
+use serde::{Deserialize, Serialize};
+use std::iter::Sum;
+use std::ops::{Add, AddAssign, Div, Mul, Sub};
+
+/// Money in US dollars (list prices and estimates).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(transparent)]
+pub struct Usd(pub f64);
+
+/// Electrical power in watts (a switch, an optic, a fabric).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(transparent)]
+pub struct Watts(pub f64);
+
+/// Electrical power in kilowatts (a node, a rack, a facility).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(transparent)]
+pub struct Kilowatts(pub f64);
+
+/// A length in metres (a cable, a route, a rack's width).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(transparent)]
+pub struct Metres(pub f64);
+
+impl Watts {
+    pub fn to_kilowatts(self) -> Kilowatts {
+        Kilowatts(self.0 / 1e3)
+    }
+}
+
+impl Kilowatts {
+    pub fn to_watts(self) -> Watts {
+        Watts(self.0 * 1e3)
+    }
+}
+
+macro_rules! additive_quantity {
+    ($($unit:ident),*) => {$(
+        impl Add for $unit {
+            type Output = $unit;
+            fn add(self, other: $unit) -> $unit {
+                $unit(self.0 + other.0)
+            }
+        }
+        impl Sub for $unit {
+            type Output = $unit;
+            fn sub(self, other: $unit) -> $unit {
+                $unit(self.0 - other.0)
+            }
+        }
+        impl AddAssign for $unit {
+            fn add_assign(&mut self, other: $unit) {
+                self.0 += other.0;
+            }
+        }
+        impl Mul<f64> for $unit {
+            type Output = $unit;
+            fn mul(self, factor: f64) -> $unit {
+                $unit(self.0 * factor)
+            }
+        }
+        impl Div<f64> for $unit {
+            type Output = $unit;
+            fn div(self, divisor: f64) -> $unit {
+                $unit(self.0 / divisor)
+            }
+        }
+        impl Sum for $unit {
+            fn sum<I: Iterator<Item = $unit>>(items: I) -> $unit {
+                // Added in order from zero, as a sum of the bare numbers would be.
+                $unit(items.fold(0.0, |total, x| total + x.0))
+            }
+        }
+        impl<'a> Sum<&'a $unit> for $unit {
+            fn sum<I: Iterator<Item = &'a $unit>>(items: I) -> $unit {
+                items.copied().sum()
+            }
+        }
+    )*};
+}
+additive_quantity!(Usd, Watts, Kilowatts, Metres);
