@@ -43,7 +43,7 @@ fn the_other_charts_draw_their_points() {
         &[TechnologyPoint {
             technology: Technology::IbNdr,
             communication: Seconds(0.5),
-            network_cost_usd: 1e6,
+            network_cost_usd: engine::Usd(1e6),
             critical_findings: 0,
         }],
         "per step",
