@@ -260,10 +260,10 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
     for o in &spec.overrides {
         let mut parts = Vec::new();
         if let Some(p) = o.unit_price_usd {
-            parts.push(format!("${p:.0} each"));
+            parts.push(format!("${:.0} each", p.0));
         }
         if let Some(w) = o.power_w {
-            parts.push(format!("{w} W"));
+            parts.push(format!("{} W", w.0));
         }
         out.push(item(
             format!("Quote for {}", item_words(&o.item)),
@@ -313,7 +313,7 @@ mod tests {
         let mut spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
         spec.overrides.push(crate::CatalogOverride {
             item: "switch:qm9700".into(),
-            unit_price_usd: Some(30_000.0),
+            unit_price_usd: Some(crate::units::Usd(30_000.0)),
             power_w: None,
         });
         let list = assumptions(&spec);

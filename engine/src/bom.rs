@@ -5,7 +5,7 @@ use crate::catalog::{media_for, Media, Switch};
 use crate::report::{BomLine, CableCount};
 use crate::spec::{CableRuns, CatalogOverride};
 use crate::topology::Plan;
-use crate::units::{Metres, Usd, Watts};
+use crate::units::{Usd, Watts};
 use std::borrow::Cow;
 
 pub struct Materials {
@@ -53,8 +53,10 @@ impl Builder<'_> {
             return;
         }
         let overridden = self.overrides.iter().find(|o| o.item == item);
-        let unit_price = Usd(overridden.and_then(|o| o.unit_price_usd).unwrap_or(price));
-        let unit_power = Watts(overridden.and_then(|o| o.power_w).unwrap_or(power));
+        let unit_price = overridden
+            .and_then(|o| o.unit_price_usd)
+            .unwrap_or(Usd(price));
+        let unit_power = overridden.and_then(|o| o.power_w).unwrap_or(Watts(power));
         self.lines.push(BomLine {
             item,
             description,
@@ -202,12 +204,12 @@ pub fn materials(
             continue;
         }
         // Validation caps cable runs at what the catalog reaches, so media always exists.
-        if let Some(media) = media_for(speed_gbps, length, links_per_cage) {
+        if let Some(media) = media_for(speed_gbps, length.0, links_per_cage) {
             transceivers += b.tier(tier, links, &media, speed_gbps, links_per_cage, host_end);
             cables.push(CableCount {
                 tier: tier.to_string(),
                 reach: media.class,
-                length_m: Metres(length),
+                length_m: length,
                 count: links,
             });
         }
@@ -225,6 +227,7 @@ mod tests {
     use crate::catalog::switch;
     use crate::spec::Topology;
     use crate::topology::{size, Demand};
+    use crate::units::Metres;
 
     #[test]
     fn one_superpod_su_with_optics_counts_a_transceiver_per_link_end_with_twin_port_cages() {
@@ -238,9 +241,9 @@ mod tests {
             topology: Topology::RailOptimized,
         });
         let runs = CableRuns {
-            node_leaf_m: 20.0,
-            leaf_spine_m: 30.0,
-            spine_core_m: 100.0,
+            node_leaf_m: Metres(20.0),
+            leaf_spine_m: Metres(30.0),
+            spine_core_m: Metres(100.0),
         };
         let m = materials(&plan, switch("qm9700").unwrap(), 400.0, &runs, &[]);
         let qty = |item: &str| {
@@ -272,8 +275,8 @@ mod tests {
         });
         let overrides = [CatalogOverride {
             item: "switch:qm9700".into(),
-            unit_price_usd: Some(25_000.0),
-            power_w: Some(900.0),
+            unit_price_usd: Some(Usd(25_000.0)),
+            power_w: Some(Watts(900.0)),
         }];
         let m = materials(
             &plan,

@@ -54,7 +54,7 @@ pub struct Snippet {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Headroom {
     pub tier: Cow<'static, str>,
-    pub length_m: f64,
+    pub length_m: crate::units::Metres,
     pub bytes: Figure<Bytes>,
 }
 
@@ -227,7 +227,7 @@ pub fn operations(spec: &DesignSpec, report: &Report) -> Vec<FabricOperations> {
                 .map(|(tier, length_m, _)| Headroom {
                     tier: tier.into(),
                     length_m,
-                    bytes: pfc_headroom(fabric.port_gbps(), length_m, SWITCH_MTU_BYTES),
+                    bytes: pfc_headroom(fabric.port_gbps(), length_m.0, SWITCH_MTU_BYTES),
                 })
                 .collect()
             } else {

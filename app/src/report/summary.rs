@@ -244,7 +244,7 @@ mod tests {
     fn a_rack_over_its_power_budget_is_among_the_summarys_risks() {
         let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
         // Four DGX H100 of about 10 kW each stand in a compute rack: far over 15 kW.
-        spec.floor.rack_power_kw = 15.0;
+        spec.floor.rack_power_kw = engine::Kilowatts(15.0);
         let report = engine::evaluate(&spec).unwrap();
         let revision = Revision {
             number: 1,

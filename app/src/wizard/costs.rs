@@ -23,8 +23,8 @@ impl Quoted {
 
     fn of(self, o: &CatalogOverride) -> Option<f64> {
         match self {
-            Quoted::Price => o.unit_price_usd,
-            Quoted::Power => o.power_w,
+            Quoted::Price => o.unit_price_usd.map(|p| p.0),
+            Quoted::Power => o.power_w.map(|w| w.0),
         }
     }
 }
@@ -46,8 +46,8 @@ fn set_quote(spec: &mut DesignSpec, item: &str, quoted: Quoted, value: Option<f6
     };
     let o = &mut spec.overrides[at];
     match quoted {
-        Quoted::Price => o.unit_price_usd = value,
-        Quoted::Power => o.power_w = value,
+        Quoted::Price => o.unit_price_usd = value.map(engine::Usd),
+        Quoted::Power => o.power_w = value.map(engine::Watts),
     }
     if o.unit_price_usd.is_none() && o.power_w.is_none() {
         spec.overrides.remove(at);
@@ -224,7 +224,10 @@ mod tests {
         set_quote(&mut spec, "switch:qm9700", Quoted::Price, Some(25_000.0));
         set_quote(&mut spec, "switch:qm9700", Quoted::Power, Some(900.0));
         assert_eq!(spec.overrides.len(), 1);
-        assert_eq!(spec.overrides[0].unit_price_usd, Some(25_000.0));
+        assert_eq!(
+            spec.overrides[0].unit_price_usd,
+            Some(engine::Usd(25_000.0))
+        );
         set_quote(&mut spec, "switch:qm9700", Quoted::Price, None);
         assert_eq!(spec.overrides.len(), 1, "power is still quoted");
         set_quote(&mut spec, "switch:qm9700", Quoted::Power, None);

@@ -3,7 +3,7 @@ use super::options;
 use crate::editor::Editor;
 use crate::fields::{Kind, NumInput, SelectInput, TextInput};
 use crate::templates::{apply_hybrid, fabric, unused_fabric_name};
-use engine::{Role, Technology, Workload};
+use engine::{Metres, Role, Technology, Workload};
 use leptos::prelude::*;
 
 /// Step 3: the fabrics, and which workloads each carries.
@@ -143,18 +143,18 @@ fn FabricCard(i: usize) -> AnyView {
     let (speed, set_speed) = lens::fabric(i, |f| f.port_gbps, |f, v| f.port_gbps = v);
     let (node_leaf, set_node_leaf) = lens::fabric(
         i,
-        |f| Some(f.cable_runs.node_leaf_m),
-        |f, v| f.cable_runs.node_leaf_m = v.unwrap_or(0.0),
+        |f| Some(f.cable_runs.node_leaf_m.0),
+        |f, v| f.cable_runs.node_leaf_m = Metres(v.unwrap_or(0.0)),
     );
     let (leaf_spine, set_leaf_spine) = lens::fabric(
         i,
-        |f| Some(f.cable_runs.leaf_spine_m),
-        |f, v| f.cable_runs.leaf_spine_m = v.unwrap_or(0.0),
+        |f| Some(f.cable_runs.leaf_spine_m.0),
+        |f, v| f.cable_runs.leaf_spine_m = Metres(v.unwrap_or(0.0)),
     );
     let (spine_core, set_spine_core) = lens::fabric(
         i,
-        |f| Some(f.cable_runs.spine_core_m),
-        |f, v| f.cable_runs.spine_core_m = v.unwrap_or(0.0),
+        |f| Some(f.cable_runs.spine_core_m.0),
+        |f, v| f.cable_runs.spine_core_m = Metres(v.unwrap_or(0.0)),
     );
     let remove = move |_| {
         editor.update(|s| {

@@ -4,7 +4,7 @@
 
 use super::lens;
 use crate::fields::{Kind, NumInput, SelectInput};
-use engine::{Cooling, DesignSpec, Feeds, Placement};
+use engine::{Cooling, DesignSpec, Feeds, Kilowatts, Metres, Placement};
 use leptos::prelude::*;
 
 const PLACEMENTS: [(Placement, &str); 4] = [
@@ -68,18 +68,31 @@ pub fn FloorStep() -> AnyView {
     let (rows, set_rows) = optional_count(|s| s.floor.rows, |s, v| s.floor.rows = v);
     let (racks, set_racks) =
         optional_count(|s| s.floor.racks_per_row, |s, v| s.floor.racks_per_row = v);
-    let (rack_kw, set_rack_kw) =
-        number(|s| s.floor.rack_power_kw, |s, v| s.floor.rack_power_kw = v);
-    let (air_kw, set_air_kw) = number(|s| s.floor.air_limit_kw, |s, v| s.floor.air_limit_kw = v);
-    let (pitch, set_pitch) = number(|s| s.floor.row_pitch_m, |s, v| s.floor.row_pitch_m = v);
-    let (tray, set_tray) = number(|s| s.floor.tray_height_m, |s, v| s.floor.tray_height_m = v);
+    let (rack_kw, set_rack_kw) = number(
+        |s| s.floor.rack_power_kw.0,
+        |s, v| s.floor.rack_power_kw = Kilowatts(v),
+    );
+    let (air_kw, set_air_kw) = number(
+        |s| s.floor.air_limit_kw.0,
+        |s, v| s.floor.air_limit_kw = Kilowatts(v),
+    );
+    let (pitch, set_pitch) = number(
+        |s| s.floor.row_pitch_m.0,
+        |s, v| s.floor.row_pitch_m = Metres(v),
+    );
+    let (tray, set_tray) = number(
+        |s| s.floor.tray_height_m.0,
+        |s, v| s.floor.tray_height_m = Metres(v),
+    );
     let (slack, set_slack) = number(|s| s.floor.slack_percent, |s, v| s.floor.slack_percent = v);
     let (pue, set_pue) = number(|s| s.floor.pue, |s, v| s.floor.pue = v);
     let (node_kw, set_node_kw) = {
         let editor = crate::editor::Editor::get();
         (
-            Signal::derive(move || editor.spec.with(|s| s.floor.node_power_kw)),
-            Callback::new(move |v: Option<f64>| editor.update(|s| s.floor.node_power_kw = v)),
+            Signal::derive(move || editor.spec.with(|s| s.floor.node_power_kw.map(|kw| kw.0))),
+            Callback::new(move |v: Option<f64>| {
+                editor.update(|s| s.floor.node_power_kw = v.map(Kilowatts))
+            }),
         )
     };
     let (leaves, set_leaves) = lens::spec(

@@ -130,8 +130,7 @@ pub(crate) fn switch_power_w(spec: &DesignSpec, fabric: &FabricReport) -> (f64, 
         .iter()
         .find(|o| o.item == item)
         .and_then(|o| o.power_w)
-        .or(sw.map(|s| s.power_w))
-        .unwrap_or(0.0);
+        .map_or(sw.map_or(0.0, |s| s.power_w), |w| w.0);
     (power, sw.map(|s| s.rack_units).unwrap_or(1).max(1))
 }
 
@@ -140,7 +139,7 @@ pub(crate) fn place(spec: &DesignSpec, fabrics: &[FabricReport]) -> Placed {
     let chassis = chassis(&spec.cluster);
     let height = floor.rack_units.max(1);
     let node_units = floor.node_rack_units.unwrap_or(chassis.rack_units).max(1);
-    let node_power_kw = floor.node_power_kw.unwrap_or(chassis.power_kw);
+    let node_power_kw = floor.node_power_kw.map_or(chassis.power_kw, |kw| kw.0);
     let per_rack = floor
         .nodes_per_rack
         .unwrap_or(chassis.nodes_per_rack)
@@ -211,8 +210,8 @@ pub(crate) fn place(spec: &DesignSpec, fabrics: &[FabricReport]) -> Placed {
 
     let limit_w = 1000.0
         * match floor.cooling {
-            Cooling::Air => floor.rack_power_kw.min(floor.air_limit_kw),
-            Cooling::DirectLiquid => floor.rack_power_kw,
+            Cooling::Air => floor.rack_power_kw.0.min(floor.air_limit_kw.0),
+            Cooling::DirectLiquid => floor.rack_power_kw.0,
         };
     let mut racks: Vec<PlacedRack> = Vec::new();
     let mut compute_racks = Vec::with_capacity(compute as usize);

@@ -34,9 +34,9 @@ pub(crate) fn racks(
     devices: Vec<Vec<super::Device>>,
     findings: &mut Vec<Finding>,
 ) -> Vec<Rack> {
-    let budget = floor.rack_power_kw;
+    let budget = floor.rack_power_kw.0;
     let air = match floor.cooling {
-        Cooling::Air => Some(floor.air_limit_kw),
+        Cooling::Air => Some(floor.air_limit_kw.0),
         Cooling::DirectLiquid => None,
     };
     placed

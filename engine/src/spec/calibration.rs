@@ -1,4 +1,5 @@
 use crate::technology::Transport;
+use crate::units::{Usd, Watts};
 use serde::{Deserialize, Serialize};
 
 /// Achievable fractions of line rate and NCCL-like latencies. Visible inputs with defaults from
@@ -166,7 +167,7 @@ pub struct CatalogOverride {
     /// The BOM item key (`switch:qm9700`, `optic:multimode:400:host`, ...).
     pub item: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unit_price_usd: Option<f64>,
+    pub unit_price_usd: Option<Usd>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub power_w: Option<f64>,
+    pub power_w: Option<Watts>,
 }

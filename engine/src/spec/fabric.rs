@@ -1,4 +1,5 @@
 use crate::technology::Technology;
+use crate::units::Metres;
 use serde::{Deserialize, Serialize};
 
 /// What a fabric is for.
@@ -69,23 +70,23 @@ impl Default for Oversubscription {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CableRuns {
-    pub node_leaf_m: f64,
-    pub leaf_spine_m: f64,
+    pub node_leaf_m: Metres,
+    pub leaf_spine_m: Metres,
     #[serde(default = "default_spine_core_m")]
-    pub spine_core_m: f64,
+    pub spine_core_m: Metres,
 }
 
-fn default_spine_core_m() -> f64 {
-    100.0
+fn default_spine_core_m() -> Metres {
+    Metres(100.0)
 }
 
 impl Default for CableRuns {
     /// Leaves in a network rack beside the compute racks, spines a row away.
     fn default() -> Self {
         CableRuns {
-            node_leaf_m: 10.0,
-            leaf_spine_m: 30.0,
-            spine_core_m: 100.0,
+            node_leaf_m: Metres(10.0),
+            leaf_spine_m: Metres(30.0),
+            spine_core_m: Metres(100.0),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! that turn a switch count into cable lengths and rack power. Every field has a default, so a
 //! design that never sets it still gets a plausible floor (see `crate::floor`).
 
+use crate::units::{Kilowatts, Metres};
 use serde::{Deserialize, Serialize};
 
 /// Where a tier of switches stands.
@@ -73,14 +74,14 @@ pub struct Floor {
     pub rack_units: u32,
     /// Power one rack may draw, kW.
     #[serde(default = "default_rack_power_kw")]
-    pub rack_power_kw: f64,
+    pub rack_power_kw: Kilowatts,
     #[serde(default)]
     pub feeds: Feeds,
     #[serde(default)]
     pub cooling: Cooling,
     /// Rack power above which room air is not enough, kW.
     #[serde(default = "default_air_limit_kw")]
-    pub air_limit_kw: f64,
+    pub air_limit_kw: Kilowatts,
     #[serde(default = "default_leaves")]
     pub leaves: Placement,
     /// Spines (and cores, which always stand in the network row).
@@ -88,12 +89,12 @@ pub struct Floor {
     pub spines: Placement,
     /// Distance from one row of racks to the next, metres.
     #[serde(default = "default_row_pitch_m")]
-    pub row_pitch_m: f64,
+    pub row_pitch_m: Metres,
     #[serde(default = "default_rack_width_m")]
-    pub rack_width_m: f64,
+    pub rack_width_m: Metres,
     /// Height of the overhead cable tray above the top of the racks, metres.
     #[serde(default = "default_tray_height_m")]
-    pub tray_height_m: f64,
+    pub tray_height_m: Metres,
     /// Extra length on every cable for dressing and service loops, percent of the route.
     #[serde(default = "default_slack_percent")]
     pub slack_percent: f64,
@@ -102,7 +103,7 @@ pub struct Floor {
     pub pue: f64,
     /// Maximum power of one GPU node, kW; the node type's when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node_power_kw: Option<f64>,
+    pub node_power_kw: Option<Kilowatts>,
     /// Height of one GPU node, U; the node type's when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_rack_units: Option<u32>,
@@ -111,11 +112,11 @@ pub struct Floor {
 pub fn default_rack_units() -> u32 {
     48
 }
-pub fn default_rack_power_kw() -> f64 {
-    50.0
+pub fn default_rack_power_kw() -> Kilowatts {
+    Kilowatts(50.0)
 }
-pub fn default_air_limit_kw() -> f64 {
-    45.0
+pub fn default_air_limit_kw() -> Kilowatts {
+    Kilowatts(45.0)
 }
 fn default_leaves() -> Placement {
     Placement::MiddleOfRow
@@ -123,15 +124,15 @@ fn default_leaves() -> Placement {
 fn default_spines() -> Placement {
     Placement::NetworkRow
 }
-pub fn default_row_pitch_m() -> f64 {
+pub fn default_row_pitch_m() -> Metres {
     // A 7-tile pitch (4.27 m) holds a pair of rows with their hot and cold aisles.
-    4.27 / 2.0
+    Metres(4.27 / 2.0)
 }
-pub fn default_rack_width_m() -> f64 {
-    0.6
+pub fn default_rack_width_m() -> Metres {
+    Metres(0.6)
 }
-pub fn default_tray_height_m() -> f64 {
-    0.6
+pub fn default_tray_height_m() -> Metres {
+    Metres(0.6)
 }
 pub fn default_slack_percent() -> f64 {
     10.0
