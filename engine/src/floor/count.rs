@@ -173,7 +173,8 @@ struct Counter<'a> {
     per_node: usize,
     cage_shift: u32,
     host_shift: u32,
-    longest: &'a mut Vec<Long>,
+    /// The longest routes, when they are kept.
+    longest: Option<&'a mut Vec<Long>>,
     /// Whether the longest routes kept have room for one more, and the shortest of them: a
     /// cable joins them only when there is room or it runs longer.
     room: bool,
@@ -223,8 +224,11 @@ impl Counter<'_> {
     /// Keeps the longest route between each pair of racks, so the plan shows distinct routes.
     #[inline(never)]
     fn keep(&mut self, link: Link, a: Spot, z: Spot, route_m: f64, bin: usize) {
+        let Some(longest) = self.longest.as_deref_mut() else {
+            return;
+        };
         keep_longest(
-            self.longest,
+            longest,
             Long {
                 fabric: self.fi,
                 tier: link.tier,
@@ -239,8 +243,14 @@ impl Counter<'_> {
 
     /// Notes whether the longest routes have room and the shortest of them.
     fn note_shortest_kept(&mut self) {
-        self.room = self.longest.len() < LONGEST_KEPT;
-        self.shortest_kept_m = self.longest.last().map_or(f64::NEG_INFINITY, |l| l.route_m);
+        let Some(longest) = self.longest.as_deref() else {
+            // Nothing is kept: no route is long enough to be.
+            self.room = false;
+            self.shortest_kept_m = f64::INFINITY;
+            return;
+        };
+        self.room = longest.len() < LONGEST_KEPT;
+        self.shortest_kept_m = longest.last().map_or(f64::NEG_INFINITY, |l| l.route_m);
     }
 
     /// What the cables from the device at `link.a` to the devices of `z_kind` in the rack of
@@ -301,14 +311,14 @@ impl Counter<'_> {
     }
 }
 
-/// Walks every cable of fabric `fi`, adding its longest routes to `longest`.
+/// Walks every cable of fabric `fi`, adding its longest routes to `longest` when given.
 pub(crate) fn walk(
     fi: usize,
     fabric: &FabricReport,
     router: &Router,
     table: &MediumTable,
     cages: Cages,
-    longest: &mut Vec<Long>,
+    longest: Option<&mut Vec<Long>>,
 ) -> Walked {
     let plan = &fabric.plan;
     let per_switch = cages.per_switch_device;

@@ -107,11 +107,14 @@ impl CageCounts {
     }
 }
 
+/// Counts and prices every cable and optic; the longest routes are kept for the floor plan
+/// only when `keep_longest` (the evaluation's cost and power need none of them).
 pub(crate) fn tally(
     spec: &DesignSpec,
     fabrics: &[FabricReport],
     placed: &Placed,
     router: &Router,
+    keep_longest: bool,
 ) -> Tally {
     let mut b = Builder {
         lines: Vec::new(),
@@ -156,7 +159,14 @@ pub(crate) fn tally(
             switch_cages,
             host,
             endpoint,
-        } = count::walk(fi, fabric, router, &table, cages, &mut out.longest);
+        } = count::walk(
+            fi,
+            fabric,
+            router,
+            &table,
+            cages,
+            keep_longest.then_some(&mut out.longest),
+        );
         let mut counts = [[[0u32; ORDERABLE_M.len()]; 5]; 3];
         for (level, by_reach) in by_length.iter().enumerate() {
             for (to_node, row) in by_reach.iter().enumerate() {

@@ -204,7 +204,7 @@ pub(crate) fn placed_totals(
 ) -> Totals {
     let placed = placement::place(spec, fabrics);
     let router = routing::Router::new(&placed, &spec.floor);
-    let tally = media::tally(spec, fabrics, &placed, &router);
+    let tally = media::tally(spec, fabrics, &placed, &router, false);
     as_placed(
         totals,
         nominal_cabling(fabrics),
@@ -228,7 +228,7 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
     let floor = &spec.floor;
     let placed = placement::place(spec, &report.fabrics);
     let router = routing::Router::new(&placed, floor);
-    let tally = media::tally(spec, &report.fabrics, &placed, &router);
+    let tally = media::tally(spec, &report.fabrics, &placed, &router, true);
     let mut findings = Vec::new();
     let names: Vec<String> = placed
         .racks

@@ -305,7 +305,7 @@ mod tests {
             };
             let placed = place(spec, &report.fabrics);
             let router = Router::new(&placed, &spec.floor);
-            let counted = tally(spec, &report.fabrics, &placed, &router);
+            let counted = tally(spec, &report.fabrics, &placed, &router, true);
             let walked = tally_per_cable(spec, &report.fabrics, &placed, &router);
             assert_eq!(counted, walked, "{name}");
             cables += counted
