@@ -117,8 +117,23 @@ fn when_only_tcp_is_allowed_the_result_names_the_unmet_target_and_the_closest_de
 fn an_explanation_names_the_binding_target_and_what_the_next_cheaper_design_breaks() {
     let search = latency_search(Technology::ALL.to_vec());
     let result = search.result();
-    let cheapest = &result.frontier[0];
+    // Cheapest in the fabrics' bills, which the search compares.
+    let cheapest = result
+        .frontier
+        .iter()
+        .min_by(|a, b| a.record.cost_usd.total_cmp(&b.record.cost_usd))
+        .unwrap();
     let why = search.explain(cheapest.record.id).unwrap();
+    let placed = cheapest.placed.as_ref().unwrap();
+    assert!(
+        why.summary.starts_with(&format!(
+            "Candidate {} costs {} USD",
+            cheapest.record.id,
+            thousands(placed.cost_usd.0.round())
+        )) && why.summary.contains("as placed on the floor"),
+        "{}",
+        why.summary
+    );
     let binding = why.binding.unwrap();
     assert_eq!(
         result.checks[binding.check].measure,

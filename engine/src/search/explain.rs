@@ -165,12 +165,24 @@ impl Search {
         binding: Option<Measured>,
         next: Option<&NextCheaper>,
     ) -> String {
+        let (cost, power) = candidate.network();
         let mut text = format!(
-            "Candidate {} costs {} USD and draws {} W.",
+            "Candidate {} costs {} USD and draws {} W{}.",
             candidate.record.id,
-            round(candidate.record.cost_usd),
-            round(candidate.record.power_w)
+            round(cost.0),
+            round(power.0),
+            if candidate.placed.is_some() {
+                " as placed on the floor"
+            } else {
+                ""
+            }
         );
+        if candidate.placed.is_some() {
+            text += &format!(
+                " The search compares the fabrics' bills, at each tier's nominal run: {} USD.",
+                round(candidate.record.cost_usd)
+            );
+        }
         if let Some(b) = binding {
             let c = &self.checks[b.check];
             text += &format!(
@@ -186,8 +198,8 @@ impl Search {
             None => text += " No evaluated candidate costs less.",
             Some(n) if n.breaks.is_empty() => {
                 text += &format!(
-                    " Candidate {} costs less ({} USD) and meets every check, but draws more \
-                     power or performs worse.",
+                    " Candidate {} costs less in the bills ({} USD) and meets every check, but \
+                     draws more power or performs worse.",
                     n.candidate.record.id,
                     round(n.candidate.record.cost_usd)
                 )
@@ -196,7 +208,7 @@ impl Search {
                 let b = n.breaks[0];
                 let c = &self.checks[b.check];
                 text += &format!(
-                    " The next cheaper candidate, {} at {} USD, breaks {} ({} {}).",
+                    " The next cheaper candidate, {} at {} USD in the bills, breaks {} ({} {}).",
                     n.candidate.record.id,
                     round(n.candidate.record.cost_usd),
                     c.describe(),
