@@ -98,7 +98,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         ));
         out.push(item(
             format!("Power of {}", g.name),
-            format!("{} W TDP", g.tdp_w),
+            format!("{} W TDP", g.tdp_w.0),
             g.provenance.source,
             g.provenance.estimate,
         ));
@@ -172,7 +172,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                 priced.push(s.key);
                 out.push(item(
                     format!("Price and power of {}", s.name),
-                    format!("${:.0} each, {} W", s.price_usd, s.power_w),
+                    format!("${:.0} each, {} W", s.price_usd.0, s.power_w.0),
                     s.cost.source,
                     s.cost.estimate,
                 ));

@@ -18,8 +18,8 @@ pub struct Materials {
 pub(crate) struct Item {
     pub key: String,
     pub description: String,
-    pub price: f64,
-    pub power: f64,
+    pub price: Usd,
+    pub power: Watts,
     pub estimate: bool,
     pub source: Cow<'static, str>,
 }
@@ -53,10 +53,8 @@ impl Builder<'_> {
             return;
         }
         let overridden = self.overrides.iter().find(|o| o.item == item);
-        let unit_price = overridden
-            .and_then(|o| o.unit_price_usd)
-            .unwrap_or(Usd(price));
-        let unit_power = overridden.and_then(|o| o.power_w).unwrap_or(Watts(power));
+        let unit_price = overridden.and_then(|o| o.unit_price_usd).unwrap_or(price);
+        let unit_power = overridden.and_then(|o| o.power_w).unwrap_or(power);
         self.lines.push(BomLine {
             item,
             description,
@@ -68,8 +66,8 @@ impl Builder<'_> {
             estimate,
             source,
             quoted: overridden.is_some(),
-            catalog_unit_price_usd: Usd(price),
-            catalog_unit_power_w: Watts(power),
+            catalog_unit_price_usd: price,
+            catalog_unit_power_w: power,
         });
     }
 
@@ -97,7 +95,7 @@ impl Builder<'_> {
                     key: ["fibre:", key].concat(),
                     description: [label, " fibre patch cord"].concat(),
                     price: media.cable_price_usd,
-                    power: 0.0,
+                    power: Watts(0.0),
                     estimate: true,
                     source: media.cost.source.into(),
                 },

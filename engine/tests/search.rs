@@ -174,7 +174,7 @@ fn a_search_run_in_slices_finds_what_a_one_shot_search_finds() {
 fn a_budget_below_any_switch_prunes_candidates_without_evaluating_them() {
     let mut request = SearchRequest::new(training_base());
     request.freedoms.technologies = vec![Technology::IbNdr, Technology::Roce400];
-    request.constraints.max_cost_usd = Some(1_000.0);
+    request.constraints.max_cost_usd = Some(Usd(1_000.0));
     let result = search(request).unwrap();
     assert_eq!(result.evaluated, 0);
     assert!(result.frontier.is_empty());

@@ -63,8 +63,8 @@ fn small_request() -> impl Strategy<Value = SearchRequest> {
                 r.targets.every_workload.max_slowdown_percent = Some(slowdown);
                 r.targets.every_workload.max_added_latency_ms = Some(latency);
                 r.targets.every_workload.checkpoint_within_budget = ckpt;
-                r.constraints.max_cost_usd = budget;
-                r.constraints.max_power_w = power;
+                r.constraints.max_cost_usd = budget.map(Usd);
+                r.constraints.max_power_w = power.map(Watts);
                 r
             },
         )
@@ -87,11 +87,11 @@ fn meets(request: &SearchRequest, report: &Report) -> bool {
     let budget_ok = request
         .constraints
         .max_cost_usd
-        .is_none_or(|max| report.totals.cost_usd.0 <= max);
+        .is_none_or(|max| report.totals.cost_usd <= max);
     let power_ok = request
         .constraints
         .max_power_w
-        .is_none_or(|max| report.totals.power_w.0 <= max);
+        .is_none_or(|max| report.totals.power_w <= max);
     slowdown_ok && latency_ok && checkpoint_ok && budget_ok && power_ok
 }
 

@@ -302,8 +302,8 @@ impl SearchForm {
         request.freedoms.arrangements = self.arrangements.clone();
         request.constraints.max_tiers = max_tiers;
         request.constraints.growth_target_nodes = growth;
-        request.constraints.max_cost_usd = budget;
-        request.constraints.max_power_w = power.map(|kw| kw * 1e3);
+        request.constraints.max_cost_usd = budget.map(engine::Usd);
+        request.constraints.max_power_w = power.map(|kw| engine::Kilowatts(kw).to_watts());
         Ok(request)
     }
 }

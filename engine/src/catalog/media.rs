@@ -1,6 +1,7 @@
 //! Cables and optics by speed and reach [NVIDIA LinkX].
 
 use super::{Provenance, ESTIMATE};
+use crate::units::{Usd, Watts};
 
 /// How far a link can reach, from cheapest to dearest.
 #[derive(
@@ -67,13 +68,13 @@ impl ReachClass {
 pub struct Media {
     pub class: ReachClass,
     /// Price of the cable itself (copper assembly, or the fibre patch cord of an optical link).
-    pub cable_price_usd: f64,
+    pub cable_price_usd: Usd,
     /// An optical link needs a transceiver at each end: the host end (one port) ...
-    pub host_transceiver_price_usd: f64,
-    pub host_transceiver_w: f64,
+    pub host_transceiver_price_usd: Usd,
+    pub host_transceiver_w: Watts,
     /// ... and the switch end, where one cage may serve several links (twin-port OSFP).
-    pub switch_transceiver_price_usd: f64,
-    pub switch_transceiver_w: f64,
+    pub switch_transceiver_price_usd: Usd,
+    pub switch_transceiver_w: Watts,
     pub power: Provenance,
     pub cost: Provenance,
 }
@@ -131,11 +132,11 @@ pub fn media_for(speed_gbps: f64, distance_m: f64, links_per_cage: u32) -> Optio
     };
     Some(Media {
         class,
-        cable_price_usd: cable,
-        host_transceiver_price_usd: host,
-        host_transceiver_w: host_w,
-        switch_transceiver_price_usd: cage_price,
-        switch_transceiver_w: cage_w,
+        cable_price_usd: Usd(cable),
+        host_transceiver_price_usd: Usd(host),
+        host_transceiver_w: Watts(host_w),
+        switch_transceiver_price_usd: Usd(cage_price),
+        switch_transceiver_w: Watts(cage_w),
         power: if class.is_optical() {
             LINKX_POWER
         } else {
@@ -153,15 +154,15 @@ mod tests {
     fn a_one_metre_400g_link_is_passive_copper_with_no_transceivers() {
         let media = media_for(400.0, 1.0, 2).unwrap();
         assert_eq!(media.class, ReachClass::Dac);
-        assert_eq!(media.host_transceiver_price_usd, 0.0);
+        assert_eq!(media.host_transceiver_price_usd, Usd(0.0));
     }
 
     #[test]
     fn a_30_metre_400g_link_is_multimode_with_a_twin_port_15_w_cage() {
         let media = media_for(400.0, 30.0, 2).unwrap();
         assert_eq!(media.class, ReachClass::Multimode);
-        assert_eq!(media.switch_transceiver_w, 15.0);
-        assert_eq!(media.host_transceiver_w, 8.0);
+        assert_eq!(media.switch_transceiver_w, Watts(15.0));
+        assert_eq!(media.host_transceiver_w, Watts(8.0));
     }
 
     #[test]

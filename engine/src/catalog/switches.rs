@@ -1,4 +1,5 @@
 use super::{Provenance, ESTIMATE};
+use crate::units::{Usd, Watts};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -26,8 +27,8 @@ pub struct Switch {
     /// Where the SHARP figure comes from.
     pub sharp_source: &'static str,
     pub ports: Provenance,
-    pub power_w: f64,
-    pub price_usd: f64,
+    pub power_w: Watts,
+    pub price_usd: Usd,
     pub cost: Provenance,
 }
 
@@ -62,8 +63,8 @@ pub const SWITCHES: &[Switch] = &[
         sharp: true,
         sharp_source: "NVIDIA Quantum-2 QM9700 datasheet (SHARPv3 in-network computing); DGX SuperPOD H100 RA-11333-001: full fat tree with SHARPv3",
         ports: Provenance { source: "docs.nvidia.com QM97X0 interfaces", estimate: false },
-        power_w: 1720.0,
-        price_usd: 33_000.0,
+        power_w: Watts(1720.0),
+        price_usd: Usd(33_000.0),
         cost: ESTIMATE,
     },
     Switch {
@@ -76,8 +77,8 @@ pub const SWITCHES: &[Switch] = &[
         sharp: true,
         sharp_source: "NVIDIA Quantum-X800 platform announcement (SHARPv4 in-network computing)",
         ports: Provenance { source: "DGX SuperPOD B300-XDR RA, 72 down + 72 up per leaf (datasheet unverified)", estimate: true },
-        power_w: 5600.0,
-        price_usd: 120_000.0,
+        power_w: Watts(5600.0),
+        price_usd: Usd(120_000.0),
         cost: ESTIMATE,
     },
     Switch {
@@ -90,8 +91,8 @@ pub const SWITCHES: &[Switch] = &[
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",
         ports: Provenance { source: "docs.nvidia.com SN5000 data interfaces", estimate: false },
-        power_w: 2000.0,
-        price_usd: 60_000.0,
+        power_w: Watts(2000.0),
+        price_usd: Usd(60_000.0),
         cost: ESTIMATE,
     },
     Switch {
@@ -104,8 +105,8 @@ pub const SWITCHES: &[Switch] = &[
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",
         ports: Provenance { source: "docs.nvidia.com SN5000 data interfaces (SN5400, 25.6 Tb/s)", estimate: false },
-        power_w: 1200.0,
-        price_usd: 38_000.0,
+        power_w: Watts(1200.0),
+        price_usd: Usd(38_000.0),
         cost: ESTIMATE,
     },
     Switch {
@@ -118,8 +119,8 @@ pub const SWITCHES: &[Switch] = &[
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",
         ports: Provenance { source: "TechInsights Tomahawk 5 note", estimate: false },
-        power_w: 1800.0,
-        price_usd: 50_000.0,
+        power_w: Watts(1800.0),
+        price_usd: Usd(50_000.0),
         cost: ESTIMATE,
     },
     Switch {
@@ -132,8 +133,8 @@ pub const SWITCHES: &[Switch] = &[
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",
         ports: Provenance { source: "Broadcom Tomahawk 6 launch coverage, 2025-06", estimate: false },
-        power_w: 3000.0,
-        price_usd: 95_000.0,
+        power_w: Watts(3000.0),
+        price_usd: Usd(95_000.0),
         cost: ESTIMATE,
     },
     Switch {
@@ -147,8 +148,8 @@ pub const SWITCHES: &[Switch] = &[
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",
         ports: Provenance { source: "DGX SuperPOD H100 RA in-band network; 25G breakout unverified", estimate: true },
-        power_w: 650.0,
-        price_usd: 18_000.0,
+        power_w: Watts(650.0),
+        price_usd: Usd(18_000.0),
         cost: ESTIMATE,
     },
 ];

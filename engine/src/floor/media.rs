@@ -201,7 +201,7 @@ pub(crate) fn tally(
                             key: format!("fibre:{}:{length}m", class.key()),
                             description: format!("{} fibre, {length} m", class.label()),
                             price: m.cable_price_usd,
-                            power: 0.0,
+                            power: Watts(0.0),
                             estimate: true,
                             source: PRICE_ESTIMATE.into(),
                         }
@@ -216,7 +216,7 @@ pub(crate) fn tally(
                             key: format!("cable:{}:{key_speed}:{length}m", class.key()),
                             description: format!("{key_speed}G {}, {length} m", class.label()),
                             price: m.cable_price_usd,
-                            power: w,
+                            power: Watts(w),
                             estimate: true,
                             source: source.into(),
                         }
@@ -247,14 +247,14 @@ pub(crate) fn tally(
                     format!("optic:{}:{key_speed}:{end}{per}x", class.key()),
                 )
             };
-            rack_w(watts);
+            rack_w(watts.0);
             out.transceivers.push(TransceiverCount {
                 fabric: fabric.name.clone(),
                 end: end.to_string(),
                 reach: class,
                 links_per_plug: per,
                 count,
-                watts_each: Watts(watts),
+                watts_each: watts,
             });
             b.add(
                 count,

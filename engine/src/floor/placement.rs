@@ -130,7 +130,7 @@ pub(crate) fn switch_power_w(spec: &DesignSpec, fabric: &FabricReport) -> (f64, 
         .iter()
         .find(|o| o.item == item)
         .and_then(|o| o.power_w)
-        .map_or(sw.map_or(0.0, |s| s.power_w), |w| w.0);
+        .map_or(sw.map_or(0.0, |s| s.power_w.0), |w| w.0);
     (power, sw.map(|s| s.rack_units).unwrap_or(1).max(1))
 }
 
@@ -139,7 +139,7 @@ pub(crate) fn place(spec: &DesignSpec, fabrics: &[FabricReport]) -> Placed {
     let chassis = chassis(&spec.cluster);
     let height = floor.rack_units.max(1);
     let node_units = floor.node_rack_units.unwrap_or(chassis.rack_units).max(1);
-    let node_power_kw = floor.node_power_kw.map_or(chassis.power_kw, |kw| kw.0);
+    let node_power_kw = floor.node_power_kw.unwrap_or(chassis.power_kw).0;
     let per_rack = floor
         .nodes_per_rack
         .unwrap_or(chassis.nodes_per_rack)

@@ -156,7 +156,7 @@ pub fn checks(request: &SearchRequest) -> Vec<Check> {
             "network cost",
             "USD",
             Measure::Cost,
-            limit,
+            limit.0,
         ));
     }
     if let Some(limit) = c.max_power_w {
@@ -165,7 +165,7 @@ pub fn checks(request: &SearchRequest) -> Vec<Check> {
             "network power",
             "W",
             Measure::Power,
-            limit,
+            limit.0,
         ));
     }
     if let Some(limit) = c.max_tiers {

@@ -7,6 +7,7 @@ use crate::catalog::{switch, SwitchFamily};
 use crate::error::{FieldError, SpecErrors};
 use crate::spec::{DesignSpec, Topology, MAX_NODES};
 use crate::technology::Technology;
+use crate::units::{Usd, Watts};
 use serde::{Deserialize, Serialize};
 
 /// Largest number of values one freedom may list: keeps the space a person can reason about.
@@ -97,10 +98,10 @@ impl Targets {
 pub struct Constraints {
     /// Network cost of the whole design (every fabric), USD.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_cost_usd: Option<f64>,
+    pub max_cost_usd: Option<Usd>,
     /// Network power of the whole design, W.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_power_w: Option<f64>,
+    pub max_power_w: Option<Watts>,
     /// Only these technologies (all when empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub technologies: Vec<Technology>,
@@ -274,8 +275,16 @@ impl SearchRequest {
             limits(&mut errors, &format!("{at}.limits"), &w.limits);
         }
         let c = &self.constraints;
-        positive(&mut errors, "constraints.max_cost_usd", c.max_cost_usd);
-        positive(&mut errors, "constraints.max_power_w", c.max_power_w);
+        positive(
+            &mut errors,
+            "constraints.max_cost_usd",
+            c.max_cost_usd.map(|v| v.0),
+        );
+        positive(
+            &mut errors,
+            "constraints.max_power_w",
+            c.max_power_w.map(|v| v.0),
+        );
         for (field, keys) in [
             ("switches", &c.switches),
             ("excluded_switches", &c.excluded_switches),

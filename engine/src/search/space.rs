@@ -348,8 +348,8 @@ fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption>
                                 topology,
                                 leaf,
                                 spine,
-                                switch_price: sw.price_usd,
-                                switch_power: sw.power_w,
+                                switch_price: sw.price_usd.0,
+                                switch_power: sw.power_w.0,
                                 radix,
                             });
                         }

@@ -2,6 +2,11 @@
 //! in JSON (the field names keep the unit: `cost_usd`, `power_w`, `load_kw`, `length_m`), and
 //! watts meet kilowatts only through [`Watts::to_kilowatts`] and [`Kilowatts::to_watts`].
 //!
+//! Inside the floor's walk, which counts every cable of a design on every evaluation, lengths and
+//! power stay plain numbers named for their unit (`route_m`, `power_w`) and take their type where
+//! they leave it; so do the search's objectives, compared as one vector with NaN for a candidate
+//! not evaluated.
+//!
 //! None of them implements `Display`: each file and page writes its own form (a CSV a bare
 //! number, a page "$946,040" or "28.8 kW"), so writing one takes its number, `.0`, on purpose.
 
