@@ -1,9 +1,9 @@
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// One thing wrong with a spec: where (a field path such as `training.gpus`) and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[error("{}", located(.path, .reason))]
 pub struct FieldError {
     pub path: String,
     pub reason: String,
@@ -18,19 +18,10 @@ impl FieldError {
     }
 }
 
-impl fmt::Display for FieldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.reason)
-        } else {
-            write!(f, "{}: {}", self.path, self.reason)
-        }
-    }
-}
-
 /// Every error found in a spec, never empty.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[error("{}", joined(.0))]
 pub struct SpecErrors(pub Vec<FieldError>);
 
 impl SpecErrors {
@@ -48,16 +39,45 @@ impl SpecErrors {
     }
 }
 
-impl fmt::Display for SpecErrors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, error) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{error}")?;
-        }
-        Ok(())
+/// Why a text is not what its parser reads (an as-built dump, nccl-tests output), and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[error("{}", located(&line_of(*.line), .message))]
+pub struct ParseError {
+    /// Line number from 1; 0 for the input as a whole.
+    pub line: usize,
+    pub message: String,
+}
+
+/// A parse error at `line` (from 1; 0 for the whole input).
+pub(crate) fn parse_error(line: usize, message: impl Into<String>) -> ParseError {
+    ParseError {
+        line,
+        message: message.into(),
     }
 }
 
-impl std::error::Error for SpecErrors {}
+/// `reason`, after `at` and a colon when there is a place to name.
+fn located(at: &str, reason: &str) -> String {
+    if at.is_empty() {
+        reason.to_string()
+    } else {
+        format!("{at}: {reason}")
+    }
+}
+
+fn line_of(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!("line {line}")
+    }
+}
+
+fn joined(errors: &[FieldError]) -> String {
+    errors
+        .iter()
+        .map(FieldError::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}

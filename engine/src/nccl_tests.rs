@@ -9,7 +9,6 @@
 //! bounded so that hostile text costs little.
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Larger input is refused: a full sweep from 8 B to 16 GiB is about 40 rows, a few kilobytes.
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
@@ -122,33 +121,9 @@ impl Run {
     }
 }
 
-/// Why the text is not nccl-tests output, and where.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct ParseError {
-    /// Line number from 1; 0 for the input as a whole.
-    pub line: usize,
-    pub message: String,
-}
+pub use crate::error::ParseError;
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "line {}: {}", self.line, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-fn error(line: usize, message: impl Into<String>) -> ParseError {
-    ParseError {
-        line,
-        message: message.into(),
-    }
-}
+use crate::error::parse_error as error;
 
 /// A decimal number as nccl-tests prints it; a decimal comma (another locale) is accepted.
 fn number(field: &str, line: usize, what: &str) -> Result<f64, ParseError> {

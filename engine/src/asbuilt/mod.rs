@@ -15,7 +15,6 @@ pub use result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
 
 use crate::units::push_decimal;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Larger input is refused: `ibnetdiscover` of a 2,048-node, 8-rail fabric is about 6 MB.
 pub const MAX_INPUT_BYTES: usize = 64 << 20;
@@ -42,33 +41,9 @@ pub struct ObservedLink {
     pub line: usize,
 }
 
-/// Why the text is not what the parser reads, and where.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct ParseError {
-    /// Line number from 1; 0 for the input as a whole.
-    pub line: usize,
-    pub message: String,
-}
+pub use crate::error::ParseError;
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "line {}: {}", self.line, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-pub(crate) fn error(line: usize, message: impl Into<String>) -> ParseError {
-    ParseError {
-        line,
-        message: message.into(),
-    }
-}
+pub(crate) use crate::error::parse_error as error;
 
 /// The input as text, or why not: too large, not UTF-8 (naming the line), NUL bytes.
 pub(crate) fn text<'a>(input: &'a [u8], what: &str) -> Result<&'a str, ParseError> {

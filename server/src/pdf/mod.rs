@@ -37,14 +37,9 @@ fn standalone(svg: &str, topology: bool) -> String {
 }
 
 /// Why a report could not be typeset (a defect, logged; the reader gets a 500 page).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("typesetting the report failed: {0}")]
 pub struct TypesetError(pub String);
-
-impl std::fmt::Display for TypesetError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "typesetting the report failed: {}", self.0)
-    }
-}
 
 fn failure(errors: typst::ecow::EcoVec<typst::diag::SourceDiagnostic>) -> TypesetError {
     TypesetError(
