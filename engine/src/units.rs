@@ -4,7 +4,6 @@
 //! Conventions: GB = 10^9 B, GiB = 2^30 B, Gb/s = 10^9 bit/s (as nccl-tests and the datasheets use them).
 
 mod physical;
-
 pub use physical::{Kilowatts, Metres, Usd, Watts};
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -15,6 +15,7 @@
 mod count;
 mod lengths;
 mod media;
+mod placed;
 mod placement;
 mod power;
 #[cfg(test)]
@@ -23,12 +24,14 @@ mod routing;
 mod sheet;
 pub mod svg;
 
+pub(crate) use placed::placed_totals;
+use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
 pub use routing::{medium, orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
 pub use sheet::cabling;
 
 use crate::cabling::{digits, push_numbered, Names};
 use crate::catalog::{chassis, ReachClass};
-use crate::report::{BomLine, FabricReport, Figure, Finding, Report, Severity, Totals};
+use crate::report::{BomLine, Figure, Finding, Report, Severity};
 use crate::spec::DesignSpec;
 use crate::units::{Kilowatts, Metres, Usd, Watts};
 use placement::Kind;
@@ -165,61 +168,6 @@ pub(crate) fn rack_name(row: u32, position: u32) -> String {
     name.push('-');
     push_numbered(&mut name, 2, position);
     name
-}
-
-/// (cost, power) of the cables and optics in the fabrics' bills of materials.
-fn nominal_cabling(fabrics: &[FabricReport]) -> (Usd, Watts) {
-    bill_totals(
-        fabrics
-            .iter()
-            .flat_map(|f| &f.bom)
-            .filter(|l| l.item.starts_with("cable:") || l.item.starts_with("optic:")),
-    )
-}
-
-/// The formula of the network as placed, for cost or power.
-fn as_placed_formula(unit: &str) -> String {
-    format!("the design's network {unit} − its cables and optics at each tier's run + the floor's cables and optics")
-}
-
-const AS_PLACED_SOURCE: &str = "the fabrics' bills of materials; the floor's routed cables";
-
-/// `totals` with the floor's cables and optics (`cabling`: cost, power) in place of the
-/// nominal ones (`nominal`).
-fn as_placed(totals: &Totals, nominal: (Usd, Watts), cabling: (Usd, Watts), gpus: u64) -> Totals {
-    Totals::new(
-        totals.cost_usd - nominal.0 + cabling.0,
-        totals.power_w - nominal.1 + cabling.1,
-        gpus,
-    )
-}
-
-/// The network of `spec`, whose fabrics are sized as `fabrics` and add up to `totals`, as
-/// placed on its floor: what [`crate::evaluate`] reports as [`Report::placed`]. Places and
-/// routes as [`plan`] does, without naming racks or listing what stands in them.
-pub(crate) fn placed_totals(
-    spec: &DesignSpec,
-    fabrics: &[FabricReport],
-    totals: &Totals,
-) -> Totals {
-    let placed = placement::place(spec, fabrics);
-    let router = routing::Router::new(&placed, &spec.floor);
-    let tally = media::tally(spec, fabrics, &placed, &router, false);
-    as_placed(
-        totals,
-        nominal_cabling(fabrics),
-        bill_totals(&tally.bom),
-        spec.cluster.gpus(),
-    )
-}
-
-/// (cost, power) of `lines`.
-fn bill_totals<'a>(lines: impl IntoIterator<Item = &'a BomLine>) -> (Usd, Watts) {
-    lines
-        .into_iter()
-        .fold((Usd(0.0), Watts(0.0)), |(usd, w), l| {
-            (usd + l.total_usd, w + l.total_power_w)
-        })
 }
 
 /// Places every node and switch of `spec` (evaluated as `report`), routes every cable and
