@@ -99,6 +99,10 @@ impl Ends<'_> {
     }
 }
 
+/// Ports per node from which a node's cables into one rack are bounded as a group: bounding
+/// routes two cables, so a group of one or two gains nothing.
+const GROUPED_RAILS: u32 = 4;
+
 /// Kinds of placed device: nodes, leaves, spines, cores.
 const KINDS: usize = 4;
 
@@ -182,6 +186,8 @@ struct Counter<'a> {
     racks: [Vec<u32>; KINDS],
     heights: [Vec<(f64, f64)>; KINDS],
     far: FarRack,
+    /// Whether a node's cables into one rack are bounded as a group.
+    nodes_grouped: bool,
     out: Walked,
 }
 
@@ -193,8 +199,11 @@ impl Visit for Counter<'_> {
         let to_node = usize::from(!matches!(link.a, End::Switch { .. }));
         let (a_kind, a_index) = device(link.a);
         let (z_kind, z_index) = device(link.z);
+        // A node's cables form a group worth bounding only when it has several (the rails of a
+        // compute fabric); one or two are routed as they come.
+        let grouped = a_kind != 0 || self.nodes_grouped;
         let z_rack = self.racks.get(z_kind).and_then(|r| r.get(z_index as usize));
-        if let Some(&z_rack) = z_rack {
+        if let (true, Some(&z_rack)) = (grouped, z_rack) {
             let key = (
                 (a_kind as u64) << 32 | u64::from(a_index),
                 (z_kind as u64) << 32 | u64::from(z_rack),
@@ -348,6 +357,7 @@ pub(crate) fn walk(
             bin: None,
             longest_m: f64::INFINITY,
         },
+        nodes_grouped: fabric.ports_per_node >= GROUPED_RAILS,
         out: Walked {
             by_length: [[[0; BINS]; 2]; 3],
             switch_cages: [
