@@ -27,6 +27,7 @@ pub mod status;
 pub mod store;
 pub mod templates;
 pub mod wizard;
+pub mod words;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};

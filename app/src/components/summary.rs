@@ -1,3 +1,4 @@
+use crate::words::counted;
 use engine::{DesignSpec, Workload};
 use leptos::prelude::*;
 
@@ -7,8 +8,10 @@ pub fn DesignSummary(spec: DesignSpec) -> AnyView {
     let c = &spec.cluster;
     let gpu = engine::catalog::gpu(&c.gpu).map_or(c.gpu.as_str(), |g| g.name);
     let cluster = format!(
-        "{} nodes × {} GPUs ({gpu}), {} compute NICs per node",
-        c.nodes, c.gpus_per_node, c.nics_per_node
+        "{} × {} ({gpu}), {} per node",
+        counted(c.nodes, "node", "nodes"),
+        counted(c.gpus_per_node, "GPU", "GPUs"),
+        counted(c.nics_per_node, "compute NIC", "compute NICs"),
     );
     let workloads = spec
         .workloads

@@ -102,8 +102,9 @@ pub fn TopologyDiagram(fabric: FabricReport) -> AnyView {
         .endpoints
         .saturating_sub(fabric.attached_nodes * fabric.ports_per_node);
     let mut nodes = format!(
-        "{} nodes × {} ports",
-        fabric.attached_nodes, fabric.ports_per_node
+        "{} × {}",
+        crate::words::counted(fabric.attached_nodes, "node", "nodes"),
+        crate::words::counted(fabric.ports_per_node, "port", "ports")
     );
     if others > 0 {
         nodes.push_str(&format!(" + {others} other endpoints"));

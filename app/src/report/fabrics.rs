@@ -79,8 +79,10 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
             "endpoints",
             "Endpoints",
             format!(
-                "{} ({} nodes × {} ports)",
-                f.endpoints, f.attached_nodes, f.ports_per_node
+                "{} ({} × {})",
+                f.endpoints,
+                crate::words::counted(f.attached_nodes, "node", "nodes"),
+                crate::words::counted(f.ports_per_node, "port", "ports")
             ),
         ),
         (

@@ -5,6 +5,7 @@
 use super::blocks::{findings_block, heading, note, paragraph, table};
 use super::Block;
 use crate::money::{kw, usd, watts};
+use crate::words::counted;
 use engine::floor::{self, FloorReport};
 use engine::{DesignSpec, Report};
 
@@ -79,14 +80,12 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
 pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
     let mut blocks = vec![heading(1, "floor", "Floor, racks and power")];
     let network = plan.racks.iter().filter(|r| r.network).count();
-    let counted =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     blocks.push(paragraph(format!(
             "{} in {} ({} of them network racks), {} per rack. IT power {} and facility power {} ({}); the longest cable runs {:.1} m.",
-            counted(plan.racks.len(), "rack", "racks"),
-            counted(plan.rows as usize, "row", "rows"),
+            counted(plan.racks.len() as u64, "rack", "racks"),
+            counted(plan.rows, "row", "rows"),
             network,
-            counted(plan.nodes_per_rack as usize, "node", "nodes"),
+            counted(plan.nodes_per_rack, "node", "nodes"),
             kw(plan.it_power_kw.value),
             kw(plan.facility_power_kw.value),
             plan.facility_power_kw.formula,
