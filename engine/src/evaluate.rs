@@ -9,7 +9,7 @@ use crate::report::{
 };
 use crate::spec::{DesignSpec, Fabric, Role, Workload};
 use crate::topology::{self, Demand, Layout, Plan};
-use crate::units::{BitRate, Ratio, Seconds};
+use crate::units::{BitRate, Ratio, Seconds, Usd};
 use crate::{ecmp, findings, inference, rag, storage, training};
 
 /// Validates `spec` and computes its report. Never panics; an invalid spec returns every error.
@@ -274,7 +274,7 @@ fn headline(
     fabrics: &[FabricReport],
     workloads: &[WorkloadReport],
     findings: &[crate::report::Finding],
-    cost_per_gpu: crate::units::Usd,
+    cost_per_gpu: Usd,
 ) -> Headline {
     let max = |a: Option<f64>, b: f64| Some(a.map_or(b, |a| a.max(b)));
     let min = |a: Option<f64>, b: f64| Some(a.map_or(b, |a| a.min(b)));

@@ -3,11 +3,13 @@
 //!
 //! Conventions: GB = 10^9 B, GiB = 2^30 B, Gb/s = 10^9 bit/s (as nccl-tests and the datasheets use them).
 
+mod linear;
 mod physical;
+use linear::linear_quantity;
 pub use physical::{Kilowatts, Metres, Usd, Watts};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::ops::{Add, Div, Mul};
+use std::ops::Div;
 
 /// An amount of data in bytes.
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
@@ -109,28 +111,6 @@ impl Div<ByteRate> for Bytes {
     }
 }
 
-macro_rules! linear_quantity {
-    ($($unit:ident),*) => {$(
-        impl Add for $unit {
-            type Output = $unit;
-            fn add(self, other: $unit) -> $unit {
-                $unit(self.0 + other.0)
-            }
-        }
-        impl Mul<f64> for $unit {
-            type Output = $unit;
-            fn mul(self, factor: f64) -> $unit {
-                $unit(self.0 * factor)
-            }
-        }
-        impl Div<f64> for $unit {
-            type Output = $unit;
-            fn div(self, divisor: f64) -> $unit {
-                $unit(self.0 / divisor)
-            }
-        }
-    )*};
-}
 linear_quantity!(Bytes, BitRate, ByteRate, Seconds, Ratio);
 
 /// Writes `value` with an SI prefix chosen so that the mantissa is below 1000, keeping three
@@ -386,13 +366,6 @@ impl Seconds {
         } else {
             self
         }
-    }
-}
-
-impl std::ops::Sub for Seconds {
-    type Output = Seconds;
-    fn sub(self, other: Seconds) -> Seconds {
-        Seconds(self.0 - other.0)
     }
 }
 

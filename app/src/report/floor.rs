@@ -27,7 +27,14 @@ fn holds(rack: &floor::Rack) -> String {
     }
     counts
         .iter()
-        .map(|(role, n)| format!("{n} {role}{}", if *n == 1 { "" } else { "s" }))
+        .map(|(role, n)| {
+            let many = if role == "leaf" {
+                "leaves".to_string()
+            } else {
+                format!("{role}s")
+            };
+            counted(*n as u64, role, &many)
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -226,3 +233,6 @@ pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
     )));
     blocks
 }
+
+#[cfg(test)]
+mod tests;

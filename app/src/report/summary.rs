@@ -6,6 +6,7 @@ use super::blocks::{findings_block, heading, paragraph, table};
 use super::Block;
 use crate::dashboard::headline_figures;
 use crate::money::{usd, watts};
+use crate::words::counted;
 use engine::floor::FloorReport;
 use engine::studies::TechnologyPoint;
 use engine::{DesignSpec, Finding, Report, Severity, Workload};
@@ -94,10 +95,10 @@ fn risks(findings: &[&Finding]) -> String {
         return "The engine raised no critical finding, warning or recommendation.".into();
     }
     format!(
-        "{critical} critical finding{}, {warnings} warning{} and {recommendations} recommendation{}; the critical ones first:",
-        if critical == 1 { "" } else { "s" },
-        if warnings == 1 { "" } else { "s" },
-        if recommendations == 1 { "" } else { "s" },
+        "{}, {} and {}; the critical ones first:",
+        counted(critical as u64, "critical finding", "critical findings"),
+        counted(warnings as u64, "warning", "warnings"),
+        counted(recommendations as u64, "recommendation", "recommendations"),
     )
 }
 

@@ -50,13 +50,11 @@ pub fn workload_heading(w: &WorkloadReport) -> String {
             t.name, t.fabric, t.gpus, t.nodes
         ),
         WorkloadReport::Inference(i) => format!(
-            "{} (inference on {}: {} replica{} tensor parallel over {} node{} each, {} tokens in flight)",
+            "{} (inference on {}: {} tensor parallel over {} each, {} tokens in flight)",
             i.name,
             i.fabric,
-            i.replicas,
-            if i.replicas == 1 { "" } else { "s" },
-            i.tp_nodes,
-            if i.tp_nodes == 1 { "" } else { "s" },
+            crate::words::counted(i.replicas, "replica", "replicas"),
+            crate::words::counted(i.tp_nodes, "node", "nodes"),
             i.tokens_in_flight
         ),
         WorkloadReport::Rag(r) => format!("{} (RAG on {})", r.name, r.fabric),

@@ -40,8 +40,8 @@ pub(super) fn as_placed(
 }
 
 /// The network of `spec`, whose fabrics are sized as `fabrics` and add up to `totals`, as
-/// placed on its floor: what [`crate::evaluate`] reports as [`Report::placed`]. Places and
-/// routes as [`plan`] does, without naming racks or listing what stands in them.
+/// placed on its floor: what [`crate::evaluate`] reports as [`crate::Report::placed`]. Places and
+/// routes as [`super::plan`] does, without naming racks or listing what stands in them.
 pub(crate) fn placed_totals(
     spec: &DesignSpec,
     fabrics: &[FabricReport],

@@ -48,6 +48,15 @@ impl Candidate {
             |p| (p.cost_usd, p.power_w),
         )
     }
+
+    /// Which figures [`Candidate::network`] gives, for a sentence that states them.
+    pub fn network_note(&self) -> &'static str {
+        if self.placed.is_some() {
+            " as placed on the floor"
+        } else {
+            ""
+        }
+    }
 }
 
 /// The cheaper neighbour of an explained candidate.
@@ -171,11 +180,7 @@ impl Search {
             candidate.record.id,
             round(cost.0),
             round(power.0),
-            if candidate.placed.is_some() {
-                " as placed on the floor"
-            } else {
-                ""
-            }
+            candidate.network_note()
         );
         if candidate.placed.is_some() {
             text += &format!(

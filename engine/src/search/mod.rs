@@ -147,11 +147,7 @@ impl SearchResult {
                 describe_choice(&cheapest.choice),
                 checks::round(cheapest.network().0 .0),
                 checks::round(cheapest.network().1 .0),
-                if cheapest.placed.is_some() {
-                    " as placed on the floor"
-                } else {
-                    ""
-                }
+                cheapest.network_note()
             ),
             (None, Some(none)) => none.summary.clone(),
             (None, None) => "No candidate has been visited yet.".to_string(),

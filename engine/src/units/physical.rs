@@ -11,8 +11,6 @@
 //! number, a page "$946,040" or "28.8 kW"), so writing one takes its number, `.0`, on purpose.
 
 use serde::{Deserialize, Serialize};
-use std::iter::Sum;
-use std::ops::{Add, AddAssign, Div, Mul, Sub};
 
 /// Money in US dollars (list prices and estimates).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
@@ -50,48 +48,4 @@ impl Kilowatts {
     }
 }
 
-macro_rules! additive_quantity {
-    ($($unit:ident),*) => {$(
-        impl Add for $unit {
-            type Output = $unit;
-            fn add(self, other: $unit) -> $unit {
-                $unit(self.0 + other.0)
-            }
-        }
-        impl Sub for $unit {
-            type Output = $unit;
-            fn sub(self, other: $unit) -> $unit {
-                $unit(self.0 - other.0)
-            }
-        }
-        impl AddAssign for $unit {
-            fn add_assign(&mut self, other: $unit) {
-                self.0 += other.0;
-            }
-        }
-        impl Mul<f64> for $unit {
-            type Output = $unit;
-            fn mul(self, factor: f64) -> $unit {
-                $unit(self.0 * factor)
-            }
-        }
-        impl Div<f64> for $unit {
-            type Output = $unit;
-            fn div(self, divisor: f64) -> $unit {
-                $unit(self.0 / divisor)
-            }
-        }
-        impl Sum for $unit {
-            fn sum<I: Iterator<Item = $unit>>(items: I) -> $unit {
-                // Added in order from zero, as a sum of the bare numbers would be.
-                $unit(items.fold(0.0, |total, x| total + x.0))
-            }
-        }
-        impl<'a> Sum<&'a $unit> for $unit {
-            fn sum<I: Iterator<Item = &'a $unit>>(items: I) -> $unit {
-                items.copied().sum()
-            }
-        }
-    )*};
-}
-additive_quantity!(Usd, Watts, Kilowatts, Metres);
+super::linear::linear_quantity!(Usd, Watts, Kilowatts, Metres);

@@ -1,0 +1,48 @@
+//! The arithmetic every quantity shares.
+
+/// Sums, differences and scaling of one unit; every quantity of [`super`] has them.
+macro_rules! linear_quantity {
+    ($($unit:ident),*) => {$(
+        impl std::ops::Add for $unit {
+            type Output = $unit;
+            fn add(self, other: $unit) -> $unit {
+                $unit(self.0 + other.0)
+            }
+        }
+        impl std::ops::Sub for $unit {
+            type Output = $unit;
+            fn sub(self, other: $unit) -> $unit {
+                $unit(self.0 - other.0)
+            }
+        }
+        impl std::ops::AddAssign for $unit {
+            fn add_assign(&mut self, other: $unit) {
+                self.0 += other.0;
+            }
+        }
+        impl std::iter::Sum for $unit {
+            fn sum<I: Iterator<Item = $unit>>(items: I) -> $unit {
+                // Added in order from zero, as a sum of the bare numbers would be.
+                $unit(items.fold(0.0, |total, x| total + x.0))
+            }
+        }
+        impl<'a> std::iter::Sum<&'a $unit> for $unit {
+            fn sum<I: Iterator<Item = &'a $unit>>(items: I) -> $unit {
+                items.copied().sum()
+            }
+        }
+        impl std::ops::Mul<f64> for $unit {
+            type Output = $unit;
+            fn mul(self, factor: f64) -> $unit {
+                $unit(self.0 * factor)
+            }
+        }
+        impl std::ops::Div<f64> for $unit {
+            type Output = $unit;
+            fn div(self, divisor: f64) -> $unit {
+                $unit(self.0 / divisor)
+            }
+        }
+    )*};
+}
+pub(crate) use linear_quantity;
