@@ -196,11 +196,11 @@ fn outputs_table(a: &Side, b: &Side, la: &str, lb: &str) -> AnyView {
             .map(|(_, label, value, _)| (label.to_string(), value))
             .collect();
         rows.push((
-            "Network cost".into(),
+            "Network cost as placed".into(),
             crate::money::usd(r.network().cost_usd),
         ));
         rows.push((
-            "Network power".into(),
+            "Network power as placed".into(),
             crate::money::watts(r.network().power_w),
         ));
         for f in &r.fabrics {
