@@ -1,6 +1,5 @@
-//! Saved designs: the server functions that store them and load them for editing, and the
-//! types they exchange. They are a public API: everything they receive is validated by the
-//! engine before it is stored.
+//! Saved designs: the server functions that store them, and the types they exchange. They are
+//! a public API: everything they receive is validated by the engine before it is stored.
 
 use crate::error::AppError;
 use leptos::prelude::*;
@@ -36,20 +35,6 @@ impl SavedDesign {
             .as_ref()
             .map(|key| format!("/d/{}/claim?key={key}", self.id))
     }
-}
-
-/// A stored design to open in the planner: to edit it (when this browser holds its key) or to
-/// duplicate it as a new design.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OpenedDesign {
-    pub id: String,
-    pub revision: u32,
-    /// The spec as the store read it (upgraded and validated there), so that the browser only
-    /// decodes it: the bundle carries no spec reader of its own (no schema upgrades, no
-    /// error paths), which keeps it small.
-    pub spec: engine::DesignSpec,
-    /// Whether this browser holds the design's edit key.
-    pub editable: bool,
 }
 
 /// Validates `spec` with the engine and stores it as a new design; the response sets the
@@ -116,31 +101,5 @@ pub async fn save_revision(
         id,
         revision,
         edit_key: None,
-    })
-}
-
-/// Revision `revision` (the newest when absent) of design `id`, to edit or duplicate.
-#[server(prefix = "/fn", endpoint = "design_to_edit")]
-pub async fn design_to_edit(id: String, revision: Option<u32>) -> Result<OpenedDesign, AppError> {
-    use crate::server::{fail, request_headers, store, stored};
-    use crate::store::DesignId;
-    let not_found = || {
-        fail(AppError::NotFound(match revision {
-            Some(n) => format!("design {id:?} has no revision {n}"),
-            None => format!("no design has the id {id:?}"),
-        }))
-    };
-    let design_id = DesignId::parse(&id).ok_or_else(not_found)?;
-    let store = store()?;
-    let found = stored(store.revision(&design_id, revision).await)?.ok_or_else(not_found)?;
-    let editable = match crate::ownership::key_for(&request_headers(), &design_id) {
-        Some(key) => stored(store.holds_key(&design_id, &key).await)?,
-        None => false,
-    };
-    Ok(OpenedDesign {
-        id,
-        revision: found.number,
-        spec: found.spec,
-        editable,
     })
 }

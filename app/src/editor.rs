@@ -28,7 +28,7 @@ pub struct Editor {
 const GRACE_MS: u64 = 700;
 
 /// The stored design being edited: its id, newest revision and title when it was saved.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Stored {
     pub id: String,
     pub revision: u32,

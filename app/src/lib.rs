@@ -31,12 +31,8 @@ pub mod words;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
-use leptos_router::{
-    components::{Route, Router, Routes},
-    path, SsrMode,
-};
 
-/// The HTML document around every page.
+/// The HTML document around the planner.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     view! {
         <!DOCTYPE html>
@@ -54,6 +50,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
+/// The planner, the one page that hydrates. Every other page is a finished document the
+/// server renders (`pages::document`); so are the planner's own refusals (`pages::opening`).
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
@@ -61,17 +59,9 @@ pub fn App() -> impl IntoView {
         <Stylesheet id="leptos" href="/pkg/fabric-planner.css"/>
         <Title formatter=|page: String| format!("{page} · Fabric Planner")/>
         <components::SiteHeader/>
-        <Router>
-            <main id="content" tabindex="-1">
-                <Routes fallback=pages::NotFound>
-                    <Route path=path!("") view=pages::NewDesign/>
-                    <Route path=path!("/new/:from") view=pages::StartFrom ssr=SsrMode::Async/>
-                    <Route path=path!("/d/:id/r/:n/search/open") view=pages::OpenCandidate ssr=SsrMode::Async/>
-                    <Route path=path!("/d/:id/edit") view=pages::EditDesign ssr=SsrMode::Async/>
-                    <Route path=path!("/d/:id/duplicate") view=pages::DuplicateDesign ssr=SsrMode::Async/>
-                </Routes>
-            </main>
-        </Router>
+        <main id="content" tabindex="-1">
+            <pages::PlannerPage/>
+        </main>
     }
 }
 

@@ -15,6 +15,7 @@ pub mod handoff;
 mod multipart;
 pub mod pages;
 pub mod pdf;
+mod planner;
 pub mod rate_limit;
 mod records;
 pub mod report;

@@ -1,16 +1,15 @@
-//! The HTTP router: the Leptos pages and server functions, static files, and the middleware
-//! every response passes through.
+//! The HTTP router: every resource module's routes, the server functions, static files, and
+//! the middleware every response passes through.
 
 use crate::cli::PublicUrl;
 use crate::client::{identify, TrustedProxies};
 use crate::csrf::{same_origin, Origin};
 use crate::rate_limit::{meter, Limits};
 use app::store::Store;
-use app::{shell, App};
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, Method};
+use axum::routing::{on, MethodFilter};
 use axum::Router;
 use leptos::prelude::*;
-use leptos_axum::{generate_route_list, LeptosRoutes};
 use std::time::Duration;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
@@ -41,7 +40,7 @@ const DEFAULT_POLICY: &str = "default-src 'none'; frame-ancestors 'none'";
 
 /// Gives a page being rendered its Content-Security-Policy, naming the nonce Leptos put on
 /// its scripts.
-fn set_page_policy() {
+pub(crate) fn set_page_policy() {
     if let (Some(nonce), Some(response)) = (
         leptos::nonce::use_nonce(),
         use_context::<leptos_axum::ResponseOptions>(),
@@ -122,25 +121,40 @@ fn panicked(cause: Box<dyn std::any::Any + Send + 'static>) -> axum::response::R
     ))
 }
 
+/// The server functions (`/fn/…`, declared with `#[server]` in the app), each with the store
+/// in its context; their `#[middleware]` charges what they cost.
+fn server_functions(store: Store) -> Router {
+    let context = move || provide_context(store.clone());
+    leptos::server_fn::axum::server_fn_paths().fold(Router::new(), |router, (path, method)| {
+        let context = context.clone();
+        let filter = if method == Method::GET {
+            MethodFilter::GET
+        } else {
+            MethodFilter::POST
+        };
+        router.route(
+            path,
+            on(filter, move |request| {
+                leptos_axum::handle_server_fns_with_context(context, request)
+            }),
+        )
+    })
+}
+
 /// The whole application as a router, ready to serve or to test.
 pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Router {
-    let routes = generate_route_list(App);
-    let context = {
-        let store = store.clone();
-        move || {
-            provide_context(store.clone());
-            set_page_policy();
-        }
-    };
+    // Server functions and pages run their futures on Tokio.
+    let _ = any_spawner::Executor::init_tokio();
+    // The built bundle, stylesheet and public files; any other address is not found.
+    let files = leptos_axum::site_pkg_dir_service(&options)
+        .call_fallback_on_method_not_allowed(true)
+        .fallback(axum::handler::HandlerWithoutStateExt::into_service(
+            crate::planner::not_found,
+        ));
     let router = Router::new()
-        .leptos_routes_with_context(&options, routes, context.clone(), {
-            let options = options.clone();
-            move || shell(options.clone())
-        })
-        .fallback(leptos_axum::file_and_error_handler_with_context(
-            context, shell,
-        ))
-        .with_state(options)
+        .merge(crate::planner::routes(store.clone(), options))
+        .merge(server_functions(store.clone()))
+        .fallback_service(files)
         // Saved designs and the other script-free documents, and the JSON API.
         .merge(crate::pages::routes(crate::pages::Pages::new(
             store.clone(),

@@ -444,7 +444,7 @@ async fn every_costly_route_is_charged_to_the_client() {
         post("/api/evaluate".into()).await,
         post("/api/search".into()).await,
         post("/fn/dashboard".into()).await,
-        post("/fn/search_candidate".into()).await,
+        get(format!("{r1}/search/open?run=1&candidate=0")).await,
         get(format!("{r1}/report")).await,
         get(format!("{r1}/report.pdf")).await,
         get(format!("{r1}/bom.csv")).await,

@@ -1,18 +1,10 @@
 //! One module per page. The planner is a Leptos page that hydrates; the others are finished
 //! documents rendered on the server, without scripts.
 
-mod candidate;
-mod edit;
-mod not_found;
 mod planner;
-pub mod start;
-mod starting_points;
+pub mod starting_points;
 
-pub use candidate::OpenCandidate;
-pub use edit::{DuplicateDesign, EditDesign};
-pub use not_found::NotFound;
-pub use planner::{NewDesign, Planner};
-pub use start::StartFrom;
+pub use planner::{Planner, PlannerPage, PlannerStart};
 
 #[cfg(feature = "ssr")]
 pub mod asbuilt;
@@ -32,5 +24,7 @@ pub mod handoff;
 pub mod import;
 #[cfg(feature = "ssr")]
 pub mod my_designs;
+#[cfg(feature = "ssr")]
+pub mod opening;
 #[cfg(feature = "ssr")]
 pub mod sources;

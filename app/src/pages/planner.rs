@@ -4,11 +4,26 @@ use crate::editor::{Editor, Stored};
 use crate::wizard::Wizard;
 use leptos::prelude::*;
 use leptos_meta::Title;
+use serde::{Deserialize, Serialize};
 
-/// A new design, from the first template.
+/// What the planner opens: a design, and the stored design that saving adds a revision to
+/// (none for a new design or a copy). The server decides it for the address (a new design, a
+/// starting point, a stored design, a search's candidate) and the page carries it to the
+/// browser, which hydrates from it: the bundle holds no loaders and no router, and decodes one
+/// spec, already upgraded and validated on the server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlannerStart {
+    pub spec: engine::DesignSpec,
+    pub editing: Option<Stored>,
+}
+
+/// The planner on the start the server chose for this page.
 #[component]
-pub fn NewDesign() -> impl IntoView {
-    view! { <Planner spec=crate::templates::first_design() editing=None/> }
+pub fn PlannerPage() -> impl IntoView {
+    // On the server, from the request's context; in the browser, from the page.
+    let PlannerStart { spec, editing } =
+        SharedValue::new(expect_context::<PlannerStart>).into_inner();
+    view! { <Planner spec editing/> }
 }
 
 /// The planner: the wizard beside the results, and the dashboard below, all recomputed by the

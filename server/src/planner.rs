@@ -1,0 +1,227 @@
+//! The planner's addresses: a new design, a new design from a starting point, a stored design
+//! opened to save revisions of it or to copy it, and a search's candidate. Each handler decides
+//! on the server what the planner opens, or answers with the page that says why there is
+//! nothing to open (with its status), and renders the planner around that start. The page
+//! carries the start to the browser, which hydrates from it without asking again.
+
+use crate::respond::{html, Answer, PageError};
+use app::costs::COMPUTES;
+use app::editor::Stored;
+use app::pages::document::message;
+use app::pages::opening::{no_candidate, no_design, no_starting_point, not_editable};
+use app::pages::PlannerStart;
+use app::store::{DesignId, Store, StoredRevision};
+use app::templates::{blank_design, first_design};
+use axum::body::Body;
+use axum::extract::{Path, Query, Request, State};
+use axum::handler::Handler;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+use engine::DesignSpec;
+use leptos::prelude::*;
+use std::collections::HashMap;
+
+#[derive(Clone)]
+struct Planners {
+    store: Store,
+    options: LeptosOptions,
+}
+
+pub fn routes(store: Store, options: LeptosOptions) -> Router {
+    Router::new()
+        .route("/", get(new_design))
+        .route("/new/{from}", get(start_from))
+        .route("/d/{id}/edit", get(edit))
+        .route("/d/{id}/duplicate", get(duplicate))
+        // The candidate's design comes from running the search again.
+        .route("/d/{id}/r/{n}/search/open", get(candidate.layer(COMPUTES)))
+        .with_state(Planners { store, options })
+}
+
+impl Planners {
+    /// The planner page on `start`, rendered for `request`.
+    async fn render(&self, start: PlannerStart, request: Request<Body>) -> Response {
+        let options = self.options.clone();
+        let context = move || {
+            provide_context(start.clone());
+            crate::routes::set_page_policy();
+        };
+        leptos_axum::render_app_to_stream_with_context(context, move || {
+            app::shell(options.clone())
+        })(request)
+        .await
+    }
+
+    /// Revision `revision` (the newest when absent) of design `id`.
+    async fn revision(
+        &self,
+        id: &str,
+        revision: Option<u32>,
+    ) -> Result<(DesignId, StoredRevision), PageError> {
+        let missing = || PageError::Page(no_design(id, revision));
+        let design_id = DesignId::parse(id).ok_or_else(missing)?;
+        let found = self
+            .store
+            .revision(&design_id, revision)
+            .await?
+            .ok_or_else(missing)?;
+        Ok((design_id, found))
+    }
+
+    /// Whether the browser that sent `headers` holds the edit key of design `id`.
+    async fn may_edit(&self, headers: &HeaderMap, id: &DesignId) -> Result<bool, PageError> {
+        Ok(match app::ownership::key_for(headers, id) {
+            Some(key) => self.store.holds_key(id, &key).await?,
+            None => false,
+        })
+    }
+}
+
+/// `/`: the first design of a new user.
+async fn new_design(State(planners): State<Planners>, request: Request<Body>) -> Response {
+    let start = PlannerStart {
+        spec: first_design(),
+        editing: None,
+    };
+    planners.render(start, request).await
+}
+
+/// `/new/{from}`: a new design that starts blank or from one of the shipped examples.
+async fn start_from(
+    State(planners): State<Planners>,
+    Path(from): Path<String>,
+    request: Request<Body>,
+) -> Answer {
+    let spec = starting_point(&from)?;
+    Ok(planners
+        .render(
+            PlannerStart {
+                spec,
+                editing: None,
+            },
+            request,
+        )
+        .await)
+}
+
+/// The spec of the starting point named `from`.
+fn starting_point(from: &str) -> Result<DesignSpec, PageError> {
+    if from == "blank" {
+        return Ok(blank_design());
+    }
+    let file = format!("{from}.json");
+    let text = engine::examples::ALL
+        .iter()
+        .find(|(name, _)| *name == file)
+        .map(|(_, text)| *text)
+        .ok_or_else(|| PageError::Page(no_starting_point(from)))?;
+    DesignSpec::from_json(text).map_err(|errors| {
+        tracing::error!(%errors, example = from, "a shipped example does not read");
+        PageError::Page(message(
+            500,
+            "The starting point could not be read",
+            "The server could not read this example. Nothing was changed.".into(),
+        ))
+    })
+}
+
+/// `/d/{id}/edit`: the newest revision, saving new revisions of the design; only for the
+/// browser that holds its edit key.
+async fn edit(
+    State(planners): State<Planners>,
+    Path(id): Path<String>,
+    request: Request<Body>,
+) -> Answer {
+    let (design_id, found) = planners.revision(&id, None).await?;
+    if !planners.may_edit(request.headers(), &design_id).await? {
+        return Err(PageError::Page(not_editable(&id)));
+    }
+    let editing = Stored {
+        id,
+        revision: found.number,
+        title: found.spec.title.clone(),
+    };
+    let start = PlannerStart {
+        spec: found.spec,
+        editing: Some(editing),
+    };
+    Ok(planners.render(start, request).await)
+}
+
+/// `/d/{id}/duplicate?revision=N`: a copy of the revision (the newest without one), saved as
+/// a new design; for anyone with the share link.
+async fn duplicate(
+    State(planners): State<Planners>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    request: Request<Body>,
+) -> Answer {
+    let revision = query.get("revision").and_then(|n| n.parse::<u32>().ok());
+    let (_, found) = planners.revision(&id, revision).await?;
+    let mut spec = found.spec;
+    spec.title = format!("{} (copy)", spec.title);
+    Ok(planners
+        .render(
+            PlannerStart {
+                spec,
+                editing: None,
+            },
+            request,
+        )
+        .await)
+}
+
+/// `/d/{id}/r/{n}/search/open?…&candidate=K`: candidate K of the search the address asks of
+/// revision n. The search runs again from the same question (it is deterministic); the
+/// candidate opens as the next revision of the design when this browser holds its edit key,
+/// else as a new design.
+async fn candidate(
+    State(planners): State<Planners>,
+    Path((id, n)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+    request: Request<Body>,
+) -> Answer {
+    use app::search::{searched, SearchForm};
+    let refused = |status, reason: String| PageError::Page(no_candidate(status, reason));
+    let n = n
+        .parse::<u32>()
+        .map_err(|_| PageError::Page(no_design(&id, None)))?;
+    let (design_id, found) = planners.revision(&id, Some(n)).await?;
+    let form = SearchForm::from_query(&query);
+    let candidate = form
+        .candidate
+        .ok_or_else(|| refused(400, "The address names no candidate.".into()))?;
+    let search = form
+        .request(found.spec)
+        .map_err(|errors| refused(400, errors.join("; ")))?;
+    let run = tokio::task::spawn_blocking(move || searched(search, Some(candidate)))
+        .await
+        .map_err(|_| refused(500, "The search could not be run.".into()))?;
+    let (_, spec) = run.map_err(|errors| refused(400, errors.join("; ")))?;
+    let spec =
+        spec.ok_or_else(|| refused(404, format!("The search has no candidate {candidate}.")))?;
+    let editing = if planners.may_edit(request.headers(), &design_id).await? {
+        let head = planners
+            .store
+            .design(&design_id)
+            .await?
+            .ok_or(PageError::NotFound)?;
+        Some(Stored {
+            id,
+            revision: head.latest_revision,
+            title: head.title,
+        })
+    } else {
+        None
+    };
+    Ok(planners
+        .render(PlannerStart { spec, editing }, request)
+        .await)
+}
+
+/// The answer to an address no route takes: the page that says so.
+pub(crate) async fn not_found() -> Response {
+    html(&app::pages::document::not_found())
+}
