@@ -447,3 +447,48 @@ async fn migrations_keep_the_designs_of_a_database_filled_by_the_first_schema() 
     server.stop().await;
     assert_eq!(stored_revisions(&database).await, 2);
 }
+
+/// Every address of the planner sends the planner on the design it opens, carried in the page
+/// for the browser to hydrate from; an address with nothing to open gets a finished page that
+/// says why, with its status and no scripts.
+#[tokio::test]
+async fn every_planner_address_opens_its_design_or_says_why_not() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    for (path, title) in [
+        ("/", "Llama 3 70B training on 16 DGX H100"),
+        ("/new/blank", "New design"),
+        ("/new/hybrid", "Hybrid: InfiniBand training"),
+    ] {
+        let (status, page) = server.page(path).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(page.contains(r#"id="cluster-nodes""#), "{path}: the wizard");
+        let carried = page
+            .split("__RESOLVED_RESOURCES[0] = ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{path}: the start is in the page"));
+        assert!(carried.starts_with(r#""{\"spec\":"#), "{path}");
+        assert!(carried.contains(title), "{path}: {title}");
+    }
+    let design = server.create(&seventy_b_on_256_gpus()).await;
+    for (path, status, says) in [
+        (
+            "/new/no-such-example".to_string(),
+            404,
+            "No such starting point",
+        ),
+        (
+            format!("/d/{}/duplicate?revision=9", design.id),
+            404,
+            "has no revision 9",
+        ),
+        ("/d/not-an-id/edit".to_string(), 404, "Design not found"),
+        ("/no/such/address".to_string(), 404, "Not found"),
+    ] {
+        let (got, page) = server.page(&path).await;
+        assert_eq!(got, status, "{path}");
+        assert!(page.contains(says), "{path}: {says}");
+        assert!(!page.contains("<script"), "{path}: a finished page");
+    }
+    server.stop().await;
+}

@@ -53,6 +53,20 @@ async fn the_search_page_answers_with_a_frontier_and_explains_a_candidate() {
     assert!(explained.contains("/search/open?run=1&amp;slowdown=5&amp;latency=50"));
     assert!(explained.contains(&format!("&amp;candidate={first}")));
 
+    // The candidate opens in the planner: as the next revision for the key holder, as a new
+    // design for anyone else; an address without a candidate says so.
+    let open = format!("{base}/open?{question}&candidate={first}");
+    let owner = server.get_with_cookie(&open, &design.cookie).await;
+    assert_eq!(owner.status(), 200);
+    let planner = owner.text().await.unwrap();
+    assert!(planner.contains(r#"id="cluster-nodes""#) && planner.contains("Save a new revision"));
+    let (status, planner) = server.page(&open).await;
+    assert_eq!(status, 200);
+    assert!(planner.contains(r#"id="cluster-nodes""#) && !planner.contains("Save a new revision"));
+    let (status, refused) = server.page(&format!("{base}/open?{question}")).await;
+    assert_eq!(status, 400);
+    assert!(refused.contains("The address names no candidate.") && !refused.contains("<script"));
+
     // A target that is not a number is refused by its label.
     let (status, refused) = server
         .page(&format!("{base}?run=1&slowdown=fast&tech-ib_ndr=on"))
