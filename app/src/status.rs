@@ -1,5 +1,5 @@
-//! The HTTP status of the response being built (server only): set by the error type and the
-//! pages that answer with something other than 200.
+//! The HTTP status of the response being built (server only): set by the error type, so that
+//! a server function's refusal carries its status.
 
 use leptos::prelude::use_context;
 

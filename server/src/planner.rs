@@ -15,7 +15,7 @@ use app::templates::{blank_design, first_design};
 use axum::body::Body;
 use axum::extract::{Path, Query, Request, State};
 use axum::handler::Handler;
-use axum::http::HeaderMap;
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
@@ -46,7 +46,7 @@ impl Planners {
         let options = self.options.clone();
         let context = move || {
             provide_context(start.clone());
-            crate::routes::set_page_policy();
+            set_page_policy();
         };
         leptos_axum::render_app_to_stream_with_context(context, move || {
             app::shell(options.clone())
@@ -76,6 +76,29 @@ impl Planners {
             Some(key) => self.store.holds_key(id, &key).await?,
             None => false,
         })
+    }
+}
+
+/// The Content-Security-Policy of the planner, the one page with scripts: its own scripts only, the inline hydration and
+/// resource scripts by the page's nonce, WebAssembly compilation, nothing framed, no plugins.
+pub fn page_policy(nonce: &str) -> String {
+    format!(
+        "default-src 'self'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
+         style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; \
+         base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+}
+
+/// Gives a page being rendered its Content-Security-Policy, naming the nonce Leptos put on
+/// its scripts.
+fn set_page_policy() {
+    if let (Some(nonce), Some(response)) = (
+        leptos::nonce::use_nonce(),
+        use_context::<leptos_axum::ResponseOptions>(),
+    ) {
+        if let Ok(value) = HeaderValue::from_str(&page_policy(&nonce)) {
+            response.insert_header(header::CONTENT_SECURITY_POLICY, value);
+        }
     }
 }
 

@@ -25,31 +25,8 @@ pub const MAX_BODY_BYTES: usize = 256 * 1024;
 /// the size the parser reads.
 pub const MAX_BASELINE_BODY_BYTES: usize = 4 * 1024 * 1024;
 
-/// The Content-Security-Policy of a page: its own scripts only, the inline hydration and
-/// resource scripts by the page's nonce, WebAssembly compilation, nothing framed, no plugins.
-pub fn page_policy(nonce: &str) -> String {
-    format!(
-        "default-src 'self'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
-         style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; \
-         base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    )
-}
-
 /// For every other response (server functions, files, errors): nothing to run or frame.
 const DEFAULT_POLICY: &str = "default-src 'none'; frame-ancestors 'none'";
-
-/// Gives a page being rendered its Content-Security-Policy, naming the nonce Leptos put on
-/// its scripts.
-pub(crate) fn set_page_policy() {
-    if let (Some(nonce), Some(response)) = (
-        leptos::nonce::use_nonce(),
-        use_context::<leptos_axum::ResponseOptions>(),
-    ) {
-        if let Ok(value) = HeaderValue::from_str(&page_policy(&nonce)) {
-            response.insert_header(header::CONTENT_SECURITY_POLICY, value);
-        }
-    }
-}
 
 /// Leptos settings for a site whose built files are in `site_root`.
 pub fn leptos_options(site_root: &std::path::Path, addr: std::net::SocketAddr) -> LeptosOptions {
