@@ -20,6 +20,7 @@ fn per_browser(path: &str) -> bool {
         || (path.starts_with("/d/")
             && (path.ends_with("/edit")
                 || path.ends_with("/duplicate")
+                || path.ends_with("/search/open")
                 || path.ends_with("/baselines")))
 }
 

@@ -199,6 +199,16 @@ async fn responses_with_a_key_are_never_stored_and_per_browser_pages_are_private
     assert_eq!(created.headers()["cache-control"], "no-store");
     let mine = server.get("/designs").await;
     assert_eq!(mine.headers()["cache-control"], "private, no-cache");
+    // A search's candidate opens as a revision of the design only for the browser holding its
+    // key: that page is this browser's too.
+    let id = saved.json::<serde_json::Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let candidate = server
+        .get(&format!("/d/{id}/r/1/search/open?run=1&candidate=0"))
+        .await;
+    assert_eq!(candidate.headers()["cache-control"], "private, no-cache");
     server.stop().await;
 }
 
