@@ -123,7 +123,8 @@ pub fn label(path: &str) -> String {
             let words = words.replace('_', " ");
             let mut chars = words.chars();
             match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect(),
+                // Keys are ASCII: ASCII case keeps Unicode's case tables out of the bundle.
+                Some(first) => format!("{}{}", first.to_ascii_uppercase(), chars.as_str()),
                 None => "The design".to_string(),
             }
         }

@@ -1,7 +1,32 @@
 //! The planner wizard, its results and its dashboard in a real headless Chromium against the
 //! release server.
 
-use browser_tests::{Browser, JavaScript, Server};
+use browser_tests::{workspace_root, Browser, JavaScript, Server};
+use std::io::Write;
+
+/// The most the planner's bundle weighs, gzip -9, as the release build writes it. The target
+/// is 350 KB (BENCHMARKS.md, "Browser bundle size"); this ceiling is today's weight with a few
+/// KB to spare, so that a change that brings a large part of a crate into the browser (Unicode's
+/// case tables, a second decoder of the spec, a router) fails here rather than ships.
+const BUNDLE_CEILING_BYTES: usize = 400_000;
+
+#[test]
+fn the_planners_bundle_stays_under_its_ceiling() {
+    let path = workspace_root().join("target/site/pkg/fabric-planner.wasm");
+    let wasm = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}: run `cargo leptos build --release` first (scripts/test.sh does)",
+            path.display()
+        )
+    });
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gzip.write_all(&wasm).unwrap();
+    let weight = gzip.finish().unwrap().len();
+    assert!(
+        weight <= BUNDLE_CEILING_BYTES,
+        "the bundle is {weight} B gzip, over its ceiling of {BUNDLE_CEILING_BYTES} B"
+    );
+}
 
 /// Seconds from a figure as the engine prints it ("452 ms", "1.20 s", "830 µs").
 fn seconds(text: &str) -> f64 {
