@@ -4,7 +4,7 @@
 //! nothing to open (with its status), and renders the planner around that start. The page
 //! carries the start to the browser, which hydrates from it without asking again.
 
-use crate::respond::{html, Answer, PageError};
+use crate::respond::{Answer, PageError};
 use app::costs::COMPUTES;
 use app::editor::Stored;
 use app::pages::document::message;
@@ -16,7 +16,7 @@ use axum::body::Body;
 use axum::extract::{Path, Query, Request, State};
 use axum::handler::Handler;
 use axum::http::{header, HeaderMap, HeaderValue};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use engine::DesignSpec;
@@ -104,11 +104,9 @@ fn set_page_policy() {
 
 /// `/`: the first design of a new user.
 async fn new_design(State(planners): State<Planners>, request: Request<Body>) -> Response {
-    let start = PlannerStart {
-        spec: first_design(),
-        editing: None,
-    };
-    planners.render(start, request).await
+    planners
+        .render(PlannerStart::new_design(first_design()), request)
+        .await
 }
 
 /// `/new/{from}`: a new design that starts blank or from one of the shipped examples.
@@ -117,16 +115,8 @@ async fn start_from(
     Path(from): Path<String>,
     request: Request<Body>,
 ) -> Answer {
-    let spec = starting_point(&from)?;
-    Ok(planners
-        .render(
-            PlannerStart {
-                spec,
-                editing: None,
-            },
-            request,
-        )
-        .await)
+    let start = PlannerStart::new_design(starting_point(&from)?);
+    Ok(planners.render(start, request).await)
 }
 
 /// The spec of the starting point named `from`.
@@ -186,13 +176,7 @@ async fn duplicate(
     let mut spec = found.spec;
     spec.title = format!("{} (copy)", spec.title);
     Ok(planners
-        .render(
-            PlannerStart {
-                spec,
-                editing: None,
-            },
-            request,
-        )
+        .render(PlannerStart::new_design(spec), request)
         .await)
 }
 
@@ -246,5 +230,5 @@ async fn candidate(
 
 /// The answer to an address no route takes: the page that says so.
 pub(crate) async fn not_found() -> Response {
-    html(&app::pages::document::not_found())
+    PageError::NotFound.into_response()
 }

@@ -17,6 +17,16 @@ pub struct PlannerStart {
     pub editing: Option<Stored>,
 }
 
+impl PlannerStart {
+    /// `spec` as a new design: saving it creates a design.
+    pub fn new_design(spec: engine::DesignSpec) -> PlannerStart {
+        PlannerStart {
+            spec,
+            editing: None,
+        }
+    }
+}
+
 /// The planner on the start the server chose for this page.
 #[component]
 pub fn PlannerPage() -> impl IntoView {
