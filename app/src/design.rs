@@ -2,8 +2,9 @@
 //! a public API: everything they receive is validated by the engine before it is stored.
 
 use crate::error::AppError;
+use crate::wire::JsonReply;
 use leptos::prelude::*;
-use leptos::server_fn::codec::Json;
+use leptos::server_fn::codec::{Json, Post};
 use serde::{Deserialize, Serialize};
 
 /// What a successful save returns.
@@ -40,15 +41,15 @@ impl SavedDesign {
 /// Validates `spec` with the engine and stores it as a new design; the response sets the
 /// cookie that lets this browser save new revisions. Refuses an invalid spec with 422 and
 /// every field error; nothing is written then.
-#[server(prefix = "/fn", endpoint = "save_design", input = Json)]
+#[server(prefix = "/fn", endpoint = "save_design", input = Json, output = Post<JsonReply>)]
 #[middleware(crate::costs::WRITES)]
 pub async fn save_design(
-    spec: serde_json::Value,
+    spec: Box<serde_json::value::RawValue>,
     note: Option<String>,
 ) -> Result<SavedDesign, AppError> {
     use crate::server::{fail, store};
     let checked = crate::store::check(
-        engine::DesignSpec::from_value(spec),
+        engine::DesignSpec::from_json(spec.get()),
         note.as_deref().unwrap_or_default(),
     )
     .map_err(|e| fail(e.into()))?;
@@ -67,11 +68,11 @@ pub async fn save_design(
 /// Appends a revision to design `id`, with the edit key from this browser's cookie: 403 when
 /// it holds none or the wrong one, 404 for an unknown id, 422 for an invalid spec; nothing is
 /// written then.
-#[server(prefix = "/fn", endpoint = "save_revision", input = Json)]
+#[server(prefix = "/fn", endpoint = "save_revision", input = Json, output = Post<JsonReply>)]
 #[middleware(crate::costs::WRITES)]
 pub async fn save_revision(
     id: String,
-    spec: serde_json::Value,
+    spec: Box<serde_json::value::RawValue>,
     note: Option<String>,
 ) -> Result<SavedDesign, AppError> {
     use crate::server::{fail, request_headers, store, stored};
@@ -79,7 +80,7 @@ pub async fn save_revision(
     let not_found = || fail(AppError::NotFound(format!("no design has the id {id:?}")));
     let design_id = DesignId::parse(&id).ok_or_else(not_found)?;
     let checked = crate::store::check(
-        engine::DesignSpec::from_value(spec),
+        engine::DesignSpec::from_json(spec.get()),
         note.as_deref().unwrap_or_default(),
     )
     .map_err(|e| fail(e.into()))?;

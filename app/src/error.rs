@@ -1,8 +1,8 @@
 //! The one error type of the application's server functions. Users see what was wrong with
 //! their input and where; internal causes are logged on the server, never sent.
 
+use crate::wire::JsonReply;
 use engine::{FieldError, SpecErrors};
-use leptos::server_fn::codec::JsonEncoding;
 use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +39,37 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// The `error` member of an invalid design's body, whose `details` are its field errors.
+    pub const INVALID: &'static str = "invalid";
+
+    /// The `error` member of this error's body, as serde writes it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AppError::Invalid(_) => AppError::INVALID,
+            AppError::NotFound(_) => "not_found",
+            AppError::Forbidden(_) => "forbidden",
+            AppError::BadRequest(_) => "bad_request",
+            AppError::TooManyRequests(_) => "too_many_requests",
+            AppError::Internal(_) => "internal",
+            AppError::Unreachable(_) => "unreachable",
+        }
+    }
+
+    /// The error of kind `kind` whose details are `message`: none for an unknown kind or for
+    /// an invalid design, whose details are field errors.
+    pub fn with_message(kind: &str, message: String) -> Option<AppError> {
+        let error = match kind {
+            "not_found" => AppError::NotFound(message),
+            "forbidden" => AppError::Forbidden(message),
+            "bad_request" => AppError::BadRequest(message),
+            "too_many_requests" => AppError::TooManyRequests(message),
+            "internal" => AppError::Internal(message),
+            "unreachable" => AppError::Unreachable(message),
+            _ => return None,
+        };
+        Some(error)
+    }
+
     pub fn status(&self) -> u16 {
         match self {
             AppError::Invalid(_) => 422,
@@ -66,7 +97,7 @@ impl From<SpecErrors> for AppError {
 }
 
 impl FromServerFnError for AppError {
-    type Encoder = JsonEncoding;
+    type Encoder = JsonReply;
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
         let error = match value {
@@ -83,5 +114,45 @@ impl FromServerFnError for AppError {
         #[cfg(feature = "ssr")]
         crate::status::set_status(error.status());
         error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_kind() -> Vec<AppError> {
+        let m = || "why".to_string();
+        vec![
+            AppError::Invalid(vec![FieldError::new("cluster.nodes", "must be at least 1")]),
+            AppError::NotFound(m()),
+            AppError::Forbidden(m()),
+            AppError::BadRequest(m()),
+            AppError::TooManyRequests(m()),
+            AppError::Internal(m()),
+            AppError::Unreachable(m()),
+        ]
+    }
+
+    /// The browser reads an error's body by its kind: each kind is the one serde writes, and
+    /// reading a message back by it gives the same error.
+    #[test]
+    fn each_kind_is_the_error_member_serde_writes_and_reads_back() {
+        for error in every_kind() {
+            let body = serde_json::to_value(&error).unwrap();
+            assert_eq!(body["error"], error.kind(), "{body}");
+            match &error {
+                AppError::Invalid(_) => {
+                    assert_eq!(error.kind(), AppError::INVALID);
+                    assert!(body["details"].is_array());
+                    assert_eq!(AppError::with_message(AppError::INVALID, "x".into()), None);
+                }
+                _ => {
+                    let message = body["details"].as_str().unwrap().to_string();
+                    assert_eq!(AppError::with_message(error.kind(), message), Some(error));
+                }
+            }
+        }
+        assert_eq!(AppError::with_message("teapot", "x".into()), None);
     }
 }

@@ -26,6 +26,7 @@ pub mod status;
 #[cfg(feature = "ssr")]
 pub mod store;
 pub mod templates;
+pub mod wire;
 pub mod wizard;
 pub mod words;
 

@@ -1,8 +1,9 @@
 //! Saved designs in a real headless Chromium against the release server: the edit link opens a
 //! design in another browser, which saves a revision that the history then shows; a browser
-//! without the key is refused and duplicates the design as its own instead.
+//! without the key is refused and duplicates the design as its own instead; a save the server
+//! refuses says why.
 
-use browser_tests::{Browser, JavaScript, Server};
+use browser_tests::{workspace_root, Browser, JavaScript, Server};
 
 async fn value_of(browser: &Browser, css: &str) -> String {
     let value = browser
@@ -97,4 +98,38 @@ async fn the_edit_link_opens_the_design_in_another_browser_whose_revision_the_hi
         "with its own edit link"
     );
     stranger.close().await;
+}
+
+#[tokio::test]
+async fn a_save_the_server_refuses_shows_its_reason_and_keeps_the_edits() {
+    let server = Server::start().await;
+    let spec: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(workspace_root().join("examples/rag.json")).unwrap(),
+    )
+    .unwrap();
+    let created = server.create(&spec).await;
+
+    // The browser takes the edit key and opens the design, then loses the key (its cookies
+    // cleared) before saving: the server refuses the revision with 403.
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url(&created.edit_link)).await;
+    browser.click("#claim-confirm").await;
+    browser.wait_for_hydration().await;
+    browser.type_into("#title", "RAG pod, edited").await;
+    browser.client.delete_all_cookies().await.unwrap();
+    browser.click("#step-review").await;
+    browser.click("#save").await;
+    let refusal = browser
+        .wait_for_text(".save-error", |t| !t.is_empty())
+        .await;
+    assert!(
+        refusal.starts_with("not allowed:") && refusal.contains("duplicate it instead"),
+        "{refusal}"
+    );
+    assert!(
+        !browser.exists("#share").await,
+        "nothing is said to be saved"
+    );
+    assert_eq!(value_of(&browser, "#title").await, "RAG pod, edited");
+    browser.close().await;
 }

@@ -1,8 +1,10 @@
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 /// Numeric format of weights, gradients or activations on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Precision {
     Fp32,

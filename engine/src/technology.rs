@@ -1,10 +1,12 @@
 //! Fabric technologies: what each runs at, whether it has RDMA, and what it needs.
 
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 /// The link technology of a fabric. The port speed of every endpoint on the fabric follows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Technology {
     /// InfiniBand NDR, 400 Gb/s per port (ConnectX-7) [stas00/ml-engineering].
@@ -24,6 +26,7 @@ pub enum Technology {
 /// How a technology moves data between hosts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Transport {
     InfiniBand,

@@ -29,12 +29,13 @@ mod workloads;
 pub use headline::{headline_figures, Findings, Headline, SummaryBar};
 
 use crate::error::AppError;
+use crate::wire::JsonReply;
 use engine::DesignSpec;
 use leptos::prelude::*;
-use leptos::server_fn::codec::Json;
+use leptos::server_fn::codec::{Json, Post};
 
 /// The dashboard of the design `spec` (its JSON), as HTML.
-#[server(prefix = "/fn", endpoint = "dashboard", input = Json)]
+#[server(prefix = "/fn", endpoint = "dashboard", input = Json, output = Post<JsonReply>)]
 #[middleware(crate::costs::COMPUTES)]
 pub async fn dashboard_html(spec: String) -> Result<String, AppError> {
     use crate::server::fail;
@@ -53,22 +54,65 @@ pub async fn dashboard_html(spec: String) -> Result<String, AppError> {
 /// The dashboard of the design `spec` holds, fetched from the server whenever it changes.
 #[component]
 pub fn DashboardView(#[prop(into)] spec: Signal<DesignSpec>) -> AnyView {
-    let html = Resource::new(
+    let drawn = Resource::new_str(
         move || spec.with(|s| serde_json::to_string(s).unwrap_or_default()),
-        dashboard_html,
+        |spec| async move { Drawn::from(dashboard_html(spec).await) },
     );
     view! {
         <Transition fallback=|| view! { <p class="note">"Preparing the dashboard…"</p> }>
             {move || Suspend::new(async move {
-                match html.await {
-                    Ok(html) => view! { <div class="dashboard-host" inner_html=html></div> }.into_any(),
-                    Err(AppError::Invalid(_)) => view! { <p class="note">"The dashboard appears once the design is valid."</p> }.into_any(),
-                    Err(e) => view! { <p class="note">{format!("The dashboard could not be prepared: {e}")}</p> }.into_any(),
+                match drawn.await {
+                    Drawn::Html(html) => view! { <div class="dashboard-host" inner_html=html></div> }.into_any(),
+                    Drawn::Invalid => view! { <p class="note">"The dashboard appears once the design is valid."</p> }.into_any(),
+                    Drawn::Failed(why) => view! { <p class="note">{format!("The dashboard could not be prepared: {why}")}</p> }.into_any(),
                 }
             })}
         </Transition>
     }
     .into_any()
+}
+
+/// The dashboard as the server drew it, or why it did not. The page carries it as this text
+/// (its `Display`, read back by `FromStr`): the drawing as it is, with a first line that says
+/// which.
+#[derive(Debug, Clone, PartialEq)]
+enum Drawn {
+    Html(String),
+    Invalid,
+    Failed(String),
+}
+
+impl From<Result<String, AppError>> for Drawn {
+    fn from(answer: Result<String, AppError>) -> Drawn {
+        match answer {
+            Ok(html) => Drawn::Html(html),
+            Err(AppError::Invalid(_)) => Drawn::Invalid,
+            Err(e) => Drawn::Failed(e.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Drawn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Drawn::Html(html) => write!(f, "html\n{html}"),
+            Drawn::Invalid => f.write_str("invalid\n"),
+            Drawn::Failed(why) => write!(f, "failed\n{why}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Drawn {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Drawn, ()> {
+        match text.split_once('\n') {
+            Some(("html", html)) => Ok(Drawn::Html(html.to_string())),
+            Some(("invalid", "")) => Ok(Drawn::Invalid),
+            Some(("failed", why)) => Ok(Drawn::Failed(why.to_string())),
+            _ => Err(()),
+        }
+    }
 }
 
 #[cfg(feature = "ssr")]
@@ -195,5 +239,24 @@ pub mod render {
     /// The headroom chart of one fabric, as SVG.
     pub fn headroom_chart(fabric: &engine::FabricReport) -> String {
         super::charts::headroom(&fabric.name, &fabric.tiers, fabric.bottleneck.as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Drawn;
+
+    /// The page carries the dashboard as text and the browser reads back what was drawn.
+    #[test]
+    fn the_dashboard_reads_back_from_the_text_the_page_carries() {
+        for drawn in [
+            Drawn::Html("<section>\n<svg/>\n</section>".into()),
+            Drawn::Html(String::new()),
+            Drawn::Invalid,
+            Drawn::Failed("server error: the dashboard could not be drawn".into()),
+        ] {
+            assert_eq!(drawn.to_string().parse(), Ok(drawn));
+        }
+        assert_eq!("<svg/>".parse::<Drawn>(), Err(()));
     }
 }

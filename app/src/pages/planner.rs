@@ -4,14 +4,13 @@ use crate::editor::{Editor, Stored};
 use crate::wizard::Wizard;
 use leptos::prelude::*;
 use leptos_meta::Title;
-use serde::{Deserialize, Serialize};
 
 /// What the planner opens: a design, and the stored design that saving adds a revision to
 /// (none for a new design or a copy). The server decides it for the address (a new design, a
 /// starting point, a stored design, a search's candidate) and the page carries it to the
-/// browser, which hydrates from it: the bundle holds no loaders and no router, and decodes one
-/// spec, already upgraded and validated on the server.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// browser as borsh (`crate::wire::Borsh`), which hydrates from it: the bundle holds no loaders
+/// and no router, and decodes one spec, already upgraded and validated on the server.
+#[derive(Debug, Clone, PartialEq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct PlannerStart {
     pub spec: engine::DesignSpec,
     pub editing: Option<Stored>,
@@ -32,7 +31,8 @@ impl PlannerStart {
 pub fn PlannerPage() -> impl IntoView {
     // On the server, from the request's context; in the browser, from the page.
     let PlannerStart { spec, editing } =
-        SharedValue::new(expect_context::<PlannerStart>).into_inner();
+        SharedValue::<_, crate::wire::Borsh>::new_with_encoding(expect_context::<PlannerStart>)
+            .into_inner();
     view! { <Planner spec editing/> }
 }
 

@@ -5,8 +5,8 @@ use crate::error::AppError;
 use leptos::prelude::*;
 
 /// What a save sends: the design it adds a revision to (none for a new design), the spec as
-/// JSON and the note.
-type SaveInput = (Option<String>, serde_json::Value, String);
+/// JSON text and the note.
+type SaveInput = (Option<String>, Box<serde_json::value::RawValue>, String);
 
 /// Step 4: what the design holds, and saving it: a new design the first time, then a new
 /// revision of it on every save.
@@ -45,9 +45,9 @@ pub fn ReviewStep() -> AnyView {
     let invalid = Memo::new(move |_| editor.evaluation.with(|e| e.is_err()));
     let on_save = move |_| {
         if editor.evaluation.with_untracked(|e| e.is_ok()) {
-            // Through text, so that the bundle serialises a spec only one way.
-            let json = editor.spec.with_untracked(serde_json::to_string);
-            if let Ok(spec) = json.and_then(|j| serde_json::from_str(&j)) {
+            // As text the server reads with the engine, so that the bundle neither serialises
+            // a spec another way nor parses one.
+            if let Ok(spec) = editor.spec.with_untracked(serde_json::value::to_raw_value) {
                 let editing = editor
                     .editing
                     .with_untracked(|e| e.as_ref().map(|e| e.id.clone()));

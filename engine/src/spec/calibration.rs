@@ -1,5 +1,6 @@
 use crate::technology::Transport;
 use crate::units::{Usd, Watts};
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 /// Achievable fractions of line rate and NCCL-like latencies. Visible inputs with defaults from
@@ -7,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// latency to 0 gives the ideal (closed-form) model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Calibration {
     /// InfiniBand NDR/XDR: ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings
@@ -71,6 +73,7 @@ pub struct Calibration {
 /// How the switches spread flows over equal-cost uplinks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LoadBalancing {
     /// Static hashing of each flow's 5-tuple onto one uplink: flows can collide.
@@ -162,6 +165,7 @@ impl Calibration {
 /// A price or power figure of the design's own, replacing the catalog's estimate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CatalogOverride {
     /// The BOM item key (`switch:qm9700`, `optic:multimode:400:host`, ...).

@@ -1,8 +1,10 @@
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 /// The GPU nodes of the design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cluster {
     /// The node type from the catalog this cluster was built from, if any (a label: the fields

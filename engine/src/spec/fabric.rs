@@ -1,10 +1,12 @@
 use crate::technology::Technology;
 use crate::units::Metres;
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 /// What a fabric is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The GPU-to-GPU (east-west) fabric.
@@ -30,6 +32,7 @@ impl Role {
 /// How the switches are arranged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Topology {
     /// Two tiers while they suffice, else three (seed C4).
@@ -44,6 +47,7 @@ pub enum Topology {
 /// Downlink : uplink bandwidth at each switch tier (1.0 is non-blocking).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Oversubscription {
     pub leaf: f64,
@@ -68,6 +72,7 @@ impl Default for Oversubscription {
 /// Cable runs, which set the reach class of every link.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CableRuns {
     pub node_leaf_m: Metres,
@@ -94,6 +99,7 @@ impl Default for CableRuns {
 /// One fabric of the design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fabric {
     /// Unique within the design; workloads refer to it.

@@ -3,11 +3,13 @@
 //! design that never sets it still gets a plausible floor (see `crate::floor`).
 
 use crate::units::{Kilowatts, Metres};
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 /// Where a tier of switches stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Placement {
     /// In a compute rack, above the nodes it serves first.
@@ -34,6 +36,7 @@ impl Placement {
 /// How a rack is fed with power.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Feeds {
     /// One feed carries the whole rack.
@@ -46,6 +49,7 @@ pub enum Feeds {
 /// How racks are cooled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cooling {
     /// Room air: a rack above `air_limit_kw` needs more than air.
@@ -58,6 +62,7 @@ pub enum Cooling {
 /// The floor: racks, rows and where the switches stand.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Floor {
     /// GPU nodes per compute rack; the node type's reference layout when absent.

@@ -1,5 +1,10 @@
 //! The design spec: what the user describes. Versioned: a saved design keeps loading after the
 //! spec grows, because older versions are upgraded when read.
+//!
+//! JSON (serde) is the spec's form everywhere it is stored, sent or exported. Every spec type
+//! also derives borsh, a compact form with no field names, for one use: the planner's page
+//! carries its spec to the browser in it, which reads it with a much smaller decoder. Both ends
+//! are built from these same types, so borsh's form needs no versioning.
 
 mod calibration;
 mod calibration_fields;
@@ -35,6 +40,7 @@ pub const SPEC_VERSION: u32 = 3;
 /// A design as the user describes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(borsh::BorshSerialize, borsh::BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DesignSpec {
     pub schema_version: u32,

@@ -1,9 +1,11 @@
 use crate::precision::Precision;
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 /// One workload the cluster runs, mapped to the fabric that carries its traffic.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Workload {
     Training(Training),
@@ -45,6 +47,7 @@ impl Workload {
 /// A transformer model's shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Model {
     /// The catalog preset it came from, if any (a label).
@@ -78,6 +81,7 @@ impl Model {
 /// How gradients, optimizer state and parameters are sharded across data-parallel ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Sharding {
     /// Plain data parallelism (DDP): AllReduce of the gradients.
@@ -93,6 +97,7 @@ pub enum Sharding {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Parallelism {
     pub dp: u32,
@@ -112,6 +117,7 @@ fn one() -> u32 {
 /// Where the compute time per step comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Compute {
     /// From the GPU's dense throughput at the model precision times a model FLOPs utilisation.
@@ -123,6 +129,7 @@ pub enum Compute {
 /// Multi-node training.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Training {
     pub name: String,
@@ -145,6 +152,7 @@ pub struct Training {
 /// Activation recomputation [Korthikanti et al., arXiv:2205.05198].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Recompute {
     /// Every activation is stored.
@@ -177,6 +185,7 @@ pub fn default_overlap() -> f64 {
 /// Tensor-parallel inference across nodes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Inference {
     pub name: String,
@@ -207,6 +216,7 @@ impl Inference {
 /// Retrieval-augmented generation against a vector database over the network.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rag {
     pub name: String,
@@ -224,6 +234,7 @@ pub struct Rag {
 /// Training-data streaming and checkpoints.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Storage {
     pub name: String,
@@ -249,6 +260,7 @@ pub fn default_read_headroom() -> f64 {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Size of one checkpoint, GB; from `parameters × bytes_per_parameter` when absent.

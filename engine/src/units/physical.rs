@@ -10,29 +10,34 @@
 //! None of them implements `Display`: each file and page writes its own form (a CSV a bare
 //! number, a page "$946,040" or "28.8 kW"), so writing one takes its number, `.0`, on purpose.
 
+use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
 /// Money in US dollars (list prices and estimates).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
 pub struct Usd(pub f64);
 
 /// Electrical power in watts (a switch, an optic, a fabric).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
 pub struct Watts(pub f64);
 
 /// Electrical power in kilowatts (a node, a rack, a facility).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
 pub struct Kilowatts(pub f64);
 
 /// A length in metres (a cable, a route, a rack's width).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
 pub struct Metres(pub f64);
 
