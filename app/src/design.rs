@@ -38,6 +38,19 @@ impl SavedDesign {
     }
 }
 
+#[cfg(feature = "hydrate")]
+impl crate::wire::answer::FromAnswer for SavedDesign {
+    fn from_answer(answer: &wasm_bindgen::JsValue) -> Option<SavedDesign> {
+        use crate::wire::answer::{member, text};
+        let revision = member(answer, "revision")?.as_f64()?;
+        Some(SavedDesign {
+            id: text(answer, "id")?,
+            revision: u32::try_from(revision as i64).ok()?,
+            edit_key: text(answer, "edit_key"),
+        })
+    }
+}
+
 /// Validates `spec` with the engine and stores it as a new design; the response sets the
 /// cookie that lets this browser save new revisions. Refuses an invalid spec with 422 and
 /// every field error; nothing is written then.

@@ -28,9 +28,8 @@ pub struct Editor {
 const GRACE_MS: u64 = 700;
 
 /// The stored design being edited: its id, newest revision and title when it was saved.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-// Carried in the planner's page with its spec (`crate::wire::Borsh`).
-#[derive(borsh::BorshSerialize, borsh::BorshDeserialize)]
+/// Carried in the planner's page with its spec (`crate::wire::Borsh`).
+#[derive(Debug, Clone, PartialEq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Stored {
     pub id: String,
     pub revision: u32,

@@ -90,6 +90,24 @@ impl AppError {
     }
 }
 
+#[cfg(feature = "hydrate")]
+impl crate::wire::answer::FromAnswer for AppError {
+    fn from_answer(answer: &wasm_bindgen::JsValue) -> Option<AppError> {
+        use crate::wire::answer::{member, text};
+        use wasm_bindgen::JsCast;
+        let kind = text(answer, "error")?;
+        let details = member(answer, "details")?;
+        if kind == AppError::INVALID {
+            let errors = details.dyn_into::<js_sys::Array>().ok()?;
+            let errors = errors
+                .iter()
+                .map(|e| Some(FieldError::new(text(&e, "path")?, text(&e, "reason")?)));
+            return errors.collect::<Option<_>>().map(AppError::Invalid);
+        }
+        AppError::with_message(&kind, details.as_string()?)
+    }
+}
+
 impl From<SpecErrors> for AppError {
     fn from(errors: SpecErrors) -> Self {
         AppError::Invalid(errors.0)

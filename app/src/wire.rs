@@ -67,25 +67,24 @@ impl<T: answer::FromAnswer> leptos::server_fn::Decodes<T> for JsonReply {
     }
 }
 
-/// The browser's readers of the server functions' answers, each the mirror of the type's serde
-/// form (the `wire` tests hold the error kinds to it).
+/// Reading the server functions' answers in the browser. Each answer's type reads itself
+/// (`impl FromAnswer`, beside the type), the mirror of its serde form.
 #[cfg(feature = "hydrate")]
 pub mod answer {
-    use crate::design::SavedDesign;
-    use crate::error::AppError;
-    use engine::FieldError;
-    use leptos::wasm_bindgen::{JsCast, JsValue};
+    use leptos::wasm_bindgen::JsValue;
 
     /// A value read from a server function's JSON answer, parsed by the browser.
     pub trait FromAnswer: Sized {
         fn from_answer(answer: &JsValue) -> Option<Self>;
     }
 
-    fn member(object: &JsValue, name: &str) -> Option<JsValue> {
+    /// The member `name` of a JSON object.
+    pub fn member(object: &JsValue, name: &str) -> Option<JsValue> {
         js_sys::Reflect::get(object, &JsValue::from_str(name)).ok()
     }
 
-    fn text(object: &JsValue, name: &str) -> Option<String> {
+    /// The member `name` of a JSON object, when it is a string.
+    pub fn text(object: &JsValue, name: &str) -> Option<String> {
         member(object, name)?.as_string()
     }
 
@@ -93,91 +92,5 @@ pub mod answer {
         fn from_answer(answer: &JsValue) -> Option<String> {
             answer.as_string()
         }
-    }
-
-    impl FromAnswer for SavedDesign {
-        fn from_answer(answer: &JsValue) -> Option<SavedDesign> {
-            let revision = member(answer, "revision")?.as_f64()?;
-            Some(SavedDesign {
-                id: text(answer, "id")?,
-                revision: u32::try_from(revision as i64).ok()?,
-                edit_key: text(answer, "edit_key"),
-            })
-        }
-    }
-
-    impl FromAnswer for AppError {
-        fn from_answer(answer: &JsValue) -> Option<AppError> {
-            let kind = text(answer, "error")?;
-            let details = member(answer, "details")?;
-            if kind == AppError::INVALID {
-                let errors = details.dyn_into::<js_sys::Array>().ok()?;
-                let errors = errors
-                    .iter()
-                    .map(|e| Some(FieldError::new(text(&e, "path")?, text(&e, "reason")?)));
-                return errors.collect::<Option<_>>().map(AppError::Invalid);
-            }
-            AppError::with_message(&kind, details.as_string()?)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Borsh;
-    use crate::editor::Stored;
-    use crate::pages::PlannerStart;
-    use codee::{Decoder, Encoder};
-    use engine::DesignSpec;
-
-    fn carried<T>(value: &T) -> T
-    where
-        Borsh: Encoder<T, Encoded = Vec<u8>> + Decoder<T, Encoded = [u8]>,
-        <Borsh as Encoder<T>>::Error: std::fmt::Debug,
-        <Borsh as Decoder<T>>::Error: std::fmt::Debug,
-    {
-        Borsh::decode(&Borsh::encode(value).unwrap()).unwrap()
-    }
-
-    fn examples() -> Vec<DesignSpec> {
-        let mut specs: Vec<DesignSpec> = engine::examples::ALL
-            .iter()
-            .map(|(_, text)| DesignSpec::from_json(text).unwrap())
-            .collect();
-        specs.extend([
-            crate::templates::first_design(),
-            crate::templates::blank_design(),
-        ]);
-        specs
-    }
-
-    /// The planner opens in the browser on exactly the start the server chose: every example,
-    /// every workload kind, fabric, floor and calibration field comes through.
-    #[test]
-    fn the_planners_start_arrives_as_the_server_sent_it() {
-        let specs = examples();
-        assert!(specs.len() >= 8, "{}", specs.len());
-        for spec in specs {
-            let new = PlannerStart::new_design(spec.clone());
-            assert_eq!(carried(&new), new);
-            let editing = PlannerStart {
-                spec,
-                editing: Some(Stored {
-                    id: "k3j5v9q2".into(),
-                    revision: 7,
-                    title: "Pod «B», rev 7".into(),
-                }),
-            };
-            assert_eq!(carried(&editing), editing);
-        }
-    }
-
-    /// A start that is cut short is refused, not read as something else.
-    #[test]
-    fn a_truncated_start_is_refused() {
-        let start = PlannerStart::new_design(crate::templates::first_design());
-        let bytes = Borsh::encode(&start).unwrap();
-        let cut: Result<PlannerStart, _> = Borsh::decode(&bytes[..bytes.len() - 1]);
-        assert!(cut.is_err());
     }
 }

@@ -157,3 +157,62 @@ fn ask_before_leaving_unsaved_edits(editor: Editor) {
     #[cfg(not(feature = "hydrate"))]
     let _ = editor;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::Borsh;
+    use codee::{Decoder, Encoder};
+    use engine::DesignSpec;
+
+    fn carried<T>(value: &T) -> T
+    where
+        Borsh: Encoder<T, Encoded = Vec<u8>> + Decoder<T, Encoded = [u8]>,
+        <Borsh as Encoder<T>>::Error: std::fmt::Debug,
+        <Borsh as Decoder<T>>::Error: std::fmt::Debug,
+    {
+        Borsh::decode(&Borsh::encode(value).unwrap()).unwrap()
+    }
+
+    fn examples() -> Vec<DesignSpec> {
+        let mut specs: Vec<DesignSpec> = engine::examples::ALL
+            .iter()
+            .map(|(_, text)| DesignSpec::from_json(text).unwrap())
+            .collect();
+        specs.extend([
+            crate::templates::first_design(),
+            crate::templates::blank_design(),
+        ]);
+        specs
+    }
+
+    /// The planner opens in the browser on exactly the start the server chose: every example,
+    /// every workload kind, fabric, floor and calibration field comes through.
+    #[test]
+    fn the_planners_start_arrives_as_the_server_sent_it() {
+        let specs = examples();
+        assert!(specs.len() >= 8, "{}", specs.len());
+        for spec in specs {
+            let new = PlannerStart::new_design(spec.clone());
+            assert_eq!(carried(&new), new);
+            let editing = PlannerStart {
+                spec,
+                editing: Some(Stored {
+                    id: "k3j5v9q2".into(),
+                    revision: 7,
+                    title: "Pod «B», rev 7".into(),
+                }),
+            };
+            assert_eq!(carried(&editing), editing);
+        }
+    }
+
+    /// A start that is cut short is refused, not read as something else.
+    #[test]
+    fn a_truncated_start_is_refused() {
+        let start = PlannerStart::new_design(crate::templates::first_design());
+        let bytes = Borsh::encode(&start).unwrap();
+        let cut: Result<PlannerStart, _> = Borsh::decode(&bytes[..bytes.len() - 1]);
+        assert!(cut.is_err());
+    }
+}
