@@ -38,15 +38,22 @@ impl SavedDesign {
     }
 }
 
+/// The browser reads a save's answer as serde writes it (`tests` holds the members to it): a
+/// revision is a whole number, an edit key a string or null.
 #[cfg(feature = "hydrate")]
 impl crate::wire::answer::FromAnswer for SavedDesign {
     fn from_answer(answer: &wasm_bindgen::JsValue) -> Option<SavedDesign> {
         use crate::wire::answer::{member, text};
         let revision = member(answer, "revision")?.as_f64()?;
+        let whole = revision.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&revision);
+        let edit_key = match member(answer, "edit_key")? {
+            key if key.is_null() => None,
+            key => Some(key.as_string()?),
+        };
         Some(SavedDesign {
             id: text(answer, "id")?,
-            revision: u32::try_from(revision as i64).ok()?,
-            edit_key: text(answer, "edit_key"),
+            revision: whole.then_some(revision as u32)?,
+            edit_key,
         })
     }
 }
@@ -116,4 +123,29 @@ pub async fn save_revision(
         revision,
         edit_key: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SavedDesign;
+
+    /// The members the browser reads a save's answer by are the ones serde writes.
+    #[test]
+    fn a_saves_answer_has_the_members_the_browser_reads() {
+        let saved = SavedDesign {
+            id: "k3j5v9q2".into(),
+            revision: 1,
+            edit_key: None,
+        };
+        let answer = serde_json::to_value(&saved).unwrap();
+        let members: Vec<&str> = answer
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
+        assert_eq!(members, ["edit_key", "id", "revision"]);
+        assert!(answer["edit_key"].is_null(), "{answer}");
+        assert!(answer["revision"].is_u64(), "{answer}");
+    }
 }

@@ -58,16 +58,18 @@ impl AppError {
     /// The error of kind `kind` whose details are `message`: none for an unknown kind or for
     /// an invalid design, whose details are field errors.
     pub fn with_message(kind: &str, message: String) -> Option<AppError> {
-        let error = match kind {
-            "not_found" => AppError::NotFound(message),
-            "forbidden" => AppError::Forbidden(message),
-            "bad_request" => AppError::BadRequest(message),
-            "too_many_requests" => AppError::TooManyRequests(message),
-            "internal" => AppError::Internal(message),
-            "unreachable" => AppError::Unreachable(message),
-            _ => return None,
-        };
-        Some(error)
+        let kinds: [fn(String) -> AppError; 6] = [
+            AppError::NotFound,
+            AppError::Forbidden,
+            AppError::BadRequest,
+            AppError::TooManyRequests,
+            AppError::Internal,
+            AppError::Unreachable,
+        ];
+        kinds
+            .into_iter()
+            .map(|error| error(message.clone()))
+            .find(|error| error.kind() == kind)
     }
 
     pub fn status(&self) -> u16 {
@@ -172,5 +174,15 @@ mod tests {
             }
         }
         assert_eq!(AppError::with_message("teapot", "x".into()), None);
+    }
+
+    /// The browser reads an invalid design's field errors by the members serde writes.
+    #[test]
+    fn a_field_error_has_the_members_the_browser_reads() {
+        let body = serde_json::to_value(FieldError::new("cluster.nodes", "must be at least 1"));
+        assert_eq!(
+            body.unwrap(),
+            serde_json::json!({"path": "cluster.nodes", "reason": "must be at least 1"})
+        );
     }
 }

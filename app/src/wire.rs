@@ -1,11 +1,14 @@
 //! How values travel between the server and the browser, chosen for what the bundle must carry
 //! to read them: the browser parses no JSON with serde. Its derived decoders for the spec and the
 //! answers cost the bundle more than 40 KB gzip (BENCHMARKS.md), so the spec the page carries is
-//! borsh and what the server functions answer is read with the browser's own `JSON.parse`.
+//! borsh, and JSON (what the server functions answer, the dashboard the page carries) is read
+//! with the browser's own `JSON.parse`.
 
-/// What the planner's page carries for its hydration, the design it starts on: borsh,
-/// read field after field in the order the types declare them, with no field names, defaults or
-/// tags to decode. The server and the browser are built from the same types.
+/// What the planner's page carries for its hydration, the design it starts on: borsh, read
+/// field after field in the order the types declare them (an enum's variant is its index), with
+/// no field names or defaults to decode. Only the build that wrote it reads it: the page and the
+/// bundle come from the same build (the server has browsers revalidate the bundle on every
+/// load), and what cannot be read fails hydration rather than opening another design.
 pub struct Borsh;
 
 impl<T: borsh::BorshSerialize> codee::Encoder<T> for Borsh {
@@ -26,9 +29,35 @@ impl<T: borsh::BorshDeserialize> codee::Decoder<T> for Borsh {
     }
 }
 
-/// The server functions' encoding: JSON both ways, as any client sends and reads it. The server
-/// reads and writes it with serde_json; the browser writes it with serde_json too and reads the
-/// answers with `JSON.parse` and [`answer::FromAnswer`].
+/// A value the page carries as its text (`Display`, read back by `FromStr`) in a JSON string.
+/// Leptos writes each `<` of what a page carries as `\u003c`, so that no text can end its
+/// script, and only a JSON reader turns that back into `<`: the browser's is `JSON.parse`.
+pub struct TextInJson;
+
+impl<T: std::fmt::Display> codee::Encoder<T> for TextInJson {
+    type Error = serde_json::Error;
+    type Encoded = String;
+
+    fn encode(value: &T) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&value.to_string())
+    }
+}
+
+impl<T: std::str::FromStr> codee::Decoder<T> for TextInJson {
+    type Error = ();
+    type Encoded = str;
+
+    fn decode(json: &str) -> Result<T, ()> {
+        #[cfg(feature = "hydrate")]
+        let text = js_sys::JSON::parse(json).ok().and_then(|v| v.as_string());
+        #[cfg(not(feature = "hydrate"))]
+        let text = serde_json::from_str::<String>(json).ok();
+        text.ok_or(())?.parse().map_err(|_| ())
+    }
+}
+
+/// The server functions' answers: JSON, as any client reads it. The server writes it with
+/// serde_json; the browser reads it with `JSON.parse` and [`answer::FromAnswer`].
 pub struct JsonReply;
 
 impl leptos::server_fn::ContentType for JsonReply {

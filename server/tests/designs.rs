@@ -452,15 +452,35 @@ async fn migrations_keep_the_designs_of_a_database_filled_by_the_first_schema() 
 /// script), read as the browser reads it.
 fn carried_start(page: &str) -> Option<app::pages::PlannerStart> {
     use base64::Engine;
-    let literal = page
-        .split("__RESOLVED_RESOURCES[0] = \"")
-        .nth(1)?
-        .split('"')
-        .next()?;
     let bytes = base64::engine::general_purpose::STANDARD_NO_PAD
-        .decode(literal)
+        .decode(carried_resource(page, 0)?)
         .ok()?;
     borsh::from_slice(&bytes).ok()
+}
+
+/// Resource `n` of Leptos's shared-value script as the browser's JavaScript reads it: the text
+/// of the string literal the server wrote (Rust's `Debug` form of it).
+fn carried_resource(page: &str, n: usize) -> Option<String> {
+    let start = format!("__RESOLVED_RESOURCES[{n}] = \"");
+    let mut chars = page.split(start.as_str()).nth(1)?.chars();
+    let mut text = String::new();
+    loop {
+        match chars.next()? {
+            '"' => return Some(text),
+            '\\' => match chars.next()? {
+                'n' => text.push('\n'),
+                't' => text.push('\t'),
+                'r' => text.push('\r'),
+                '0' => text.push('\0'),
+                'u' => {
+                    let hex: String = chars.by_ref().skip(1).take_while(|c| *c != '}').collect();
+                    text.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                escaped => text.push(escaped),
+            },
+            c => text.push(c),
+        }
+    }
 }
 
 /// Every address of the planner sends the planner on the design it opens, carried in the page
@@ -486,6 +506,14 @@ async fn every_planner_address_opens_its_design_or_says_why_not() {
         assert_eq!(start.spec.title, title, "{path}");
         assert_eq!(start.editing, None, "{path}: a new design");
         assert_eq!(start.spec.validate(), Ok(()), "{path}");
+        // The dashboard the page carries reads back, with `JSON.parse`, as the server drew it.
+        let dashboard = carried_resource(&page, 1).unwrap_or_else(|| panic!("{path}: dashboard"));
+        let dashboard: String = serde_json::from_str(&dashboard).unwrap();
+        assert!(
+            dashboard.starts_with("html\n<section"),
+            "{path}: {dashboard:.80}"
+        );
+        assert!(!dashboard.contains("u003c"), "{path}");
     }
     let design = server.create(&seventy_b_on_256_gpus()).await;
     for (path, status, says) in [

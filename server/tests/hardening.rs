@@ -183,9 +183,14 @@ async fn opening_an_edit_link_asks_first_and_only_the_confirmation_gives_the_key
 }
 
 #[tokio::test]
-async fn responses_with_a_key_are_never_stored_and_per_browser_pages_are_private() {
-    let (_dir, database) = temp_database();
-    let server = TestServer::start_with(config(&database)).await;
+async fn responses_with_a_key_are_never_stored_per_browser_pages_are_private_and_the_bundle_is_revalidated(
+) {
+    let (dir, database) = temp_database();
+    std::fs::create_dir_all(dir.path().join("pkg")).unwrap();
+    std::fs::write(dir.path().join("pkg/fabric-planner.wasm"), b"\0asm").unwrap();
+    let mut config = config(&database);
+    config.site_root = dir.path().to_path_buf();
+    let server = TestServer::start_with(config).await;
     let saved = server.save(&seventy_b_on_256_gpus()).await;
     assert_eq!(saved.headers()["cache-control"], "no-store");
     let created = server
@@ -209,6 +214,10 @@ async fn responses_with_a_key_are_never_stored_and_per_browser_pages_are_private
         .get(&format!("/d/{id}/r/1/search/open?run=1&candidate=0"))
         .await;
     assert_eq!(candidate.headers()["cache-control"], "private, no-cache");
+    // The bundle's files keep their names from one build to the next: browsers ask each time.
+    let bundle = server.get("/pkg/fabric-planner.wasm").await;
+    assert_eq!(bundle.status(), 200);
+    assert_eq!(bundle.headers()["cache-control"], "no-cache");
     server.stop().await;
 }
 

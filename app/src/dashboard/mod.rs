@@ -54,9 +54,10 @@ pub async fn dashboard_html(spec: String) -> Result<String, AppError> {
 /// The dashboard of the design `spec` holds, fetched from the server whenever it changes.
 #[component]
 pub fn DashboardView(#[prop(into)] spec: Signal<DesignSpec>) -> AnyView {
-    let drawn = Resource::new_str(
+    let drawn = Resource::<_, crate::wire::TextInJson>::new_with_options(
         move || spec.with(|s| serde_json::to_string(s).unwrap_or_default()),
         |spec| async move { Drawn::from(dashboard_html(spec).await) },
+        false,
     );
     view! {
         <Transition fallback=|| view! { <p class="note">"Preparing the dashboard…"</p> }>
@@ -73,8 +74,8 @@ pub fn DashboardView(#[prop(into)] spec: Signal<DesignSpec>) -> AnyView {
 }
 
 /// The dashboard as the server drew it, or why it did not. The page carries it as this text
-/// (its `Display`, read back by `FromStr`): the drawing as it is, with a first line that says
-/// which.
+/// (its `Display`, read back by `FromStr`, in a JSON string: `crate::wire::TextInJson`): a first
+/// line that says which, then the drawing as it is.
 #[derive(Debug, Clone, PartialEq)]
 enum Drawn {
     Html(String),
