@@ -6,9 +6,9 @@
 
 /// What the planner's page carries for its hydration, the design it starts on: borsh, read
 /// field after field in the order the types declare them (an enum's variant is its index), with
-/// no field names or defaults to decode. Only the build that wrote it reads it: the page and the
-/// bundle come from the same build (the server has browsers revalidate the bundle on every
-/// load), and what cannot be read fails hydration rather than opening another design.
+/// no field names or defaults to decode. Only the build that wrote it reads it, so the page and
+/// the bundle must come from the same build: the server has browsers revalidate the bundle on
+/// every load (`server/src/cache_policy.rs`).
 pub struct Borsh;
 
 impl<T: borsh::BorshSerialize> codee::Encoder<T> for Borsh {
