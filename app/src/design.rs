@@ -138,12 +138,13 @@ mod tests {
             edit_key: None,
         };
         let answer = serde_json::to_value(&saved).unwrap();
-        let members: Vec<&str> = answer
+        let mut members: Vec<&str> = answer
             .as_object()
             .unwrap()
             .keys()
             .map(|k| k.as_str())
             .collect();
+        members.sort();
         assert_eq!(members, ["edit_key", "id", "revision"]);
         assert!(answer["edit_key"].is_null(), "{answer}");
         assert!(answer["revision"].is_u64(), "{answer}");

@@ -8,7 +8,7 @@
 /// field after field in the order the types declare them (an enum's variant is its index), with
 /// no field names or defaults to decode. Only the build that wrote it reads it, so the page and
 /// the bundle must come from the same build: the server has browsers revalidate the bundle on
-/// every load (`server/src/cache_policy.rs`).
+/// every load (`server/src/routes.rs`).
 pub struct Borsh;
 
 impl<T: borsh::BorshSerialize> codee::Encoder<T> for Borsh {

@@ -24,6 +24,15 @@ pub fn temp_dir() -> tempfile::TempDir {
         .expect("a temporary folder can be created")
 }
 
+/// The shipped example `name` (`rag.json`, `superpod-4su.json`, …) as the JSON a client sends.
+pub fn example(name: &str) -> serde_json::Value {
+    let (_, text) = engine::examples::ALL
+        .iter()
+        .find(|(file, _)| *file == name)
+        .unwrap_or_else(|| panic!("no example is called {name}"));
+    serde_json::from_str(text).expect("a shipped example is JSON")
+}
+
 /// The workspace root (the browser tests run from their crate folder).
 pub fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -3,7 +3,7 @@
 //! without the key is refused and duplicates the design as its own instead; a save the server
 //! refuses says why.
 
-use browser_tests::{workspace_root, Browser, JavaScript, Server};
+use browser_tests::{example, Browser, JavaScript, Server};
 
 async fn value_of(browser: &Browser, css: &str) -> String {
     let value = browser
@@ -103,10 +103,7 @@ async fn the_edit_link_opens_the_design_in_another_browser_whose_revision_the_hi
 #[tokio::test]
 async fn a_save_the_server_refuses_shows_its_reason_and_keeps_the_edits() {
     let server = Server::start().await;
-    let spec: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(workspace_root().join("examples/rag.json")).unwrap(),
-    )
-    .unwrap();
+    let spec = example("rag.json");
     let created = server.create(&spec).await;
 
     // The browser takes the edit key and opens the design, then loses the key (its cookies

@@ -1,7 +1,7 @@
 //! The report page printed by Chromium (`--print-to-pdf`, as a reader printing it) has the same
 //! sections, in the same order, as the PDF the server typesets.
 
-use browser_tests::{print_to_pdf, temp_dir, workspace_root, Server};
+use browser_tests::{example, print_to_pdf, temp_dir, Server};
 use std::process::Command;
 use std::time::Duration;
 
@@ -48,10 +48,7 @@ fn section_order(text: &str) -> Vec<usize> {
 #[tokio::test]
 async fn chromiums_print_of_the_report_page_has_the_sections_of_the_servers_pdf() {
     let server = Server::start().await;
-    let spec: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(workspace_root().join("examples/superpod-4su.json")).unwrap(),
-    )
-    .unwrap();
+    let spec = example("superpod-4su.json");
     let id = &server.create(&spec).await.id;
     let dir = temp_dir();
 

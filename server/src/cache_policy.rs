@@ -1,7 +1,7 @@
 //! Which responses a browser or a shared cache may keep. A response that carries an edit key
 //! (in a cookie it sets, in its body, or in a confirmation form) is never stored anywhere; a
-//! page that depends on the keys this browser holds is kept by this browser only; the browser
-//! bundle is checked for a newer one on every load.
+//! page that depends on the keys this browser holds is kept by this browser only. (The static
+//! files, the browser bundle among them, carry their own policy: `routes::router`.)
 
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, Method};
@@ -34,12 +34,6 @@ pub async fn cache_policy(request: Request, next: Next) -> Response {
         Some("no-store")
     } else if per_browser(&path) {
         Some("private, no-cache")
-    } else if path.starts_with("/pkg/") {
-        // The bundle reads what the planner's page carries in a form only the same build reads
-        // (`app::wire::Borsh`): a bundle kept from before an upgrade must not meet a newer page.
-        // Its files keep their names from build to build, so the browser asks each time
-        // whether they changed (304 when not).
-        Some("no-cache")
     } else {
         None
     };

@@ -122,12 +122,25 @@ fn server_functions(store: Store) -> Router {
 pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Router {
     // Server functions and pages run their futures on Tokio.
     let _ = any_spawner::Executor::init_tokio();
-    // The built bundle, stylesheet and public files; any other address is not found.
-    let files = leptos_axum::site_pkg_dir_service(&options)
-        .call_fallback_on_method_not_allowed(true)
-        .fallback(axum::handler::HandlerWithoutStateExt::into_service(
-            crate::planner::not_found,
-        ));
+    // The built bundle, stylesheet and public files; any other address is not found. The
+    // bundle reads what the planner's page carries in a form only the same build reads
+    // (`app::wire::Borsh`), so a bundle kept from before an upgrade must not meet a newer page:
+    // its files keep their names from build to build, and browsers ask each time whether they
+    // changed (304 when not).
+    let files = tower::ServiceBuilder::new()
+        .layer(
+            tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+                axum::http::header::CACHE_CONTROL,
+                axum::http::HeaderValue::from_static("no-cache"),
+            ),
+        )
+        .service(
+            leptos_axum::site_pkg_dir_service(&options)
+                .call_fallback_on_method_not_allowed(true)
+                .fallback(axum::handler::HandlerWithoutStateExt::into_service(
+                    crate::planner::not_found,
+                )),
+        );
     let router = Router::new()
         .merge(crate::planner::routes(store.clone(), options))
         .merge(server_functions(store.clone()))
