@@ -27,7 +27,9 @@ fn secure() -> bool {
 const LIFETIME_DAYS: i64 = 400;
 
 /// Every (design, key) pair the request's cookies carry, in the order sent. Malformed cookies
-/// are ignored: they cannot be keys of ours.
+/// are ignored: they cannot be keys of ours. Served over HTTPS only `__Host-` cookies count: a
+/// plain `fpk_` cookie could have been set by a sibling subdomain or over plain HTTP (cookie
+/// tossing), which a `__Host-` cookie cannot.
 pub fn held_keys(headers: &HeaderMap) -> Vec<(DesignId, EditKey)> {
     headers
         .get_all(COOKIE)
@@ -37,9 +39,11 @@ pub fn held_keys(headers: &HeaderMap) -> Vec<(DesignId, EditKey)> {
         .filter_map(Result::ok)
         .filter_map(|c| {
             let name = c.name();
-            let id = name
-                .strip_prefix(HOST_PREFIX)
-                .or_else(|| name.strip_prefix(PREFIX))?;
+            let id = match name.strip_prefix(HOST_PREFIX) {
+                Some(id) => id,
+                None if secure() => return None,
+                None => name.strip_prefix(PREFIX)?,
+            };
             let id = DesignId::parse(id)?;
             Some((id, EditKey::parse(c.value())?))
         })

@@ -183,3 +183,117 @@ fn an_impossible_fabric_is_explained() {
         "{errors}"
     );
 }
+
+/// The error at `path`, if any.
+fn error_at(errors: &engine::SpecErrors, path: &str) -> Option<String> {
+    errors
+        .iter()
+        .find(|e| e.path == path)
+        .map(|e| e.reason.clone())
+}
+
+#[test]
+fn a_title_with_a_line_break_or_a_control_character_is_refused_at_its_path() {
+    for (title, says) in [
+        ("lab\r\nusername evil privilege 15 nopassword", "one line"),
+        ("lab\u{2028}evil: 1", "one line"),
+        ("lab\u{85}evil", "one line"),
+        ("lab\0", "NUL"),
+        ("lab\u{1b}[31m", "control characters"),
+    ] {
+        let mut spec = training_example();
+        spec["title"] = title.into();
+        let errors = errors_of(spec);
+        let reason = error_at(&errors, "title").unwrap_or_else(|| panic!("{title:?}: {errors}"));
+        assert!(reason.contains(says), "{title:?}: {reason}");
+    }
+}
+
+#[test]
+fn a_title_of_only_invisible_characters_is_empty() {
+    for title in [
+        "\u{200B}",
+        "\u{202E}\u{200B}",
+        " \u{FEFF} ",
+        "\u{2060}\u{180E}",
+    ] {
+        let mut spec = training_example();
+        spec["title"] = title.into();
+        let errors = errors_of(spec);
+        assert_eq!(
+            error_at(&errors, "title").as_deref(),
+            Some("must not be empty"),
+            "{title:?}"
+        );
+    }
+}
+
+#[test]
+fn a_fabric_name_that_a_switch_or_scheduler_would_misread_is_refused_at_its_path() {
+    for name in [
+        "compute\nSwitchName=evil",
+        "Compute",
+        "compute fabric",
+        "../../x",
+        "x\"; filename=\"invoice.exe",
+    ] {
+        let mut spec = training_example();
+        spec["fabrics"][0]["name"] = name.into();
+        spec["workloads"][0]["fabric"] = name.into();
+        let errors = errors_of(spec);
+        let reason =
+            error_at(&errors, "fabrics[0].name").unwrap_or_else(|| panic!("{name:?}: {errors}"));
+        assert!(reason.contains("hand-off files"), "{name:?}: {reason}");
+    }
+}
+
+#[test]
+fn a_workload_name_or_price_item_with_a_control_character_is_refused_at_its_path() {
+    let mut spec = training_example();
+    spec["workloads"][0]["name"] = "a\nb".into();
+    spec["overrides"] = json!([{ "item": "switch:qm9700\u{0}", "unit_price_usd": 1.0 }]);
+    let errors = errors_of(spec);
+    assert!(error_at(&errors, "workloads[0].name").is_some(), "{errors}");
+    assert!(error_at(&errors, "overrides[0].item").is_some(), "{errors}");
+}
+
+#[test]
+fn a_design_saved_under_earlier_rules_opens_with_its_names_mapped() {
+    let mut spec = training_example();
+    spec["title"] = "\u{200B}".into();
+    spec["fabrics"][0]["name"] = "Compute Fabric".into();
+    spec["workloads"][0]["fabric"] = "Compute Fabric".into();
+    spec["workloads"][0]["name"] = "70B\r\npre-training".into();
+    let text = spec.to_string();
+    assert!(
+        DesignSpec::from_json(&text).is_err(),
+        "new input is refused"
+    );
+    let (stored, mapped) = DesignSpec::from_stored_json(&text).unwrap();
+    assert!(mapped);
+    assert_eq!(stored.title, "Untitled design");
+    assert_eq!(stored.fabrics[0].name, "compute-fabric");
+    assert_eq!(stored.workloads[0].fabric(), "compute-fabric");
+    assert_eq!(stored.workloads[0].name(), "70B  pre-training");
+    evaluate(&stored).unwrap();
+    // A design that keeps today's rules is read unchanged.
+    let today = DesignSpec::from_json(examples::HYBRID).unwrap();
+    assert_eq!(
+        DesignSpec::from_stored_json(examples::HYBRID).unwrap(),
+        (today, false)
+    );
+}
+
+#[test]
+fn two_stored_fabric_names_that_map_alike_stay_distinct() {
+    let mut spec = training_example();
+    let mut second = spec["fabrics"][0].clone();
+    second["name"] = "compute".into();
+    spec["fabrics"][0]["name"] = "Compute".into();
+    spec["workloads"][0]["fabric"] = "Compute".into();
+    spec["fabrics"].as_array_mut().unwrap().push(second);
+    let (stored, _) = DesignSpec::from_stored_json(&spec.to_string()).unwrap();
+    let names: Vec<&str> = stored.fabrics.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["compute-2", "storage", "compute"]);
+    assert_eq!(stored.workloads[0].fabric(), "compute-2");
+}

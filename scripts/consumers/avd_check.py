@@ -1,8 +1,9 @@
 """Feeds every Arista AVD fabric of a hand-off bundle's `avd/` folder to Arista's own pyavd:
 the inputs must validate, and every switch must get an EOS configuration that carries the
-design's lossless QoS profile where the fabric has one.
+design's lossless QoS profile where the fabric has one and no user account (the inputs define
+none: one in a configuration came from text of the design).
 
-Usage: avd_check.py AVD_FOLDER (run by engine/tests/handoff.rs with the pyavd that
+Usage: avd_check.py AVD_FOLDER (run by engine/tests/handoff_consumers with the pyavd that
 scripts/setup.sh installs into .tools/pyavd)."""
 import pathlib
 import sys
@@ -43,6 +44,9 @@ def check(folder):
             profile = fabric_vars.get("p2p_uplinks_qos_profile")
             if profile and f"qos profile {profile}" not in config:
                 failures.append(f"{fabric.name} {name}: no qos profile {profile}")
+            users = [l for l in config.splitlines() if l.startswith("username ")]
+            if users:
+                failures.append(f"{fabric.name} {name}: user accounts: {users}")
             print(f"{fabric.name}: {name}: {len(config.splitlines())} lines of EOS configuration")
     for f in failures:
         print(f, file=sys.stderr)

@@ -3,7 +3,7 @@ and response bodies against the schemas the document gives them (JSON Schema 202
 
 Usage: openapi_check.py DOCUMENT.json EXCHANGES.json, where EXCHANGES is a list of
 {"method", "path", "status", "request", "response"} as the API answered them (run by
-server/tests/api.rs with the validator that scripts/setup.sh installs into .tools/openapi).
+server/tests/suite/api.rs with the validator that scripts/setup.sh installs into .tools/openapi).
 A request or response of null is not checked."""
 import json
 import sys

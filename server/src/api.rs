@@ -38,6 +38,8 @@ pub struct Endpoint {
 
 /// The refusals of a body that is read, evaluated and may be too large.
 const READS_A_SPEC: &[u16] = &[400, 413, 422, 429];
+/// A search's refusals: those of a spec, and 503 when every search turn is taken.
+const SEARCHES: &[u16] = &[400, 413, 422, 429, 503];
 const UNKNOWN: &[u16] = &[404];
 
 /// Every endpoint of the API, in the order the document lists them.
@@ -79,14 +81,15 @@ pub fn endpoints() -> Vec<Endpoint> {
                 summary: "Search for the cheapest fabrics that meet the design's targets",
                 description: "At most 1,000,000 candidates through the API. The answer is the \
                     Pareto frontier of cost, power and slowdown, cheapest first, and the answer \
-                    in words.",
+                    in words. A few searches run at once across the server; beyond them the \
+                    answer is 503 with Retry-After. A search stops when its request ends.",
                 request: Some(schema::<SearchBody>),
                 answer: (
                     200,
                     "The frontier and the answer in words",
                     schema::<SearchResult>,
                 ),
-                refusals: READS_A_SPEC,
+                refusals: SEARCHES,
                 edit_key: false,
             },
             handler: routing::post(search.layer(COMPUTES)),
@@ -279,16 +282,28 @@ async fn unknown() -> Failure {
     ))
 }
 
+/// The spec of the body evaluated on the blocking pool: CPU work, kept off the async workers.
 async fn evaluate(body: Bytes) -> Answer {
-    let (_, report) = evaluated(json_body(&body)?)?;
-    Ok(Json(report).into_response())
+    let spec = json_body(&body)?;
+    let answer = tokio::task::spawn_blocking(move || {
+        let (_, report) = evaluated(spec)?;
+        Ok::<_, Failure>(Json(report).into_response())
+    })
+    .await
+    .map_err(|_| Failure(AppError::Internal("the evaluation could not be run".into())))?;
+    answer
 }
 
 /// Candidates one API search may visit: about 0.3 s of one core.
 const MAX_SEARCHED: u64 = 1_000_000;
 
+/// Candidates visited between two looks at the cancel flag: a few milliseconds of work.
+const SEARCH_SLICE: u64 = 4096;
+
 /// The design search of the body (a search request, or a design spec with the default
-/// question), run on the blocking pool.
+/// question), run on the blocking pool in one of the searches' turns (503 when every turn is
+/// taken), and stopped between slices once the request has ended: answered, timed out, or left
+/// by its client.
 async fn search(body: Bytes) -> Answer {
     let text = std::str::from_utf8(&body)
         .map_err(|_| Failure(AppError::BadRequest("the body is not UTF-8 text".into())))?;
@@ -299,10 +314,21 @@ async fn search(body: Bytes) -> Answer {
             format!("must be at most {MAX_SEARCHED} through the API"),
         )])));
     }
-    let result = tokio::task::spawn_blocking(move || engine::search::search(request))
-        .await
-        .map_err(|_| Failure(AppError::Internal("the search could not be run".into())))??;
-    Ok(Json(result).into_response())
+    let Some(turn) = crate::heavy::searches().take() else {
+        return Ok(crate::heavy::busy_json("design searches"));
+    };
+    let (cancel, _cancel_on_drop) = crate::heavy::Cancel::new();
+    let result = tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        crate::search::run_until(request, SEARCH_SLICE, || cancel.cancelled())
+    })
+    .await
+    .map_err(|_| Failure(AppError::Internal("the search could not be run".into())))??;
+    match result {
+        Some(result) => Ok(Json(result).into_response()),
+        // Nobody is waiting for it any more.
+        None => Err(Failure(AppError::Internal("the search was stopped".into()))),
+    }
 }
 
 async fn create(State(store): State<Store>, body: Bytes) -> Answer {

@@ -1,8 +1,8 @@
 //! `/d/{id}/r/{n}/asbuilt`: the as-built check of a revision. The form (multipart: pasted text
 //! or an uploaded file) names the fabric and the tool; the output is parsed and matched with the
 //! revision's cabling plan on the blocking pool. Anyone with the share link may check; the
-//! holder of the edit key may keep a check with the revision, and `/asbuilt/{check}` runs a
-//! kept one again from its output.
+//! holder of the edit key may keep a check with the revision (what it found, not the output it
+//! read), and `/asbuilt/{check}` shows a kept one.
 
 use crate::records::{check_label_and_day, today};
 use crate::respond::{html, Answer, PageError};
@@ -11,7 +11,7 @@ use app::costs::{COMPUTES, WRITES};
 use app::ownership::key_for;
 use app::pages::asbuilt::{asbuilt_page, AsBuiltForm, AsBuiltPage};
 use app::pages::document::message;
-use app::store::{AddOutcome, DesignId, NewCheck, Store, StoredRevision, Tool};
+use app::store::{AddOutcome, DesignId, KeptFindings, NewCheck, Store, StoredRevision, Tool};
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
 use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -234,8 +234,7 @@ async fn check(
             device: if tool == Tool::Lldp { &form.device } else { "" },
             label: &form.label,
             checked_on: &form.checked_on,
-            output: &form.output,
-            found: &found.total,
+            found: &found.clone().kept(),
         };
         return match store.add_check(design_id, key, &new).await? {
             AddOutcome::Added(number) => Ok((
@@ -261,7 +260,7 @@ async fn check(
     page(&store, &revision, &headers, &form, Some(outcome), None).await
 }
 
-/// A kept check, run again from its output against the revision.
+/// A kept check: what it found, or for a check kept with its output, run again from it.
 async fn kept(
     State(store): State<Store>,
     Path((id, n, number)): Path<(String, String, String)>,
@@ -276,11 +275,16 @@ async fn kept(
         .into_iter()
         .find(|c| c.number == number)
         .ok_or(PageError::NotFound)?;
-    let output = store
-        .check_output(design_id, number)
+    let outcome = match store
+        .kept_findings(design_id, number)
         .await?
-        .ok_or(PageError::NotFound)?;
-    let outcome = run(stored, &found.fabric, found.tool, &found.device, output).await;
+        .ok_or(PageError::NotFound)?
+    {
+        KeptFindings::Found(found) => Ok(*found),
+        KeptFindings::Output(output) => {
+            run(stored, &found.fabric, found.tool, &found.device, output).await
+        }
+    };
     let form = AsBuiltForm {
         fabric: found.fabric.clone(),
         tool: found.tool.key().into(),

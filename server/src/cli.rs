@@ -78,7 +78,11 @@ pub struct ServeConfig {
     #[arg(long, env = "FABRIC_PLANNER_SITE_ROOT", default_value = "target/site")]
     pub site_root: PathBuf,
     /// Seconds a request may take before it is answered with 408.
-    #[arg(long, env = "FABRIC_PLANNER_REQUEST_TIMEOUT", default_value_t = 30)]
+    #[arg(
+        long = "request-timeout",
+        env = "FABRIC_PLANNER_REQUEST_TIMEOUT",
+        default_value_t = 30
+    )]
     pub request_timeout_secs: u64,
     /// Saves a client (IP address) may make per minute; 0 for no limit.
     #[arg(long, env = "FABRIC_PLANNER_WRITES_PER_MINUTE", default_value_t = 60)]
@@ -103,9 +107,33 @@ pub struct ServeConfig {
     /// those headers are ignored.
     #[arg(long = "trusted-proxy", env = "FABRIC_PLANNER_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_network)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
-    /// Seconds a client has to send a request's headers before the connection is closed.
-    #[arg(long, env = "FABRIC_PLANNER_HEADER_TIMEOUT", default_value_t = 10)]
+    /// Seconds a client has to send a request's headers before the connection is closed; also
+    /// how long a connection may stay open with no request in flight.
+    #[arg(
+        long = "header-timeout",
+        env = "FABRIC_PLANNER_HEADER_TIMEOUT",
+        default_value_t = 10
+    )]
     pub header_timeout_secs: u64,
+    /// Connections one client address (an IPv6 client by its /64) may hold open at once; a
+    /// trusted proxy is not limited. Beyond it new connections are closed at once.
+    #[arg(
+        long,
+        env = "FABRIC_PLANNER_MAX_CONNECTIONS_PER_CLIENT",
+        default_value_t = 64
+    )]
+    pub max_connections_per_client: usize,
+    /// Host names (with port where not the scheme's default) that requests may name in `Host`;
+    /// others are refused with 421, so that another name pointed at this server (DNS
+    /// rebinding) reaches nothing. Comma-separated. Default: the public URL's host, or, without
+    /// one, loopback names and addresses (`localhost`, `127.0.0.1`, `[::1]`) and the address
+    /// the server listens on.
+    #[arg(
+        long = "allowed-host",
+        env = "FABRIC_PLANNER_ALLOWED_HOSTS",
+        value_delimiter = ','
+    )]
+    pub allowed_hosts: Vec<String>,
     /// Requests served at once; above it a request is answered 503 with Retry-After.
     #[arg(
         long,

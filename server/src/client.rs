@@ -23,7 +23,7 @@ impl TrustedProxies {
         TrustedProxies(Arc::new(networks))
     }
 
-    fn trusts(&self, address: IpAddr) -> bool {
+    pub(crate) fn trusts(&self, address: IpAddr) -> bool {
         let address = canonical(address);
         self.0.iter().any(|net| net.contains(&address))
     }
@@ -56,7 +56,7 @@ fn canonical(address: IpAddr) -> IpAddr {
 }
 
 /// The address a limit is kept for: IPv4 as it is, IPv6 by its /64.
-fn bucket(address: IpAddr) -> IpAddr {
+pub(crate) fn bucket(address: IpAddr) -> IpAddr {
     match canonical(address) {
         IpAddr::V6(v6) => {
             let s = v6.segments();

@@ -29,14 +29,9 @@ pub fn routes(store: Store) -> Router {
 /// 30,000 GPUs with three tiers; a larger fabric is exported from its own tools in parts.
 pub const MAX_CABLING_ROWS: u64 = 250_000;
 
-/// A cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, return) is
-/// written as text, with a leading apostrophe [OWASP CSV injection].
+/// A text cell: kept as text where a spreadsheet would run it as a formula.
 fn cell(text: &str) -> String {
-    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{text}")
-    } else {
-        text.to_string()
-    }
+    engine::handoff::spreadsheet_text(text).into_owned()
 }
 
 /// Dollars with cents, as a bare number a spreadsheet sums.
@@ -167,7 +162,7 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
 
 fn csv_response(result: Result<String, csv::Error>, file: String) -> Response {
     match result {
-        Ok(text) => attachment(CSV, text, file),
+        Ok(text) => attachment(CSV, text, &file),
         Err(e) => {
             tracing::error!(error = %e, "writing a CSV failed");
             html(&message(

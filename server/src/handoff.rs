@@ -1,66 +1,235 @@
 //! `/d/{id}/r/{n}/handoff` and `/d/{id}/r/{n}/handoff/{file}`: a revision's hand-off files
-//! (`engine::handoff::bundle`), listed with what each is for, and each downloadable. Made on
-//! the blocking pool; a design with more cables than a cabling sheet holds is refused, since
-//! every file names every cable or port.
+//! (`engine::handoff::bundle`), listed with what each is for, and each downloadable.
+//!
+//! A revision never changes, so its bundle is made once, by one job however many ask
+//! (`crate::kept`), on the blocking pool, one bundle at a time, and kept as its zip: every
+//! file is compressed into the zip as soon as it is written, so the job never holds the whole
+//! bundle as text. A file is sent by inflating its entry of the kept zip as it streams, so a
+//! download holds a few kilobytes however large the file. A design with more cables than a
+//! cabling sheet holds is refused, since every file names every cable or port.
 
+use crate::cache::Weighed;
 use crate::exports::{cables, MAX_CABLING_ROWS};
-use crate::respond::{attachment, file_stem, html, Answer, PageError};
-use crate::revisions::stored_revision;
+use crate::kept::{Jobs, Made};
+use crate::respond::{attachment, disposition, file_stem, html, Answer, PageError};
+use crate::revisions::head_and_number;
 use app::costs::COMPUTES;
 use app::pages::document::message;
 use app::pages::handoff::handoff_page;
-use app::store::Store;
+use app::store::{DesignId, Store};
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::handler::Handler;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
+use std::io::{Read, Write};
+use std::sync::Arc;
+
+/// Bundles kept, in bytes of zip (the largest accepted design's is about 40 MB).
+const KEPT_BYTES: usize = 160 << 20;
+/// Bundles made at once: the largest takes a few hundred megabytes while it is made.
+const MADE_AT_ONCE: usize = 1;
+/// Distinct bundles waiting or being made; more at once get 503.
+const QUEUED: usize = 8;
+/// Bytes inflated and sent at a time when a file streams out of the kept zip.
+const CHUNK: usize = 64 * 1024;
+
+/// Bundles made by this process: for the tests that hold the server to making each once.
+pub static BUNDLES_MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A revision's bundle: its title and number, the README, each file's name and size in the
+/// bundle's order, and the zip that holds them.
+#[derive(Clone)]
+struct Bundle {
+    title: Arc<str>,
+    number: u32,
+    readme: Arc<str>,
+    files: Arc<Vec<(String, usize)>>,
+    zip: Bytes,
+}
+
+impl Weighed for Bundle {
+    fn bytes(&self) -> usize {
+        self.zip.len() + self.readme.len()
+    }
+}
+
+#[derive(Clone)]
+struct Handoffs {
+    store: Store,
+    jobs: Arc<Jobs<(DesignId, u32), Bundle>>,
+}
 
 pub fn routes(store: Store) -> Router {
     Router::new()
         .route("/d/{id}/r/{n}/handoff", get(list.layer(COMPUTES)))
         .route("/d/{id}/r/{n}/handoff.zip", get(zip.layer(COMPUTES)))
         .route("/d/{id}/r/{n}/handoff/{*file}", get(file.layer(COMPUTES)))
-        .with_state(store)
+        .with_state(Handoffs {
+            store,
+            jobs: Jobs::new(KEPT_BYTES, MADE_AT_ONCE, QUEUED),
+        })
 }
 
-/// The bundle of revision `n` of design `id`, or the page that says why there is none.
-async fn bundle(
-    store: &Store,
-    id: &str,
-    n: &str,
-) -> Result<(String, u32, Vec<(String, String)>), PageError> {
-    let (_, stored) = stored_revision(store, id, n).await?;
+/// The bundle of revision `n` of design `id`, kept or made now, or the page that says why there
+/// is none.
+async fn bundle(handoffs: &Handoffs, id: &str, n: &str) -> Result<Bundle, PageError> {
+    let n = n.parse::<u32>().map_err(|_| PageError::NotFound)?;
+    let (_, design_id, number) = head_and_number(&handoffs.store, id, Some(n))
+        .await?
+        .ok_or(PageError::NotFound)?;
+    let store = handoffs.store.clone();
+    let key = (design_id.clone(), number);
+    let made = handoffs
+        .jobs
+        .get(key, move || make(store, design_id, number))
+        .await;
+    made.map_err(|page| {
+        let busy = page.status == 503;
+        let response = html(&page);
+        PageError::Response(Box::new(if busy {
+            crate::heavy::with_retry_after(response)
+        } else {
+            response
+        }))
+    })
+}
+
+/// The job that makes a revision's bundle.
+async fn make(store: Store, id: DesignId, number: u32) -> Made<Bundle> {
+    let unmade = || {
+        message(
+            500,
+            "No hand-off files",
+            "The files could not be written.".into(),
+        )
+    };
+    let stored = match store.revision(&id, Some(number)).await {
+        Ok(Some(stored)) => stored,
+        Ok(None) => return Err(app::pages::document::not_found()),
+        Err(error) => return Err(PageError::Store(error).page()),
+    };
     let report = stored
         .report_or_today()
-        .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
+        .map_err(|errors| message(422, "No report", errors.to_string()))?;
     let count = cables(&report);
     if count > MAX_CABLING_ROWS {
-        return Err(PageError::Page(message(
+        return Err(message(
             422,
             "No hand-off files",
             format!(
                 "This design has {count} cables; hand-off files are written for at most {MAX_CABLING_ROWS}."
             ),
-        )));
+        ));
     }
-    let (title, number, spec) = (stored.spec.title.clone(), stored.number, stored.spec);
-    let files = tokio::task::spawn_blocking(move || engine::handoff::bundle(&spec, &report))
-        .await
-        .map_err(|_| {
-            PageError::Page(message(
-                500,
-                "No hand-off files",
-                "The files could not be written.".into(),
-            ))
-        })?;
-    Ok((title, number, files))
+    let title: Arc<str> = stored.spec.title.as_str().into();
+    let spec = stored.spec;
+    let zipped = tokio::task::spawn_blocking(move || {
+        BUNDLES_MADE.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        zipped_bundle(&spec, &report)
+    })
+    .await;
+    match zipped {
+        Ok(Ok(Zipped { zip, readme, files })) => Ok(Bundle {
+            title,
+            number,
+            readme: readme.into(),
+            files: Arc::new(files),
+            zip: Bytes::from(zip),
+        }),
+        Ok(Err(error)) => {
+            tracing::error!(%error, "a hand-off bundle could not be zipped");
+            Err(unmade())
+        }
+        Err(panicked) => {
+            tracing::error!(%panicked, "writing a hand-off bundle panicked");
+            Err(unmade())
+        }
+    }
 }
 
-async fn list(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    let (title, number, files) = bundle(&store, &id, &n).await?;
-    Ok(html(&handoff_page(&id, number, &title, &files)))
+/// A bundle as a zip, with its README and each file's name and size, the README first.
+struct Zipped {
+    zip: Vec<u8>,
+    readme: String,
+    files: Vec<(String, usize)>,
+}
+
+/// The bundle as a zip, each file compressed as it is written.
+fn zipped_bundle(
+    spec: &engine::DesignSpec,
+    report: &engine::Report,
+) -> zip::result::ZipResult<Zipped> {
+    let mut archive = Zip::new();
+    let mut files = Vec::new();
+    let mut failed = None;
+    let readme = engine::handoff::write_bundle(spec, report, |name, text| {
+        if failed.is_none() {
+            files.push((name.clone(), text.len()));
+            failed = archive.add(&name, &text).err();
+        }
+    });
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    archive.add("README.txt", &readme)?;
+    files.insert(0, ("README.txt".into(), readme.len()));
+    Ok(Zipped {
+        zip: archive.finish()?,
+        readme,
+        files,
+    })
+}
+
+/// A zip being written, its entries deflated.
+struct Zip(zip::ZipWriter<std::io::Cursor<Vec<u8>>>);
+
+impl Zip {
+    fn new() -> Zip {
+        Zip(zip::ZipWriter::new(std::io::Cursor::new(Vec::new())))
+    }
+
+    /// Adds `text` as the entry `name`, which must be a safe entry name ([`safe_entry_name`]).
+    fn add(&mut self, name: &str, text: &str) -> zip::result::ZipResult<()> {
+        if !safe_entry_name(name) {
+            return Err(zip::result::ZipError::InvalidArchive(
+                "a file name that is not a plain relative path".into(),
+            ));
+        }
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        self.0.start_file(name, options)?;
+        self.0.write_all(text.as_bytes())?;
+        Ok(())
+    }
+
+    fn finish(self) -> zip::result::ZipResult<Vec<u8>> {
+        Ok(self.0.finish()?.into_inner())
+    }
+}
+
+/// Whether `name` may name an entry of the zip: a relative path of at most two parts, each of
+/// letters, digits, `.`, `_` and `-`, none empty or starting with a dot, so that no unzip tool
+/// writes outside the folder it unpacks into.
+pub fn safe_entry_name(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('/').collect();
+    parts.len() <= 2
+        && parts.iter().all(|part| {
+            !part.is_empty()
+                && !part.starts_with('.')
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        })
+}
+
+async fn list(State(handoffs): State<Handoffs>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let b = bundle(&handoffs, &id, &n).await?;
+    Ok(html(&handoff_page(
+        &id, b.number, &b.title, &b.readme, &b.files,
+    )))
 }
 
 /// The media type a consumer expects of `name`.
@@ -73,30 +242,55 @@ fn content_type(name: &str) -> &'static str {
     }
 }
 
+/// One file, inflated from the kept zip as it is sent.
 async fn file(
-    State(store): State<Store>,
+    State(handoffs): State<Handoffs>,
     Path((id, n, name)): Path<(String, String, String)>,
 ) -> Answer {
-    let (title, number, files) = bundle(&store, &id, &n).await?;
-    let (name, text) = files
-        .into_iter()
-        .find(|(f, _)| *f == name)
-        .ok_or(PageError::NotFound)?;
-    let file = format!("{}-r{number}-{}", file_stem(&title), name.replace('/', "-"));
-    Ok(attachment(content_type(&name), text, file))
-}
-
-/// Every file of the bundle in one zip, each under the name the page lists it by, compressed.
-pub fn zipped(files: &[(String, String)]) -> zip::result::ZipResult<Vec<u8>> {
-    use std::io::Write;
-    let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, text) in files {
-        archive.start_file(name.as_str(), options)?;
-        archive.write_all(text.as_bytes())?;
+    let b = bundle(&handoffs, &id, &n).await?;
+    if !b.files.iter().any(|(f, _)| *f == name) {
+        return Err(PageError::NotFound);
     }
-    Ok(archive.finish()?.into_inner())
+    let file = format!(
+        "{}-r{}-{}",
+        file_stem(&b.title),
+        b.number,
+        name.replace('/', "-")
+    );
+    let (chunks, body) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(4);
+    let (zip, entry) = (b.zip.clone(), name.clone());
+    tokio::task::spawn_blocking(move || {
+        let send = |chunk| chunks.blocking_send(chunk).is_ok();
+        let mut archive = match zip::ZipArchive::new(std::io::Cursor::new(zip)) {
+            Ok(archive) => archive,
+            Err(error) => return send(Err(std::io::Error::other(error))),
+        };
+        let mut entry = match archive.by_name(&entry) {
+            Ok(entry) => entry,
+            Err(error) => return send(Err(std::io::Error::other(error))),
+        };
+        let mut buffer = vec![0u8; CHUNK];
+        loop {
+            match entry.read(&mut buffer) {
+                Ok(0) => return true,
+                Ok(read) => {
+                    // Stops when the client has gone.
+                    if !send(Ok(Bytes::copy_from_slice(&buffer[..read]))) {
+                        return false;
+                    }
+                }
+                Err(error) => return send(Err(error)),
+            }
+        }
+    });
+    let stream = futures_util::stream::unfold(body, |mut body| async move {
+        body.recv().await.map(|chunk| (chunk, body))
+    });
+    Ok(attachment(
+        content_type(&name),
+        Body::from_stream(stream),
+        &file,
+    ))
 }
 
 /// `fabric-planner handoff SPEC.json --out bundle.zip`: the same zip as the design page's
@@ -106,13 +300,16 @@ pub fn run(args: &crate::cli::HandoffArgs) -> i32 {
         Ok(evaluated) => evaluated,
         Err(code) => return code,
     };
-    let files = engine::handoff::bundle(&spec, &report);
-    let written = zipped(&files)
+    let written = zipped_bundle(&spec, &report)
         .map_err(|e| e.to_string())
-        .and_then(|zip| std::fs::write(&args.out, zip).map_err(|e| e.to_string()));
+        .and_then(|zipped| {
+            std::fs::write(&args.out, zipped.zip)
+                .map(|()| zipped.files.len())
+                .map_err(|e| e.to_string())
+        });
     match written {
-        Ok(()) => {
-            println!("{} files written to {}", files.len(), args.out.display());
+        Ok(count) => {
+            println!("{count} files written to {}", args.out.display());
             0
         }
         Err(error) => {
@@ -122,29 +319,51 @@ pub fn run(args: &crate::cli::HandoffArgs) -> i32 {
     }
 }
 
-/// `/d/{id}/r/{n}/handoff.zip`: the whole bundle as one download.
-async fn zip(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    let (title, number, files) = bundle(&store, &id, &n).await?;
-    let archive = tokio::task::spawn_blocking(move || zipped(&files)).await;
-    Ok(match archive {
-        Ok(Ok(bytes)) => (
-            [
-                (header::CONTENT_TYPE, "application/zip".to_string()),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!(
-                        "attachment; filename=\"{}-r{number}-handoff.zip\"",
-                        file_stem(&title)
-                    ),
+/// `/d/{id}/r/{n}/handoff.zip`: the whole bundle as one download, the kept zip itself.
+async fn zip(State(handoffs): State<Handoffs>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let b = bundle(&handoffs, &id, &n).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/zip".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                disposition(
+                    "attachment",
+                    &format!("{}-r{}-handoff.zip", file_stem(&b.title), b.number),
                 ),
-            ],
-            bytes,
-        )
-            .into_response(),
-        _ => html(&message(
-            500,
-            "No hand-off files",
-            "The zip could not be written.".into(),
-        )),
-    })
+            ),
+        ],
+        b.zip,
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_entry_name;
+
+    #[test]
+    fn zip_entries_are_plain_relative_paths() {
+        for good in [
+            "README.txt",
+            "cvt/compute-p2p.csv",
+            "avd/fabric-inventory.yml",
+        ] {
+            assert!(safe_entry_name(good), "{good}");
+        }
+        for bad in [
+            "../x",
+            "a/../../x",
+            "/etc/passwd",
+            "a//b",
+            ".hidden",
+            "a/b/c",
+            "a\\b",
+            "c:x",
+            "a\nb",
+            "",
+        ] {
+            assert!(!safe_entry_name(bad), "{bad:?}");
+        }
+    }
 }

@@ -6,7 +6,7 @@
 use crate::cache::ByteCache;
 use crate::respond::{attachment, file_stem, html, Answer, PageError};
 use crate::revisions::{head_and_number, stored_revision};
-use app::costs::WRITES;
+use app::costs::{COMPUTES, WRITES};
 use app::ownership::{held_keys, key_cookie};
 use app::pages::claim::claim_page;
 use app::pages::compare::{compare_page, parse_reference, Side};
@@ -54,7 +54,7 @@ pub fn routes(pages: Pages) -> Router {
         .route("/d/{id}/claim", get(claim_form).post(claim.layer(WRITES)))
         .route("/designs", get(my_designs))
         .route("/sources", get(sources))
-        .route("/compare", get(compare))
+        .route("/compare", get(compare.layer(COMPUTES)))
         .route("/import", get(import_form).post(import.layer(WRITES)))
         .with_state(pages)
 }
@@ -102,7 +102,7 @@ async fn design(pages: &Pages, id: &str, n: Option<u32>) -> Answer {
 }
 
 fn download(json: String, file: String) -> Response {
-    attachment("application/json", json, file)
+    attachment("application/json", json, &file)
 }
 
 async fn spec_download(
@@ -228,43 +228,56 @@ struct CompareQuery {
     b: Option<String>,
 }
 
+/// Two designs or revisions side by side. Both are evaluated and the page drawn on the
+/// blocking pool: CPU work, kept off the async workers.
 async fn compare(State(pages): State<Pages>, Query(query): Query<CompareQuery>) -> Answer {
     let inputs = [query.a.unwrap_or_default(), query.b.unwrap_or_default()];
     let mut errors = vec![];
-    let mut sides = vec![];
+    let mut found = vec![];
     for (name, text) in ["A", "B"].iter().zip(&inputs) {
         if text.trim().is_empty() {
-            sides.push(None);
+            found.push(None);
             continue;
         }
-        let found = match parse_reference(text) {
+        let revision = match parse_reference(text) {
             Some((id, n)) => pages.store.revision(&id, n).await?,
             None => None,
         };
-        match found {
-            Some(revision) => {
-                let report = engine::evaluate(&revision.spec);
-                sides.push(Some(Side {
-                    reference: text.clone(),
-                    revision,
-                    report,
-                }));
-            }
-            None => {
-                errors.push(format!(
-                    "Design {name}: no design or revision at “{}”.",
-                    text.trim()
-                ));
-                sides.push(None);
-            }
+        if revision.is_none() {
+            errors.push(format!(
+                "Design {name}: no design or revision at “{}”.",
+                text.trim()
+            ));
         }
+        found.push(revision.map(|r| (text.clone(), r)));
     }
-    Ok(html(&compare_page(
-        sides[0].as_ref(),
-        sides[1].as_ref(),
-        [&inputs[0], &inputs[1]],
-        &errors,
-    )))
+    let page = tokio::task::spawn_blocking(move || {
+        let sides: Vec<Option<Side>> = found
+            .into_iter()
+            .map(|side| {
+                side.map(|(reference, revision)| Side {
+                    report: engine::evaluate(&revision.spec),
+                    reference,
+                    revision,
+                })
+            })
+            .collect();
+        compare_page(
+            sides[0].as_ref(),
+            sides[1].as_ref(),
+            [&inputs[0], &inputs[1]],
+            &errors,
+        )
+    })
+    .await
+    .map_err(|_| {
+        PageError::Page(message(
+            500,
+            "Something went wrong",
+            "The comparison could not be drawn.".into(),
+        ))
+    })?;
+    Ok(html(&page))
 }
 
 async fn import_form() -> Response {

@@ -8,7 +8,7 @@
 use crate::cache::{ByteCache, Weighed};
 use crate::cli::PublicUrl;
 use crate::pdf::{typeset, Paper};
-use crate::respond::{file_stem, html, Answer, PageError};
+use crate::respond::{disposition, file_stem, html, Answer, PageError};
 use crate::revisions::head_and_number;
 use app::costs::COMPUTES;
 use app::pages::document::{date, message, Page};
@@ -319,10 +319,7 @@ async fn pdf(
             StatusCode::OK,
             [
                 (header::CONTENT_TYPE, "application/pdf".to_string()),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("inline; filename=\"{file}\""),
-                ),
+                (header::CONTENT_DISPOSITION, disposition("inline", &file)),
             ],
             bytes,
         )

@@ -2,7 +2,7 @@
 //! and [`PageError`], the one error of a page handler, which renders the right page with its
 //! status. A handler returns [`Answer`] and uses `?` on the store and on lookups.
 
-use app::pages::document::{not_found, unavailable, Page};
+use app::pages::document::{message, not_found, unavailable, Page};
 use app::store::StoreError;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -25,6 +25,8 @@ pub(crate) enum PageError {
     Store(StoreError),
     /// A page that says what is wrong, with its own status.
     Page(Page),
+    /// An answer made already (a page with headers of its own, such as Retry-After).
+    Response(Box<Response>),
 }
 
 impl From<StoreError> for PageError {
@@ -43,13 +45,21 @@ impl PageError {
                 unavailable()
             }
             PageError::Page(page) => page,
+            PageError::Response(response) => message(
+                response.status().as_u16(),
+                "Something went wrong",
+                "Try again in a moment.".into(),
+            ),
         }
     }
 }
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
-        html(&self.page())
+        match self {
+            PageError::Response(response) => *response,
+            other => html(&other.page()),
+        }
     }
 }
 
@@ -70,18 +80,40 @@ pub(crate) fn html(page: &Page) -> Response {
 }
 
 /// `body` as a file to save, named `file`.
-pub(crate) fn attachment(content_type: &str, body: String, file: String) -> Response {
+pub(crate) fn attachment(content_type: &str, body: impl IntoResponse, file: &str) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type.to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{file}\""),
-            ),
+            (header::CONTENT_DISPOSITION, disposition("attachment", file)),
         ],
         body,
     )
         .into_response()
+}
+
+/// A `Content-Disposition` value (`attachment` or `inline`) naming `file`. The name is built
+/// from a safe alphabet (letters, digits, `.`, `_`, `-`; anything else a `-`, no leading dot)
+/// and given both as `filename` and as RFC 6266's `filename*`, so that no browser reads
+/// another name or a path into it.
+pub(crate) fn disposition(kind: &str, file: &str) -> String {
+    let mut safe: String = file
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(120)
+        .collect();
+    while safe.starts_with('.') {
+        safe.remove(0);
+    }
+    if safe.is_empty() {
+        safe.push_str("download");
+    }
+    format!("{kind}; filename=\"{safe}\"; filename*=UTF-8''{safe}")
 }
 
 /// A file name from a title: letters and digits, the rest as dashes.
@@ -118,5 +150,21 @@ mod tests {
         );
         assert_eq!(super::file_stem("<script>"), "script");
         assert_eq!(super::file_stem("日本"), "design");
+    }
+
+    #[test]
+    fn a_download_is_named_from_a_safe_alphabet_only() {
+        assert_eq!(
+            super::disposition("attachment", "plan-r1-cvt-compute-p2p.csv"),
+            "attachment; filename=\"plan-r1-cvt-compute-p2p.csv\"; \
+             filename*=UTF-8''plan-r1-cvt-compute-p2p.csv"
+        );
+        let crafted = super::disposition("attachment", "x\"; filename=\"invoice.exe\r\n");
+        assert_eq!(crafted.matches("filename=").count(), 1, "{crafted}");
+        assert!(!crafted.contains('\r') && !crafted.contains(" filename=\"invoice"));
+        assert_eq!(
+            super::disposition("inline", "../../.bashrc"),
+            "inline; filename=\"-..-.bashrc\"; filename*=UTF-8''-..-.bashrc"
+        );
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::cli::PublicUrl;
 use crate::client::{identify, TrustedProxies};
-use crate::csrf::{same_origin, Origin};
+use crate::csrf::{same_origin, AllowedHosts, Origin};
 use crate::rate_limit::{meter, Limits};
 use app::store::Store;
 use axum::http::{header, HeaderValue, Method};
@@ -48,6 +48,8 @@ pub struct Settings {
     pub trusted_proxies: TrustedProxies,
     /// Requests served at once; more are answered 503 with Retry-After.
     pub max_concurrent_requests: usize,
+    /// The host names requests may name.
+    pub allowed_hosts: AllowedHosts,
 }
 
 /// Seconds a shed request is told to wait before trying again.
@@ -172,6 +174,7 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
         .layer(axum::middleware::from_fn_with_state(
             Origin {
                 public_url: settings.public_url.clone(),
+                allowed_hosts: settings.allowed_hosts.clone(),
             },
             same_origin,
         ))

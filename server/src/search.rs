@@ -7,7 +7,7 @@
 //! an ideal network, at most 50 ms added per token, checkpoints within their budget.
 
 use app::search::form::default_limits;
-use engine::search::{search, SearchRequest, SearchResult};
+use engine::search::{Search, SearchRequest, SearchResult};
 use engine::{DesignSpec, SpecErrors};
 
 /// The request in `text`: a search request, or a design spec to search with the default
@@ -26,9 +26,24 @@ pub fn request(text: &str) -> Result<SearchRequest, SpecErrors> {
     Ok(request)
 }
 
-/// The search `text` asks for, run to the end.
-pub fn run_text(text: &str) -> Result<SearchResult, SpecErrors> {
-    search(request(text)?)
+/// `request`'s search, refused when it may make more fabric evaluations than a search on the
+/// server makes (`app::search::MAX_EVALUATIONS`), run in slices of `slice` candidates until it
+/// ends (its result) or `stop` says to stop (`None`).
+pub fn run_until(
+    request: SearchRequest,
+    slice: u64,
+    stop: impl Fn() -> bool,
+) -> Result<Option<SearchResult>, SpecErrors> {
+    let mut search = Search::new(request)?;
+    search.within(app::search::MAX_EVALUATIONS)?;
+    loop {
+        if stop() {
+            return Ok(None);
+        }
+        if search.step(slice).done {
+            return Ok(Some(search.result()));
+        }
+    }
 }
 
 /// `fabric-planner search`: prints the result as JSON (or its summary); the exit code.
@@ -40,9 +55,20 @@ pub fn run(args: &crate::cli::SearchArgs) -> i32 {
             return 1;
         }
     };
-    match run_text(&text) {
-        Ok(result) if args.summary => {
+    let searched = request(&text).and_then(|request| {
+        let mut search = Search::new(request)?;
+        let work = search.work();
+        search.run();
+        Ok((search.result(), work))
+    });
+    match searched {
+        Ok((result, work)) if args.summary => {
             println!("{}", result.summary);
+            println!(
+                "At most {} fabric evaluations for {} candidates.",
+                engine::thousands(work.evaluations as f64),
+                engine::thousands(work.candidates as f64)
+            );
             for c in &result.frontier {
                 let fabrics: Vec<String> = c
                     .choice
@@ -68,7 +94,7 @@ pub fn run(args: &crate::cli::SearchArgs) -> i32 {
             }
             0
         }
-        Ok(result) => match serde_json::to_string_pretty(&result) {
+        Ok((result, _)) => match serde_json::to_string_pretty(&result) {
             Ok(json) => {
                 println!("{json}");
                 0

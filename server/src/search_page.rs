@@ -3,7 +3,8 @@
 //! slices on the blocking pool, bounded to `app::search::form::MAX_CANDIDATES` candidates, and
 //! the page is sent as it runs: its form first, then a line of progress every
 //! [`PROGRESS_EVERY`], then the answer. The browser shows each part as it comes, with no
-//! script, and a browser that leaves stops the search.
+//! script, and a browser that leaves stops the search. It runs in one of the searches' turns
+//! (`crate::heavy`), shared with the API: when every turn is taken the answer is 503.
 
 use crate::respond::{html, Answer, PageError, DOCUMENT_POLICY, UNBUFFERED};
 use crate::revisions::stored_revision;
@@ -22,40 +23,28 @@ use axum::routing::get;
 use axum::Router;
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::mpsc;
 
 /// How often the page says how far the search is.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 /// Candidates visited between two looks at the clock: a few milliseconds of work.
 const SLICE: u64 = 64;
-/// Searches run at once, one per core; more wait for their turn.
-const SEARCHING_AT_ONCE: usize = 2;
 /// Parts of a page waiting to be sent, at most.
 const QUEUED_PARTS: usize = 8;
-
-#[derive(Clone)]
-struct Searches {
-    store: Store,
-    running: Arc<Semaphore>,
-}
 
 pub fn routes(store: Store) -> Router {
     Router::new()
         .route("/d/{id}/r/{n}/search", get(page.layer(COMPUTES)))
-        .with_state(Searches {
-            store,
-            running: Arc::new(Semaphore::new(SEARCHING_AT_ONCE)),
-        })
+        .with_state(store)
 }
 
 async fn page(
-    State(searches): State<Searches>,
+    State(store): State<Store>,
     Path((id, n)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Answer {
-    let (_, revision) = stored_revision(&searches.store, &id, &n).await?;
+    let (_, revision) = stored_revision(&store, &id, &n).await?;
     let n = revision.number;
     let form = SearchForm::from_query(&query);
     let at = Searched {
@@ -68,12 +57,17 @@ async fn page(
     }
     let refused = |errors| PageError::Page(search_page(&at, &form, Some(Err(errors))));
     let request = form.request(revision.spec.clone()).map_err(refused)?;
-    let permit = searches
-        .running
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| PageError::Page(message(503, "Busy", "Try again in a moment.".into())))?;
+    // One of the searches' turns (shared with the API), or 503 at once.
+    let Some(permit) = crate::heavy::searches().take() else {
+        return Ok(crate::heavy::with_retry_after(html(&message(
+            503,
+            "Busy",
+            format!(
+                "Every design search's turn is taken: try again in {} s.",
+                crate::heavy::RETRY_AFTER_S
+            ),
+        ))));
+    };
     // A request the engine refuses is answered whole, with its status, before any is sent.
     let candidate = form.candidate;
     let running = tokio::task::spawn_blocking(move || Running::start(request, candidate))

@@ -3,6 +3,8 @@
 
 use crate::cli::ServeConfig;
 use crate::client::TrustedProxies;
+use crate::connections::Connections;
+use crate::csrf::AllowedHosts;
 use crate::rate_limit::{Limit, Limits};
 use crate::routes::{leptos_options, router, Settings};
 use anyhow::Context;
@@ -62,11 +64,14 @@ pub async fn start(
             public_url: config.public_url.clone(),
             trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
             max_concurrent_requests: config.max_concurrent_requests,
+            allowed_hosts: AllowedHosts::new(&config.allowed_hosts, config.public_url.as_ref()),
         },
     );
     let connections = Connections {
         header_timeout: Duration::from_secs(config.header_timeout_secs.max(1)),
         max_open: config.max_concurrent_requests.max(1) * CONNECTIONS_PER_REQUEST_SLOT,
+        max_per_client: config.max_connections_per_client.max(1),
+        trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
     };
     let done = tokio::spawn(async move {
         let result = connections.serve(listener, app, shutdown).await;
@@ -80,80 +85,6 @@ pub async fn start(
 /// Open connections allowed per request served at once: idle keep-alive connections
 /// outnumber busy ones.
 const CONNECTIONS_PER_REQUEST_SLOT: usize = 4;
-
-/// How long connections still open at shutdown may take to finish their requests.
-const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
-
-/// How connections are accepted: each must send its request headers within `header_timeout`
-/// (a client that sends half a request and waits is cut off), and at most `max_open` are open
-/// at once (beyond it the server stops accepting until one closes).
-struct Connections {
-    header_timeout: Duration,
-    max_open: usize,
-}
-
-impl Connections {
-    async fn serve(
-        self,
-        listener: tokio::net::TcpListener,
-        app: axum::Router,
-        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    ) -> std::io::Result<()> {
-        use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-        use hyper_util::server::conn::auto::Builder;
-        use tower::ServiceExt;
-        let mut builder = Builder::new(TokioExecutor::new());
-        builder
-            .http1()
-            .timer(TokioTimer::new())
-            .header_read_timeout(self.header_timeout);
-        let open = std::sync::Arc::new(tokio::sync::Semaphore::new(self.max_open));
-        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-        tokio::pin!(shutdown);
-        loop {
-            let Ok(permit) = open.clone().acquire_owned().await else {
-                break;
-            };
-            let (stream, peer) = tokio::select! {
-                accepted = listener.accept() => match accepted {
-                    Ok(accepted) => accepted,
-                    Err(error) => {
-                        // Out of file descriptors and the like: wait rather than spin.
-                        tracing::warn!(%error, "accepting a connection failed");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                },
-                () = &mut shutdown => break,
-            };
-            let service = app
-                .clone()
-                .map_request(move |mut request: axum::http::Request<_>| {
-                    request
-                        .extensions_mut()
-                        .insert(axum::extract::ConnectInfo(peer));
-                    request
-                });
-            let service = hyper_util::service::TowerToHyperService::new(service);
-            let connection = builder
-                .serve_connection_with_upgrades(TokioIo::new(stream), service)
-                .into_owned();
-            let connection = graceful.watch(connection);
-            tokio::spawn(async move {
-                let _ = connection.await;
-                drop(permit);
-            });
-        }
-        drop(listener);
-        if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown())
-            .await
-            .is_err()
-        {
-            tracing::warn!("connections still open after the shutdown grace period");
-        }
-        Ok(())
-    }
-}
 
 /// Completes on Ctrl-C or SIGTERM.
 pub async fn shutdown_signal() {

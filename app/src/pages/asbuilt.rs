@@ -8,12 +8,9 @@ use super::document::{document, escape, Page};
 use crate::dashboard::asbuilt_chart::{history, CheckPoint};
 use crate::report::{kept_cells, last_verdict, KEPT_COLUMNS};
 use crate::store::StoredCheck;
-use engine::asbuilt::{AsBuiltCheck, CableCheck, Status, Summary};
+use engine::asbuilt::{AsBuiltCheck, CableCheck, Status, Summary, MAX_LISTED};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
-
-/// Findings listed on the page at most; the counts above cover all of them.
-pub const MAX_LISTED: usize = 1_000;
 
 /// The form as last submitted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -79,6 +76,7 @@ fn what_was_found(c: &CableCheck) -> String {
 
 fn result_view(check: &AsBuiltCheck) -> impl IntoView {
     let t = &check.total;
+    let not_as_planned = (t.missing + t.swapped + t.degraded) as usize;
     let verdict = if t.findings() == 0 {
         format!("All {} cables are as planned.", check.cables())
     } else {
@@ -117,7 +115,7 @@ fn result_view(check: &AsBuiltCheck) -> impl IntoView {
             {(!check.by_rail.is_empty()).then(|| summary_table("asbuilt-by-rail", "By rail", &check.by_rail))}
             {(!check.findings.is_empty()).then(|| view! {
                 <table class="headroom" id="asbuilt-findings">
-                    <caption>{format!("Cables not as planned{}", if check.findings.len() > MAX_LISTED { format!(" (the first {MAX_LISTED})") } else { String::new() })}</caption>
+                    <caption>{format!("Cables not as planned{}", if not_as_planned > check.findings.len().min(MAX_LISTED) { format!(" (the first {} of {not_as_planned})", check.findings.len().min(MAX_LISTED)) } else { String::new() })}</caption>
                     <thead><tr><th scope="col">"Cable"</th><th scope="col">"Found"</th><th scope="col">"A end"</th><th scope="col">"Z end"</th><th scope="col">"What was found"</th></tr></thead>
                     <tbody>{rows}</tbody>
                 </table>

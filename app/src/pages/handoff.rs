@@ -5,19 +5,22 @@ use super::document::{document, Page};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
-/// The page listing `files` (name, content) of revision `n` of design `id`, titled `title`.
-pub fn handoff_page(id: &str, n: u32, title: &str, files: &[(String, String)]) -> Page {
+/// The page listing `files` (name, size in bytes) of revision `n` of design `id`, titled
+/// `title`, with the bundle's `readme`.
+pub fn handoff_page(
+    id: &str,
+    n: u32,
+    title: &str,
+    readme: &str,
+    files: &[(String, usize)],
+) -> Page {
     let base = format!("/d/{id}/r/{n}/handoff");
-    let readme = files
-        .iter()
-        .find(|(name, _)| name == "README.txt")
-        .map(|(_, text)| text.clone())
-        .unwrap_or_default();
+    let readme = readme.to_string();
     let items = files
         .iter()
-        .map(|(name, text)| {
+        .map(|(name, bytes)| {
             let href = format!("{base}/{name}");
-            let size = format!("{:.1} KB", text.len() as f64 / 1000.0);
+            let size = format!("{:.1} KB", *bytes as f64 / 1000.0);
             view! { <li><a href=href download="">{name.clone()}</a> " " <span class="note">{size}</span></li> }
         })
         .collect_view();

@@ -13,6 +13,11 @@ use crate::dashboard::search_chart::Point;
 use engine::search::{Progress, Search, SearchRequest};
 use engine::{DesignSpec, Workload};
 
+/// Fabric evaluations one search on the server may make at most ([`Search::within`]): each is
+/// kept for the rest of the search (about 250 bytes), so this bounds a search's memory to some
+/// 60 MB beside its candidates' records, and its time to a few seconds.
+pub const MAX_EVALUATIONS: u64 = 250_000;
+
 /// A search under way, with what its page needs besides the result: the searched design as
 /// a point of the chart, and the candidate to explain.
 pub struct Running {
@@ -48,8 +53,10 @@ impl Running {
                     .map_or(0.0, |r| (r.0 - 1.0) * 100.0)
             },
         };
+        let search = Search::new(request).map_err(words)?;
+        search.within(MAX_EVALUATIONS).map_err(words)?;
         Ok(Running {
-            search: Search::new(request).map_err(words)?,
+            search,
             base,
             per_token,
             candidate,

@@ -1,10 +1,12 @@
-//! As-built checks kept with a revision: what the built fabric reported about itself, as given,
-//! and what the check found on the day (a record: only the key holder adds one, and none is
-//! ever changed).
+//! As-built checks kept with a revision: what the check found on the day, as the report and the
+//! page need it (a record: only the key holder adds one, and none is ever changed). What the
+//! built fabric reported is not kept: its size is bounded only by the upload limit, and a kept
+//! check's findings are bounded ([`AsBuiltCheck::kept`]). Checks kept before this kept their
+//! output instead, and are run again from it when shown.
 
 use super::records::{self, AddOutcome};
 use super::{now_ms, revision_number, DesignId, EditKey, Store, StoreError};
-use engine::asbuilt::Summary;
+use engine::asbuilt::{AsBuiltCheck, Summary};
 use sqlx::Row;
 
 /// The tool whose output a check read.
@@ -44,12 +46,19 @@ pub struct NewCheck<'a> {
     pub label: &'a str,
     /// The day the output was taken, `YYYY-MM-DD`.
     pub checked_on: &'a str,
-    pub output: &'a str,
-    /// What the check found (its name is not kept).
-    pub found: &'a Summary,
+    /// What the check found, as kept ([`AsBuiltCheck::kept`]; the total's name is not kept).
+    pub found: &'a AsBuiltCheck,
 }
 
-/// A kept check (its output is read on its own, by `check_output`).
+/// What a kept check shows: what it found, or, for a check kept before findings were kept,
+/// the output to run it again from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeptFindings {
+    Found(Box<AsBuiltCheck>),
+    Output(String),
+}
+
+/// A kept check (what it found is read on its own, by `kept_findings`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredCheck {
     pub number: u32,
@@ -82,11 +91,12 @@ impl Store {
                 Ok(begun) => begun,
                 Err(refused) => return Ok(refused),
             };
-        let found = check.found;
+        let found = &check.found.total;
+        let found_json = super::designs::json(check.found)?;
         sqlx::query(
             "INSERT INTO asbuilt_checks (design_id, number, revision, fabric, tool, device, label, checked_on, output,
-                                         as_planned, missing, swapped, degraded, extra, created_at_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                                         found, as_planned, missing, swapped, degraded, extra, created_at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', $9, $10, $11, $12, $13, $14, $15)",
         )
         .bind(id.as_str())
         .bind(number)
@@ -96,7 +106,7 @@ impl Store {
         .bind(check.device)
         .bind(check.label)
         .bind(check.checked_on)
-        .bind(check.output)
+        .bind(found_json)
         .bind(i64::from(found.as_planned))
         .bind(i64::from(found.missing))
         .bind(i64::from(found.swapped))
@@ -165,18 +175,28 @@ impl Store {
         usize::try_from(count).map_err(|_| StoreError::Corrupt(format!("check count {count}")))
     }
 
-    /// The output kept with check `number` of design `id`, as given.
-    pub async fn check_output(
+    /// What check `number` of design `id` found, or the output it was kept with.
+    pub async fn kept_findings(
         &self,
         id: &DesignId,
         number: u32,
-    ) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT output FROM asbuilt_checks WHERE design_id = $1 AND number = $2",
+    ) -> Result<Option<KeptFindings>, StoreError> {
+        let row = sqlx::query(
+            "SELECT found, output FROM asbuilt_checks WHERE design_id = $1 AND number = $2",
         )
         .bind(id.as_str())
         .bind(i64::from(number))
         .fetch_optional(&self.pool)
-        .await?)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let found: String = row.try_get("found")?;
+        if found.is_empty() {
+            return Ok(Some(KeptFindings::Output(row.try_get("output")?)));
+        }
+        serde_json::from_str(&found)
+            .map(|found| Some(KeptFindings::Found(Box::new(found))))
+            .map_err(|e| StoreError::Corrupt(format!("as-built findings: {e}")))
     }
 }

@@ -42,7 +42,8 @@ pub struct StoredRevision {
     pub number: u32,
     pub spec: DesignSpec,
     /// The report as the engine of `engine_version` computed it when saved; `None` when
-    /// today's engine can no longer read that snapshot.
+    /// today's engine can no longer read that snapshot, or when the spec's names were mapped to
+    /// today's rules (the snapshot names them as they were).
     pub report: Option<Report>,
     pub engine_version: String,
     pub note: String,
@@ -97,7 +98,7 @@ impl Sort {
 /// a few hundred cookies per site at most).
 pub const MAX_LISTED_KEYS: usize = 500;
 
-fn json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+pub(super) fn json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
@@ -241,13 +242,18 @@ impl Store {
             return Ok(None);
         };
         let spec_json: String = row.try_get("spec_json")?;
-        let spec =
-            DesignSpec::from_json(&spec_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let (spec, mapped) = DesignSpec::from_stored_json(&spec_json)
+            .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        // A spec saved under earlier name rules is read with its names mapped; the report saved
+        // with it still has the old ones, and is not used (today's engine makes it again).
         let report_json: String = row.try_get("report_json")?;
+        let report = (!mapped)
+            .then(|| serde_json::from_str(&report_json).ok())
+            .flatten();
         Ok(Some(StoredRevision {
             number: revision_number(&row, "number")?,
             spec,
-            report: serde_json::from_str(&report_json).ok(),
+            report,
             engine_version: row.try_get("engine_version")?,
             note: row.try_get("note")?,
             saved_at_ms: row.try_get("created_at_ms")?,

@@ -11,7 +11,7 @@ mod key;
 mod records;
 mod save;
 
-pub use asbuilt::{NewCheck, StoredCheck, Tool};
+pub use asbuilt::{KeptFindings, NewCheck, StoredCheck, Tool};
 pub use baselines::{NewBaseline, StoredBaseline};
 pub use designs::{DesignHead, Listing, RevisionMeta, SaveOutcome, Sort, StoredRevision};
 pub use id::DesignId;

@@ -3,7 +3,7 @@ use super::options;
 use crate::editor::Editor;
 use crate::fields::{Kind, NumInput, SelectInput, TextInput};
 use crate::templates::{apply_hybrid, fabric, unused_fabric_name};
-use engine::{Metres, Role, Technology, Workload};
+use engine::{Metres, Role, Technology};
 use leptos::prelude::*;
 
 /// Step 3: the fabrics, and which workloads each carries.
@@ -38,25 +38,6 @@ pub fn FabricsStep() -> AnyView {
     .into_any()
 }
 
-/// Renames fabric `i`, and the workloads that referred to it.
-fn rename(s: &mut engine::DesignSpec, i: usize, name: String) {
-    let Some(old) = s.fabrics.get(i).map(|f| f.name.clone()) else {
-        return;
-    };
-    for w in &mut s.workloads {
-        let fabric = match w {
-            Workload::Training(t) => &mut t.fabric,
-            Workload::Inference(x) => &mut x.fabric,
-            Workload::Rag(r) => &mut r.fabric,
-            Workload::Storage(st) => &mut st.fabric,
-        };
-        if *fabric == old {
-            *fabric = name.clone();
-        }
-    }
-    s.fabrics[i].name = name;
-}
-
 #[component]
 fn FabricCard(i: usize) -> AnyView {
     let editor = Editor::get();
@@ -66,7 +47,7 @@ fn FabricCard(i: usize) -> AnyView {
             .spec
             .with(|s| s.fabrics.get(i).map(|f| f.name.clone()).unwrap_or_default())
     });
-    let set_name = Callback::new(move |v: String| editor.update(|s| rename(s, i, v)));
+    let set_name = Callback::new(move |v: String| editor.update(|s| s.rename_fabric(i, v)));
     let (role, set_role) = lens::fabric_choice(
         i,
         |f| options::role_key(f.role).to_string(),

@@ -11,7 +11,7 @@ mod matcher;
 mod result;
 
 pub use matcher::{check, check_fabrics};
-pub use result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
+pub use result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary, MAX_LISTED};
 
 use crate::units::push_decimal;
 use serde::{Deserialize, Serialize};

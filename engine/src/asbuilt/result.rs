@@ -147,10 +147,26 @@ pub struct AsBuiltCheck {
     pub by_rail: Vec<Summary>,
 }
 
+/// Cables not as planned and extra links a kept check lists, and a page shows, at most each;
+/// the counts hold every one.
+pub const MAX_LISTED: usize = 1_000;
+
 impl AsBuiltCheck {
     /// Cables checked.
     pub fn cables(&self) -> usize {
-        self.as_planned.len() + self.findings.len()
+        let t = &self.total;
+        (t.as_planned + t.missing + t.swapped + t.degraded) as usize
+    }
+
+    /// What is kept of a check: its counts, whole, and the first [`MAX_LISTED`] cables not as
+    /// planned and extra links; the labels of the cables as planned are not kept (their count
+    /// is). A check of the largest fabric keeps a few hundred kilobytes, whatever the size of
+    /// the output it read.
+    pub fn kept(mut self) -> AsBuiltCheck {
+        self.as_planned = Vec::new();
+        self.findings.truncate(MAX_LISTED);
+        self.extra.truncate(MAX_LISTED);
+        self
     }
 
     /// The finding for the cable labelled `label`; `None` when it is as planned or unknown.

@@ -11,7 +11,7 @@
 //! PFC with no-drop on priority 3 and a watchdog, ECN on queue 3 from 150 to 1,500 KB, CNPs in
 //! strict-priority queue 6.
 
-use super::text::yaml_string as q;
+use super::text::{comment, yaml_string as q};
 use super::{port_number, role_of, PlannedFabric};
 use crate::asbuilt::eos_port;
 use crate::spec::DesignSpec;
@@ -190,7 +190,7 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
         "# Arista AVD eos_designs inputs for fabric {name} of {title}: {layout}.\n\
          # Switch port pN of the cabling sheet is EthernetN, or EthernetC/L for lane L of cage C.\n\
          # Each host also needs its node type (see the inventory file).",
-        title = spec.title.replace('\n', " "),
+        title = comment(&spec.title),
         layout = f.fabric.plan.layout.label()
     );
     let _ = writeln!(out, "fabric_name: {}", q(&fabric_name(name)));

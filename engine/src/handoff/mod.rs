@@ -24,7 +24,7 @@ use crate::spec::{DesignSpec, Role};
 use crate::technology::Transport;
 use crate::units::push_decimal;
 
-pub use text::{csv_row, hostlist, yaml_string};
+pub use text::{comment, csv_row, hostlist, spreadsheet_text, yaml_string};
 
 /// A cable of the sheet with its label.
 #[derive(Debug, Clone, PartialEq)]
@@ -288,8 +288,23 @@ pub fn scheduling_fabric<'p, 'a>(
         .or_else(|| fabrics.first())
 }
 
-/// Every file of the hand-off bundle: (file name, content), in a fixed order.
+/// Every file of the hand-off bundle: (file name, content), in a fixed order, the README
+/// first.
 pub fn bundle(spec: &DesignSpec, report: &Report) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let readme = write_bundle(spec, report, |name, text| files.push((name, text)));
+    files.insert(0, ("README.txt".into(), readme));
+    files
+}
+
+/// The files of [`bundle`] but its README, handed to `out` one at a time as each is written,
+/// so that a caller that compresses or sends them need not hold them all at once; returns the
+/// README, which lists them.
+pub fn write_bundle(
+    spec: &DesignSpec,
+    report: &Report,
+    mut out: impl FnMut(String, String),
+) -> String {
     let (fabrics, skipped) = planned(report);
     // The floor's sheet walks the same links in the same order; it has a cable for every
     // planned one only when every fabric fits its switches.
@@ -297,52 +312,54 @@ pub fn bundle(spec: &DesignSpec, report: &Report) -> Vec<(String, String)> {
     let floor = placed
         .as_deref()
         .filter(|sheet| sheet.len() == fabrics.iter().map(|f| f.cables.len()).sum::<usize>());
-    let mut files: Vec<(String, String)> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut files = |name: String, text: String| {
+        names.push(name.clone());
+        out(name, text);
+    };
     let preset = spec.cluster.node_preset.as_deref();
     for f in &fabrics {
         let name = &f.fabric.name;
-        files.push((format!("cvt/{name}-p2p.csv"), cvt::p2p_csv(f)));
+        files(format!("cvt/{name}-p2p.csv"), cvt::p2p_csv(f));
         match f.transport() {
             Transport::InfiniBand => {
-                files.push((
+                files(
                     format!("infiniband/{name}-ibnetdiscover.net"),
                     ibnet::topology(f),
-                ));
+                );
             }
             Transport::Roce | Transport::Tcp => {
-                files.push((format!("avd/{name}.yml"), avd::fabric_vars(spec, f)));
-                files.push((format!("avd/{name}-inventory.yml"), avd::inventory(f)));
+                files(format!("avd/{name}.yml"), avd::fabric_vars(spec, f));
+                files(format!("avd/{name}-inventory.yml"), avd::inventory(f));
             }
         }
-        files.push((format!("graphviz/{name}.dot"), dot::graph(f)));
+        files(format!("graphviz/{name}.dot"), dot::graph(f));
     }
-    files.push((
+    files(
         "netbox/device-types.yaml".into(),
         netbox::device_types(&fabrics, preset),
-    ));
-    files.push((
+    );
+    files(
         "netbox/racks.csv".into(),
         netbox::racks(floor, spec.floor.rack_units, &spec.title),
-    ));
-    files.push((
+    );
+    files(
         "netbox/devices.csv".into(),
         netbox::devices(&fabrics, floor, preset, &spec.title),
-    ));
-    files.push(("netbox/interfaces.csv".into(), netbox::interfaces(&fabrics)));
-    files.push(("netbox/cables.csv".into(), netbox::cables(&fabrics, floor)));
+    );
+    files("netbox/interfaces.csv".into(), netbox::interfaces(&fabrics));
+    files("netbox/cables.csv".into(), netbox::cables(&fabrics, floor));
     if let Some(f) = scheduling_fabric(&fabrics) {
-        files.push(("slurm/topology.conf".into(), slurm::tree(f)));
-        files.push(("slurm/topology-block.conf".into(), slurm::block(f)));
-        files.push((
+        files("slurm/topology.conf".into(), slurm::tree(f));
+        files("slurm/topology-block.conf".into(), slurm::block(f));
+        files(
             "kubernetes/node-labels.yaml".into(),
             k8s::node_labels(spec, f),
-        ));
-        files.push((
+        );
+        files(
             "kubernetes/kueue-topology.yaml".into(),
             k8s::kueue_topology(f),
-        ));
+        );
     }
-    let readme = readme::readme(spec, &files, &skipped);
-    files.insert(0, ("README.txt".into(), readme));
-    files
+    readme::readme(spec, &names, &skipped)
 }

@@ -1,6 +1,7 @@
 //! The README of the bundle: what each file is, which tool reads it, how names map to the
 //! cabling sheet.
 
+use super::text::comment;
 use crate::spec::DesignSpec;
 
 fn describe(file: &str) -> &'static str {
@@ -21,16 +22,16 @@ fn describe(file: &str) -> &'static str {
     }
 }
 
-pub fn readme(spec: &DesignSpec, files: &[(String, String)], skipped: &[String]) -> String {
+pub fn readme(spec: &DesignSpec, files: &[String], skipped: &[String]) -> String {
     let mut out = format!(
         "Hand-off bundle: {}\n\n\
          Every file is generated from the same design revision as the cabling sheet. Device names\n\
          are the sheet's; switch port pN is port N of the switch (InfiniBand port N, Cumulus swpN or\n\
          swpCsS for lane S of split cage C, EOS EthernetN or EthernetC/L); cables carry the sheet's\n\
          labels (C00001 onwards).\n\nFiles:\n",
-        spec.title.replace('\n', " ")
+        comment(&spec.title)
     );
-    for (name, _) in files {
+    for name in files {
         out.push_str(&format!("\n{name}\n    {}\n", describe(name)));
     }
     if !skipped.is_empty() {

@@ -1,10 +1,32 @@
-//! Quoting for the text formats of the bundle: CSV (RFC 4180), YAML double-quoted scalars
-//! (YAML 1.2 §7.3.1) and Slurm hostlists.
+//! Quoting for the text formats of the bundle: CSV (RFC 4180, with text a spreadsheet would
+//! run kept as text), YAML double-quoted scalars (YAML 1.2 §7.3.1), comments, and Slurm
+//! hostlists. Every text of the design that reaches a file goes through one of these; names
+//! that switches and schedulers read are already restricted by the spec's rules
+//! ([`crate::spec::names`]).
 
 use crate::units::push_hex;
+use std::borrow::Cow;
+
+/// A cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or
+/// a carriage return) with a leading apostrophe, so that it stays text [OWASP, "CSV
+/// Injection"]. Every CSV the planner writes puts its cells through this.
+pub fn spreadsheet_text(text: &str) -> Cow<'_, str> {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}").into()
+    } else {
+        text.into()
+    }
+}
+
+/// The text of a comment line: the design's text on one line (`#` comments of YAML, Slurm and
+/// the READMEs end at any line break, YAML 1.1 readers' U+2028 included).
+pub fn comment(text: &str) -> Cow<'_, str> {
+    crate::spec::names::one_line(text)
+}
 
 /// One CSV line: fields with a comma, quote or line break are quoted, quotes doubled
-/// [RFC 4180 §2]. Lines end with `\n`.
+/// [RFC 4180 §2], and text a spreadsheet would run kept as text ([`spreadsheet_text`]). Lines
+/// end with `\n`.
 pub fn csv_row<S: AsRef<str>>(fields: &[S]) -> String {
     let mut line = String::new();
     push_csv_row(&mut line, fields);
@@ -17,7 +39,8 @@ pub fn push_csv_row<S: AsRef<str>>(line: &mut String, fields: &[S]) {
         if i > 0 {
             line.push(',');
         }
-        let f = f.as_ref();
+        let cell = spreadsheet_text(f.as_ref());
+        let f: &str = &cell;
         // Bytes rather than a pattern of chars: the bundle writes a few hundred thousand fields.
         let special = f.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'));
         if special || f.starts_with(' ') || f.ends_with(' ') {
@@ -32,8 +55,9 @@ pub fn push_csv_row<S: AsRef<str>>(line: &mut String, fields: &[S]) {
 }
 
 /// A YAML double-quoted scalar: always quoted, so that names such as `no`, `on`, `1e3` or
-/// `null` stay strings in every YAML version; `\` and `"` are escaped, control characters
-/// written as `\uXXXX`.
+/// `null` stay strings in every YAML version; `\` and `"` are escaped, and control characters
+/// and the characters YAML 1.1 reads as line breaks (NEL, U+2028, U+2029) written as `\uXXXX`
+/// [YAML 1.2 §5.7].
 pub fn yaml_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     push_yaml_string(&mut out, s);
@@ -44,9 +68,8 @@ pub fn yaml_string(s: &str) -> String {
 pub(crate) fn push_yaml_string(out: &mut String, s: &str) {
     out.push('"');
     // Device names need no escapes: copied whole.
-    if !s
-        .bytes()
-        .any(|b| b == b'"' || b == b'\\' || b < 0x20 || b == 0x7f)
+    if s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
     {
         out.push_str(s);
         out.push('"');
@@ -56,7 +79,7 @@ pub(crate) fn push_yaml_string(out: &mut String, s: &str) {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => {
                 out.push_str("\\u");
                 push_hex(out, u64::from(c as u32), 4);
             }
@@ -146,9 +169,23 @@ mod tests {
     }
 
     #[test]
+    fn csv_cells_a_spreadsheet_would_run_stay_text() {
+        assert_eq!(
+            csv_row(&["=HYPERLINK(\"x\")", "-1", "@a", "plain"]),
+            "\"'=HYPERLINK(\"\"x\"\")\",'-1,'@a,plain\n"
+        );
+    }
+
+    #[test]
+    fn comments_are_one_line() {
+        assert_eq!(comment("a\rusername evil\u{2028}b"), "a username evil b");
+    }
+
+    #[test]
     fn yaml_strings_are_double_quoted_and_escaped() {
         assert_eq!(yaml_string("no"), "\"no\"");
         assert_eq!(yaml_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+        assert_eq!(yaml_string("a\u{2028}b\u{85}"), "\"a\\u2028b\\u0085\"");
     }
 
     #[test]

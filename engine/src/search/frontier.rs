@@ -24,6 +24,18 @@ pub struct Progress {
     pub done: bool,
 }
 
+/// The most a search can cost, known before it starts ([`Search::work`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Work {
+    /// Candidates it will visit.
+    pub candidates: u64,
+    /// Fabric evaluations it may need: each fabric's option and NIC count is evaluated once,
+    /// and only for the candidates visited (one per fabric each, at most). Each takes about as
+    /// long as sizing a design (tens of microseconds) and is kept for the rest of the search
+    /// (about 200 bytes).
+    pub evaluations: u64,
+}
+
 /// A design search that runs in slices: [`Search::new`], then [`Search::step`] until done,
 /// then [`Search::result`].
 #[derive(Debug, Clone)]
@@ -94,6 +106,53 @@ impl Search {
             frontier: self.frontier.len(),
             done: self.next >= self.planned,
         }
+    }
+
+    /// The most this search can cost ([`Work`]), to refuse one too large before it starts.
+    pub fn work(&self) -> Work {
+        let options: u64 = self
+            .space
+            .blocks
+            .iter()
+            .map(|b| {
+                let per_nics = b
+                    .options
+                    .iter()
+                    .fold(0u64, |n, o| n.saturating_add(o.len() as u64));
+                per_nics.saturating_mul(b.nics.len() as u64)
+            })
+            .fold(0u64, u64::saturating_add);
+        let fabrics = self
+            .space
+            .blocks
+            .iter()
+            .map(|b| b.options.len() as u64)
+            .max()
+            .unwrap_or(0);
+        Work {
+            candidates: self.planned,
+            evaluations: options.min(self.planned.saturating_mul(fabrics)),
+        }
+    }
+
+    /// Refuses this search when it may need more than `most` fabric evaluations ([`Work`]),
+    /// saying how many and what to narrow.
+    pub fn within(&self, most: u64) -> Result<(), SpecErrors> {
+        let work = self.work();
+        if work.evaluations <= most {
+            return Ok(());
+        }
+        Err(SpecErrors(vec![FieldError::new(
+            "freedoms",
+            format!(
+                "span up to {} fabric evaluations for {} candidates; at most {} are made for \
+                 one search: offer fewer values (oversubscriptions, NIC counts, technologies, \
+                 port speeds or switch models), or lower max_candidates",
+                crate::units::thousands(work.evaluations as f64),
+                crate::units::thousands(work.candidates as f64),
+                crate::units::thousands(most as f64),
+            ),
+        )]))
     }
 
     /// Visits up to `budget` more candidates.

@@ -59,7 +59,7 @@ pub use checks::{Breach, Check, Measure};
 pub use explain::{
     breach, describe_choice, Candidate, Explanation, Measured, NextCheaper, NoDesign,
 };
-pub use frontier::{Progress, Search};
+pub use frontier::{Progress, Search, Work};
 pub use record::{Record, Status};
 pub use request::{
     default_max_candidates, Arrangement, Constraints, Freedoms, Limits, SearchRequest, Targets,

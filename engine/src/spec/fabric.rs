@@ -102,7 +102,13 @@ impl Default for CableRuns {
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fabric {
-    /// Unique within the design; workloads refer to it.
+    /// Unique within the design; workloads refer to it. It names the fabric's switches and
+    /// ports in the hand-off files (`compute-leaf-01`): lower-case letters, digits and hyphens,
+    /// starting with a letter, at most 32 characters ([`super::names`]).
+    #[cfg_attr(
+        feature = "schema",
+        schemars(pattern(super::names::FABRIC_NAME_PATTERN), length(min = 1, max = 32))
+    )]
     pub name: String,
     pub role: Role,
     pub technology: Technology,

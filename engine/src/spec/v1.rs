@@ -38,17 +38,8 @@ impl SpecV1 {
     /// Every error in the version-1 fields, at their version-1 paths (`training.gpus`).
     pub fn validate(&self) -> Result<(), SpecErrors> {
         let mut errors = Vec::new();
-        let title = self.title.trim();
-        if title.is_empty() {
-            errors.push(FieldError::new("title", "must not be empty"));
-        } else if title.chars().count() > super::validate::MAX_TITLE_CHARS {
-            errors.push(FieldError::new(
-                "title",
-                format!(
-                    "must be at most {} characters",
-                    super::validate::MAX_TITLE_CHARS
-                ),
-            ));
+        if let Some(why) = super::validate::name_error(&self.title) {
+            errors.push(FieldError::new("title", why));
         }
         let job = &self.training;
         positive(

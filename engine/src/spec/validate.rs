@@ -117,16 +117,25 @@ impl Checker {
         }
     }
 
+    /// A title or a workload's name: one line of visible text ([`super::names`]).
     fn name(&mut self, path: impl FieldPath, value: &str) {
-        let value = value.trim();
-        if value.is_empty() {
-            self.fail(path, "must not be empty");
-        } else if value.chars().count() > MAX_TITLE_CHARS {
-            self.fail(
-                path,
-                format!("must be at most {MAX_TITLE_CHARS} characters"),
-            );
+        if let Some(why) = name_error(value) {
+            self.fail(path, why);
         }
+    }
+}
+
+/// Why `value` cannot be a title or a workload's name: one line of visible text
+/// ([`super::names`]) of at most [`MAX_TITLE_CHARS`] characters.
+pub(super) fn name_error(value: &str) -> Option<String> {
+    if super::names::is_blank(value) {
+        Some("must not be empty".into())
+    } else if let Some(why) = super::names::text_error(value) {
+        Some(why.into())
+    } else if value.trim().chars().count() > MAX_TITLE_CHARS {
+        Some(format!("must be at most {MAX_TITLE_CHARS} characters"))
+    } else {
+        None
     }
 }
 
@@ -167,8 +176,10 @@ pub(super) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
     floor::floor(&mut check, spec);
     for (i, o) in spec.overrides.iter().enumerate() {
         let at = format!("overrides[{i}]");
-        if o.item.trim().is_empty() {
+        if super::names::is_blank(&o.item) {
             check.fail(At(&at, "item"), "must name a BOM item");
+        } else if let Some(why) = super::names::text_error(&o.item) {
+            check.fail(At(&at, "item"), why);
         }
         if let Some(price) = o.unit_price_usd {
             check.number(At(&at, "unit_price_usd"), price.0, 0.0, false, 1e9, " USD");
@@ -224,7 +235,9 @@ fn cluster(check: &mut Checker, spec: &DesignSpec) {
 
 fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
     let at = format!("fabrics[{i}]");
-    check.name(At(&at, "name"), &f.name);
+    if let Some(why) = super::names::fabric_name_error(&f.name) {
+        check.fail(At(&at, "name"), why);
+    }
     if spec.fabrics[..i].iter().any(|other| other.name == f.name) {
         check.fail(
             At(&at, "name"),

@@ -25,6 +25,24 @@ impl Workload {
     }
 
     /// Name of the fabric this workload's traffic is mapped to.
+    pub fn name_mut(&mut self) -> &mut String {
+        match self {
+            Workload::Training(w) => &mut w.name,
+            Workload::Inference(w) => &mut w.name,
+            Workload::Rag(w) => &mut w.name,
+            Workload::Storage(w) => &mut w.name,
+        }
+    }
+
+    pub fn fabric_mut(&mut self) -> &mut String {
+        match self {
+            Workload::Training(w) => &mut w.fabric,
+            Workload::Inference(w) => &mut w.fabric,
+            Workload::Rag(w) => &mut w.fabric,
+            Workload::Storage(w) => &mut w.fabric,
+        }
+    }
+
     pub fn fabric(&self) -> &str {
         match self {
             Workload::Training(w) => &w.fabric,

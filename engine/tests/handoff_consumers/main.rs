@@ -14,6 +14,7 @@ mod support;
 
 mod daemon;
 mod ibsim;
+mod injection;
 mod slurm;
 
 use engine::asbuilt::{check, ibnetdiscover, ObservedLink};
@@ -105,9 +106,41 @@ fn graphviz_lays_out_every_fabric_graph() {
     }
 }
 
+/// A folder of its own under the system's temporary folder, for one test's files.
+fn scratch_folder(what: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("fabric-planner-{what}-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+/// What a tool printed, both streams.
+fn output_text(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The AVD files of `files` read by pyavd (`scripts/consumers/avd_check.py` does the reading).
+fn pyavd_check(python: &Path, files: &[(String, String)], what: &str) -> std::process::Output {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let folder = scratch_folder(&format!("avd-{what}"));
+    std::fs::create_dir_all(folder.join("avd")).unwrap();
+    for (name, text) in files.iter().filter(|(name, _)| name.starts_with("avd/")) {
+        std::fs::write(folder.join(name), text).unwrap();
+    }
+    let out = Command::new(python)
+        .arg(root.join("scripts/consumers/avd_check.py"))
+        .arg(folder.join("avd"))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&folder);
+    out
+}
+
 /// pyavd validates every Ethernet fabric's AVD inputs against its schema, builds the fabric's
-/// facts and renders every switch's EOS configuration, with the lossless QoS profile
-/// (`scripts/consumers/avd_check.py` does the reading).
+/// facts and renders every switch's EOS configuration, with the lossless QoS profile.
 #[test]
 fn arista_pyavd_accepts_every_avd_fabric_and_configures_every_switch() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -117,33 +150,11 @@ fn arista_pyavd_accepts_every_avd_fabric_and_configures_every_switch() {
     }
     let mut checked = 0;
     for (example, files) in bundles() {
-        let avd: Vec<&(String, String)> = files
-            .iter()
-            .filter(|(name, _)| name.starts_with("avd/"))
-            .collect();
-        if avd.is_empty() {
+        if !files.iter().any(|(name, _)| name.starts_with("avd/")) {
             continue;
         }
-        let folder = std::env::temp_dir().join(format!(
-            "fabric-planner-avd-{}-{example}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(folder.join("avd")).unwrap();
-        for (name, text) in &avd {
-            std::fs::write(folder.join(name), text).unwrap();
-        }
-        let out = Command::new(&python)
-            .arg(root.join("scripts/consumers/avd_check.py"))
-            .arg(folder.join("avd"))
-            .output()
-            .unwrap();
-        let _ = std::fs::remove_dir_all(&folder);
-        assert!(
-            out.status.success(),
-            "{example}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = pyavd_check(&python, &files, example);
+        assert!(out.status.success(), "{example}: {}", output_text(&out));
         checked += 1;
     }
     assert!(checked >= 2, "{checked} examples with Ethernet fabrics");

@@ -1,9 +1,7 @@
 //! Saves under contention and crashes: concurrent saves on one design all persist as distinct
 //! revisions in order, and a server killed mid-save keeps every revision it acknowledged.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};

@@ -2,9 +2,7 @@
 //! totals, and the cabling sheet of a DGX SuperPOD-like 4-SU design has one row per cable with
 //! every port used at most once.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::collections::HashSet;
 

@@ -1,9 +1,7 @@
 //! The search page over HTTP: a revision's question as a form in the address, its frontier as
 //! a chart and a table, a candidate explained, and a bad number refused by its label.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn example(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap()

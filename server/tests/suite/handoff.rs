@@ -1,9 +1,7 @@
 //! A revision's hand-off files over HTTP: listed with what each is for, each downloadable, the
-//! same bytes every time.
+//! same bytes every time, the bundle made once however many ask for it.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[tokio::test]
 async fn a_superpod_revision_lists_its_handoff_files_and_serves_each_the_same_every_time() {
@@ -71,4 +69,44 @@ async fn a_superpod_revision_lists_its_handoff_files_and_serves_each_the_same_ev
         "the design page links the hand-off files"
     );
     server.stop().await;
+}
+
+#[tokio::test]
+async fn a_revision_s_bundle_is_made_once_however_many_ask_for_its_files_at_once() {
+    use std::sync::atomic::Ordering;
+    let (_dir, database) = temp_database();
+    let server = std::sync::Arc::new(TestServer::start(&database).await);
+    let spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    let design = server.create(&spec).await;
+    let before = server::handoff::BUNDLES_MADE.load(Ordering::SeqCst);
+    let files = [
+        "README.txt",
+        "cvt/compute-p2p.csv",
+        "netbox/cables.csv",
+        "slurm/topology.conf",
+    ];
+    let asks: Vec<_> = (0..16)
+        .map(|i| {
+            let server = server.clone();
+            let path = format!("/d/{}/r/1/handoff/{}", design.id, files[i % files.len()]);
+            tokio::spawn(async move { server.get(&path).await.status().as_u16() })
+        })
+        .collect();
+    for ask in asks {
+        assert_eq!(ask.await.unwrap(), 200);
+    }
+    let zip = server
+        .get(&format!("/d/{}/r/1/handoff.zip", design.id))
+        .await;
+    assert_eq!(zip.status(), 200);
+    assert_eq!(
+        server::handoff::BUNDLES_MADE.load(Ordering::SeqCst) - before,
+        1,
+        "made once, then kept"
+    );
+    std::sync::Arc::try_unwrap(server)
+        .ok()
+        .unwrap()
+        .stop()
+        .await;
 }

@@ -6,10 +6,10 @@
 //! database on it whose user may create databases (`scripts/test.sh` starts one with
 //! `scripts/postgres.sh`). Each test works in a database of its own, dropped at the end.
 
-mod common;
-
-use app::store::{AddOutcome, Database, DesignId, EditKey, NewBaseline, NewCheck, Store, Tool};
-use common::*;
+use crate::common::*;
+use app::store::{
+    AddOutcome, Database, DesignId, EditKey, KeptFindings, NewBaseline, NewCheck, Store, Tool,
+};
 use serde_json::{json, Value};
 use sqlx::migrate::MigrateDatabase;
 use std::collections::BTreeSet;
@@ -151,10 +151,17 @@ async fn on_postgres_a_design_is_created_revised_listed_and_shown_and_a_wrong_ke
     assert_eq!(store.baseline_count().await.unwrap(), 1);
 
     // As-built checks: kept with the key against an existing revision, with what they found.
-    let found = engine::asbuilt::Summary {
-        as_planned: 510,
-        missing: 2,
-        ..Default::default()
+    let found = engine::asbuilt::AsBuiltCheck {
+        as_planned: Vec::new(),
+        findings: Vec::new(),
+        extra: Vec::new(),
+        total: engine::asbuilt::Summary {
+            as_planned: 510,
+            missing: 2,
+            ..Default::default()
+        },
+        by_switch: Vec::new(),
+        by_rail: Vec::new(),
     };
     let check = |revision| NewCheck {
         revision,
@@ -163,7 +170,6 @@ async fn on_postgres_a_design_is_created_revised_listed_and_shown_and_a_wrong_ke
         device: "",
         label: "after cabling",
         checked_on: "2026-11-03",
-        output: "Switch 1 \"S-1\"",
         found: &found,
     };
     assert_eq!(
@@ -184,8 +190,8 @@ async fn on_postgres_a_design_is_created_revised_listed_and_shown_and_a_wrong_ke
     assert_eq!(kept[0].found.name, "after cabling");
     assert_eq!(store.check_count(&id, 1).await.unwrap(), 0);
     assert_eq!(
-        store.check_output(&id, 1).await.unwrap().as_deref(),
-        Some("Switch 1 \"S-1\"")
+        store.kept_findings(&id, 1).await.unwrap(),
+        Some(KeptFindings::Found(Box::new(found.clone())))
     );
     store.close().await;
     drop_database(&url).await;

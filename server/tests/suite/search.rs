@@ -1,16 +1,13 @@
 //! `POST /api/search`: the engine's design search over HTTP.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 #[tokio::test]
 async fn a_search_over_the_api_returns_the_frontier_or_says_which_target_nobody_meets() {
     let (_dir, database) = temp_database();
     let server = TestServer::start(&database).await;
-    let training: Value =
-        serde_json::from_str(include_str!("../../examples/seventy-b-training.json")).unwrap();
+    let training: Value = serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
     let post = |body: Value| {
         server
             .client

@@ -2,9 +2,7 @@
 //! claiming an edit link by GET, forged client addresses, slow and excess requests, and what
 //! may be cached.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 use server::cli::ServeConfig;
 use std::time::Duration;
@@ -309,7 +307,7 @@ async fn a_client_that_sends_half_its_headers_is_cut_off_and_others_are_served()
     let server = TestServer::start_with(quick).await;
     let addr = server.base.trim_start_matches("http://").to_string();
     let mut slow = tokio::net::TcpStream::connect(&addr).await.unwrap();
-    slow.write_all(b"GET /designs HTTP/1.1\r\nHost: planner\r\n")
+    slow.write_all(b"GET /designs HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         .await
         .unwrap();
     assert_eq!(
@@ -337,7 +335,7 @@ async fn over_the_concurrency_limit_a_request_is_shed_with_503_and_retry_after()
     let mut holder = tokio::net::TcpStream::connect(&addr).await.unwrap();
     holder
         .write_all(
-            b"POST /api/evaluate HTTP/1.1\r\nHost: planner\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+            b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
         )
         .await
         .unwrap();
@@ -366,7 +364,7 @@ fn resident_bytes() -> u64 {
 /// eight NICs on 400GbE RoCE), and its storage fabric beside it.
 fn largest_design() -> serde_json::Value {
     let mut spec: serde_json::Value =
-        serde_json::from_str(include_str!("../../examples/seventy-b-training.json")).unwrap();
+        serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
     let nodes = engine::MAX_FABRIC_ENDPOINTS / 8;
     spec["title"] = json!("A million ports");
     spec["cluster"]["nodes"] = json!(nodes);

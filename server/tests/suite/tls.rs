@@ -1,10 +1,8 @@
 //! Behind a TLS-terminating proxy (`--public-url https://…`): key cookies are `__Host-` and
-//! `Secure`, every response carries HSTS, and reports link to the public address. Its own test
-//! binary, because the cookie setting holds for the whole process.
+//! `Secure`, every response carries HSTS, and reports link to the public address. The cookie
+//! setting holds for the whole process: the test runs in a process of its own (nextest).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use server::cli::{PublicUrl, ServeConfig};
 
 #[tokio::test]
@@ -15,6 +13,8 @@ async fn over_https_cookies_are_host_only_and_secure_with_hsts_and_absolute_link
         app::store::Database::SqliteFile(database.clone()),
     );
     config.public_url = Some(PublicUrl::parse("https://planner.example.com/").unwrap());
+    // The test reaches the server at its own address, as a proxy would.
+    config.allowed_hosts = vec!["127.0.0.1".into()];
     let server = TestServer::start_with(config).await;
     let saved = server.save(&seventy_b_on_256_gpus()).await;
     assert_eq!(saved.status(), 200);

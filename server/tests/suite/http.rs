@@ -1,8 +1,6 @@
 //! The real server over HTTP, each test with its own temporary SQLite file.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 #[tokio::test]

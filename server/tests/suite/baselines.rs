@@ -2,9 +2,7 @@
 //! its revision, checked against the design's prediction with a verdict, and charted over
 //! time; bad logs get a message naming the line, and nothing stored changes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 

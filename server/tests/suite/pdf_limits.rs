@@ -2,9 +2,7 @@
 //! Typst still runs, and many requests for one PDF typeset it once. Its own test binary, since
 //! it reads the process's typesetting counters.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use server::report::{TYPESETTING, TYPESETTING_AT_ONCE};
 use std::time::Duration;
 

@@ -1,9 +1,7 @@
 //! The JSON API under `/api/`, and its OpenAPI document: every documented operation answers,
 //! and with a status the document lists for it.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 async fn post(

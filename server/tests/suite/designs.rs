@@ -1,9 +1,7 @@
 //! Saved designs over HTTP: ownership by edit key, revisions and their pages, my designs,
 //! compare, import and export, the stale-engine notice, and migrating an older database.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 fn retitled(title: &str) -> Value {

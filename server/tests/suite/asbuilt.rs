@@ -3,9 +3,7 @@
 //! ibnetdiscover is refused with the line at fault. The key holder keeps checks with the
 //! revision, which its page charts and its report lists; nobody else stores anything.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use engine::handoff::{ibnet, planned};
 use reqwest::multipart::{Form, Part};
 

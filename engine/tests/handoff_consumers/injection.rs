@@ -1,0 +1,179 @@
+//! A design whose own text attacks the consumers of its hand-off files, read by those consumers:
+//! Arista's pyavd renders no extra user, Slurm's controller sees no extra switch, and a YAML
+//! reader sees exactly the documents and keys that were written. The design is one saved under
+//! earlier rules (read as the store reads it, names mapped); new input with such text is refused
+//! (`engine/tests/spec_json.rs`).
+
+use super::slurm::{slurm_reads, tree};
+use super::*;
+
+/// What the attack run put in a title: a carriage return, and U+2028 (a line break to YAML 1.1
+/// readers), each before a line that would give every switch a passwordless admin.
+const TITLE: &str = "lab\r\nusername evil privilege 15 role network-admin nopassword\u{2028}local_users: [{name: evil}] # ";
+
+/// What it put in a fabric name: a new Slurm switch, and a new Kubernetes document.
+fn fabric_name(name: &str) -> String {
+    format!("{name}\nSwitchName=evil Switches=x\n---\napiVersion: v1\nkind: Namespace")
+}
+
+/// The hybrid example (InfiniBand, RoCE and storage fabrics) with the attack's title and fabric
+/// names, as a stored revision would have them, read the way the store reads it.
+fn hostile() -> (DesignSpec, Report) {
+    let mut value: serde_json::Value = serde_json::from_str(engine::examples::HYBRID).unwrap();
+    value["title"] = TITLE.into();
+    for fabric in value["fabrics"].as_array_mut().unwrap() {
+        let name = fabric["name"].as_str().unwrap().to_string();
+        fabric["name"] = fabric_name(&name).into();
+    }
+    for workload in value["workloads"].as_array_mut().unwrap() {
+        let name = workload["fabric"].as_str().unwrap().to_string();
+        workload["fabric"] = fabric_name(&name).into();
+    }
+    let text = value.to_string();
+    assert!(
+        DesignSpec::from_json(&text).is_err(),
+        "new input like this is refused"
+    );
+    let (spec, mapped) = DesignSpec::from_stored_json(&text).unwrap();
+    assert!(mapped);
+    let report = evaluate(&spec).unwrap();
+    (spec, report)
+}
+
+#[test]
+fn a_hostile_design_s_names_are_mapped_to_names_every_consumer_reads_as_names() {
+    let (spec, _) = hostile();
+    let names: Vec<&str> = spec.fabrics.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "training-switchname-evil-switche",
+            "inference-switchname-evil-switch",
+            "storage-switchname-evil-switches"
+        ]
+    );
+    assert!(
+        !spec.title.contains(['\r', '\n', '\u{2028}']),
+        "{}",
+        spec.title
+    );
+}
+
+/// pyavd: the AVD inputs of the hostile design validate, and no switch's rendered EOS
+/// configuration has a user account (the inputs define none).
+#[test]
+fn pyavd_renders_no_user_from_a_hostile_title() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join(".tools/pyavd/bin/python");
+    if !installed(&python) {
+        return;
+    }
+    let (spec, report) = hostile();
+    let files = bundle(&spec, &report);
+    assert!(files.iter().any(|(name, _)| name.starts_with("avd/")));
+    let out = pyavd_check(&python, &files, "hostile");
+    assert!(out.status.success(), "{}", output_text(&out));
+    let text = output_text(&out);
+    assert!(text.contains("lines of EOS configuration"), "{text}");
+    assert!(!text.contains("username"), "{text}");
+}
+
+/// Slurm: the hostile design's topology.conf gives back exactly the switches written, none of
+/// them the attack's.
+#[test]
+fn slurmctld_sees_no_switch_a_fabric_name_adds() {
+    if !installed(&sbin("slurmctld")) || !installed(Path::new("scontrol")) {
+        return;
+    }
+    let (spec, report) = hostile();
+    let files: BTreeMap<String, String> = bundle(&spec, &report).into_iter().collect();
+    let (fabrics, _) = planned(&report);
+    let fabric = scheduling_fabric(&fabrics).unwrap();
+    let nodes: Vec<&str> = fabric.hosts();
+    let topology = &files["slurm/topology.conf"];
+    let shown = slurm_reads(topology, &nodes, "hostile").unwrap_or_else(|e| panic!("{e}"));
+    let read: Vec<String> = tree(&shown).into_keys().collect();
+    let written: Vec<String> = tree(topology).into_keys().collect();
+    assert_eq!(read, written, "{shown}");
+    let prefix = format!("{}-", fabric.fabric.name);
+    assert!(read.iter().all(|s| s.starts_with(&prefix)), "{shown}");
+}
+
+/// A YAML 1.1 reader (PyYAML, as Ansible reads the inventory) sees in every YAML file of the
+/// hostile design exactly the documents and top-level keys written: one `Node` per node, one
+/// Kueue `Topology`, one document of AVD fabric variables and one of inventory.
+#[test]
+fn a_yaml_reader_sees_exactly_the_documents_written() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join(".tools/pyavd/bin/python");
+    if !installed(&python) {
+        return;
+    }
+    let (spec, report) = hostile();
+    let files = bundle(&spec, &report);
+    let folder = scratch_folder("yaml");
+    let mut paths = BTreeMap::new();
+    for (name, text) in files
+        .iter()
+        .filter(|(n, _)| n.ends_with(".yml") || n.ends_with(".yaml"))
+    {
+        let path = folder.join(name.replace('/', "-"));
+        std::fs::write(&path, text).unwrap();
+        paths.insert(path.display().to_string(), name.clone());
+    }
+    let out = Command::new(&python)
+        .arg(root.join("scripts/consumers/yaml_documents.py"))
+        .args(paths.keys())
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&folder);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let read: BTreeMap<String, Vec<Vec<String>>> = serde_json::from_slice(&out.stdout).unwrap();
+    let (fabrics, _) = planned(&report);
+    let nodes = scheduling_fabric(&fabrics).unwrap().hosts().len();
+    for (path, documents) in read {
+        let name = &paths[&path];
+        let keys = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        if name.ends_with("node-labels.yaml") {
+            assert_eq!(documents.len(), nodes, "{name}");
+            for d in &documents {
+                assert_eq!(d, &keys(&["apiVersion", "kind", "metadata"]), "{name}");
+            }
+        } else if name.ends_with("kueue-topology.yaml") {
+            assert_eq!(
+                documents,
+                [keys(&["apiVersion", "kind", "metadata", "spec"])],
+                "{name}"
+            );
+        } else if name.ends_with("-inventory.yml") {
+            assert_eq!(documents, [keys(&["all"])], "{name}");
+        } else if name.starts_with("avd/") {
+            assert_eq!(documents.len(), 1, "{name}");
+            assert!(
+                !documents[0]
+                    .iter()
+                    .any(|k| k.contains("evil") || k == "local_users"),
+                "{name}: {documents:?}"
+            );
+        }
+    }
+}
+
+/// The ibnetdiscover topology of the hostile design holds one `Switch` record per switch of
+/// the fabric and names no other.
+#[test]
+fn the_infiniband_topology_holds_one_record_per_switch() {
+    let (spec, report) = hostile();
+    let files = bundle(&spec, &report);
+    let (fabrics, _) = planned(&report);
+    for fabric in fabrics
+        .iter()
+        .filter(|f| f.transport() == engine::Transport::InfiniBand)
+    {
+        let name = format!("infiniband/{}-ibnetdiscover.net", fabric.fabric.name);
+        let text = &files.iter().find(|(n, _)| *n == name).unwrap().1;
+        let records = text.lines().filter(|l| l.starts_with("Switch")).count();
+        assert_eq!(records, fabric.switches().len(), "{name}");
+        assert!(!text.contains("evil\""), "{name}");
+    }
+}
