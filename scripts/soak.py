@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Soak test of a running Fabric Planner on loopback: mixed valid, invalid and hostile requests
-from many threads for a bounded time, then a check that every acknowledged save is stored.
+(design searches and hand-off downloads among them) from many threads for a bounded time, then a
+check that every acknowledged save is stored.
 
 Usage: scripts/soak.py BASE_URL SERVER_PID [SECONDS] [THREADS]
 e.g.   scripts/soak.py http://127.0.0.1:3000 "$(pgrep -f 'fabric-planner serve')" 600 32
@@ -24,6 +25,14 @@ THREADS = int(sys.argv[4]) if len(sys.argv) > 4 else 32
 assert BASE.startswith("http://127.") or BASE.startswith("http://[::1]"), "loopback only"
 
 EXAMPLE = json.load(open("examples/seventy-b-training.json"))
+# A search near the server's budget of fabric evaluations (as scripts/heavy_load.py runs it).
+LARGE_SEARCH = {
+    "base": json.load(open("examples/hybrid.json")),
+    "freedoms": {"technologies": ["ib_ndr", "roce400", "roce800", "tcp100"], "switch_models": True,
+                 "leaf_oversubscription": [1, 2, 3, 4], "nics_per_node": [2, 4, 8],
+                 "arrangements": ["as_designed", "shared", "separate"]},
+    "max_candidates": 200000,
+}
 HOSTILE = ["<script>alert(1)</script>", "'; DROP TABLE designs; --", "=HYPERLINK(\"x\")",
            "\u0000\n\r", "#set page(width: 1pt)", "{{ x }}"]
 
@@ -84,6 +93,17 @@ def one():
         return request("POST", "/fn/save_design", {"spec": spec("cross-site")}, headers={"Origin": "https://evil.example"})[0]
     if kind < 0.6:
         return request("POST", "/api/evaluate", spec("evaluate"))[0]
+    if kind < 0.64:
+        # A design search: the default question on a design, or a large request.
+        body = spec("search") if random.random() < 0.7 else LARGE_SEARCH
+        return request("POST", "/api/search", body)[0]
+    if kind < 0.72 and acknowledged:
+        with lock:
+            design_id, _, n = random.choice(acknowledged)
+        path = random.choice(["", ".zip", "/README.txt", "/cvt/compute-p2p.csv", "/netbox/cables.csv",
+                              "/slurm/topology.conf", "/kubernetes/node-labels.yaml", "/avd/storage.yml",
+                              "/no-such-file"])
+        return request("GET", f"/d/{design_id}/r/{n}/handoff{path}")[0]
     if acknowledged:
         with lock:
             design_id, _, n = random.choice(acknowledged)

@@ -5,7 +5,8 @@ use lru::LruCache;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
-/// Something kept, which knows how many bytes it holds.
+/// Something kept, which knows how many bytes it holds (allocated, not only used: a buffer
+/// grown by doubling can hold twice its length).
 pub trait Weighed {
     fn bytes(&self) -> usize;
 }
@@ -57,8 +58,9 @@ impl<K: Hash + Eq, V: Weighed + Clone> ByteCache<K, V> {
 }
 
 impl Weighed for Arc<app::pages::document::Page> {
+    /// What the page's text holds allocated, which can be up to twice its length.
     fn bytes(&self) -> usize {
-        self.html.len()
+        self.html.capacity()
     }
 }
 

@@ -27,8 +27,9 @@ use axum::Router;
 use std::io::{Read, Write};
 use std::sync::Arc;
 
-/// Bundles kept, in bytes of zip (the largest accepted design's is about 40 MB).
-const KEPT_BYTES: usize = 160 << 20;
+/// Bundles kept, in bytes of zip: a few thousand of the usual design's (25 to 130 KB), or
+/// nine of the largest accepted design's (7 MB).
+const KEPT_BYTES: usize = 64 << 20;
 /// Bundles made at once: the largest takes a few hundred megabytes while it is made.
 const MADE_AT_ONCE: usize = 1;
 /// Distinct bundles waiting or being made; more at once get 503.
@@ -132,12 +133,20 @@ async fn make(store: Store, id: DesignId, number: u32) -> Made<Bundle> {
     })
     .await;
     match zipped {
-        Ok(Ok(Zipped { zip, readme, files })) => Ok(Bundle {
+        Ok(Ok(Zipped {
+            mut zip,
+            readme,
+            files,
+        })) => Ok(Bundle {
             title,
             number,
             readme: readme.into(),
             files: Arc::new(files),
-            zip: Bytes::from(zip),
+            // Grown by doubling as it was written: kept at its length.
+            zip: {
+                zip.shrink_to_fit();
+                Bytes::from(zip)
+            },
         }),
         Ok(Err(error)) => {
             tracing::error!(%error, "a hand-off bundle could not be zipped");

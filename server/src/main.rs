@@ -3,6 +3,10 @@ use server::cli::{Cli, Command};
 use server::serve::{open_store, shutdown_signal, start};
 use tracing_subscriber::EnvFilter;
 
+/// The server's allocator (see `Cargo.toml`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();

@@ -230,9 +230,13 @@ async fn make_pdf(reports: Reports, key: PdfKey, done: watch::Sender<Option<Made
         })
         .await;
         match typeset {
-            Ok(Ok(bytes)) => Ok(Typeset {
+            Ok(Ok(mut bytes)) => Ok(Typeset {
                 file,
-                bytes: Bytes::from(bytes),
+                // Kept at its length, whatever the writer allocated as it grew.
+                bytes: {
+                    bytes.shrink_to_fit();
+                    Bytes::from(bytes)
+                },
             }),
             Ok(Err(error)) => {
                 tracing::error!(%error, "a report could not be typeset");

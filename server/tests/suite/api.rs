@@ -232,6 +232,14 @@ async fn every_operation_in_the_openapi_document_answers_as_its_schemas_say() {
     let server = TestServer::start(&database).await;
     let document: Value = server.get("/api/openapi.json").await.json().await.unwrap();
     assert_eq!(document["openapi"], "3.1.0");
+    // A fabric's name has the rule the spec holds it to: it names switches in the hand-off.
+    let name = &document["components"]["schemas"]["Fabric"]["properties"]["name"];
+    assert_eq!(
+        name["pattern"].as_str(),
+        Some(engine::names::FABRIC_NAME_PATTERN),
+        "{name}"
+    );
+    assert_eq!(name["maxLength"], 32);
     let (id, key) = create(&server).await;
     let (id, key) = (id.as_str(), key.as_str());
     let search = json!({"base": seventy_b_on_256_gpus(), "max_candidates": 2000});
