@@ -119,6 +119,14 @@ impl Origin {
     }
 }
 
+/// Whether the request comes from a browser that reads the answer as a page.
+fn wants_a_page(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/html"))
+}
+
 /// Whether the endpoint at `path` reads a JSON body, and so must be sent JSON.
 fn reads_json(path: &str) -> bool {
     path.starts_with("/api/") || path.starts_with("/fn/")
@@ -138,15 +146,19 @@ pub async fn same_origin(State(origin): State<Origin>, request: Request, next: N
     let host = requested_host(&request);
     if let Some(host) = host {
         if !origin.allowed_hosts.allows(host) {
-            return refuse(
-                StatusCode::MISDIRECTED_REQUEST,
-                "misdirected_request",
-                &format!(
-                    "this server answers to {}; to reach it under another name, start it with \
-                     --allowed-host or --public-url",
-                    origin.allowed_hosts.describe()
-                ),
+            let why = format!(
+                "this server answers to {}; to reach it under another name, start it with \
+                 --allowed-host or --public-url",
+                origin.allowed_hosts.describe()
             );
+            if wants_a_page(request.headers()) {
+                return crate::respond::html(&app::pages::document::message(
+                    421,
+                    "Not this address",
+                    format!("The planner is not served at this address: {why}."),
+                ));
+            }
+            return refuse(StatusCode::MISDIRECTED_REQUEST, "misdirected_request", &why);
         }
     }
     let method = request.method();

@@ -216,6 +216,16 @@ async fn a_host_the_server_does_not_answer_to_is_refused_with_421() {
         body["details"].as_str().unwrap().contains("--allowed-host"),
         "{body}"
     );
+    let page = server
+        .client
+        .get(format!("{}/designs", server.base))
+        .header("host", "attacker.example:3000")
+        .header("accept", "text/html")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 421);
+    assert!(page.text().await.unwrap().contains("Not this address"));
     let port = server.base.rsplit(':').next().unwrap().to_string();
     for host in [format!("localhost:{port}"), format!("127.0.0.1:{port}")] {
         let ours = server
