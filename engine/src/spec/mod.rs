@@ -45,6 +45,8 @@ pub const SPEC_VERSION: u32 = 3;
 #[serde(deny_unknown_fields)]
 pub struct DesignSpec {
     pub schema_version: u32,
+    /// One line of visible text, at most 200 characters: no control characters (NUL
+    /// included) and no line or paragraph separators ([`names`]).
     pub title: String,
     pub cluster: Cluster,
     #[serde(default)]

@@ -150,6 +150,7 @@ pub enum Compute {
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Training {
+    /// One line of visible text, at most 200 characters (as a title).
     pub name: String,
     pub fabric: String,
     pub model: Model,
@@ -206,6 +207,7 @@ pub fn default_overlap() -> f64 {
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Inference {
+    /// One line of visible text, at most 200 characters (as a title).
     pub name: String,
     pub fabric: String,
     pub model: Model,
@@ -237,6 +239,7 @@ impl Inference {
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rag {
+    /// One line of visible text, at most 200 characters (as a title).
     pub name: String,
     pub fabric: String,
     pub queries_per_s: f64,
@@ -255,6 +258,7 @@ pub struct Rag {
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Storage {
+    /// One line of visible text, at most 200 characters (as a title).
     pub name: String,
     pub fabric: String,
     /// Samples read per training step (the global batch).
