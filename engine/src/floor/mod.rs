@@ -170,6 +170,14 @@ pub(crate) fn rack_name(row: u32, position: u32) -> String {
     name
 }
 
+/// Rack units one node takes: the design's figure, else its chassis's.
+pub fn node_rack_units(spec: &DesignSpec) -> u32 {
+    spec.floor
+        .node_rack_units
+        .unwrap_or(crate::catalog::chassis(&spec.cluster).rack_units)
+        .max(1)
+}
+
 /// Places every node and switch of `spec` (evaluated as `report`), routes every cable and
 /// weighs every rack. Never panics.
 pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {

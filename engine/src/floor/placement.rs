@@ -138,7 +138,7 @@ pub(crate) fn place(spec: &DesignSpec, fabrics: &[FabricReport]) -> Placed {
     let floor = &spec.floor;
     let chassis = chassis(&spec.cluster);
     let height = floor.rack_units.max(1);
-    let node_units = floor.node_rack_units.unwrap_or(chassis.rack_units).max(1);
+    let node_units = super::node_rack_units(spec);
     let node_power_kw = floor.node_power_kw.unwrap_or(chassis.power_kw).0;
     let per_rack = floor
         .nodes_per_rack

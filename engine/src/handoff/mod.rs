@@ -335,9 +335,16 @@ pub fn write_bundle(
         }
         files(format!("graphviz/{name}.dot"), dot::graph(f));
     }
+    let node_units = crate::floor::node_rack_units(spec);
+    files("netbox/sites.csv".into(), netbox::sites(&spec.title));
+    files(
+        "netbox/manufacturers.csv".into(),
+        netbox::manufacturers(&fabrics, preset, node_units),
+    );
+    files("netbox/device-roles.csv".into(), netbox::device_roles());
     files(
         "netbox/device-types.yaml".into(),
-        netbox::device_types(&fabrics, preset),
+        netbox::device_types(&fabrics, preset, node_units),
     );
     files(
         "netbox/racks.csv".into(),
@@ -345,7 +352,7 @@ pub fn write_bundle(
     );
     files(
         "netbox/devices.csv".into(),
-        netbox::devices(&fabrics, floor, preset, &spec.title),
+        netbox::devices(&fabrics, floor, preset, node_units, &spec.title),
     );
     files("netbox/interfaces.csv".into(), netbox::interfaces(&fabrics));
     files("netbox/cables.csv".into(), netbox::cables(&fabrics, floor));

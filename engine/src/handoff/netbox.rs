@@ -3,9 +3,9 @@
 //! cables with the column names of NetBox's CSV import forms (netbox-community/netbox
 //! netbox/dcim/forms/bulk_import.py, choices in netbox/dcim/choices.py).
 //!
-//! Import in this order, after creating the site (named as the design) and the device roles
-//! named in devices.csv: device types, racks, devices, interfaces, cables. Interfaces keep the
-//! sheet's port names; cables carry the sheet's labels. Where the design's floor places every
+//! Import in this order, each file into its own import page: sites, manufacturers, device roles,
+//! device types, racks, devices, interfaces, cables (each names objects of the files before it).
+//! Interfaces keep the sheet's port names; cables carry the sheet's labels. Where the design's floor places every
 //! fabric, devices stand in their racks at their rack units and each cable has its own routed,
 //! orderable length and medium (`crate::floor::cabling`); otherwise devices have no rack and
 //! cables the run and medium their tier was given.
@@ -19,6 +19,9 @@ use crate::technology::Transport;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+pub const SITE_COLUMNS: [&str; 3] = ["name", "slug", "status"];
+pub const MANUFACTURER_COLUMNS: [&str; 2] = ["name", "slug"];
+pub const ROLE_COLUMNS: [&str; 3] = ["name", "slug", "color"];
 pub const RACK_COLUMNS: [&str; 5] = ["site", "name", "status", "width", "u_height"];
 pub const DEVICE_COLUMNS: [&str; 9] = [
     "name",
@@ -56,22 +59,32 @@ pub fn site(title: &str) -> String {
         .collect()
 }
 
+/// A NetBox slug of `text`: lower-case letters, digits, `-` and `_` (its SlugField), every other
+/// run of characters one `-`, at most 100 characters; `fallback` when nothing is left.
+fn slug(text: &str, fallback: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.truncate(100);
+    let out = out.trim_end_matches('-');
+    if out.is_empty() {
+        fallback.to_string()
+    } else {
+        out.to_string()
+    }
+}
+
 /// (manufacturer, model, slug, rack units) of a catalog name such as
 /// "NVIDIA Spectrum-4 SN5600 (64×800G OSFP)".
 fn device_type(name: &str, units: f64) -> (String, String, String, f64) {
     let short = name.split(" (").next().unwrap_or(name).trim();
     let (manufacturer, model) = short.split_once(' ').unwrap_or(("Generic", short));
-    let slug: String = format!("{manufacturer}-{model}")
-        .to_ascii_lowercase()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
+    let slug = slug(&format!("{manufacturer}-{model}"), "device");
     (manufacturer.to_string(), model.to_string(), slug, units)
 }
 
@@ -87,16 +100,70 @@ struct Hosts {
     endpoint: (String, String, String, f64),
 }
 
-fn hosts(preset: Option<&str>) -> Hosts {
-    // The design gives no node height: 0 U is NetBox's "not racked by height".
+/// The device types of the hosts: a node as tall as the floor stands it (`node_units`: a DGX
+/// H100 takes 8 U), an extra endpoint (a storage server, the subnet manager) 1 U. NetBox refuses
+/// a rack position for a 0 U type [netbox/dcim/models/devices.py, `Device.clean`].
+fn hosts(preset: Option<&str>, node_units: u32) -> Hosts {
     let node = preset
         .and_then(node_preset)
-        .map(|p| device_type(p.name, 0.0))
-        .unwrap_or_else(|| device_type("Generic GPU node", 0.0));
+        .map(|p| device_type(p.name, f64::from(node_units)))
+        .unwrap_or_else(|| device_type("Generic GPU node", f64::from(node_units)));
     Hosts {
         node,
-        endpoint: device_type("Generic fabric endpoint", 0.0),
+        endpoint: device_type("Generic fabric endpoint", 1.0),
     }
+}
+
+/// The site the design's devices and racks stand in, named as the design.
+pub fn sites(title: &str) -> String {
+    let mut out = csv_row(&SITE_COLUMNS);
+    push_csv_row(&mut out, &[&site(title), &slug(title, "design"), "planned"]);
+    out
+}
+
+/// Every manufacturer the device types name, each once.
+pub fn manufacturers(fabrics: &[PlannedFabric], preset: Option<&str>, node_units: u32) -> String {
+    let mut out = csv_row(&MANUFACTURER_COLUMNS);
+    let mut seen = BTreeSet::new();
+    for (manufacturer, ..) in types(fabrics, preset, node_units) {
+        if seen.insert(manufacturer.clone()) {
+            let slug = slug(&manufacturer, "manufacturer");
+            push_csv_row(&mut out, &[manufacturer.as_str(), &slug]);
+        }
+    }
+    out
+}
+
+/// The device roles devices.csv names, with a colour each (six hex digits, as NetBox's
+/// ColorField takes it).
+pub const ROLES: [(&str, &str); 5] = [
+    ("Leaf switch", "2196f3"),
+    ("Spine switch", "3f51b5"),
+    ("Core switch", "673ab7"),
+    ("GPU node", "4caf50"),
+    ("Fabric endpoint", "9e9e9e"),
+];
+
+/// The device roles, every one devices.csv may name.
+pub fn device_roles() -> String {
+    let mut out = csv_row(&ROLE_COLUMNS);
+    for (name, color) in ROLES {
+        push_csv_row(&mut out, &[name, &slug(name, "role"), color]);
+    }
+    out
+}
+
+/// Every device type of the bundle: the fabrics' switches, then the hosts'.
+fn types(
+    fabrics: &[PlannedFabric],
+    preset: Option<&str>,
+    node_units: u32,
+) -> Vec<(String, String, String, f64)> {
+    let h = hosts(preset, node_units);
+    let mut types: Vec<(String, String, String, f64)> = fabrics.iter().map(switch_type).collect();
+    types.push(h.node);
+    types.push(h.endpoint);
+    types
 }
 
 fn is_endpoint(f: &PlannedFabric, device: &str) -> bool {
@@ -106,14 +173,10 @@ fn is_endpoint(f: &PlannedFabric, device: &str) -> bool {
 }
 
 /// Device types, one YAML document each.
-pub fn device_types(fabrics: &[PlannedFabric], preset: Option<&str>) -> String {
-    let h = hosts(preset);
-    let mut types: Vec<(String, String, String, f64)> = fabrics.iter().map(switch_type).collect();
-    types.push(h.node);
-    types.push(h.endpoint);
+pub fn device_types(fabrics: &[PlannedFabric], preset: Option<&str>, node_units: u32) -> String {
     let mut seen = BTreeSet::new();
     let mut out = String::new();
-    for (manufacturer, model, slug, units) in types {
+    for (manufacturer, model, slug, units) in types(fabrics, preset, node_units) {
         if !seen.insert(slug.clone()) {
             continue;
         }
@@ -129,13 +192,14 @@ pub fn device_types(fabrics: &[PlannedFabric], preset: Option<&str>) -> String {
 }
 
 fn role(f: &PlannedFabric, device: &str) -> &'static str {
-    match role_of(&f.fabric.name, device) {
-        Some("leaf") => "Leaf switch",
-        Some("spine") => "Spine switch",
-        Some("core") => "Core switch",
-        _ if is_endpoint(f, device) => "Fabric endpoint",
-        _ => "GPU node",
-    }
+    let at = match role_of(&f.fabric.name, device) {
+        Some("leaf") => 0,
+        Some("spine") => 1,
+        Some("core") => 2,
+        _ if is_endpoint(f, device) => 4,
+        _ => 3,
+    };
+    ROLES[at].0
 }
 
 /// Racks: every rack of the floor that holds a device of the bundle, 19-inch, as tall as the
@@ -179,10 +243,11 @@ pub fn devices(
     fabrics: &[PlannedFabric],
     floor: Option<&[Cable]>,
     preset: Option<&str>,
+    node_units: u32,
     title: &str,
 ) -> String {
     let site = site(title);
-    let h = hosts(preset);
+    let h = hosts(preset, node_units);
     let at = positions(floor);
     let mut out = csv_row(&DEVICE_COLUMNS);
     let mut seen = FastSet::default();
