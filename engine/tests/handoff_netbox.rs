@@ -30,6 +30,9 @@ struct NetBox {
 
 type Row = BTreeMap<String, String>;
 
+/// The import of one row of a CSV file.
+type Import = fn(&mut NetBox, &Row) -> Result<(), String>;
+
 /// The rows of a CSV import as column → value, refusing a row whose length differs from the
 /// header (NetBox's CSV reader: utilities/forms/bulk_import.py, `BulkImportForm._clean_csv`).
 fn rows(text: &str) -> Vec<Row> {
@@ -344,7 +347,7 @@ impl NetBox {
     /// what NetBox says.
     fn import(files: &HashMap<String, String>) -> Result<NetBox, String> {
         let mut netbox = NetBox::default();
-        let csv: [(&str, fn(&mut NetBox, &Row) -> Result<(), String>); 3] = [
+        let csv: [(&str, Import); 3] = [
             ("netbox/sites.csv", NetBox::site),
             ("netbox/manufacturers.csv", NetBox::manufacturer),
             ("netbox/device-roles.csv", NetBox::role),
@@ -362,7 +365,7 @@ impl NetBox {
                 .device_type(t)
                 .map_err(|e| format!("netbox/device-types.yaml document {}: {e}", i + 1))?;
         }
-        let csv: [(&str, fn(&mut NetBox, &Row) -> Result<(), String>); 4] = [
+        let csv: [(&str, Import); 4] = [
             ("netbox/racks.csv", NetBox::rack),
             ("netbox/devices.csv", NetBox::device),
             ("netbox/interfaces.csv", NetBox::interface),

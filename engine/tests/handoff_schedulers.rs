@@ -3,10 +3,11 @@
 
 mod support;
 
+use engine::handoff::k8s::{FABRIC, TIERS, TIERS_0X};
 use engine::handoff::{bundle, planned, scheduling_fabric};
 use engine::{evaluate, DesignSpec};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use support::{expand_hostlist, yaml, yaml_documents, EXAMPLES};
+use support::{expand_hostlist, yaml_documents, EXAMPLES};
 
 /// For each example: the bundle, and the nodes of its scheduling fabric (no extra endpoints).
 fn each(mut test: impl FnMut(&HashMap<String, String>, BTreeSet<String>, &engine::FabricReport)) {
@@ -124,32 +125,42 @@ fn label_value(v: &str) -> bool {
 
 #[test]
 fn every_node_gets_one_valid_label_per_tier_and_kueue_levels_run_coarse_to_fine() {
-    each(|files, nodes, _| {
-        let docs = yaml_documents(&files["kubernetes/node-labels.yaml"]);
-        assert_eq!(docs.len(), nodes.len());
-        let mut named = BTreeSet::new();
-        for d in &docs {
-            assert_eq!(
-                (d["apiVersion"].as_str(), d["kind"].as_str()),
-                (Some("v1"), Some("Node"))
-            );
-            named.insert(d["metadata"]["name"].as_str().unwrap().to_string());
-            let labels = d["metadata"]["labels"].as_object().unwrap();
-            let keys: Vec<&str> = labels.keys().map(String::as_str).collect();
-            assert_eq!(
-                keys,
-                [
-                    "network.topology.nvidia.com/block",
-                    "network.topology.nvidia.com/datacenter",
-                    "network.topology.nvidia.com/spine"
-                ]
-            );
-            for v in labels.values() {
-                assert!(label_value(v.as_str().unwrap()), "{v}");
+    each(|files, nodes, fabric| {
+        let tiers = match fabric.plan.tiers {
+            1 => 1,
+            2 => 2,
+            _ => 3,
+        };
+        for (file, keys) in [
+            ("kubernetes/node-labels.yaml", TIERS),
+            ("kubernetes/node-labels-topograph-0x.yaml", TIERS_0X),
+        ] {
+            let docs = yaml_documents(&files[file]);
+            assert_eq!(docs.len(), nodes.len());
+            let mut named = BTreeSet::new();
+            for d in &docs {
+                assert_eq!(
+                    (d["apiVersion"].as_str(), d["kind"].as_str()),
+                    (Some("v1"), Some("Node"))
+                );
+                named.insert(d["metadata"]["name"].as_str().unwrap().to_string());
+                let labels = d["metadata"]["labels"].as_object().unwrap();
+                let found: BTreeSet<&str> = labels.keys().map(String::as_str).collect();
+                let expected: BTreeSet<&str> =
+                    keys[..tiers].iter().copied().chain([FABRIC]).collect();
+                assert_eq!(found, expected, "{file}");
+                assert_eq!(labels[FABRIC], fabric.name.as_str());
+                for v in labels.values() {
+                    assert!(label_value(v.as_str().unwrap()), "{v}");
+                }
             }
+            assert_eq!(named, nodes);
         }
-        assert_eq!(named, nodes);
-        let topology = yaml(&files["kubernetes/kueue-topology.yaml"]);
+        // The Topology from the coarsest tier to the host, and the flavor that uses it on the
+        // fabric's nodes (Kueue's TAS needs both: kueue.sigs.k8s.io, Topology Aware Scheduling).
+        let docs = yaml_documents(&files["kubernetes/kueue-topology.yaml"]);
+        assert_eq!(docs.len(), 2);
+        let (topology, flavor) = (&docs[0], &docs[1]);
         assert_eq!(topology["apiVersion"], "kueue.x-k8s.io/v1beta2");
         assert_eq!(topology["kind"], "Topology");
         let levels: Vec<&str> = topology["spec"]["levels"]
@@ -158,15 +169,12 @@ fn every_node_gets_one_valid_label_per_tier_and_kueue_levels_run_coarse_to_fine(
             .iter()
             .map(|l| l["nodeLabel"].as_str().unwrap())
             .collect();
-        assert_eq!(
-            levels,
-            [
-                "network.topology.nvidia.com/datacenter",
-                "network.topology.nvidia.com/spine",
-                "network.topology.nvidia.com/block",
-                "kubernetes.io/hostname"
-            ]
-        );
+        let mut expected: Vec<&str> = TIERS[..tiers].iter().rev().copied().collect();
+        expected.push("kubernetes.io/hostname");
+        assert_eq!(levels, expected);
+        assert_eq!(flavor["kind"], "ResourceFlavor");
+        assert_eq!(flavor["spec"]["topologyName"], topology["metadata"]["name"]);
+        assert_eq!(flavor["spec"]["nodeLabels"][FABRIC], fabric.name.as_str());
     });
 }
 

@@ -359,9 +359,10 @@ pub fn write_bundle(
     if let Some(f) = scheduling_fabric(&fabrics) {
         files("slurm/topology.conf".into(), slurm::tree(f));
         files("slurm/topology-block.conf".into(), slurm::block(f));
+        files("kubernetes/node-labels.yaml".into(), k8s::node_labels(f));
         files(
-            "kubernetes/node-labels.yaml".into(),
-            k8s::node_labels(spec, f),
+            "kubernetes/node-labels-topograph-0x.yaml".into(),
+            k8s::node_labels_0x(f),
         );
         files(
             "kubernetes/kueue-topology.yaml".into(),

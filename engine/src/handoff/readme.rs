@@ -16,8 +16,9 @@ fn describe(file: &str) -> &'static str {
         ("netbox", _) => "NetBox CSV bulk import, each file on its own import page, in this order: sites, manufacturers, device roles, then the device types (YAML), racks, devices, interfaces and cables; each file names objects of the ones before it. Devices stand in their racks and cables have their routed lengths where the design's floor places every fabric. https://netboxlabs.com/docs/netbox/",
         ("slurm", _) if file.contains("block") => "Slurm topology.conf for the block plugin (TopologyPlugin=topology/block, Slurm 23.11 or later): one block per scalable unit. Rename to topology.conf. https://slurm.schedmd.com/topology.conf.html",
         ("slurm", _) => "Slurm topology.conf for the tree plugin (TopologyPlugin=topology/tree). https://slurm.schedmd.com/topology.conf.html",
-        ("kubernetes", _) if file.contains("kueue") => "Kueue Topology (kueue.x-k8s.io/v1beta2) over the node labels, coarse to fine. https://kueue.sigs.k8s.io/docs/concepts/topology/",
-        ("kubernetes", _) => "Node topology labels as NVIDIA Topograph names them (block, spine, datacenter), one partial Node per node. https://github.com/NVIDIA/topograph",
+        ("kubernetes", _) if file.contains("kueue") => "Kueue Topology (kueue.x-k8s.io/v1beta2) over the node labels, coarse to fine, and the ResourceFlavor that selects the fabric's nodes (label fabric-planner/fabric) and names the Topology; a ClusterQueue lists the flavor. https://kueue.sigs.k8s.io/docs/concepts/topology_aware_scheduling/",
+        ("kubernetes", _) if file.contains("0x") => "The same node labels in NVIDIA Topograph 0.x's scheme (network.topology.nvidia.com/leaf, spine, core), for clusters that run Topograph before 1.0. https://github.com/NVIDIA/topograph",
+        ("kubernetes", _) => "Node topology labels as NVIDIA Topograph 1.x writes them (fabric.topograph.run/tier-0 for the switch a node hangs off, tier-1 and tier-2 above it) and fabric-planner/fabric, one partial Node per node: kubectl apply --server-side -f. https://docs.nvidia.com/topograph/",
         _ => "",
     }
 }

@@ -100,8 +100,9 @@ fn slurmctld_sees_no_switch_a_fabric_name_adds() {
 }
 
 /// A YAML 1.1 reader (PyYAML, as Ansible reads the inventory) sees in every YAML file of the
-/// hostile design exactly the documents and top-level keys written: one `Node` per node, one
-/// Kueue `Topology`, one document of AVD fabric variables and one of inventory.
+/// hostile design exactly the documents and top-level keys written: one `Node` per node in each
+/// labels file, a Kueue `Topology` and its `ResourceFlavor`, one document of AVD fabric variables
+/// and one of inventory.
 #[test]
 fn a_yaml_reader_sees_exactly_the_documents_written() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -134,17 +135,14 @@ fn a_yaml_reader_sees_exactly_the_documents_written() {
     for (path, documents) in read {
         let name = &paths[&path];
         let keys = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        if name.ends_with("node-labels.yaml") {
+        if name.starts_with("kubernetes/node-labels") {
             assert_eq!(documents.len(), nodes, "{name}");
             for d in &documents {
                 assert_eq!(d, &keys(&["apiVersion", "kind", "metadata"]), "{name}");
             }
         } else if name.ends_with("kueue-topology.yaml") {
-            assert_eq!(
-                documents,
-                [keys(&["apiVersion", "kind", "metadata", "spec"])],
-                "{name}"
-            );
+            let object = keys(&["apiVersion", "kind", "metadata", "spec"]);
+            assert_eq!(documents, [object.clone(), object], "{name}");
         } else if name.ends_with("-inventory.yml") {
             assert_eq!(documents, [keys(&["all"])], "{name}");
         } else if name.starts_with("avd/") {
