@@ -172,7 +172,11 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                 priced.push(s.key);
                 out.push(item(
                     format!("Price and power of {}", s.name),
-                    format!("${:.0} each, {} W", s.price_usd.0, s.power_w.0),
+                    format!(
+                        "${:.0} each, {} W at most with every cage filled (its optics' power is in \
+                         it: switch-end transceivers add cost, not power)",
+                        s.price_usd.0, s.power_w.0
+                    ),
                     s.cost.source,
                     s.cost.estimate,
                 ));

@@ -1,7 +1,7 @@
 //! The bill of materials of a sized fabric: switches, cables and transceivers, with cost and
 //! power [Al-Fares, Loukissas & Vahdat, SIGCOMM 2008; RA-11333-001; NVIDIA switch datasheets; NVIDIA LinkX].
 
-use crate::catalog::{media_for, Media, Switch};
+use crate::catalog::{media_for, Media, Switch, SWITCH_END_W};
 use crate::report::{BomLine, CableCount};
 use crate::spec::{CableRuns, CatalogOverride};
 use crate::topology::Plan;
@@ -107,7 +107,12 @@ impl Builder<'_> {
                     key: ["cable:", key, ":", &gigabits].concat(),
                     description: [&gigabits, "G ", label].concat(),
                     price: media.cable_price_usd,
-                    power: media.host_transceiver_w + media.switch_transceiver_w,
+                    // An active cable draws at each end; a switch's end is in its rating.
+                    power: if host_end {
+                        media.host_transceiver_w + SWITCH_END_W
+                    } else {
+                        SWITCH_END_W + SWITCH_END_W
+                    },
                     estimate: true,
                     source: media.cost.source.into(),
                 },
@@ -135,7 +140,7 @@ impl Builder<'_> {
                 ]
                 .concat(),
                 price: media.switch_transceiver_price_usd,
-                power: media.switch_transceiver_w,
+                power: SWITCH_END_W,
                 estimate: true,
                 source: media.power.source.into(),
             },

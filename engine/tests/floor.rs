@@ -54,6 +54,50 @@ fn the_superpod_compute_fabric_places_48_switches_and_counts_twin_port_optics_at
     assert_eq!(transceivers(&f, "compute", "endpoint"), (4, 1));
 }
 
+/// A switch's power is its maximum with every cage filled (QM9700: 1,720 W with active
+/// cables), so its optics are counted once, in it: the switch-end transceivers add cost, not
+/// power, on the floor and at the nominal runs alike; the NIC-end ones add both.
+#[test]
+fn power_is_counted_once_switch_optics_in_the_switch_rating() {
+    let (spec, report) = superpod();
+    let f = floor::plan(&spec, &report);
+    let watts = |bom: &[BomLine], what: &dyn Fn(&BomLine) -> bool| -> f64 {
+        bom.iter()
+            .filter(|l| what(l))
+            .map(|l| l.total_power_w.0)
+            .sum()
+    };
+    for bom in [&f.bom, &report.fabrics[0].bom] {
+        let switch_ends = watts(bom, &|l| l.item.contains(":switch"));
+        assert_eq!(
+            switch_ends, 0.0,
+            "switch-end transceivers draw within the switch"
+        );
+        let bought: u32 = bom
+            .iter()
+            .filter(|l| l.item.contains(":switch"))
+            .map(|l| l.quantity)
+            .sum();
+        assert!(bought > 0, "they are still bought");
+        assert!(
+            bom.iter()
+                .filter(|l| l.item.contains(":switch"))
+                .all(|l| l.unit_price_usd.0 > 0.0),
+            "and cost"
+        );
+    }
+    // The compute fabric's 48 QM9700s and the storage fabric's 12 at 1,720 W each, the nodes'
+    // twin-port cages at their own draw: nothing else of the switches' optics.
+    let switches: f64 = report
+        .fabrics
+        .iter()
+        .map(|fabric| watts(&fabric.bom, &|l| l.item == "switch:qm9700"))
+        .sum();
+    assert_eq!(switches, (48 + 12) as f64 * 1720.0);
+    let node_ends = watts(&f.bom, &|l| l.item.contains(":node"));
+    assert!(node_ends > 0.0);
+}
+
 #[test]
 fn by_default_dgx_h100_stand_four_to_a_rack_with_leaves_mid_row_and_spines_in_a_network_row() {
     let (spec, report) = superpod();

@@ -63,6 +63,14 @@ impl ReachClass {
     }
 }
 
+/// What a transceiver (or the end of an active cable) in a switch's cage adds to the network's
+/// power: nothing. Every switch's power figure is its maximum with every cage filled, which
+/// already holds what its optics draw: "budget an optics-filled switch at its max rating"
+/// (NVIDIA QM97x0 user manual: 1,720 W maximum with active cables, 747 W typical with passive
+/// ones). A switch-end transceiver's own draw (`Media::switch_transceiver_w`) is part of that
+/// figure and is counted once, there.
+pub const SWITCH_END_W: Watts = Watts(0.0);
+
 /// The cable or optics of one link of a given speed and length.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Media {

@@ -161,8 +161,13 @@ pub(crate) fn tally_per_cable(
                         }
                     } else {
                         let (w, source) = if *class == ReachClass::Acc {
-                            // Linear active copper draws about 1.5 W per end (NVIDIA LinkX MCA4J80).
-                            (3.0, "NVIDIA LinkX 100G-PAM4 overview: linear active copper MCA4J80 1.5 W per end")
+                            // Linear active copper draws about 1.5 W per end (NVIDIA LinkX
+                            // MCA4J80); on the floor it runs only between switches (never to a
+                            // node: `routing::medium`), so both ends are in switches' ratings.
+                            (
+                                2.0 * crate::catalog::SWITCH_END_W.0,
+                                "NVIDIA LinkX 100G-PAM4 overview: linear active copper MCA4J80 1.5 W per end, within the switches' maximum ratings",
+                            )
                         } else {
                             (0.0, "NVIDIA LinkX MCP4Y10: passive copper, near zero power")
                         };
@@ -197,7 +202,12 @@ pub(crate) fn tally_per_cable(
             } else {
                 (
                     m.switch_transceiver_price_usd,
-                    m.switch_transceiver_w,
+                    // A switch's optics are in its rating; a node's twin-port cage is not.
+                    if end == "switch" {
+                        crate::catalog::SWITCH_END_W
+                    } else {
+                        m.switch_transceiver_w
+                    },
                     format!("optic:{}:{key_speed}:{end}{per}x", class.key()),
                 )
             };
