@@ -23,7 +23,7 @@ fn benches(c: &mut Criterion) {
 
     let (fabrics, _) = planned(&report);
     let compute = &fabrics[0];
-    let dump = ibnet::ibnetdiscover(compute, &ibnet::planned_links(compute));
+    let dump = ibnet::ibnetdiscover(compute, &ibnet::planned_links(compute), &[]);
     c.bench_function(
         "as-built check, 2,048-node ibnetdiscover dump (parse and match)",
         |b| {

@@ -33,7 +33,7 @@ fn dump(report: &Report, change: impl FnOnce(&mut Vec<ObservedLink>)) -> Vec<u8>
     let compute = fabrics.iter().find(|f| f.fabric.name == "compute").unwrap();
     let mut links = ibnet::planned_links(compute);
     change(&mut links);
-    ibnet::ibnetdiscover(compute, &links).into_bytes()
+    ibnet::ibnetdiscover(compute, &links, &[]).into_bytes()
 }
 
 #[test]
@@ -268,4 +268,30 @@ fn truncated_foreign_binary_and_oversized_input_is_refused_with_the_line_at_faul
     )
     .unwrap_err();
     assert!(e.message.contains("system-name"), "{e}");
+}
+
+/// A DGX names its compute adapters itself (`node-001 mlx5_0`, as its user guide numbers them):
+/// the planned topology file says so, and a dump of the fabric as built, read through the node
+/// type's adapters, has every cable as planned. Read as the sheet's port names, half the
+/// cables would look swapped.
+#[test]
+fn a_dgx_fabric_that_names_its_adapters_itself_is_checked_through_the_node_type() {
+    let spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let adapters = engine::catalog::adapters_of(&spec, "compute");
+    assert_eq!(adapters.len(), 8);
+    let (fabrics, _) = planned(&report);
+    let compute = fabrics.iter().find(|f| f.fabric.name == "compute").unwrap();
+    let topology = ibnet::topology(compute, adapters);
+    assert!(topology.contains("# \"node-001 mlx5_0\""), "rail 1");
+    assert!(topology.contains("# \"node-001 mlx5_11\""), "rail 8");
+    assert!(!topology.contains("compute-nic"));
+    let built = ibnet::ibnetdiscover(compute, &ibnet::planned_links(compute), adapters);
+    let mut links = ibnetdiscover::parse(built.as_bytes()).unwrap();
+    let unread = check(&report, Some("compute"), &links);
+    assert!(unread.total.findings() > 1000, "{:?}", unread.total);
+    engine::asbuilt::on_sheet(&mut links, "compute", adapters);
+    let result = check(&report, Some("compute"), &links);
+    assert_eq!(result.total.findings(), 0, "{:?}", result.total);
+    assert_eq!(result.total.as_planned as usize, result.cables());
 }

@@ -135,8 +135,15 @@ fn the_infiniband_topology_file_has_ibnetdiscover_syntax_and_reads_back_as_the_p
             for line in text.lines().filter(|l| l.starts_with('[')) {
                 assert!(line.ends_with(" 4xNDR"), "{line}");
             }
-            let links = ibnetdiscover::parse(text.as_bytes()).unwrap();
+            let mut links = ibnetdiscover::parse(text.as_bytes()).unwrap();
             assert_eq!(links.len(), cables);
+            // Hosts described by their adapters (a DGX's `node-001 mlx5_0`) read back through
+            // the node type.
+            engine::asbuilt::on_sheet(
+                &mut links,
+                &f.name,
+                engine::catalog::adapters_of(&spec, &f.name),
+            );
             let result = check(&report, Some(&f.name), &links);
             assert_eq!(result.total.as_planned as usize, cables, "{}", f.name);
             assert!(result.findings.is_empty());
@@ -264,4 +271,23 @@ fn a_three_tier_ethernet_fabric_puts_its_cores_in_super_spine_with_spine_uplinks
         groups["STORAGE_SUPER_SPINES"]["vars"]["type"],
         "super_spine"
     );
+}
+
+/// The Cable Validation Tool numbers a host's ports 1 to N and takes port N for mlx5_{N-1}
+/// unless told otherwise: for DGX nodes, whose compute adapters are mlx5_0, 3, 4, 5, 6, 9, 10
+/// and 11, the bundle tells it, with its hca_mapping file.
+#[test]
+fn a_dgx_fabric_s_cvt_files_come_with_the_hca_mapping_of_its_adapters() {
+    let spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let files: std::collections::HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
+    assert_eq!(
+        files["cvt/compute-hca-mapping.csv"],
+        "port,hca-name\n1,mlx5_0\n2,mlx5_3\n3,mlx5_4\n4,mlx5_5\n5,mlx5_6\n6,mlx5_9\n7,mlx5_10\n8,mlx5_11\n"
+    );
+    assert!(
+        !files.contains_key("cvt/storage-hca-mapping.csv"),
+        "the storage adapters are not the node type's compute ones"
+    );
+    assert!(files["README.txt"].contains("cvt/compute-hca-mapping.csv"));
 }

@@ -141,14 +141,17 @@ async fn run(
         ]);
     }
     let report = stored.report_or_today();
+    // Hosts may name their adapters themselves (a DGX's `node-001 mlx5_0`).
+    let adapters = engine::catalog::adapters_of(&stored.spec, fabric);
     let (fabric, device) = (fabric.to_string(), device.to_string());
     let job = move || -> Result<AsBuiltCheck, Vec<String>> {
         let report = report.map_err(|e| vec![e.to_string()])?;
-        let links = match tool {
+        let mut links = match tool {
             Tool::Lldp => engine::asbuilt::lldp::parse(output.as_bytes(), &device),
             Tool::Ibnetdiscover => engine::asbuilt::ibnetdiscover::parse(output.as_bytes()),
         }
         .map_err(|e| vec![format!("the output, {e}")])?;
+        engine::asbuilt::on_sheet(&mut links, &fabric, adapters);
         Ok(engine::asbuilt::check(&report, Some(&fabric), &links))
     };
     tokio::task::spawn_blocking(job)

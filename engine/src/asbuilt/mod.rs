@@ -41,6 +41,25 @@ pub struct ObservedLink {
     pub line: usize,
 }
 
+/// `links` with the hosts' ports named as the cabling sheet names them: a port the host names
+/// by its adapter (`mlx5_3`, `ibp64s0`, `enp64s0np0`, as the node type's `adapters` list them)
+/// becomes the sheet's port of its rail on `fabric` (`compute-nic2`). Other ports are left as
+/// they are.
+pub fn on_sheet(links: &mut [ObservedLink], fabric: &str, adapters: &[crate::catalog::Adapter]) {
+    if adapters.is_empty() {
+        return;
+    }
+    let named = |port: &mut String| {
+        if let Some(rail) = crate::catalog::rail_of(adapters, port) {
+            *port = format!("{fabric}-nic{rail}");
+        }
+    };
+    for link in links {
+        named(&mut link.port);
+        named(&mut link.peer_port);
+    }
+}
+
 pub use crate::error::ParseError;
 
 pub(crate) use crate::error::parse_error as error;

@@ -1,3 +1,5 @@
+use crate::spec::{DesignSpec, Role};
+
 /// A node type: how many GPUs of which model, and how many NICs for the GPU (compute) fabric.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NodePreset {
@@ -7,7 +9,90 @@ pub struct NodePreset {
     pub gpus_per_node: u32,
     /// Compute-fabric NICs (rails) per node.
     pub nics_per_node: u32,
+    /// The compute adapters by the names the host gives them, rail 1 first; empty where the
+    /// node's documentation does not say.
+    pub adapters: &'static [Adapter],
     pub source: &'static str,
+}
+
+/// A compute adapter of a node, as the host names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Adapter {
+    /// The RDMA device (`ibv_devices`; the second word of its node description in
+    /// `ibnetdiscover`, as a DGX sets it): `mlx5_0`.
+    pub rdma: &'static str,
+    /// The network interface in InfiniBand mode: `ibp24s0`.
+    pub infiniband: &'static str,
+    /// The network interface in Ethernet mode: `enp24s0np0`.
+    pub ethernet: &'static str,
+}
+
+/// A DGX H100's (and H200's) eight compute ConnectX-7 adapters, rail 1 first: the RDMA devices
+/// mlx5_0, 3, 4, 5, 6, 9, 10 and 11 (the others are its storage and in-band adapters) [NVIDIA
+/// DGX H100/H200 User Guide, "Network Ports"], at PCI buses 0x18, 0x40, 0x4f, 0x5e, 0x9a, 0xc0,
+/// 0xce and 0xdc in the same order [DGX BasePOD deployment guide, SR-IOV: `mlxconfig -d
+/// <bus>:00.0` for the compute buses], their interfaces named from the bus by systemd's
+/// predictable scheme [systemd.net-naming-scheme(7): `ibp<bus>s0`, `enp<bus>s0np0`].
+const DGX_H100_ADAPTERS: &[Adapter] = &[
+    Adapter {
+        rdma: "mlx5_0",
+        infiniband: "ibp24s0",
+        ethernet: "enp24s0np0",
+    },
+    Adapter {
+        rdma: "mlx5_3",
+        infiniband: "ibp64s0",
+        ethernet: "enp64s0np0",
+    },
+    Adapter {
+        rdma: "mlx5_4",
+        infiniband: "ibp79s0",
+        ethernet: "enp79s0np0",
+    },
+    Adapter {
+        rdma: "mlx5_5",
+        infiniband: "ibp94s0",
+        ethernet: "enp94s0np0",
+    },
+    Adapter {
+        rdma: "mlx5_6",
+        infiniband: "ibp154s0",
+        ethernet: "enp154s0np0",
+    },
+    Adapter {
+        rdma: "mlx5_9",
+        infiniband: "ibp192s0",
+        ethernet: "enp192s0np0",
+    },
+    Adapter {
+        rdma: "mlx5_10",
+        infiniband: "ibp206s0",
+        ethernet: "enp206s0np0",
+    },
+    Adapter {
+        rdma: "mlx5_11",
+        infiniband: "ibp220s0",
+        ethernet: "enp220s0np0",
+    },
+];
+
+/// The adapters of the nodes on fabric `fabric` of `spec`: the node preset's compute adapters
+/// on the compute fabric; none known elsewhere.
+pub fn adapters_of(spec: &DesignSpec, fabric: &str) -> &'static [Adapter] {
+    let compute = spec.fabric(fabric).is_some_and(|f| f.role == Role::Compute);
+    match spec.cluster.node_preset.as_deref().and_then(node_preset) {
+        Some(preset) if compute => preset.adapters,
+        _ => &[],
+    }
+}
+
+/// The rail of a host port named `port` as the host names it (an RDMA device or an interface
+/// of `adapters`), from 1.
+pub fn rail_of(adapters: &[Adapter], port: &str) -> Option<u32> {
+    adapters
+        .iter()
+        .position(|a| a.rdma == port || a.infiniband == port || a.ethernet == port)
+        .map(|i| i as u32 + 1)
 }
 
 pub const NODE_PRESETS: &[NodePreset] = &[
@@ -17,6 +102,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "h100-sxm",
         gpus_per_node: 8,
         nics_per_node: 8,
+        adapters: DGX_H100_ADAPTERS,
         source: "DGX SuperPOD H100 RA-11333-001",
     },
     NodePreset {
@@ -25,6 +111,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "h200-sxm",
         gpus_per_node: 8,
         nics_per_node: 8,
+        adapters: DGX_H100_ADAPTERS,
         source: "NVIDIA DGX H200 datasheet via stas00/ml-engineering; ConnectX-7 NDR",
     },
     NodePreset {
@@ -33,6 +120,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "b200",
         gpus_per_node: 8,
         nics_per_node: 8,
+        adapters: &[],
         source: "DGX SuperPOD B200 reference architecture",
     },
     NodePreset {
@@ -41,6 +129,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "h100-sxm",
         gpus_per_node: 8,
         nics_per_node: 4,
+        adapters: &[],
         source: "common OEM configuration",
     },
     NodePreset {
@@ -49,6 +138,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "a100-sxm",
         gpus_per_node: 8,
         nics_per_node: 4,
+        adapters: &[],
         source: "common OEM configuration",
     },
     NodePreset {
@@ -57,6 +147,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "mi300x",
         gpus_per_node: 8,
         nics_per_node: 8,
+        adapters: &[],
         source: "AMD MI300X platform via stas00/ml-engineering compute/accelerator",
     },
     NodePreset {
@@ -65,6 +156,7 @@ pub const NODE_PRESETS: &[NodePreset] = &[
         gpu: "l40s",
         gpus_per_node: 4,
         nics_per_node: 1,
+        adapters: &[],
         source: "common OEM configuration",
     },
 ];

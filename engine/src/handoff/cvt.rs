@@ -6,11 +6,14 @@
 //! (`swpN` unsplit), an Ethernet host port `railN`
 //! [docs.nvidia.com/networking/display/cablevalidationtool160/P2P+File].
 //!
-//! CVT reads the P2P file as an Excel workbook: open the CSV and save it as .xlsx.
+//! CVT reads the P2P file as an Excel workbook: open the CSV and save it as .xlsx. Where the
+//! nodes' adapters are known and not numbered as CVT assumes (a DGX H100's compute adapters are
+//! mlx5_0, 3, 4, 5, 6, 9, 10 and 11), the bundle gives CVT its hca_mapping file too.
 
 use super::text::{csv_row, push_csv_row};
 use super::{nic_number, port_number, role_of, PlannedFabric};
 use crate::asbuilt::push_cumulus_port;
+use crate::catalog::Adapter;
 use crate::technology::Transport;
 use crate::units::push_decimal;
 
@@ -71,6 +74,17 @@ impl<'a> Ports<'a> {
             (_, _, None) => out.push_str(port),
         }
     }
+}
+
+/// CVT's hca_mapping file: which RDMA device each host port index N of the P2P file is
+/// (`port,hca-name`, `1,mlx5_0`), for nodes whose adapters are not numbered mlx5_{N-1}
+/// [docs.nvidia.com/networking/display/cablevalidationtool150/Optional+Files].
+pub fn hca_mapping(adapters: &[Adapter]) -> String {
+    let mut out = csv_row(&["port", "hca-name"]);
+    for (i, a) in adapters.iter().enumerate() {
+        push_csv_row(&mut out, &[(i + 1).to_string().as_str(), a.rdma]);
+    }
+    out
 }
 
 pub fn p2p_csv(f: &PlannedFabric) -> String {

@@ -3,12 +3,15 @@
 //! `ibsim` reads as its net file (linux-rdma/ibsim sim_net.c), and the dump a built fabric would
 //! give, so that tests and demonstrations can feed the as-built check.
 //!
-//! Each host port is one channel adapter whose node description is `<host> <port>` (as
-//! `node-001 compute-nic1`; set it on the hosts, or map it with `--node-name-map`); each switch's
-//! description is its sheet name. GUIDs are made up, stable for a given plan.
+//! Each host port is one channel adapter whose node description is `<host> <adapter>`: the
+//! adapter as the host names it where the node type's adapters are known (a DGX H100 sets
+//! `node-001 mlx5_0`), else the sheet's port (`node-001 compute-nic1`; set it on the hosts, or map
+//! it with `--node-name-map`). Each switch's description is its sheet name. GUIDs are made up,
+//! stable for a given plan.
 
-use super::{role_of, PlannedFabric};
+use super::{nic_number, role_of, PlannedFabric};
 use crate::asbuilt::{ib_rate, ib_speed_token, FastMap, ObservedLink};
+use crate::catalog::Adapter;
 use crate::units::{push_decimal, push_hex};
 
 /// The rate every planned link comes up at: `4x` at the fabric's lane rate.
@@ -36,11 +39,13 @@ pub fn planned_links(f: &PlannedFabric) -> Vec<ObservedLink> {
 }
 
 /// The planned fabric as an `ibnetdiscover` topology file (and `ibsim` net file): the cables
-/// printed as [`ibnetdiscover`] prints [`planned_links`], read in place.
-pub fn topology(f: &PlannedFabric) -> String {
+/// printed as [`ibnetdiscover`] prints [`planned_links`], read in place; hosts' ports named as
+/// `adapters` names them.
+pub fn topology(f: &PlannedFabric, adapters: &[Adapter]) -> String {
     let rate = planned_rate(f);
     print(
         f,
+        adapters,
         f.cables.iter().map(|c| {
             let c = &c.cable;
             Printed {
@@ -53,10 +58,12 @@ pub fn topology(f: &PlannedFabric) -> String {
 }
 
 /// `links` of fabric `f` printed as `ibnetdiscover` prints a fabric: switches first, then
-/// channel adapters, each link from both ends. Links whose switch port is not `pN` are left out.
-pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink]) -> String {
+/// channel adapters, each link from both ends, hosts' ports named as `adapters` names them.
+/// Links whose switch port is not `pN` are left out.
+pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink], adapters: &[Adapter]) -> String {
     print(
         f,
+        adapters,
         links.iter().map(|l| Printed {
             a: (&l.device, &l.port),
             z: (&l.peer_device, &l.peer_port),
@@ -99,7 +106,18 @@ fn sorted<K: Ord + Copy>(names: &[K]) -> (Vec<usize>, Vec<usize>) {
     (order, rank)
 }
 
-fn print<'a>(f: &'a PlannedFabric, links: impl ExactSizeIterator<Item = Printed<'a>>) -> String {
+/// A host port as the host names it: its adapter where `adapters` knows it, else the sheet's.
+fn host_port<'p>(fabric: &str, port: &'p str, adapters: &'p [Adapter]) -> &'p str {
+    nic_number(fabric, port)
+        .and_then(|rail| adapters.get(rail.checked_sub(1)? as usize))
+        .map_or(port, |a| a.rdma)
+}
+
+fn print<'a>(
+    f: &'a PlannedFabric,
+    adapters: &[Adapter],
+    links: impl ExactSizeIterator<Item = Printed<'a>>,
+) -> String {
     let fabric = f.fabric.name.as_str();
     let is_switch = |d: &str| role_of(fabric, d).is_some();
     // Switches (with their port lines) and channel adapters (with their one port line) by the
@@ -213,7 +231,7 @@ fn print<'a>(f: &'a PlannedFabric, links: impl ExactSizeIterator<Item = Printed<
         out.extend_from_slice(e.peer.0.as_bytes());
         if !switch {
             out.push(b' ');
-            out.extend_from_slice(e.peer.1.as_bytes());
+            out.extend_from_slice(host_port(fabric, e.peer.1, adapters).as_bytes());
         }
         out.extend_from_slice(b"\" lid ");
         push_decimal(out, lid, 0);
@@ -262,7 +280,7 @@ fn print<'a>(f: &'a PlannedFabric, links: impl ExactSizeIterator<Item = Printed<
         out.extend_from_slice(b"\"\t\t# \"");
         out.extend_from_slice(host.as_bytes());
         out.push(b' ');
-        out.extend_from_slice(port.as_bytes());
+        out.extend_from_slice(host_port(fabric, port, adapters).as_bytes());
         out.extend_from_slice(b"\"\n[1](");
         push_hex(&mut out, guid + 1, 0);
         out.extend_from_slice(b") \t");

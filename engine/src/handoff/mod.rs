@@ -323,9 +323,16 @@ pub fn write_bundle(
         files(format!("cvt/{name}-p2p.csv"), cvt::p2p_csv(f));
         match f.transport() {
             Transport::InfiniBand => {
+                let adapters = crate::catalog::adapters_of(spec, name);
+                if !adapters.is_empty() {
+                    files(
+                        format!("cvt/{name}-hca-mapping.csv"),
+                        cvt::hca_mapping(adapters),
+                    );
+                }
                 files(
                     format!("infiniband/{name}-ibnetdiscover.net"),
-                    ibnet::topology(f),
+                    ibnet::topology(f, adapters),
                 );
             }
             Transport::Roce | Transport::Tcp => {

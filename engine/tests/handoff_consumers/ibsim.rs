@@ -115,8 +115,9 @@ pub(crate) fn findings(
 /// Every InfiniBand fabric's planned topology file, handed to the InfiniBand simulator ibsim
 /// as its net file, discovered by the real `ibnetdiscover` through ibsim's umad2sim library,
 /// and read back by the as-built check: every planned cable is found on its planned ports
-/// (ports, not speeds: see `ports_of`). Then the 4-SU SuperPOD's compute fabric built with two
-/// cables swapped at a leaf and one left out: the check reports exactly those three.
+/// (ports, not speeds: see `ports_of`), a DGX's adapters read by the names a DGX gives them. Then
+/// the 4-SU SuperPOD's compute fabric built with two cables swapped at a leaf and one left out:
+/// the check reports exactly those three.
 #[test]
 pub(crate) fn ibnetdiscover_finds_every_planned_infiniband_cable_in_ibsim_on_its_planned_ports() {
     let Some(umad2sim) = umad2sim() else {
@@ -139,7 +140,13 @@ pub(crate) fn ibnetdiscover_finds_every_planned_infiniband_cable_in_ibsim_on_its
             };
             let dump = discovered(&net, &umad2sim, fabric)
                 .unwrap_or_else(|e| panic!("{example} {fabric}: {e}"));
-            let links = ports_of(&dump);
+            let mut links = ports_of(&dump);
+            // A DGX's adapters describe themselves as it names them (`node-001 mlx5_0`).
+            engine::asbuilt::on_sheet(
+                &mut links,
+                fabric,
+                engine::catalog::adapters_of(&spec, fabric),
+            );
             let result = check(&report, Some(fabric), &links);
             assert!(
                 result.findings.is_empty() && result.extra.is_empty(),
@@ -154,7 +161,9 @@ pub(crate) fn ibnetdiscover_finds_every_planned_infiniband_cable_in_ibsim_on_its
     }
     assert!(fabrics >= 4, "{fabrics} InfiniBand fabrics");
 
-    let report = evaluate(&DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap()).unwrap();
+    let spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let adapters = engine::catalog::adapters_of(&spec, "compute");
     let (planned, _) = planned(&report);
     let compute = planned.iter().find(|f| f.fabric.name == "compute").unwrap();
     let mut links = ibnet::planned_links(compute);
@@ -171,9 +180,10 @@ pub(crate) fn ibnetdiscover_finds_every_planned_infiniband_cable_in_ibsim_on_its
     let first = links[0].peer_port.clone();
     links[0].peer_port = std::mem::replace(&mut links[8].peer_port, first);
     links.remove(100);
-    let built = ibnet::ibnetdiscover(compute, &links);
+    let built = ibnet::ibnetdiscover(compute, &links, adapters);
     let dump = discovered(&built, &umad2sim, "miscabled").unwrap();
-    let links = ports_of(&dump);
+    let mut links = ports_of(&dump);
+    engine::asbuilt::on_sheet(&mut links, "compute", adapters);
     assert_eq!(
         findings(&report, "compute", &links),
         BTreeMap::from([

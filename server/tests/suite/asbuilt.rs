@@ -15,7 +15,7 @@ fn dump(drop: usize) -> String {
     let compute = fabrics.iter().find(|f| f.fabric.name == "compute").unwrap();
     let mut links = ibnet::planned_links(compute);
     links.drain(..drop);
-    ibnet::ibnetdiscover(compute, &links)
+    ibnet::ibnetdiscover(compute, &links, &[])
 }
 
 fn form(output: &str) -> Form {
