@@ -1,10 +1,13 @@
 """Feeds every Arista AVD fabric of a hand-off bundle's `avd/` folder to Arista's own pyavd:
 the inputs must validate, and every switch must get an EOS configuration that carries the
-design's lossless QoS profile where the fabric has one and no user account (the inputs define
-none: one in a configuration came from text of the design).
+design's lossless QoS profile where the fabric has one, on every port LOSSLESS_PORTS lists for
+it (`{fabric file: {switch: [EOS interface]}}`: the RoCE-carrying ports, host-facing included),
+and no user account (the inputs define none: one in a configuration came from text of the
+design).
 
-Usage: avd_check.py AVD_FOLDER (run by engine/tests/handoff_consumers with the pyavd that
-scripts/setup.sh installs into .tools/pyavd)."""
+Usage: avd_check.py AVD_FOLDER LOSSLESS_PORTS.json (run by engine/tests/handoff_consumers with
+the pyavd that scripts/setup.sh installs into .tools/pyavd)."""
+import json
 import pathlib
 import sys
 
@@ -19,7 +22,20 @@ def hosts(group, vars_):
     for child in (group.get("children") or {}).values():
         yield from hosts(child or {}, vars_)
 
-def check(folder):
+def interfaces(config):
+    """Each `interface` block of an EOS configuration: name -> its lines."""
+    blocks, name = {}, None
+    for line in config.splitlines():
+        if line.startswith("interface "):
+            name = line.split(None, 1)[1]
+            blocks[name] = []
+        elif name and line.startswith(" "):
+            blocks[name].append(line.strip())
+        else:
+            name = None
+    return blocks
+
+def check(folder, lossless):
     failures = []
     for fabric in sorted(pathlib.Path(folder).glob("*.yml")):
         if fabric.name.endswith("-inventory.yml"):
@@ -44,6 +60,10 @@ def check(folder):
             profile = fabric_vars.get("p2p_uplinks_qos_profile")
             if profile and f"qos profile {profile}" not in config:
                 failures.append(f"{fabric.name} {name}: no qos profile {profile}")
+            blocks = interfaces(config)
+            for port in lossless.get(fabric.name, {}).get(name, []):
+                if f"service-profile {profile}" not in blocks.get(port, []):
+                    failures.append(f"{fabric.name} {name} {port}: no service-profile {profile}")
             users = [l for l in config.splitlines() if l.startswith("username ")]
             if users:
                 failures.append(f"{fabric.name} {name}: user accounts: {users}")
@@ -52,4 +72,4 @@ def check(folder):
         print(f, file=sys.stderr)
     return 1 if failures else 0
 
-sys.exit(check(sys.argv[1]))
+sys.exit(check(sys.argv[1], json.loads(pathlib.Path(sys.argv[2]).read_text())))

@@ -5,11 +5,12 @@
 //! [avd.arista.com: eos_designs node type keys; aristanetworks/avd examples/single-dc-l3ls].
 //! A three-tier fabric puts its cores in `super_spine`.
 //!
-//! For RoCE, the lossless settings the design recommends go into a QoS profile applied to the
-//! fabric links (`p2p_uplinks_qos_profile`) and injected through
+//! For RoCE, the lossless settings the design recommends go into a QoS profile injected through
 //! `custom_structured_configuration_` keys (eos_cli_config_gen `qos_profiles`, `qos`): DSCP trust,
 //! PFC with no-drop on priority 3 and a watchdog, ECN on queue 3 from 150 to 1,500 KB, CNPs in
-//! strict-priority queue 6.
+//! strict-priority queue 6. It is applied to every RoCE-carrying port: the fabric links
+//! (`p2p_uplinks_qos_profile`) and, host-facing, each leaf's ports towards the hosts, through
+//! the leaf's `structured_config` (`ethernet_interfaces` with the profile as `service_profile`).
 
 use super::text::{comment, yaml_string as q};
 use super::{port_number, role_of, PlannedFabric};
@@ -71,6 +72,24 @@ fn list(items: impl IntoIterator<Item = String>) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// Host-facing ports of each leaf: (own port, the host and its port).
+type HostPorts<'a> = BTreeMap<&'a str, Vec<(String, String)>>;
+
+fn host_ports<'a>(f: &'a PlannedFabric) -> HostPorts<'a> {
+    let links = f.links_per_cage();
+    let mut out: HostPorts = BTreeMap::new();
+    for lc in f.cables.iter().filter(|c| c.cable.tier == "node-leaf") {
+        let c = &lc.cable;
+        let Some(n) = port_number(&c.z_port) else {
+            continue;
+        };
+        out.entry(c.z_device.as_str())
+            .or_default()
+            .push((eos_port(n, links), format!("{} {}", c.a_device, c.a_port)));
+    }
+    out
+}
+
 /// One tier of switches as an AVD node type.
 struct Tier<'a> {
     key: &'a str,
@@ -83,6 +102,8 @@ struct Tier<'a> {
     /// AS of the n-th switch; one node group per switch when `groups`.
     bgp_as: &'a dyn Fn(usize) -> u64,
     groups: bool,
+    /// Host-facing ports that carry RoCE, given the lossless profile.
+    lossless_hosts: Option<&'a HostPorts<'a>>,
 }
 
 /// One tier's node type: defaults, then nodes (one node group per node for leaves).
@@ -95,6 +116,7 @@ fn node_type(out: &mut String, t: &Tier) {
         uplink_pool,
         bgp_as,
         groups,
+        lossless_hosts,
     } = *t;
     let _ = writeln!(out, "{key}:\n  defaults:");
     let _ = writeln!(out, "    loopback_ipv4_pool: {}", q(loopback.0));
@@ -169,6 +191,21 @@ fn node_type(out: &mut String, t: &Tier) {
                 list(u.iter().map(|x| q(&x.2))),
             );
         }
+        if let Some(ports) = lossless_hosts.and_then(|h| h.get(name)) {
+            let _ = writeln!(
+                out,
+                "{indent}    structured_config:\n{indent}      ethernet_interfaces:"
+            );
+            for (port, host) in ports {
+                let _ = writeln!(
+                    out,
+                    "{indent}        - name: {}\n{indent}          description: {}\n{indent}          shutdown: false\n{indent}          mtu: {P2P_MTU}\n{indent}          service_profile: {}",
+                    q(port),
+                    q(host),
+                    q(QOS_PROFILE)
+                );
+            }
+        }
     }
 }
 
@@ -214,6 +251,7 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
                 uplink_pool: None,
                 bgp_as: &|_| 4_200_000_000,
                 groups: false,
+                lossless_hosts: None,
             },
         );
     }
@@ -229,10 +267,13 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
                 uplink_pool: (!cores.is_empty()).then_some(253),
                 bgp_as: &|_| 4_200_000_001,
                 groups: false,
+                lossless_hosts: None,
             },
         );
     }
     let up = uplinks(f, "leaf-spine");
+    let roce = f.transport() == Transport::Roce;
+    let hosts = host_ports(f);
     node_type(
         &mut out,
         &Tier {
@@ -243,9 +284,10 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
             uplink_pool: (!spines.is_empty()).then_some(254),
             bgp_as: &leaf_as,
             groups: true,
+            lossless_hosts: roce.then_some(&hosts),
         },
     );
-    if f.transport() == Transport::Roce {
+    if roce {
         out.push_str(&qos());
     }
     out

@@ -71,7 +71,7 @@ fn pyavd_renders_no_user_from_a_hostile_title() {
     let (spec, report) = hostile();
     let files = bundle(&spec, &report);
     assert!(files.iter().any(|(name, _)| name.starts_with("avd/")));
-    let out = pyavd_check(&python, &files, "hostile");
+    let out = pyavd_check(&python, &files, &lossless_ports(&report), "hostile");
     assert!(out.status.success(), "{}", output_text(&out));
     let text = output_text(&out);
     assert!(text.contains("lines of EOS configuration"), "{text}");

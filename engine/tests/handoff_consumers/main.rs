@@ -122,17 +122,60 @@ fn output_text(out: &std::process::Output) -> String {
     )
 }
 
-/// The AVD files of `files` read by pyavd (`scripts/consumers/avd_check.py` does the reading).
-fn pyavd_check(python: &Path, files: &[(String, String)], what: &str) -> std::process::Output {
+/// Every RoCE-carrying port of each switch of `report`'s RoCE fabrics, as EOS names it: the
+/// fabric links at both ends and the leaves' host-facing ports. `{file: {switch: [port]}}`.
+fn lossless_ports(report: &Report) -> serde_json::Value {
+    let (fabrics, _) = planned(report);
+    let mut out = serde_json::Map::new();
+    for f in fabrics
+        .iter()
+        .filter(|f| f.transport() == engine::Transport::Roce)
+    {
+        let cage = f.links_per_cage();
+        let mut ports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for c in &f.cables {
+            for (device, port) in [
+                (&c.cable.a_device, &c.cable.a_port),
+                (&c.cable.z_device, &c.cable.z_port),
+            ] {
+                if let Some(n) = engine::handoff::port_number(port) {
+                    if engine::handoff::role_of(&f.fabric.name, device).is_some() {
+                        ports
+                            .entry(device.clone())
+                            .or_default()
+                            .insert(engine::asbuilt::eos_port(n, cage));
+                    }
+                }
+            }
+        }
+        out.insert(
+            format!("{}.yml", f.fabric.name),
+            serde_json::to_value(ports).unwrap(),
+        );
+    }
+    serde_json::Value::Object(out)
+}
+
+/// The AVD files of `files` read by pyavd (`scripts/consumers/avd_check.py` does the reading),
+/// holding every port of `lossless` to the lossless profile.
+fn pyavd_check(
+    python: &Path,
+    files: &[(String, String)],
+    lossless: &serde_json::Value,
+    what: &str,
+) -> std::process::Output {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let folder = scratch_folder(&format!("avd-{what}"));
     std::fs::create_dir_all(folder.join("avd")).unwrap();
     for (name, text) in files.iter().filter(|(name, _)| name.starts_with("avd/")) {
         std::fs::write(folder.join(name), text).unwrap();
     }
+    let expected = folder.join("lossless-ports.json");
+    std::fs::write(&expected, lossless.to_string()).unwrap();
     let out = Command::new(python)
         .arg(root.join("scripts/consumers/avd_check.py"))
         .arg(folder.join("avd"))
+        .arg(&expected)
         .output()
         .unwrap();
     let _ = std::fs::remove_dir_all(&folder);
@@ -140,7 +183,8 @@ fn pyavd_check(python: &Path, files: &[(String, String)], what: &str) -> std::pr
 }
 
 /// pyavd validates every Ethernet fabric's AVD inputs against its schema, builds the fabric's
-/// facts and renders every switch's EOS configuration, with the lossless QoS profile.
+/// facts and renders every switch's EOS configuration, with the lossless QoS profile on every
+/// RoCE-carrying port: each fabric link and each host-facing port of the leaves.
 #[test]
 fn arista_pyavd_accepts_every_avd_fabric_and_configures_every_switch() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -149,11 +193,14 @@ fn arista_pyavd_accepts_every_avd_fabric_and_configures_every_switch() {
         return;
     }
     let mut checked = 0;
-    for (example, files) in bundles() {
+    for (example, json) in engine::examples::ALL {
+        let spec = DesignSpec::from_json(json).unwrap();
+        let report = evaluate(&spec).unwrap();
+        let files = bundle(&spec, &report);
         if !files.iter().any(|(name, _)| name.starts_with("avd/")) {
             continue;
         }
-        let out = pyavd_check(&python, &files, example);
+        let out = pyavd_check(&python, &files, &lossless_ports(&report), example);
         assert!(out.status.success(), "{example}: {}", output_text(&out));
         checked += 1;
     }
