@@ -291,3 +291,34 @@ fn a_dgx_fabric_s_cvt_files_come_with_the_hca_mapping_of_its_adapters() {
     );
     assert!(files["README.txt"].contains("cvt/compute-hca-mapping.csv"));
 }
+
+/// A fabric of more than a thousand links also gets a graph a reader can follow: the SuperPOD's
+/// compute fabric as its four scalable units, each of 8 leaves with 256 links up, and its spines.
+#[test]
+fn a_large_fabric_gets_a_summary_graph_by_scalable_unit_beside_the_full_one() {
+    let (spec, report) = design(engine::examples::SUPERPOD_4SU);
+    let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
+    let summary = &files["graphviz/compute-summary.dot"];
+    assert!(
+        summary.starts_with("graph \"compute-summary\" {\n"),
+        "{summary}"
+    );
+    for su in 1..=4 {
+        assert!(
+            summary.contains(&format!(
+                "\"compute-su0{su}\" -- \"compute-spines\" [label=\"256 links\"]"
+            )),
+            "{summary}"
+        );
+    }
+    assert!(summary.contains("compute-spines: 16 spines"), "{summary}");
+    assert!(
+        summary.contains("compute-su01: 32 nodes, 8 leaves"),
+        "{summary}"
+    );
+    assert_eq!(summary.matches(" -- ").count(), 4);
+    assert!(
+        !files.contains_key("graphviz/storage-summary.dot"),
+        "the storage fabric (fewer than 1,000 links) is drawn whole"
+    );
+}

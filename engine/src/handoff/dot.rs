@@ -89,3 +89,94 @@ pub fn graph(f: &PlannedFabric) -> String {
     out.push_str("}\n");
     out
 }
+
+/// Fabrics with more links than this also get a summary graph: `dot` lays out a 64-SU fabric's
+/// full graph (49,152 links) in minutes, and no reader can follow it.
+pub const SUMMARY_OVER_LINKS: usize = 1_000;
+
+/// The fabric by groups, for a reader: one node per block of nodes (a scalable unit of a
+/// rail-optimized fabric, else a leaf), per spine group (a pod's spines, or all of a 2-tier
+/// fabric's) and for the cores, each labelled with what it holds, and one edge per pair of groups
+/// labelled with its number of links (Slurm's topology groups the same way, `slurm::blocks`).
+pub fn summary(f: &PlannedFabric) -> String {
+    use std::collections::BTreeMap;
+    let name = &f.fabric.name;
+    let blocks = super::slurm::blocks(f);
+    let upper = super::slurm::upper(f, &blocks);
+    // The group of every switch: a leaf's block, a spine's group above the leaves it serves, the
+    // core group of the cores.
+    let mut group: BTreeMap<&str, String> = BTreeMap::new();
+    for b in &blocks {
+        for leaf in &b.leaves {
+            group.insert(leaf.as_str(), b.name.clone());
+        }
+    }
+    let above = |block: &str| -> String {
+        upper
+            .iter()
+            .find(|(_, under)| under.iter().any(|u| u == block))
+            .map_or_else(|| format!("{name}-spines"), |(n, _)| n.clone())
+    };
+    let mut links: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut members: BTreeMap<String, (usize, &'static str)> = BTreeMap::new();
+    for lc in &f.cables {
+        let c = &lc.cable;
+        match c.tier {
+            "leaf-spine" => {
+                let block = group.get(c.a_device.as_str()).cloned().unwrap_or_default();
+                let spines = above(&block);
+                group.entry(c.z_device.as_str()).or_insert(spines.clone());
+                *links.entry((block, spines)).or_default() += 1;
+            }
+            "spine-core" => {
+                let pod = group.get(c.a_device.as_str()).cloned().unwrap_or_default();
+                let core = format!("{name}-core");
+                group.entry(c.z_device.as_str()).or_insert(core.clone());
+                *links.entry((pod, core)).or_default() += 1;
+            }
+            _ => {}
+        }
+    }
+    for (device, g) in &group {
+        let kind = role_of(name, device).unwrap_or("leaf");
+        let entry = members.entry(g.clone()).or_insert((0, kind));
+        entry.0 += 1;
+    }
+    let mut out = String::from("graph ");
+    push_id(&mut out, &format!("{name}-summary"));
+    out.push_str(" {\n");
+    for b in &blocks {
+        let leaves = b.leaves.len();
+        let _ = writeln!(
+            out,
+            "  {} [label={}]",
+            id(&b.name),
+            id(&format!(
+                "{}: {} nodes, {leaves} {}",
+                b.name,
+                b.nodes.len(),
+                if leaves == 1 { "leaf" } else { "leaves" }
+            ))
+        );
+    }
+    for (g, (count, kind)) in members.iter().filter(|(_, (_, k))| *k != "leaf") {
+        let plural = if *kind == "spine" { "spines" } else { "cores" };
+        let _ = writeln!(
+            out,
+            "  {} [label={}]",
+            id(g),
+            id(&format!("{g}: {count} {plural}"))
+        );
+    }
+    for ((a, z), n) in &links {
+        let _ = writeln!(
+            out,
+            "  {} -- {} [label={}]",
+            id(a),
+            id(z),
+            id(&format!("{n} links"))
+        );
+    }
+    out.push_str("}\n");
+    out
+}

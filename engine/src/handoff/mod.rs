@@ -341,6 +341,9 @@ pub fn write_bundle(
             }
         }
         files(format!("graphviz/{name}.dot"), dot::graph(f));
+        if f.cables.len() > dot::SUMMARY_OVER_LINKS {
+            files(format!("graphviz/{name}-summary.dot"), dot::summary(f));
+        }
     }
     let node_units = crate::floor::node_rack_units(spec);
     files("netbox/sites.csv".into(), netbox::sites(&spec.title));
