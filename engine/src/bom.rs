@@ -24,6 +24,20 @@ pub(crate) struct Item {
     pub source: Cow<'static, str>,
 }
 
+impl Item {
+    /// The catalog item of `line`, to add it to another bill.
+    pub(crate) fn of(line: &BomLine) -> Item {
+        Item {
+            key: line.item.clone(),
+            description: line.description.clone(),
+            price: line.catalog_unit_price_usd,
+            power: line.catalog_unit_power_w,
+            estimate: line.estimate,
+            source: line.source.clone(),
+        }
+    }
+}
+
 /// Lines of a bill of materials, one per item, with the design's overrides applied.
 pub(crate) struct Builder<'a> {
     pub lines: Vec<BomLine>,

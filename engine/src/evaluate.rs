@@ -91,7 +91,7 @@ fn evaluate_report(
             workload(w, gpu, actual, ideal)
         })
         .collect();
-    let fabrics: Vec<FabricReport> = spec
+    let mut fabrics: Vec<FabricReport> = spec
         .fabrics
         .iter()
         .zip(sized)
@@ -105,8 +105,10 @@ fn evaluate_report(
         fabrics.iter().map(|f| f.power_w).sum(),
         gpus,
     );
+    // Placed on its floor, each fabric's bill is the one to order, at each cable's routed length;
+    // `totals` keeps the nominal runs' figures for comparison.
     let placed =
-        (floor == Floor::Placed).then(|| crate::floor::placed_totals(spec, &fabrics, &totals));
+        (floor == Floor::Placed).then(|| crate::floor::place_bills(spec, &mut fabrics, &totals));
     let network = placed.as_ref().unwrap_or(&totals);
     let headline = headline(&fabrics, &workloads, &findings, network.cost_per_gpu_usd);
     Ok(Report {

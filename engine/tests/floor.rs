@@ -54,6 +54,51 @@ fn the_superpod_compute_fabric_places_48_switches_and_counts_twin_port_optics_at
     assert_eq!(transceivers(&f, "compute", "endpoint"), (4, 1));
 }
 
+/// One bill to order: each fabric's bill of materials is its bill as placed (the SuperPOD's
+/// DGX nodes take 508 twin-port transceivers, four per node, not 1,016 single-port ones), and
+/// the bills add up to the headline's network cost and power to the dollar and watt; the
+/// nominal runs' figure stays beside them for comparison only.
+#[test]
+fn each_fabric_s_bill_is_the_bill_as_placed_and_they_add_up_to_the_headline() {
+    let (_, report) = superpod();
+    let node_end: u32 = report
+        .fabrics
+        .iter()
+        .flat_map(|f| &f.bom)
+        .filter(|l| l.item.ends_with(":node2x"))
+        .map(|l| l.quantity)
+        .sum();
+    assert_eq!(node_end, 127 * 4);
+    assert!(
+        !report
+            .fabrics
+            .iter()
+            .flat_map(|f| &f.bom)
+            .any(|l| l.item.ends_with(":host") && l.description.contains("NIC end")),
+        "no nominal single-port NIC-end optics for twin-port nodes"
+    );
+    let placed = report.placed.as_ref().unwrap();
+    let cost: f64 = report.fabrics.iter().map(|f| f.cost_usd.0).sum();
+    let power: f64 = report.fabrics.iter().map(|f| f.power_w.0).sum();
+    let lines: f64 = report
+        .fabrics
+        .iter()
+        .flat_map(|f| &f.bom)
+        .map(|l| l.total_usd.0)
+        .sum();
+    assert!(
+        (cost - placed.cost_usd.0).abs() < 0.5,
+        "{cost} {}",
+        placed.cost_usd.0
+    );
+    assert!((lines - placed.cost_usd.0).abs() < 0.5);
+    assert!((power - placed.power_w.0).abs() < 0.5);
+    assert_ne!(
+        report.totals.cost_usd, placed.cost_usd,
+        "the nominal figure differs"
+    );
+}
+
 /// A switch's power is its maximum with every cage filled (QM9700: 1,720 W with active
 /// cables), so its optics are counted once, in it: the switch-end transceivers add cost, not
 /// power, on the floor and at the nominal runs alike; the NIC-end ones add both.

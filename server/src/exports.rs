@@ -1,7 +1,7 @@
 //! Spreadsheets of a revision, as CSV: the bill of materials (one row per item per fabric) and
 //! the cabling sheet (one row per cable, both ends named for labelling).
 
-use crate::respond::{attachment, file_stem, html, Answer, PageError};
+use crate::respond::{attachment, file_stem, html, Answer};
 use crate::revisions::stored_revision;
 use app::costs::COMPUTES;
 use app::pages::document::message;
@@ -174,7 +174,8 @@ fn csv_response(result: Result<String, csv::Error>, file: String) -> Response {
     }
 }
 
-/// The sheet `make` writes from the report of revision `n` of design `id`, as `<title>-r<n>.<kind>.csv`.
+/// The sheet `make` writes from revision `n` of design `id` evaluated by today's engine, as
+/// `<title>-r<n>.<kind>.csv`.
 async fn sheet(
     store: &Store,
     id: &str,
@@ -190,21 +191,21 @@ async fn sheet(
         file_stem(&stored.spec.title),
         stored.number
     );
-    let report = stored
-        .report_or_today()
-        .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
-    // Writing a sheet of many rows is CPU work, kept off the async workers.
+    // Today's engine, as the design's page and report show it; evaluating and writing a sheet
+    // of many rows is CPU work, kept off the async workers.
     let spec = stored.spec;
-    Ok(
-        match tokio::task::spawn_blocking(move || make(&spec, &report)).await {
-            Ok(Ok(result)) => csv_response(result, file),
-            Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
-            Err(_) => csv_response(
-                Err(csv::Error::from(std::io::Error::other("panicked"))),
-                file,
-            ),
-        },
-    )
+    let made = tokio::task::spawn_blocking(move || {
+        let report = engine::evaluate(&spec).map_err(|errors| errors.to_string())?;
+        make(&spec, &report)
+    });
+    Ok(match made.await {
+        Ok(Ok(result)) => csv_response(result, file),
+        Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
+        Err(_) => csv_response(
+            Err(csv::Error::from(std::io::Error::other("panicked"))),
+            file,
+        ),
+    })
 }
 
 async fn bom_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {

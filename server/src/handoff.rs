@@ -112,32 +112,34 @@ async fn make(store: Store, id: DesignId, number: u32) -> Made<Bundle> {
         Ok(None) => return Err(app::pages::document::not_found()),
         Err(error) => return Err(PageError::Store(error).page()),
     };
-    let report = stored
-        .report_or_today()
-        .map_err(|errors| message(422, "No report", errors.to_string()))?;
-    let count = cables(&report);
-    if count > MAX_CABLING_ROWS {
-        return Err(message(
-            422,
-            "No hand-off files",
-            format!(
-                "This design has {count} cables; hand-off files are written for at most {MAX_CABLING_ROWS}."
-            ),
-        ));
-    }
     let title: Arc<str> = stored.spec.title.as_str().into();
     let spec = stored.spec;
+    // Today's engine, as the cabling sheet and the design's page: the files name its cables.
+    // Evaluating and writing are CPU work, kept off the async workers.
     let zipped = tokio::task::spawn_blocking(move || {
+        let report = engine::evaluate(&spec)
+            .map_err(|errors| message(422, "No report", errors.to_string()))?;
+        let count = cables(&report);
+        if count > MAX_CABLING_ROWS {
+            return Err(message(
+                422,
+                "No hand-off files",
+                format!(
+                    "This design has {count} cables; hand-off files are written for at most {MAX_CABLING_ROWS}."
+                ),
+            ));
+        }
         BUNDLES_MADE.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        zipped_bundle(&spec, &report)
+        Ok(zipped_bundle(&spec, &report))
     })
     .await;
     match zipped {
-        Ok(Ok(Zipped {
+        Ok(Err(page)) => Err(page),
+        Ok(Ok(Ok(Zipped {
             mut zip,
             readme,
             files,
-        })) => Ok(Bundle {
+        }))) => Ok(Bundle {
             title,
             number,
             readme: readme.into(),
@@ -148,7 +150,7 @@ async fn make(store: Store, id: DesignId, number: u32) -> Made<Bundle> {
                 Bytes::from(zip)
             },
         }),
-        Ok(Err(error)) => {
+        Ok(Ok(Err(error))) => {
             tracing::error!(%error, "a hand-off bundle could not be zipped");
             Err(unmade())
         }

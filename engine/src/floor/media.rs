@@ -53,6 +53,8 @@ pub(crate) struct Tally {
     pub cables: Vec<LengthCount>,
     pub transceivers: Vec<TransceiverCount>,
     pub bom: Vec<BomLine>,
+    /// The same cables and optics, fabric by fabric: what each fabric's bill as placed holds.
+    pub bom_by_fabric: Vec<Vec<BomLine>>,
     /// Transceiver power at the node ends, per rack, W (switches are budgeted at their maximum,
     /// which includes their optics).
     pub rack_optics_w: Vec<f64>,
@@ -116,7 +118,7 @@ pub(crate) fn tally(
     router: &Router,
     keep_longest: bool,
 ) -> Tally {
-    let mut b = Builder {
+    let mut floor = Builder {
         lines: Vec::new(),
         overrides: &spec.overrides,
     };
@@ -124,6 +126,7 @@ pub(crate) fn tally(
         cables: Vec::new(),
         transceivers: Vec::new(),
         bom: Vec::new(),
+        bom_by_fabric: Vec::with_capacity(fabrics.len()),
         rack_optics_w: vec![0.0; placed.racks.len()],
         unplaced_optics_w: 0.0,
         longest: Vec::new(),
@@ -131,6 +134,11 @@ pub(crate) fn tally(
     };
     let node_cages = chassis(&spec.cluster).links_per_cage.max(1);
     for (fi, fabric) in fabrics.iter().enumerate() {
+        // This fabric's lines, added to the whole floor's after it.
+        let mut b = Builder {
+            lines: Vec::new(),
+            overrides: &spec.overrides,
+        };
         let speed = fabric.port_rate.0 / 1e9;
         let radix = fabric.plan.radix.max(1);
         let per_cage = links_per_plug(
@@ -310,7 +318,11 @@ pub(crate) fn tally(
                 out.unplaced_optics_w += watts * f64::from(endpoint[c]);
             }
         }
+        for line in &b.lines {
+            floor.add(line.quantity, Item::of(line));
+        }
+        out.bom_by_fabric.push(b.lines);
     }
-    out.bom = b.lines;
+    out.bom = floor.lines;
     out
 }

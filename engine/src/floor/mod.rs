@@ -24,7 +24,7 @@ mod routing;
 mod sheet;
 pub mod svg;
 
-pub(crate) use placed::placed_totals;
+pub(crate) use placed::place_bills;
 use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
 pub use routing::{medium, orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
 pub use sheet::cabling;
@@ -296,7 +296,7 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
     };
     let (cost, power_w) = bill_totals(&tally.bom);
     let longest_m = tally.longest.first().map(|l| l.route_m).unwrap_or(0.0);
-    let nominal = nominal_cabling(&report.fabrics);
+    let nominal = nominal_cabling(&report.fabrics, &report.totals);
     let network = as_placed(
         &report.totals,
         nominal,

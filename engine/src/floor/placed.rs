@@ -6,14 +6,24 @@ use crate::report::{BomLine, FabricReport, Totals};
 use crate::spec::DesignSpec;
 use crate::units::{Usd, Watts};
 
-/// (cost, power) of the cables and optics in the fabrics' bills of materials.
-pub(super) fn nominal_cabling(fabrics: &[FabricReport]) -> (Usd, Watts) {
-    bill_totals(
+/// Whether `line` is a cable or an optic: what the floor prices by each cable's routed length,
+/// and each tier's nominal run prices otherwise.
+pub(crate) fn is_cabling(line: &BomLine) -> bool {
+    ["cable:", "optic:", "fibre:"]
+        .iter()
+        .any(|p| line.item.starts_with(p))
+}
+
+/// (cost, power) of the cables and optics at each tier's nominal run: the nominal `totals` of
+/// `fabrics` without their other lines (switches), which are the same in either bill.
+pub(super) fn nominal_cabling(fabrics: &[FabricReport], totals: &Totals) -> (Usd, Watts) {
+    let (usd, w) = bill_totals(
         fabrics
             .iter()
             .flat_map(|f| &f.bom)
-            .filter(|l| l.item.starts_with("cable:") || l.item.starts_with("optic:")),
-    )
+            .filter(|l| !is_cabling(l)),
+    );
+    (totals.cost_usd - usd, totals.power_w - w)
 }
 
 /// The formula of the network as placed, for cost or power.
@@ -39,23 +49,34 @@ pub(super) fn as_placed(
     )
 }
 
-/// The network of `spec`, whose fabrics are sized as `fabrics` and add up to `totals`, as
-/// placed on its floor: what [`crate::evaluate`] reports as [`crate::Report::placed`]. Places and
-/// routes as [`super::plan`] does, without naming racks or listing what stands in them.
-pub(crate) fn placed_totals(
+/// The network of `spec`, whose fabrics are sized as `fabrics` and add up to `totals` (each
+/// tier's cables at its nominal run), as placed on its floor: what [`crate::evaluate`] reports
+/// as [`crate::Report::placed`]. Each fabric's bill becomes its bill as placed: its cables and
+/// optics are the floor's, each cable at its routed, orderable length, in place of the nominal
+/// ones, and its cost and power the sum of that bill. Places and routes as [`super::plan`]
+/// does, without naming racks or listing what stands in them.
+pub(crate) fn place_bills(
     spec: &DesignSpec,
-    fabrics: &[FabricReport],
+    fabrics: &mut [FabricReport],
     totals: &Totals,
 ) -> Totals {
     let placed = placement::place(spec, fabrics);
     let router = routing::Router::new(&placed, &spec.floor);
     let tally = media::tally(spec, fabrics, &placed, &router, false);
-    as_placed(
+    let network = as_placed(
         totals,
-        nominal_cabling(fabrics),
+        nominal_cabling(fabrics, totals),
         bill_totals(&tally.bom),
         spec.cluster.gpus(),
-    )
+    );
+    for (fabric, lines) in fabrics.iter_mut().zip(tally.bom_by_fabric) {
+        fabric.bom.retain(|l| !is_cabling(l));
+        fabric.bom.extend(lines);
+        let (usd, w) = bill_totals(&fabric.bom);
+        fabric.cost_usd = usd;
+        fabric.power_w = w;
+    }
+    network
 }
 
 /// (cost, power) of `lines`.

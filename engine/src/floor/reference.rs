@@ -18,7 +18,7 @@ pub(crate) fn tally_per_cable(
     placed: &Placed,
     router: &Router,
 ) -> Tally {
-    let mut b = Builder {
+    let mut floor = Builder {
         lines: Vec::new(),
         overrides: &spec.overrides,
     };
@@ -26,6 +26,7 @@ pub(crate) fn tally_per_cable(
         cables: Vec::new(),
         transceivers: Vec::new(),
         bom: Vec::new(),
+        bom_by_fabric: Vec::new(),
         rack_optics_w: vec![0.0; placed.racks.len()],
         unplaced_optics_w: 0.0,
         longest: Vec::new(),
@@ -33,6 +34,10 @@ pub(crate) fn tally_per_cable(
     };
     let node_cages = chassis(&spec.cluster).links_per_cage.max(1);
     for (fi, fabric) in fabrics.iter().enumerate() {
+        let mut b = Builder {
+            lines: Vec::new(),
+            overrides: &spec.overrides,
+        };
         let speed = fabric.port_rate.0 / 1e9;
         let radix = fabric.plan.radix.max(1);
         let per_cage = links_per_plug(
@@ -266,8 +271,12 @@ pub(crate) fn tally_per_cable(
                 out.unplaced_optics_w += watts * f64::from(endpoint[c]);
             }
         }
+        for line in &b.lines {
+            floor.add(line.quantity, Item::of(line));
+        }
+        out.bom_by_fabric.push(b.lines);
     }
-    out.bom = b.lines;
+    out.bom = floor.lines;
     out
 }
 

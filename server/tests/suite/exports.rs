@@ -36,8 +36,11 @@ async fn report(server: &TestServer, id: &str) -> Value {
         .unwrap()
 }
 
+/// The bill to order: the one the headline adds up, every cable and optic as placed on the
+/// floor (the SuperPOD's DGX nodes take 508 twin-port transceivers), equal to the headline's
+/// network cost and power.
 #[tokio::test]
-async fn the_bill_of_materials_sheet_lists_every_item_and_adds_up_to_the_engines_totals() {
+async fn the_bill_of_materials_sheet_is_the_bill_as_placed_and_adds_up_to_the_headline() {
     let (_dir, database) = temp_database();
     let server = TestServer::start(&database).await;
     let design = server.create(&superpod()).await;
@@ -52,8 +55,8 @@ async fn the_bill_of_materials_sheet_lists_every_item_and_adds_up_to_the_engines
     assert_eq!(rows.len(), lines, "one row per item per fabric");
     let total: f64 = rows.iter().map(|r| r[5].parse::<f64>().unwrap()).sum();
     let power: f64 = rows.iter().map(|r| r[7].parse::<f64>().unwrap()).sum();
-    let engine_total = report["totals"]["cost_usd"].as_f64().unwrap();
-    let engine_power = report["totals"]["power_w"].as_f64().unwrap();
+    let engine_total = report["placed"]["cost_usd"].as_f64().unwrap();
+    let engine_power = report["placed"]["power_w"].as_f64().unwrap();
     assert!(
         (total - engine_total).abs() < 1.0,
         "{total} against {engine_total}"
@@ -76,6 +79,12 @@ async fn the_bill_of_materials_sheet_lists_every_item_and_adds_up_to_the_engines
         .find(|r| &r[0] == "compute" && r[1].starts_with("switch:"))
         .expect("the compute fabric's switches");
     assert_eq!(&switches[3], "48", "32 leaves and 16 spines");
+    let node_end: u32 = rows
+        .iter()
+        .filter(|r| r[1].ends_with(":node2x"))
+        .map(|r| r[3].parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(node_end, 508, "four twin-port transceivers per DGX");
     server.stop().await;
 }
 
