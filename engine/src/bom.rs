@@ -150,7 +150,7 @@ impl Builder<'_> {
                     label,
                     " transceiver, switch end (",
                     tier,
-                    ")",
+                    "; its power is in the switch's maximum)",
                 ]
                 .concat(),
                 price: media.switch_transceiver_price_usd,

@@ -230,13 +230,18 @@ pub(crate) fn tally_per_cable(
                 Item {
                     key,
                     description: format!(
-                        "{} {} transceiver, {end} end",
+                        "{} {} transceiver, {end} end{}",
                         if per > 1 {
                             format!("{per}-port {}G", key_speed * per)
                         } else {
                             format!("{key_speed}G")
                         },
-                        class.label()
+                        class.label(),
+                        if end == "switch" {
+                            " (its power is in the switch's maximum)"
+                        } else {
+                            ""
+                        }
                     ),
                     price,
                     power: watts,
