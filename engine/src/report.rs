@@ -210,7 +210,10 @@ pub struct FabricReport {
     pub max_nodes: u32,
     pub bisection: Figure<BitRate>,
     pub oversubscription: f64,
+    /// Cables by tier, each tier at its nominal run (the floor's plan gives each cable's own
+    /// length and medium).
     pub cables: Vec<CableCount>,
+    /// Transceivers of the bill: as placed on the floor when the report places it.
     pub transceivers: u32,
     pub bom: Vec<BomLine>,
     pub cost_usd: Usd,

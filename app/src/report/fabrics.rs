@@ -108,7 +108,7 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
             "Grows to, without new spines",
             format!("{} nodes", f.max_nodes),
         ),
-        ("cables", "Cables", cables),
+        ("cables", "Cables by tier (nominal run)", cables),
         ("transceivers", "Transceivers", f.transceivers.to_string()),
         (
             "cost",

@@ -72,6 +72,12 @@ pub(crate) fn place_bills(
     for (fabric, lines) in fabrics.iter_mut().zip(tally.bom_by_fabric) {
         fabric.bom.retain(|l| !is_cabling(l));
         fabric.bom.extend(lines);
+        fabric.transceivers = fabric
+            .bom
+            .iter()
+            .filter(|l| l.item.starts_with("optic:"))
+            .map(|l| l.quantity)
+            .sum();
         let (usd, w) = bill_totals(&fabric.bom);
         fabric.cost_usd = usd;
         fabric.power_w = w;
