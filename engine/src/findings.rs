@@ -13,6 +13,55 @@ fn finding(severity: Severity, rule: &'static str, subject: &str, message: Strin
     }
 }
 
+/// A training job whose GPUs cannot hold what it needs: the job would not start.
+fn memory(spec: &DesignSpec, t: &Training, r: &TrainingReport) -> Option<Finding> {
+    let m = r.memory.as_ref().filter(|m| !m.fits)?;
+    let gpu = crate::catalog::gpu(&spec.cluster.gpu).map_or("GPU", |g| g.name);
+    let p = &t.parallelism;
+    let recompute = |d: &crate::Degrees| {
+        if d.recompute != t.recompute {
+            " and full activation recomputation (a third more compute)"
+        } else {
+            ""
+        }
+    };
+    let remedy = match m.fits_with {
+        Some(d) if d.tp == p.tp && d.pp == p.pp => {
+            "It fits with full activation recomputation (a third more compute).".to_string()
+        }
+        Some(d) if d.tp == p.tp => format!(
+            "It fits with pipeline parallelism {} (data parallel {}){}.",
+            d.pp,
+            d.dp,
+            recompute(&d)
+        ),
+        Some(d) => format!(
+            "It fits with tensor parallelism {} (data parallel {}){}.",
+            d.tp,
+            d.dp,
+            recompute(&d)
+        ),
+        None => "No pipeline depth, tensor width or recomputation on these GPUs makes it fit: shard the optimizer states and gradients (ZeRO/FSDP), shorten the micro-batch, or use GPUs with more memory.".into(),
+    };
+    Some(finding(
+        Severity::Critical,
+        "memory-fit",
+        &t.name,
+        format!(
+            "Each GPU needs {} (weights {}, gradients {}, optimizer states {}, activations {}) but a {gpu} holds {} usable: the job does not fit at tp {}, pp {}, dp {}. {remedy}",
+            m.total.value,
+            m.weights.value,
+            m.gradients.value,
+            m.optimizer_states.value,
+            m.activations.value,
+            m.usable.value,
+            p.tp,
+            p.pp,
+            p.dp,
+        ),
+    ))
+}
+
 pub fn findings(
     spec: &DesignSpec,
     fabrics: &[FabricReport],
@@ -191,6 +240,7 @@ pub fn findings(
             }
             (Workload::Training(t), WorkloadReport::Training(r)) => {
                 out.extend(partial_cluster(spec, t, r));
+                out.extend(memory(spec, t, r));
                 if r.tensor_parallel_crosses_nodes {
                     out.push(finding(
                         Severity::Warning,

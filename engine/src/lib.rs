@@ -62,6 +62,7 @@ pub use report::*;
 pub use spec::*;
 pub use technology::{Technology, Transport};
 pub use topology::{Layout, Plan};
+pub use training::memory::{memory_fit, Degrees, MemoryFit};
 pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Tuning};
 pub use units::{
     thousands, BitRate, ByteRate, Bytes, Kilowatts, Metres, Ratio, Seconds, Usd, Watts, GB, GIB,

@@ -403,6 +403,9 @@ pub struct TrainingReport {
     pub ideal_step_time: Figure<Seconds>,
     /// `None` when the spec gives no compute time (communication only).
     pub slowdown: Option<Figure<Ratio>>,
+    /// What one GPU holds against its memory (absent in reports from engines before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<crate::MemoryFit>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -38,6 +38,11 @@ pub const SOURCES: &[Source] = &[
         "https://arxiv.org/abs/2205.05198",
     ),
     source(
+        "arXiv:2205.14135",
+        "Dao et al., FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness, NeurIPS 2022",
+        "https://arxiv.org/abs/2205.14135",
+    ),
+    source(
         "arXiv:1910.02054",
         "Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models, SC 2020",
         "https://arxiv.org/abs/1910.02054",

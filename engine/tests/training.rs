@@ -102,3 +102,122 @@ fn a_faster_fabric_never_lengthens_the_step() {
     assert!(step(Technology::IbNdr) <= step(Technology::Roce100));
     assert!(step(Technology::Roce100) <= step(Technology::Tcp25));
 }
+
+fn h100() -> &'static engine::catalog::Gpu {
+    engine::catalog::gpu("h100-sxm").unwrap()
+}
+
+fn gb(b: Bytes) -> f64 {
+    b.0 / 1e9
+}
+
+/// The ZeRO paper's Figure 1: a 7.5-billion-parameter model on 64 data-parallel ranks holds
+/// 120 GB of model states per GPU, 31.4 GB with the optimizer states sharded (stage 1), 16.6 GB
+/// with the gradients too (stage 2) and 1.9 GB with the weights too (stage 3).
+#[test]
+fn the_zero_paper_s_7_5b_model_on_64_ranks_holds_120_31_4_16_6_and_1_9_gb() {
+    let mut model = llama_70b();
+    model.parameters = 7.5e9;
+    for (sharding, expected) in [
+        (Sharding::None, 120.0),
+        (Sharding::Zero1, 31.4),
+        (Sharding::Zero2, 16.6),
+        (Sharding::Zero3, 1.9),
+    ] {
+        let mut t = training(model.clone(), 64, 1, 1, Compute::Mfu(0.4));
+        t.parallelism.sharding = sharding;
+        let m = memory_fit(&t, h100(), 8);
+        let states = gb(m.weights.value) + gb(m.gradients.value) + gb(m.optimizer_states.value);
+        assert!(
+            (states - expected).abs() < 0.05,
+            "{sharding:?}: {states} GB against {expected} GB"
+        );
+    }
+}
+
+/// Korthikanti et al.: 34·s·b·h/t bytes per layer (FlashAttention stores no attention scores),
+/// 2·s·b·h/t with full recomputation, for every layer on the first pipeline stage whatever
+/// the pipeline depth: Llama 3 70B, 8K tokens, micro-batch 1, tp 8 holds 22.8 GB.
+#[test]
+fn activations_are_34_sbh_over_t_per_layer_and_2_sbh_with_full_recomputation() {
+    let t = training(llama_70b(), 16, 8, 1, Compute::Mfu(0.4));
+    let stored = 80.0 * 34.0 * 8192.0 * 8192.0 / 8.0;
+    assert_eq!(memory_fit(&t, h100(), 8).activations.value, Bytes(stored));
+    let mut deeper = training(llama_70b(), 4, 8, 4, Compute::Mfu(0.4));
+    deeper.global_batch = 64;
+    assert_eq!(
+        memory_fit(&deeper, h100(), 8).activations.value,
+        Bytes(stored),
+        "the first stage holds pp micro-batches of L/pp layers"
+    );
+    let mut full = t.clone();
+    full.recompute = Recompute::Full;
+    assert_eq!(
+        memory_fit(&full, h100(), 8).activations.value,
+        Bytes(80.0 * 2.0 * 8192.0 * 8192.0 / 8.0)
+    );
+}
+
+/// Llama 3 70B without any sharding at tp 8 holds 16 bytes × 8.75 B parameters = 140 GB of
+/// model states: it does not fit in an H100, and a pipeline of 4 stages (on the same 128 GPUs)
+/// is the smallest that does; the finding says so.
+#[test]
+fn a_model_that_does_not_fit_gets_the_smallest_pipeline_that_does() {
+    let t = training(llama_70b(), 16, 8, 1, Compute::Mfu(0.4));
+    let m = memory_fit(&t, h100(), 8);
+    assert!(!m.fits);
+    assert!(
+        (gb(m.total.value) - (140.0 + 22.8)).abs() < 0.1,
+        "{}",
+        gb(m.total.value)
+    );
+    assert_eq!(gb(m.usable.value), 72.0, "90 % of 80 GB");
+    assert_eq!(
+        m.fits_with,
+        Some(Degrees {
+            tp: 8,
+            pp: 4,
+            dp: 4,
+            recompute: Recompute::None
+        })
+    );
+    let spec = design(
+        dgx_h100(16),
+        vec![Workload::Training(t)],
+        vec![fabric("compute", Role::Compute, Technology::IbNdr)],
+    );
+    let report = evaluate(&spec).unwrap();
+    let finding = report
+        .findings
+        .iter()
+        .find(|f| f.rule == "memory-fit")
+        .expect("a finding");
+    assert_eq!(finding.severity, Severity::Critical);
+    assert!(
+        finding
+            .message
+            .contains("It fits with pipeline parallelism 4 (data parallel 4)"),
+        "{}",
+        finding.message
+    );
+}
+
+/// The SuperPOD example's 405B model at tp 8 and pp 14 holds 72 GB of activations alone at
+/// 8K tokens: no deeper pipeline helps (the first stage holds every layer's worth), and full
+/// recomputation makes it fit.
+#[test]
+fn activations_no_pipeline_can_shed_call_for_full_recomputation() {
+    let spec = DesignSpec::from_json(examples::SUPERPOD_4SU).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let t = training_report(&report);
+    let m = t.memory.as_ref().unwrap();
+    assert!(!m.fits);
+    assert_eq!(m.fits_with.map(|d| d.recompute), Some(Recompute::Full));
+    assert!(report
+        .findings
+        .iter()
+        .any(|f| f.rule == "memory-fit" && f.message.contains("full activation recomputation")));
+    // The seed's 70B design fits as it is.
+    let seed = evaluate(&DesignSpec::from_json(examples::SEVENTY_B_TRAINING).unwrap()).unwrap();
+    assert!(training_report(&seed).memory.as_ref().unwrap().fits);
+}

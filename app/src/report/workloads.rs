@@ -108,6 +108,20 @@ pub fn workload_figures(w: &WorkloadReport) -> Vec<Shown> {
                 "Data-parallel bytes each GPU sends per step",
                 &t.bytes_per_gpu_per_step,
             ));
+            if let Some(m) = &t.memory {
+                figures.extend([
+                    shown("memory-total", "Memory per GPU", &m.total),
+                    shown("memory-usable", "Memory a GPU offers", &m.usable),
+                    shown("memory-weights", "Weights per GPU", &m.weights),
+                    shown("memory-gradients", "Gradients held per GPU", &m.gradients),
+                    shown(
+                        "memory-optimizer",
+                        "Optimizer states per GPU",
+                        &m.optimizer_states,
+                    ),
+                    shown("memory-activations", "Activations per GPU", &m.activations),
+                ]);
+            }
             figures
         }
         WorkloadReport::Inference(i) => vec![

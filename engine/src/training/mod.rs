@@ -9,6 +9,7 @@ use crate::spec::{Compute, Recompute, Sharding, Training};
 use crate::tuning::{tuned_allreduce, tuned_reduce_scatter};
 use crate::units::{Bytes, Ratio, Seconds};
 
+pub mod memory;
 mod worked;
 
 /// The collectives of one step, per GPU.
@@ -348,5 +349,6 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         ideal_step_time: Figure::new(ideal_step, "the same step on an infinitely fast network", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)")
             .worked(format_args!("{compute} + {ideal_exposed}")),
         slowdown,
+        memory: Some(memory::memory_fit(w, gpu, links.gpus_per_node)),
     }
 }
