@@ -405,7 +405,7 @@ pub struct TrainingReport {
     pub slowdown: Option<Figure<Ratio>>,
     /// What one GPU holds against its memory (absent in reports from engines before it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub memory: Option<crate::MemoryFit>,
+    pub memory: Option<Box<crate::MemoryFit>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

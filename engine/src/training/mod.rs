@@ -349,6 +349,6 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         ideal_step_time: Figure::new(ideal_step, "the same step on an infinitely fast network", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)")
             .worked(format_args!("{compute} + {ideal_exposed}")),
         slowdown,
-        memory: Some(memory::memory_fit(w, gpu, links.gpus_per_node)),
+        memory: Some(Box::new(memory::memory_fit(w, gpu, links.gpus_per_node))),
     }
 }
