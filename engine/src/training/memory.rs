@@ -153,12 +153,15 @@ fn fits_with(w: &Training, gpus_per_node: u32, usable: f64) -> Option<Degrees> {
     let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
     let try_degrees = |tp: u32, pp: u32, recompute: Recompute| -> Option<Degrees> {
         let per_replica = u64::from(tp) * u64::from(pp);
-        if per_replica == 0 || gpus % per_replica != 0 {
+        if per_replica == 0 || !gpus.is_multiple_of(per_replica) {
             return None;
         }
         let dp = u32::try_from(gpus / per_replica).ok()?;
         let batch = u64::from(dp) * u64::from(w.micro_batch);
-        if dp == 0 || batch == 0 || u64::from(w.global_batch) % batch != 0 || dp % p.ep.max(1) != 0
+        if dp == 0
+            || batch == 0
+            || !u64::from(w.global_batch).is_multiple_of(batch)
+            || !dp.is_multiple_of(p.ep.max(1))
         {
             return None;
         }
@@ -173,12 +176,12 @@ fn fits_with(w: &Training, gpus_per_node: u32, usable: f64) -> Option<Degrees> {
     let layers = w.model.layers;
     let deeper = |recompute| {
         (p.pp + 1..=layers)
-            .filter(|pp| layers % pp == 0)
+            .filter(|pp| layers.is_multiple_of(*pp))
             .find_map(|pp| try_degrees(p.tp, pp, recompute))
     };
     let wider = |recompute| {
         (p.tp + 1..=gpus_per_node.max(p.tp))
-            .filter(|tp| gpus_per_node % tp == 0)
+            .filter(|tp| gpus_per_node.is_multiple_of(*tp))
             .find_map(|tp| try_degrees(tp, p.pp, recompute))
     };
     deeper(w.recompute)
