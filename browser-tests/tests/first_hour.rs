@@ -491,3 +491,34 @@ async fn full_activation_recomputation_is_chosen_in_the_form_and_costs_compute()
         .await;
     browser.close().await;
 }
+
+/// The SuperPOD example's 405B job holds more activations than an H100 has memory: the planner
+/// says so as a critical finding, and its button applies what fits (full recomputation); then
+/// the finding is gone and the job's form says full.
+#[tokio::test]
+async fn a_job_that_does_not_fit_its_gpus_memory_is_flagged_and_one_click_makes_it_fit() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/new/superpod-4su")).await;
+    browser.wait_for_hydration().await;
+    browser
+        .wait_for_text("#findings", |t| t.contains("does not fit"))
+        .await;
+    let remedy = browser
+        .wait_for_text("#memory-remedies button", |t| !t.is_empty())
+        .await;
+    assert!(remedy.contains("full recomputation"), "{remedy}");
+    browser.click("#memory-remedies button").await;
+    wait_until(
+        &browser,
+        "return !document.querySelector('#memory-remedies') && !document.querySelector('#findings').textContent.includes('does not fit')",
+        "the finding goes once applied",
+    )
+    .await;
+    browser.click("#step-workloads").await;
+    let recompute = browser
+        .run("return document.querySelector('#workloads-0-recompute').value")
+        .await;
+    assert_eq!(recompute, json!("full"));
+    browser.close().await;
+}

@@ -60,6 +60,7 @@ pub fn Planner(spec: engine::DesignSpec, editing: Option<Stored>) -> impl IntoVi
         (false, Some(report)) => view! {
             <Headline report=report.clone()/>
             <h3>"Findings"</h3>
+            <MemoryRemedies report=report.clone()/>
             <Findings report/>
         }
         .into_any(),
@@ -215,4 +216,43 @@ mod tests {
         let cut: Result<PlannerStart, _> = Borsh::decode(&bytes[..bytes.len() - 1]);
         assert!(cut.is_err());
     }
+}
+
+/// For each training job the GPUs cannot hold, a button that applies the parallelism (and
+/// recomputation) the engine found it fits with.
+#[component]
+fn MemoryRemedies(report: engine::Report) -> AnyView {
+    let editor = Editor::get();
+    let buttons: Vec<AnyView> = report
+        .workloads
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| {
+            let engine::WorkloadReport::Training(t) = w else {
+                return None;
+            };
+            let fits = t.memory.as_ref()?.fits_with?;
+            let full = if fits.recompute == engine::Recompute::Full {
+                ", full recomputation"
+            } else {
+                ""
+            };
+            let label = format!(
+                "Make “{}” fit: tensor {}, pipeline {}, data {}{full}",
+                t.name, fits.tp, fits.pp, fits.dp
+            );
+            let apply = move |_| {
+                editor.update(|s| {
+                    if let Some(engine::Workload::Training(t)) = s.workloads.get_mut(i) {
+                        fits.apply_to(t);
+                    }
+                })
+            };
+            Some(view! { <li><button type="button" class="secondary memory-remedy" on:click=apply>{label}</button></li> }.into_any())
+        })
+        .collect();
+    if buttons.is_empty() {
+        return ().into_any();
+    }
+    view! { <ul class="remedies" id="memory-remedies">{buttons}</ul> }.into_any()
 }

@@ -41,6 +41,7 @@ pub const USABLE_SHARE: f64 = 0.9;
 const ZERO: &str = "Rajbhandari et al., ZeRO, arXiv:1910.02054 §5";
 const ACTIVATIONS: &str =
     "Korthikanti et al., arXiv:2205.05198 §4, Table 2; Dao et al., FlashAttention, arXiv:2205.14135";
+const BOTH: &str = "Rajbhandari et al., ZeRO, arXiv:1910.02054 §5; Korthikanti et al., arXiv:2205.05198 §4, Table 2; Dao et al., FlashAttention, arXiv:2205.14135";
 
 /// The parallelism and recomputation a job could use instead, on the same GPUs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +51,15 @@ pub struct Degrees {
     pub pp: u32,
     pub dp: u32,
     pub recompute: Recompute,
+}
+
+impl Degrees {
+    /// `t` with these degrees and this recomputation.
+    pub fn apply_to(self, t: &mut Training) {
+        let p = &mut t.parallelism;
+        (p.tp, p.pp, p.dp) = (self.tp, self.pp, self.dp);
+        t.recompute = self.recompute;
+    }
 }
 
 /// What one GPU of a training job holds, against its memory.
@@ -203,27 +213,21 @@ pub fn memory_fit(w: &Training, gpu: &Gpu, gpus_per_node: u32) -> MemoryFit {
     let [weights, gradients, optimizer, activations] = held(w, p, w.recompute, gpus_per_node);
     let total = weights + gradients + optimizer + activations;
     let usable = gpu.hbm_gb * GB * USABLE_SHARE;
-    let sharded = match p.sharding {
-        Sharding::None => "none",
-        Sharding::Zero1 => "optimizer states over dp (ZeRO-1)",
-        Sharding::Zero2 => "optimizer states and gradients over dp (ZeRO-2)",
-        Sharding::Zero3 => "weights, gradients and optimizer states over dp (ZeRO-3/FSDP)",
-        Sharding::FsdpHybrid => {
-            "weights, gradients and optimizer states within the node (FSDP hybrid)"
-        }
-    };
-    let shard = format!("N/(tp·pp); sharded: {sharded}");
     let fits = total <= usable;
     MemoryFit {
         weights: Figure::new(
             Bytes(weights),
-            format!("2 bytes × parameters held per GPU ({shard})"),
+            "2 bytes × N/(tp·pp) parameters per GPU, ÷ dp where ZeRO-3/FSDP shards the weights",
             ZERO,
         ),
-        gradients: Figure::new(Bytes(gradients), format!("2 bytes × parameters held per GPU ({shard})"), ZERO),
+        gradients: Figure::new(
+            Bytes(gradients),
+            "2 bytes × N/(tp·pp) parameters per GPU, ÷ dp where ZeRO-2 or -3 shards the gradients",
+            ZERO,
+        ),
         optimizer_states: Figure::new(
             Bytes(optimizer),
-            format!("12 bytes (fp32 master weights, momentum, variance) × parameters held per GPU ({shard})"),
+            "12 bytes (fp32 master weights, momentum, variance) × N/(tp·pp) per GPU, ÷ dp where ZeRO shards them",
             ZERO,
         ),
         activations: Figure::new(
@@ -237,7 +241,7 @@ pub fn memory_fit(w: &Training, gpu: &Gpu, gpus_per_node: u32) -> MemoryFit {
         total: Figure::new(
             Bytes(total),
             "weights + gradients + optimizer states + activations",
-            format!("{ZERO}; {ACTIVATIONS}"),
+            BOTH,
         ),
         usable: Figure::new(
             Bytes(usable),
