@@ -62,12 +62,62 @@ fn memory(spec: &DesignSpec, t: &Training, r: &TrainingReport) -> Option<Finding
     ))
 }
 
+/// GPUs the training jobs and inference services take between them, when that is more than
+/// the cluster has: the figures of each assume GPUs of its own.
+fn overbooked(spec: &DesignSpec, workloads: &[WorkloadReport]) -> Option<Finding> {
+    let gpus_per_node = u64::from(spec.cluster.gpus_per_node);
+    let mut parts = Vec::new();
+    let mut booked = 0u64;
+    for (w, r) in spec.workloads.iter().zip(workloads) {
+        let gpus = match (w, r) {
+            (Workload::Training(t), WorkloadReport::Training(r)) => {
+                parts.push(format!("{} takes {}", t.name, Count(r.gpus as f64)));
+                r.gpus
+            }
+            (Workload::Inference(i), _) => {
+                let nodes = spec
+                    .fabric(&i.fabric)
+                    .and_then(|f| f.attached_nodes)
+                    .unwrap_or(spec.cluster.nodes);
+                let replicas = i.replicas_on(nodes);
+                let gpus = u64::from(replicas) * u64::from(i.tp_nodes) * gpus_per_node;
+                parts.push(format!(
+                    "{} takes {replicas} × {} = {}",
+                    i.name,
+                    Count((u64::from(i.tp_nodes) * gpus_per_node) as f64),
+                    Count(gpus as f64)
+                ));
+                gpus
+            }
+            _ => continue,
+        };
+        booked += gpus;
+    }
+    let have = spec.cluster.gpus();
+    (booked > have && parts.len() > 1).then(|| {
+        finding(
+            Severity::Warning,
+            "gpus-overbooked",
+            &spec.title,
+            format!(
+                "The workloads book {} GPUs on a cluster of {}: {}. {} GPUs are counted by two workloads, whose figures each assume GPUs of their own: add {} nodes, or give a workload fewer GPUs.",
+                Count(booked as f64),
+                Count(have as f64),
+                parts.join("; "),
+                Count((booked - have) as f64),
+                Count((booked - have).div_ceil(gpus_per_node.max(1)) as f64),
+            ),
+        )
+    })
+}
+
 pub fn findings(
     spec: &DesignSpec,
     fabrics: &[FabricReport],
     workloads: &[WorkloadReport],
 ) -> Vec<Finding> {
     let mut out = Vec::new();
+    out.extend(overbooked(spec, workloads));
     if spec.cluster.nodes == 1 {
         out.push(finding(
             Severity::Info,

@@ -139,3 +139,30 @@ fn storage_matching_one_of_two_training_jobs_raises_no_warning() {
     );
     assert!(findings_of(&spec, "storage-batch-mismatch").is_empty());
 }
+
+/// A training job on all 256 GPUs of 32 DGX nodes and an inference service of 4 replicas of one
+/// node each on the same fabric book 288 GPUs on 256: the finding gives the numbers and what to
+/// add. With the service on 4 nodes of its own, nothing is booked twice.
+#[test]
+fn gpus_booked_by_two_workloads_are_a_finding_with_the_numbers() {
+    let mut serving = tp_inference(1, 256);
+    serving.fabric = "compute".into();
+    serving.replicas = Some(4);
+    let workloads = vec![
+        Workload::Training(training(llama_70b(), 32, 8, 1, Compute::Mfu(0.4))),
+        Workload::Inference(serving),
+    ];
+    let compute = || fabric("compute", Role::Compute, Technology::IbNdr);
+    let spec = design(dgx_h100(32), workloads.clone(), vec![compute()]);
+    let found = findings_of(&spec, "gpus-overbooked");
+    assert_eq!(found.len(), 1);
+    let message = &found[0].message;
+    assert!(
+        message.contains("book 288 GPUs on a cluster of 256")
+            && message.contains("serving takes 4 × 8 = 32")
+            && message.contains("add 4 nodes"),
+        "{message}"
+    );
+    let grown = design(dgx_h100(36), workloads, vec![compute()]);
+    assert!(findings_of(&grown, "gpus-overbooked").is_empty());
+}
