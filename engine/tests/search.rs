@@ -337,7 +337,7 @@ fn a_growth_target_is_built_into_every_candidate_and_costs_spines() {
 fn a_training_explanation_binds_on_the_slowdown_target() {
     let mut request = SearchRequest::new(training_base());
     request.freedoms.technologies = vec![Technology::IbNdr, Technology::Tcp25, Technology::Roce200];
-    request.freedoms.nics_per_node = vec![1];
+    request.freedoms.nics_per_node = vec![8];
     request.targets.every_workload.max_slowdown_percent = Some(5.0);
     let mut s = Search::new(request).unwrap();
     s.run();

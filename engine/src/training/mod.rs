@@ -29,11 +29,12 @@ impl StepTraffic {
             + self.expert_parallel.network_bytes_per_node
     }
 
-    /// Communication the step waits for: data-parallel traffic hides behind up to
-    /// `overlap × compute`; tensor, pipeline and expert traffic sit on the critical path.
-    fn exposed(&self, overlap: f64, compute: Seconds) -> Seconds {
+    /// Communication the step waits for: data-parallel traffic hides behind up to `hideable`
+    /// of the compute ([`hideable`]); tensor, pipeline and expert traffic sit on the critical
+    /// path.
+    fn exposed(&self, hideable: Seconds) -> Seconds {
         let dp = self.data_parallel.time();
-        let hidden = dp.min(compute * overlap);
+        let hidden = dp.min(hideable);
         (dp - hidden)
             + self.tensor_parallel.time()
             + self.pipeline.time()
@@ -81,6 +82,20 @@ impl Placement {
 }
 
 /// Microbatches each pipeline runs per step.
+/// The backward pass's share of a step's compute: 4 of the 6 FLOPs per parameter and token
+/// [Kaplan et al., arXiv:2001.08361].
+const BACKWARD_SHARE: f64 = 2.0 / 3.0;
+
+/// Compute time behind which the data-parallel gradient traffic can hide: `overlap` of the
+/// backward pass of the last micro-batch only. Frameworks reduce gradient buckets as the
+/// backward pass produces them [Li et al., "PyTorch Distributed", VLDB 2020], but with gradient
+/// accumulation only the last micro-batch's backward pass reduces (PyTorch DDP `no_sync`;
+/// Megatron-LM `--overlap-grad-reduce`): m micro-batches per replica leave 1/m of the backward
+/// pass to hide behind.
+fn hideable(w: &Training, core: Seconds) -> Seconds {
+    core * (w.overlap * BACKWARD_SHARE / microbatches(w))
+}
+
 fn microbatches(w: &Training) -> f64 {
     let per_pass = f64::from(w.parallelism.dp.max(1)) * f64::from(w.micro_batch.max(1));
     (f64::from(w.global_batch) / per_pass).max(1.0)
@@ -277,9 +292,10 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
     // The 1F1B pipeline bubble: (pp − 1) of every m + pp − 1 slots idle [Narayanan et al.].
     let bubble = core * ((f64::from(p.pp) - 1.0) / microbatches(w));
     let compute = core + bubble;
-    let exposed = traffic.exposed(w.overlap, core);
+    let window = hideable(w, core);
+    let exposed = traffic.exposed(window);
     let step = compute + exposed;
-    let ideal_step = compute + ideal_traffic.exposed(w.overlap, core);
+    let ideal_step = compute + ideal_traffic.exposed(window);
     let slowdown = (compute.0 > 0.0 && ideal_step.0 > 0.0).then(|| {
         Figure::new(
             Ratio(step.0 / ideal_step.0),
@@ -340,10 +356,10 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         .worked(worked::communication(&traffic)),
         exposed_communication: Figure::new(
             exposed,
-            "data-parallel time not hidden behind overlap × compute, plus tensor, pipeline and expert time",
-            "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)",
+            "data-parallel time not hidden behind overlap × the last micro-batch's backward pass (2/3 × compute ÷ m micro-batches), plus tensor, pipeline and expert time",
+            "Li et al., PyTorch Distributed, VLDB 2020 (gradient buckets reduced during the backward pass; with accumulation, the last micro-batch's); Narayanan et al. arXiv:2104.04473",
         )
-        .worked(worked::exposed(&traffic, w.overlap, core)),
+        .worked(worked::exposed(&traffic, w.overlap, microbatches(w), window)),
         step_time: Figure::new(step, "compute + exposed communication", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)")
             .worked(format_args!("{compute} + {exposed}")),
         ideal_step_time: Figure::new(ideal_step, "the same step on an infinitely fast network", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)")

@@ -99,10 +99,14 @@ pub fn communication(traffic: &StepTraffic) -> String {
     ])
 }
 
-/// Data-parallel time less what hides behind overlap × compute, plus the rest.
-pub fn exposed(traffic: &StepTraffic, overlap: f64, core: Seconds) -> String {
+/// Data-parallel time less what hides behind `overlap` of the last micro-batch's backward pass
+/// (`window`, of `m` micro-batches), plus the rest.
+pub fn exposed(traffic: &StepTraffic, overlap: f64, m: f64, window: Seconds) -> String {
     let dp = traffic.data_parallel.time();
-    let hidden = format!("data parallel ({dp} − min({dp}, {overlap} × {core}))");
+    let hidden = format!(
+        "data parallel ({dp} − min({dp}, {overlap} × 2/3 × compute ÷ {} = {window}))",
+        super::super::worked::Count(m)
+    );
     let rest = sum(&[
         ("tensor parallel", traffic.tensor_parallel.time()),
         ("pipeline", traffic.pipeline.time()),
