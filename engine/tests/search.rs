@@ -397,3 +397,22 @@ fn the_frontier_shows_each_candidates_network_as_placed_cheapest_as_placed_first
         "{summary}"
     );
 }
+
+/// A search held to a slowdown target says what its answer rests on: the share of the gradient
+/// traffic that hides behind the backward pass, and the cheapest's slowdown without it.
+#[test]
+fn a_search_held_to_a_slowdown_target_states_the_overlap_its_answer_rests_on() {
+    let mut request = SearchRequest::new(training_base());
+    request.freedoms.technologies =
+        vec![Technology::IbNdr, Technology::Roce400, Technology::Tcp100];
+    request.targets.every_workload.max_slowdown_percent = Some(5.0);
+    let result = search(request).unwrap();
+    let rests_on = result.rests_on.as_deref().expect("the overlap is named");
+    assert!(
+        rests_on.contains("0.5 of the last micro-batch's backward pass")
+            && rests_on.contains("with none")
+            && rests_on.contains("5 % target"),
+        "{rests_on}"
+    );
+    assert!(result.summary.contains(rests_on));
+}

@@ -38,6 +38,27 @@ fn what_is_built(report: &Report) -> Vec<String> {
 }
 
 /// The tier with the least headroom in the whole design, and what crosses it.
+/// The assumption each training job's verdict moves with most: how much of its gradient traffic
+/// hides behind the backward pass, with the slowdown at the design's overlap and at none.
+fn rests_on(spec: &DesignSpec, report: &Report) -> Vec<String> {
+    spec.workloads
+        .iter()
+        .zip(&report.workloads)
+        .filter_map(|(w, r)| match (w, r) {
+            (engine::Workload::Training(t), engine::WorkloadReport::Training(r)) => {
+                let (with, without) = (r.slowdown.as_ref()?, r.slowdown_without_overlap.as_ref()?);
+                (with.value != without.value).then(|| {
+                    format!(
+                        "“{}” rests on its gradient traffic hiding behind {} of the last micro-batch's backward pass (an estimate): the step is {} of an ideal network's at that overlap, {} with none.",
+                        t.name, t.overlap, with.value, without.value
+                    )
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 fn what_binds(report: &Report) -> String {
     let tightest = report
         .fabrics
@@ -196,6 +217,9 @@ pub fn summary(
     blocks.push(paragraph(super::floor::cabling_as_placed(floor)));
     blocks.push(heading(2, "summary-binds", "What binds"));
     blocks.push(paragraph(what_binds(report)));
+    for sentence in rests_on(spec, report) {
+        blocks.push(paragraph(sentence));
+    }
     blocks.push(heading(2, "findings", "Risks"));
     // The design's findings and its floor's (racks over their power budget or the air limit).
     let floor_findings = &floor.findings;

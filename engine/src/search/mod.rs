@@ -88,6 +88,10 @@ pub struct SearchResult {
     pub frontier: Vec<Candidate>,
     /// Set when no visited candidate is feasible.
     pub no_design: Option<NoDesign>,
+    /// What the cheapest candidate's slowdown verdict rests on, where it has a slowdown target:
+    /// the overlap of gradient traffic with the backward pass, and the verdict without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rests_on: Option<String>,
     /// The answer in a sentence or two.
     pub summary: String,
 }
@@ -110,9 +114,43 @@ impl Search {
         frontier
     }
 
+    /// The slowdown checks candidate `id` is held to, with its slowdown at its overlap and at
+    /// none, where the two differ: the assumption its verdict rests on, in a sentence.
+    fn rests_on(&self, id: u64) -> Option<String> {
+        let spec = self.spec(id)?;
+        let report =
+            crate::evaluate::evaluate_unplaced(&spec, crate::links::Conditions::NORMAL).ok()?;
+        self.checks.iter().find_map(|c| {
+            let checks::Measure::Slowdown(i) = c.measure else {
+                return None;
+            };
+            let crate::report::WorkloadReport::Training(t) = report.workloads.get(i)? else {
+                return None;
+            };
+            let crate::spec::Workload::Training(w) = spec.workloads.get(i)? else {
+                return None;
+            };
+            let (with, without) = (t.slowdown.as_ref()?.value.0, t.slowdown_without_overlap.as_ref()?.value.0);
+            let percent = |r: f64| (r - 1.0) * 100.0;
+            (with != without).then(|| {
+                format!(
+                    "Its slowdown of “{}” rests on gradient traffic hiding behind {} of the last micro-batch's backward pass (an estimate): {:.1} % at that overlap, {:.1} % with none, against the {} % target{}.",
+                    t.name,
+                    w.overlap,
+                    percent(with),
+                    percent(without),
+                    c.limit,
+                    if percent(without) > c.limit { ", which it would then miss" } else { ", which it meets either way" }
+                )
+            })
+        })
+    }
+
     /// The result so far (final once [`Progress::done`]).
     pub fn result(&self) -> SearchResult {
         let progress = self.progress();
+        let frontier = self.placed_frontier();
+        let rests_on = frontier.first().and_then(|c| self.rests_on(c.record.id));
         SearchResult {
             space: progress.space,
             visited: progress.visited,
@@ -124,8 +162,9 @@ impl Search {
             feasible: progress.feasible,
             exhaustive: self.exhaustive() && progress.done,
             checks: self.checks().to_vec(),
-            frontier: self.placed_frontier(),
+            frontier,
             no_design: self.no_design(),
+            rests_on,
             summary: String::new(),
         }
         .summarised()
@@ -152,6 +191,10 @@ impl SearchResult {
             (None, Some(none)) => none.summary.clone(),
             (None, None) => "No candidate has been visited yet.".to_string(),
         };
+        if let Some(rests_on) = &self.rests_on {
+            text += " ";
+            text += rests_on;
+        }
         if !self.exhaustive {
             text += &format!(
                 " Only {} of the {} candidates were visited: a cheaper design may exist among \
