@@ -50,12 +50,26 @@ impl<T: fmt::Display> Figure<T> {
     /// ("30.6 GB ÷ 47.5 GB/s"), and the value as displayed is appended after an equals sign,
     /// so the worked line always ends in the very figure shown.
     pub fn worked(mut self, substituted: impl fmt::Display) -> Self {
+        // The browser's evaluation shows no worked formula (its dashboard, which does, is drawn
+        // on the server): not written there, which keeps the writing of every one of them out
+        // of the planner's bundle.
+        if cfg!(target_arch = "wasm32") {
+            return self;
+        }
         use fmt::Write;
         // Most worked lines are 40-100 bytes: one allocation instead of growing from 8.
         let mut line = String::with_capacity(128);
         let _ = write!(line, "{substituted} = {}", self.value);
         self.worked = Some(line.into());
         self
+    }
+
+    /// [`Self::worked`] with the substitution written only where it is kept.
+    pub fn worked_with<D: fmt::Display>(self, substituted: impl FnOnce() -> D) -> Self {
+        if cfg!(target_arch = "wasm32") {
+            return self;
+        }
+        self.worked(substituted())
     }
 }
 

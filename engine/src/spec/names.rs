@@ -43,19 +43,8 @@ pub fn fabric_name_error(name: &str) -> Option<String> {
     };
     Some(format!(
         "{why}: it names the fabric's switches and ports in the hand-off files \
-         (\"{example}-leaf-01\"), which switches, schedulers and file systems read",
-        example = example(name)
+         (compute-leaf-01), which switches, schedulers and file systems read"
     ))
-}
-
-/// The name as the error quotes it: printable and short.
-fn example(name: &str) -> String {
-    let shown: String = name.chars().filter(|c| !invisible(*c)).take(32).collect();
-    if shown.is_empty() {
-        "compute".into()
-    } else {
-        shown
-    }
 }
 
 /// Why `text` is not one line of text, or `None` when it is.

@@ -315,7 +315,6 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
             "the step time ÷ the step on an ideal network, with no gradient traffic hidden behind the backward pass (overlap 0)",
             "Li et al., PyTorch Distributed, VLDB 2020; Narayanan et al. arXiv:2104.04473",
         )
-        .worked(format_args!("{step_alone} ÷ {ideal_alone}"))
     });
     let place = Placement::new(w, links.gpus_per_node);
     let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
@@ -330,13 +329,13 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
             "S = parameters held per GPU × bytes per element = (N_active + N_experts/ep)/(tp·pp) × b",
             "ZeRO arXiv:1910.02054; Megatron-LM arXiv:1909.08053",
         )
-        .worked(worked::gradient_bytes(w)),
+        .worked_with(|| worked::gradient_bytes(w)),
         bytes_per_gpu_per_step: Figure::new(
             traffic.data_parallel.bytes_per_rank,
             "ring AllReduce: 2(n−1)/n × S per GPU, n = dp (about 2× the model size); ZeRO-3: 3(n−1)/n × S",
             "Patarasuk & Yuan, JPDC 2009 (ring AllReduce); ZeRO arXiv:1910.02054; PyTorch FSDP arXiv:2304.11277",
         )
-        .worked(worked::data_parallel_bytes(w, &traffic.data_parallel)),
+        .worked_with(|| worked::data_parallel_bytes(w, &traffic.data_parallel)),
         network_bytes_per_node_per_step: traffic.network_bytes_per_node(),
         collectives: vec![
             collective_report(&traffic.data_parallel, "data-parallel gradient synchronisation"),
@@ -359,19 +358,19 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
             },
             "Kaplan et al. arXiv:2001.08361; Narayanan et al. arXiv:2104.04473; Korthikanti et al. arXiv:2205.05198",
         )
-        .worked(worked::compute(w, gpu, core)),
+        .worked_with(|| worked::compute(w, gpu, core)),
         communication_time: Figure::new(
             traffic.total(),
             "sum of the step's collectives, alpha-beta model with NCCL-like latencies",
             "Thakur, Rabenseifner & Gropp, IJHPCA 2005; NCCL src/graph/tuning.cc",
         )
-        .worked(worked::communication(&traffic)),
+        .worked_with(|| worked::communication(&traffic)),
         exposed_communication: Figure::new(
             exposed,
             "data-parallel time not hidden behind overlap × the last micro-batch's backward pass (2/3 × compute ÷ m micro-batches), plus tensor, pipeline and expert time",
             "Li et al., PyTorch Distributed, VLDB 2020 (gradient buckets reduced during the backward pass; with accumulation, the last micro-batch's); Narayanan et al. arXiv:2104.04473",
         )
-        .worked(worked::exposed(&traffic, w.overlap, microbatches(w), window)),
+        .worked_with(|| worked::exposed(&traffic, w.overlap, microbatches(w), window)),
         step_time: Figure::new(step, "compute + exposed communication", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)")
             .worked(format_args!("{compute} + {exposed}")),
         ideal_step_time: Figure::new(ideal_step, "the same step on an infinitely fast network", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)")
