@@ -52,6 +52,17 @@ fn benches(c: &mut Criterion) {
     c.bench_function("size 1,024 nodes, 4 workloads, 3 fabrics (no floor)", |b| {
         b.iter(|| evaluate_unplaced(black_box(&thousand), Conditions::NORMAL).expect("evaluates"))
     });
+    // The same with no switch named: the planner sizes and prices every candidate switch.
+    let mut chosen = thousand.clone();
+    for f in &mut chosen.fabrics {
+        f.switch = None;
+    }
+    c.bench_function(
+        "size 1,024 nodes, 4 workloads, 3 fabrics, switches chosen (no floor)",
+        |b| {
+            b.iter(|| evaluate_unplaced(black_box(&chosen), Conditions::NORMAL).expect("evaluates"))
+        },
+    );
 
     // 100,000 GPUs: 12,500 nodes of 8, on XDR switches (144 ports) in 3 tiers.
     let huge = spec(four_workloads_three_fabrics(

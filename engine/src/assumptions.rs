@@ -50,6 +50,7 @@ fn item_words(item: &str) -> String {
 /// Every catalog figure and calibration value `spec` relies on, in the order the engine uses
 /// them: cluster, models, fabrics, calibration, then the design's own overrides.
 pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
+    let spec = &*crate::switch_choice::with_switches_chosen(spec);
     let mut out = Vec::new();
     let c = &spec.cluster;
     if let Some(n) = c.node_preset.as_deref().and_then(node_preset) {

@@ -134,6 +134,7 @@ pub fn check_assuming(
     stated: Stated,
     algorithm: Option<Algorithm>,
 ) -> Result<BaselineCheck, CheckError> {
+    let spec = &*crate::switch_choice::with_switches_chosen(spec);
     let on = spec
         .fabrics
         .iter()

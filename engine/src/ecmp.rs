@@ -53,7 +53,7 @@ fn balancing(transport: Transport, calibration: &Calibration) -> LoadBalancing {
 pub(crate) fn flows(calibration: &Calibration, plan: &Plan) -> (f64, f64, f64) {
     let qps = f64::from(calibration.qps_per_connection.max(1));
     (
-        f64::from(plan.leaf_downlinks) * qps,
+        f64::from(plan.leaf_ports_in_use()) * qps,
         f64::from(plan.leaf_uplinks),
         qps,
     )
@@ -85,7 +85,7 @@ pub fn multipath(transport: Transport, calibration: &Calibration, plan: &Plan) -
             delivered_share(flows, uplinks),
             format!(
                 "ECMP: m·(1 − (1 − 1/m)^n) ÷ min(n, m) with n = {flows:.0} flows ({} ports × {qps:.0} QPs per connection) on m = {uplinks:.0} uplinks",
-                plan.leaf_downlinks
+                plan.leaf_ports_in_use()
             ),
         ),
         LoadBalancing::Ecmp => (1.0, "one switch: no uplinks to hash onto".to_string()),

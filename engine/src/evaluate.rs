@@ -1,5 +1,5 @@
 use crate::bom::materials;
-use crate::catalog::{gpu, switch, Gpu};
+use crate::catalog::{gpu, switch, Gpu, Switch};
 use crate::error::{FieldError, SpecErrors};
 use crate::headroom;
 use crate::links::{ports_per_node, Conditions, Links};
@@ -10,7 +10,7 @@ use crate::report::{
 use crate::spec::{DesignSpec, Fabric, Role, Workload};
 use crate::topology::{self, Demand, Layout, Plan};
 use crate::units::{BitRate, Ratio, Seconds, Usd};
-use crate::{ecmp, findings, inference, rag, storage, training};
+use crate::{ecmp, findings, inference, rag, storage, switch_choice, training};
 
 /// Validates `spec` and computes its report. Never panics; an invalid spec returns every error.
 pub fn evaluate(spec: &DesignSpec) -> Result<Report, SpecErrors> {
@@ -42,12 +42,16 @@ fn evaluate_report(
     floor: Floor,
 ) -> Result<Report, SpecErrors> {
     spec.validate()?;
+    let (chosen, choices) = switch_choice::choose_all(spec);
+    let spec = chosen.as_ref();
     let gpu = gpu(&spec.cluster.gpu)
         .ok_or_else(|| SpecErrors::single("cluster.gpu", "is not in the catalog"))?;
     let mut errors = Vec::new();
     let mut sized = Vec::with_capacity(spec.fabrics.len());
     for (i, fabric) in spec.fabrics.iter().enumerate() {
-        match size_fabric(spec, fabric) {
+        let sized_on = switch(fabric.switch_key())
+            .ok_or_else(|| "the switch is not in the catalog".to_string());
+        match sized_on.and_then(|on| size_fabric(spec, fabric, on)) {
             Ok(plan) => sized.push(plan),
             Err(reason) => errors.push(FieldError::new(format!("fabrics[{i}]"), reason)),
         }
@@ -96,7 +100,12 @@ fn evaluate_report(
         .iter()
         .zip(sized)
         .zip(&links)
-        .map(|((fabric, plan), (actual, _))| fabric_report(spec, fabric, plan, actual, &workloads))
+        .zip(choices)
+        .map(|(((fabric, plan), (actual, _)), choice)| {
+            let mut report = fabric_report(spec, fabric, plan, actual, &workloads);
+            report.switch_choice = choice;
+            report
+        })
         .collect();
     let findings = findings::findings(spec, &fabrics, &workloads);
     let gpus = spec.cluster.gpus();
@@ -142,8 +151,12 @@ fn attached_nodes(spec: &DesignSpec, fabric: &Fabric) -> u32 {
     fabric.attached_nodes.unwrap_or(spec.cluster.nodes)
 }
 
-fn size_fabric(spec: &DesignSpec, fabric: &Fabric) -> Result<Plan, String> {
-    let switch = switch(fabric.switch_key()).ok_or("the switch is not in the catalog")?;
+/// `fabric` sized on `switch`.
+pub(crate) fn size_fabric(
+    spec: &DesignSpec,
+    fabric: &Fabric,
+    switch: &Switch,
+) -> Result<Plan, String> {
     let (_, radix) = switch
         .port_mode_for(fabric.port_gbps())
         .ok_or("the switch has no ports fast enough")?;
@@ -248,6 +261,7 @@ fn fabric_report(
         port_rate: port,
         switch: switch.key.to_string(),
         switch_name: switch.name.to_string(),
+        switch_choice: None,
         attached_nodes: nodes,
         ports_per_node: ppn,
         endpoints: plan.node_leaf_links,

@@ -40,6 +40,7 @@ pub mod sources;
 mod spec;
 mod storage;
 pub mod studies;
+pub mod switch_choice;
 mod technology;
 mod topology;
 mod training;

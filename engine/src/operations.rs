@@ -203,6 +203,7 @@ fn application(fabric: &Fabric, report: &Report) -> Vec<String> {
 
 /// The operating guidance for every fabric of the design.
 pub fn operations(spec: &DesignSpec, report: &Report) -> Vec<FabricOperations> {
+    let spec = &*crate::switch_choice::with_switches_chosen(spec);
     spec.fabrics
         .iter()
         .map(|fabric| {

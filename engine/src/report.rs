@@ -214,6 +214,9 @@ pub struct FabricReport {
     pub port_rate: BitRate,
     pub switch: String,
     pub switch_name: String,
+    /// Why the planner chose the switch, when the spec names none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch_choice: Option<crate::switch_choice::SwitchChoice>,
     pub attached_nodes: u32,
     pub ports_per_node: u32,
     pub endpoints: u32,

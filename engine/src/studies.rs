@@ -52,6 +52,13 @@ fn against_first(points: Vec<(f64, Seconds)>) -> Vec<(f64, Ratio)> {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TechnologyPoint {
     pub technology: Technology,
+    /// The switch the workload's fabric runs on (catalog key): the design's own on its own
+    /// technology, the planner's least-cost choice on the others.
+    #[serde(default)]
+    pub switch: String,
+    /// Why the planner chose that switch, when it chose it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch_reason: Option<String>,
     pub communication: Seconds,
     /// The whole network's cost with this technology on the workload's fabric.
     #[serde(default)]
@@ -61,9 +68,10 @@ pub struct TechnologyPoint {
     pub critical_findings: u32,
 }
 
-/// Workload `workload` with its fabric switched to each of [`COMPARED`] (the technology's
-/// default switch and port speed). Technologies under which the design cannot be built (too
-/// few ports for the cluster) are left out.
+/// Workload `workload` with its fabric switched to each of [`COMPARED`], like for like: at the
+/// technology's port speed on the switch the planner chooses for it at least cost (the design
+/// itself on its own technology). Technologies under which the design cannot be built (too few
+/// ports for the cluster) are left out.
 pub fn technology_comparison(spec: &DesignSpec, workload: usize) -> Vec<TechnologyPoint> {
     let Some(fabric_name) = spec.workloads.get(workload).map(|w| w.fabric().to_string()) else {
         return Vec::new();
@@ -73,12 +81,17 @@ pub fn technology_comparison(spec: &DesignSpec, workload: usize) -> Vec<Technolo
         .filter_map(|&technology| {
             let mut variant = spec.clone();
             let fabric = variant.fabrics.iter_mut().find(|f| f.name == fabric_name)?;
-            fabric.technology = technology;
-            fabric.switch = None;
-            fabric.port_gbps = None;
+            if fabric.technology != technology {
+                fabric.technology = technology;
+                fabric.switch = None;
+                fabric.port_gbps = None;
+            }
             let report = evaluate(&variant).ok()?;
+            let sized = report.fabrics.iter().find(|f| f.name == fabric_name)?;
             Some(TechnologyPoint {
                 technology,
+                switch: sized.switch.clone(),
+                switch_reason: sized.switch_choice.as_ref().map(|c| c.reason.clone()),
                 communication: communication(&report, workload)?,
                 network_cost_usd: report.network().cost_usd,
                 critical_findings: report.headline.critical_findings,

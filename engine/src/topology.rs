@@ -82,6 +82,13 @@ impl Plan {
         u64::from(self.switches()) * u64::from(self.radix)
     }
 
+    /// Node ports cabled on the fullest leaf.
+    pub fn leaf_ports_in_use(&self) -> u32 {
+        self.node_leaf_links
+            .div_ceil(self.leaves.max(1))
+            .min(self.leaf_downlinks)
+    }
+
     /// Switch ports with a cable in them (a switch-to-switch link uses two).
     pub fn ports_used(&self) -> u64 {
         u64::from(self.node_leaf_links)
@@ -98,16 +105,21 @@ fn split(radix: u32, oversubscription: f64) -> (u32, u32) {
     (down, radix - down)
 }
 
-/// Fewest spines (a divisor of the leaf's uplinks, so every leaf spreads its uplinks evenly)
-/// whose ports take all the uplinks of `leaves` leaves.
-fn spines_for(leaves: u32, uplinks: u32, radix: u32) -> u32 {
-    let needed = (u64::from(leaves) * u64::from(uplinks))
-        .div_ceil(u64::from(radix.max(1)))
-        .max(1);
-    (1..=uplinks.max(1))
-        .filter(|s| uplinks.is_multiple_of(*s))
-        .find(|s| u64::from(*s) >= needed)
-        .unwrap_or(uplinks.max(1))
+/// Uplinks per leaf (at least `needed`, at most `most`) and the fewest spines whose ports take
+/// every uplink of `leaves` leaves. The spines divide `most` and each leaf's uplinks, so that
+/// every leaf spreads its uplinks evenly over them (a spine with fewer links to one leaf than
+/// to another would be a bottleneck) and a fabric that grows to full leaves keeps its spines.
+fn uplinks_and_spines(leaves: u32, needed: u32, most: u32, radix: u32) -> (u32, u32) {
+    let most = most.max(1);
+    let needed = needed.clamp(1, most);
+    (1..=most)
+        .filter(|spines| most.is_multiple_of(*spines))
+        .find_map(|spines| {
+            let up = needed.div_ceil(spines) * spines;
+            let fits = u64::from(leaves) * u64::from(up) <= u64::from(spines) * u64::from(radix);
+            fits.then_some((up, spines))
+        })
+        .unwrap_or((most, most))
 }
 
 pub fn size(d: &Demand) -> Plan {
@@ -173,8 +185,17 @@ fn two_tier(d: &Demand, k: u32, down: u32, up: u32, rails: bool) -> Plan {
         .max(1)
     };
     let leaves = leaves_for(d.endpoints);
-    let growth_leaves = leaves_for(d.growth_endpoints.max(d.endpoints)).min(k);
-    let spines = spines_for(growth_leaves, up, k);
+    let growth = d.growth_endpoints.max(d.endpoints);
+    let growth_leaves = leaves_for(growth).min(k);
+    // Uplinks for the ports in use, now or at the growth target, at the stated oversubscription:
+    // 16 nodes on a 64-port leaf need 16 uplinks at 1:1, not 32 for ports nobody cables.
+    let in_use = growth.div_ceil(leaves).min(down);
+    let up = if in_use == down {
+        up
+    } else {
+        ((f64::from(in_use) / d.leaf_oversubscription.max(1.0)).ceil() as u32).clamp(1, up)
+    };
+    let (up, spines) = uplinks_and_spines(growth_leaves, up, (k - down).max(1), k);
     // Leaves the spines can take: each spine gives every leaf up/spines ports.
     let per_spine_per_leaf = (up / spines).max(1);
     let max_leaves = (k / per_spine_per_leaf).min(k);

@@ -416,3 +416,45 @@ fn a_search_held_to_a_slowdown_target_states_the_overlap_its_answer_rests_on() {
     );
     assert!(result.summary.contains(rests_on));
 }
+
+/// A search that varies the technology builds each on the switch the planner chooses for it,
+/// the same choice the design, the report and the technology comparison show.
+#[test]
+fn each_technology_a_search_tries_runs_on_the_switch_the_planner_chooses() {
+    let mut request = SearchRequest::new(training_base());
+    request.freedoms.technologies =
+        vec![Technology::IbNdr, Technology::Roce400, Technology::Tcp100];
+    request.freedoms.fabrics = vec!["compute".into()];
+    let search = Search::new(request).unwrap();
+    let mut seen = Vec::new();
+    for id in 0..search.result().space {
+        let choice = search.choice(id).unwrap();
+        let mut open = search.spec(id).unwrap();
+        open.fabrics[0].switch = None;
+        let report = evaluate(&open).unwrap();
+        assert_eq!(choice.fabrics[0].switch, report.fabrics[0].switch);
+        seen.push((
+            choice.fabrics[0].technology,
+            choice.fabrics[0].switch.clone(),
+        ));
+    }
+    assert_eq!(
+        seen,
+        [
+            (Technology::IbNdr, "qm9700".to_string()),
+            (Technology::Roce400, "sn5400".to_string()),
+            (Technology::Tcp100, "sn4600c".to_string()),
+        ]
+    );
+    // A base design that names its switch keeps it.
+    let mut request = SearchRequest::new(training_base());
+    request.base.fabrics[0].switch = Some("qm9700".into());
+    let mut search = Search::new(request).unwrap();
+    search.run();
+    let result = search.result();
+    assert!(!result.frontier.is_empty());
+    assert!(result
+        .frontier
+        .iter()
+        .all(|p| p.choice.fabrics[0].switch == "qm9700"));
+}

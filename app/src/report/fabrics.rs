@@ -67,7 +67,7 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
     } else {
         f.workloads.join(", ")
     };
-    vec![
+    let mut facts = vec![
         ("switch", "Switch", f.switch_name.clone()),
         ("tiers", "Tiers", plan.tiers.to_string()),
         (
@@ -93,10 +93,20 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
         (
             "oversubscription",
             "Leaf oversubscription",
-            format!(
-                "{}:1 ({} down, {} up per leaf)",
-                f.oversubscription, plan.leaf_downlinks, plan.leaf_uplinks
-            ),
+            if plan.leaf_ports_in_use() < plan.leaf_downlinks {
+                format!(
+                    "{}:1 ({} of {} ports down in use, {} up per leaf)",
+                    f.oversubscription,
+                    plan.leaf_ports_in_use(),
+                    plan.leaf_downlinks,
+                    plan.leaf_uplinks
+                )
+            } else {
+                format!(
+                    "{}:1 ({} down, {} up per leaf)",
+                    f.oversubscription, plan.leaf_downlinks, plan.leaf_uplinks
+                )
+            },
         ),
         (
             "bisection",
@@ -116,7 +126,14 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
             format!("{} / {}", usd(f.cost_usd), watts(f.power_w)),
         ),
         ("carries", "Carries", carries),
-    ]
+    ];
+    if let Some(choice) = &f.switch_choice {
+        facts.insert(
+            1,
+            ("switch-choice", "Why this switch", choice.reason.clone()),
+        );
+    }
+    facts
 }
 
 /// The fabric's bandwidth headroom per tier, the tiers short of bandwidth flagged.

@@ -2,7 +2,7 @@
 //! the alternatives considered with their cost and effect. It decides; the sections after it
 //! show the work.
 
-use super::blocks::{findings_block, heading, paragraph, table};
+use super::blocks::{findings_block, heading, note, paragraph, table};
 use super::Block;
 use crate::dashboard::headline_figures;
 use crate::money::{usd, watts};
@@ -157,6 +157,8 @@ fn alternatives(
             };
             vec![
                 p.technology.label().to_string(),
+                engine::catalog::switch(&p.switch)
+                    .map_or_else(|| p.switch.clone(), |s| s.short_name().to_string()),
                 p.communication.to_string(),
                 usd(p.network_cost_usd),
                 against,
@@ -171,6 +173,7 @@ fn alternatives(
         ),
         &[
             ("Technology", false),
+            ("Switch", false),
             (
                 if per_step {
                     "Communication per step"
@@ -185,6 +188,11 @@ fn alternatives(
         ],
         rows,
     )));
+    blocks.push(note(
+        "Each other technology runs at its own port speed on the switch the planner chooses for \
+         it: the least-cost one in the catalog that builds the fabric, with uplinks for the ports \
+         in use.",
+    ));
 }
 
 pub fn summary(

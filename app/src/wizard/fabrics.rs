@@ -84,8 +84,8 @@ fn FabricCard(i: usize) -> AnyView {
     });
     let (switch, set_switch) = lens::fabric_choice(
         i,
-        |f| f.switch_key().to_string(),
-        |f, key| f.switch = Some(key.to_string()),
+        |f| f.switch.clone().unwrap_or_default(),
+        |f, key| f.switch = (!key.is_empty()).then(|| key.to_string()),
     );
     let (topology, set_topology) = lens::fabric_choice(
         i,

@@ -169,19 +169,23 @@ pub fn sharding_from(key: &str) -> Option<Sharding> {
     .find(|s| sharding_key(*s) == key)
 }
 
-/// Switches that can carry `technology`, the technology's default first.
+/// The planner's choice of switch, then every switch of the family that can carry
+/// `technology`. The empty key leaves the choice to the planner.
 pub fn switches_for(technology: Technology) -> Vec<(String, String)> {
     let family = if technology.is_ethernet() {
         SwitchFamily::Ethernet
     } else {
         SwitchFamily::InfiniBand
     };
-    let default = technology.default_switch();
-    let mut items: Vec<(String, String)> = SWITCHES
-        .iter()
-        .filter(|s| s.family == family)
-        .map(|s| (s.key.to_string(), s.name.to_string()))
-        .collect();
-    items.sort_by_key(|(k, _)| k != default);
-    items
+    std::iter::once((String::new(), LEAST_COST_SWITCH.to_string()))
+        .chain(
+            SWITCHES
+                .iter()
+                .filter(|s| s.family == family)
+                .map(|s| (s.key.to_string(), s.name.to_string())),
+        )
+        .collect()
 }
+
+/// The switch option that leaves the choice to the planner.
+pub const LEAST_COST_SWITCH: &str = "Least cost for this fabric (the planner chooses)";

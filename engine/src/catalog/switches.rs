@@ -33,6 +33,11 @@ pub struct Switch {
 }
 
 impl Switch {
+    /// The name without the details in brackets: "NVIDIA Spectrum-4 SN5400".
+    pub fn short_name(&self) -> &'static str {
+        self.name.split(" (").next().unwrap_or(self.name).trim()
+    }
+
     /// The port mode an endpoint of `speed_gbps` uses: the slowest mode at least that fast
     /// (a 50G NIC on a 100G port). `(mode speed, ports)`.
     pub fn port_mode_for(&self, speed_gbps: f64) -> Option<(f64, u32)> {

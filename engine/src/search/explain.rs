@@ -338,11 +338,7 @@ pub fn describe_choice(choice: &Choice) -> String {
                 f.fabric,
                 f.technology.label(),
                 round(f.port_gbps),
-                crate::catalog::switch(&f.switch).map_or(f.switch.as_str(), |s| s
-                    .name
-                    .split(" (")
-                    .next()
-                    .unwrap_or(s.name)),
+                crate::catalog::switch(&f.switch).map_or(f.switch.as_str(), |s| s.short_name()),
                 round(f.leaf_oversubscription)
             )
         })

@@ -3,8 +3,9 @@
 
 use super::arrange::arrange;
 use super::request::{Arrangement, Freedoms, SearchRequest};
-use crate::catalog::{switch, SwitchFamily, SWITCHES};
+use crate::catalog::{switch, Switch, SwitchFamily, SWITCHES};
 use crate::spec::{DesignSpec, Fabric, Role, Topology};
+use crate::switch_choice::{candidates, choose_among};
 use crate::technology::Technology;
 use serde::{Deserialize, Serialize};
 
@@ -35,14 +36,38 @@ pub struct Choice {
 pub(crate) struct FabricOption {
     pub technology: Technology,
     pub port_gbps: f64,
-    pub switch: &'static str,
+    /// The switch model; `None` for the planner's least-cost choice among the allowed ones.
+    pub switch: Option<&'static str>,
     pub topology: Topology,
     pub leaf: f64,
     pub spine: f64,
-    /// Fewest switches' price and power the fabric can have, for bounds before evaluation.
-    pub switch_price: f64,
-    pub switch_power: f64,
-    pub radix: u32,
+    pub bound: Bound,
+}
+
+/// What the fewest switches a fabric can have cost and draw, for bounds before evaluation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Bound {
+    /// One model: one leaf per radix of endpoints.
+    Switch { price: f64, power: f64, radix: u32 },
+    /// Any of several models: the least price and power per port of any of them.
+    PerPort { price: f64, power: f64 },
+}
+
+impl Bound {
+    /// The price and power floor of a fabric of `endpoints`.
+    fn floor(self, endpoints: u64) -> (f64, f64) {
+        match self {
+            Bound::Switch {
+                price,
+                power,
+                radix,
+            } => {
+                let leaves = endpoints.div_ceil(u64::from(radix.max(1))) as f64;
+                (leaves * price, leaves * power)
+            }
+            Bound::PerPort { price, power } => (endpoints as f64 * price, endpoints as f64 * power),
+        }
+    }
 }
 
 /// The candidates of one arrangement of fabrics.
@@ -60,6 +85,8 @@ pub(crate) struct Block {
 pub(crate) struct Space {
     pub blocks: Vec<Block>,
     pub size: u64,
+    /// The switch models the constraints allow: the planner chooses among them.
+    allowed: Vec<&'static str>,
 }
 
 impl Space {
@@ -105,6 +132,30 @@ impl Space {
         Space {
             blocks,
             size: offset,
+            allowed: SWITCHES
+                .iter()
+                .filter(|s| request.constraints.allows_switch(s.key))
+                .map(|s| s.key)
+                .collect(),
+        }
+    }
+
+    /// `spec` with the planner's choice of switch wherever the candidate leaves it open.
+    fn choose_switches(&self, spec: &mut DesignSpec) {
+        let chosen: Vec<Option<&'static str>> = spec
+            .fabrics
+            .iter()
+            .map(|f| match f.switch {
+                Some(_) => None,
+                None => choose_among(spec, f, |s| self.allowed.contains(&s.key))
+                    .ok()
+                    .map(|(s, _)| s.key),
+            })
+            .collect();
+        for (fabric, key) in spec.fabrics.iter_mut().zip(chosen) {
+            if let Some(key) = key {
+                fabric.switch = Some(key.to_string());
+            }
         }
     }
 
@@ -135,6 +186,7 @@ impl Space {
         for (fabric, o) in spec.fabrics.iter_mut().zip(picked) {
             apply(fabric, o);
         }
+        self.choose_switches(&mut spec);
         Some(spec)
     }
 
@@ -173,7 +225,7 @@ impl Space {
         apply(&mut f, o);
         let mut cluster = template.cluster.clone();
         cluster.nics_per_node = *block.nics.get(nics)?;
-        Some(DesignSpec {
+        let mut part = DesignSpec {
             schema_version: template.schema_version,
             title: template.title.clone(),
             cluster,
@@ -187,11 +239,14 @@ impl Space {
             calibration: template.calibration.clone(),
             overrides: template.overrides.clone(),
             floor: template.floor.clone(),
-        })
+        };
+        self.choose_switches(&mut part);
+        Some(part)
     }
 
     pub fn choice(&self, id: u64) -> Option<Choice> {
         let (block, nics, picked) = self.decode(id)?;
+        let spec = self.spec(id)?;
         Some(Choice {
             arrangement: block.arrangement,
             nics_per_node: nics,
@@ -200,11 +255,12 @@ impl Space {
                 .fabrics
                 .iter()
                 .zip(picked)
-                .map(|(f, o)| FabricChoice {
+                .zip(&spec.fabrics)
+                .map(|((f, o), chosen)| FabricChoice {
                     fabric: f.name.clone(),
                     technology: o.technology,
                     port_gbps: o.port_gbps,
-                    switch: o.switch.to_string(),
+                    switch: chosen.switch_key().to_string(),
                     topology: o.topology,
                     leaf_oversubscription: o.leaf,
                     spine_oversubscription: o.spine,
@@ -242,9 +298,9 @@ impl Space {
                 continue;
             }
             let endpoints = u64::from(nodes) * u64::from(ppn) + u64::from(f.extra_endpoints);
-            let leaves = endpoints.div_ceil(u64::from(o.radix.max(1))) as f64;
-            cost += leaves * o.switch_price;
-            power += leaves * o.switch_power;
+            let (c, p) = o.bound.floor(endpoints);
+            cost += c;
+            power += p;
         }
         Some((cost, power))
     }
@@ -253,7 +309,7 @@ impl Space {
 fn apply(fabric: &mut Fabric, o: &FabricOption) {
     fabric.technology = o.technology;
     fabric.port_gbps = (o.port_gbps != o.technology.port_gbps()).then_some(o.port_gbps);
-    fabric.switch = Some(o.switch.to_string());
+    fabric.switch = o.switch.map(str::to_string);
     fabric.topology = o.topology;
     fabric.oversubscription.leaf = o.leaf;
     fabric.oversubscription.spine = o.spine;
@@ -299,20 +355,6 @@ fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption>
     let spines = listed(&f.spine_oversubscription, fabric.oversubscription.spine);
     let mut out = Vec::new();
     for t in technologies.into_iter().filter(|&t| c.allows_technology(t)) {
-        let switches: Vec<&'static str> = if f.switch_models {
-            SWITCHES
-                .iter()
-                .filter(|s| family_fits(s.family, t))
-                .map(|s| s.key)
-                .collect()
-        } else if t == fabric.technology {
-            match switch(fabric.switch_key()) {
-                Some(s) => vec![s.key],
-                None => vec![t.default_switch()],
-            }
-        } else {
-            vec![t.default_switch()]
-        };
         let speeds: Vec<f64> = if f.port_speeds_gbps.is_empty() {
             vec![if t == fabric.technology {
                 fabric.port_gbps()
@@ -329,28 +371,38 @@ fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption>
             s.dedup_by(|a, b| a == b);
             s
         };
-        for key in switches.into_iter().filter(|k| c.allows_switch(k)) {
-            let Some(sw) = switch(key) else { continue };
-            if !family_fits(sw.family, t) {
-                continue;
-            }
-            for &speed in &speeds {
-                let Some((_, radix)) = sw.port_mode_for(speed) else {
-                    continue;
-                };
+        for &speed in &speeds {
+            // Every model that can carry it, the design's own, or the planner's choice.
+            let switches: Vec<(Option<&'static str>, Bound)> = if f.switch_models {
+                SWITCHES
+                    .iter()
+                    .filter(|s| family_fits(s.family, t) && c.allows_switch(s.key))
+                    .filter_map(|s| Some((Some(s.key), one_model(s, speed)?)))
+                    .collect()
+            } else if let (true, Some(named)) = (t == fabric.technology, &fabric.switch) {
+                switch(named)
+                    .filter(|s| family_fits(s.family, t) && c.allows_switch(s.key))
+                    .and_then(|s| Some((Some(s.key), one_model(s, speed)?)))
+                    .into_iter()
+                    .collect()
+            } else {
+                any_candidate(t, speed, |s| c.allows_switch(s.key))
+                    .map(|bound| (None, bound))
+                    .into_iter()
+                    .collect()
+            };
+            for (switch, bound) in switches {
                 for &topology in &topologies {
                     for &leaf in &leaves {
                         for &spine in &spines {
                             out.push(FabricOption {
                                 technology: t,
                                 port_gbps: speed,
-                                switch: sw.key,
+                                switch,
                                 topology,
                                 leaf,
                                 spine,
-                                switch_price: sw.price_usd.0,
-                                switch_power: sw.power_w.0,
-                                radix,
+                                bound,
                             });
                         }
                     }
@@ -359,6 +411,39 @@ fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption>
         }
     }
     out
+}
+
+/// The bound of a fabric on `switch` at `speed`; `None` when it has no port that fast.
+fn one_model(switch: &Switch, speed: f64) -> Option<Bound> {
+    let (_, radix) = switch.port_mode_for(speed)?;
+    Some(Bound::Switch {
+        price: switch.price_usd.0,
+        power: switch.power_w.0,
+        radix,
+    })
+}
+
+/// The bound of a fabric on whichever allowed candidate the planner chooses; `None` when no
+/// allowed switch carries the technology at that speed.
+fn any_candidate(
+    technology: Technology,
+    speed: f64,
+    allowed: impl Fn(&Switch) -> bool,
+) -> Option<Bound> {
+    let per_port: Vec<(f64, f64)> = candidates(technology, speed)
+        .filter(|s| allowed(s))
+        .filter_map(|s| {
+            let (_, radix) = s.port_mode_for(speed)?;
+            let radix = f64::from(radix.max(1));
+            Some((s.price_usd.0 / radix, s.power_w.0 / radix))
+        })
+        .collect();
+    let least =
+        |pick: fn(&(f64, f64)) -> f64| per_port.iter().map(pick).fold(f64::INFINITY, f64::min);
+    (!per_port.is_empty()).then(|| Bound::PerPort {
+        price: least(|p| p.0),
+        power: least(|p| p.1),
+    })
 }
 
 fn listed<T: PartialEq + Copy>(values: &[T], base: T) -> Vec<T> {

@@ -42,24 +42,20 @@ fn oversubscribed_leaves_never_speed_a_workload_up() {
 }
 
 #[test]
-fn one_lost_spine_of_four_leaves_three_quarters_of_the_bisection() {
+fn one_lost_spine_of_two_leaves_half_the_bisection() {
     let spec = spec(crate::examples::SEVENTY_B_TRAINING);
     let report = evaluate(&spec).unwrap();
     let compute = &report.fabrics[0];
-    assert_eq!(compute.plan.spines, 4);
+    // 16 nodes on 64-port leaves: 16 uplinks per rail leaf at 1:1, over 2 spines.
+    assert_eq!((compute.plan.leaf_uplinks, compute.plan.spines), (16, 2));
     let losses = spine_losses(&report);
     let one = losses
         .iter()
         .find(|l| l.fabric == "compute" && l.lost == 1)
         .unwrap();
-    let two = losses
-        .iter()
-        .find(|l| l.fabric == "compute" && l.lost == 2)
-        .unwrap();
-    assert!((one.bisection_after.0 - 0.75 * compute.bisection.value.0).abs() < 1.0);
-    assert!((two.bisection_after.0 - 0.5 * compute.bisection.value.0).abs() < 1.0);
+    assert!((one.bisection_after.0 - 0.5 * compute.bisection.value.0).abs() < 1.0);
     // Rail-optimized rings stay inside the leaves: nothing needs the spines.
-    assert!(one.survives && two.survives);
+    assert!(one.survives);
     // A single-switch fabric has no spine to lose.
     assert!(!losses.iter().any(|l| l.fabric == "storage"));
 }

@@ -42,6 +42,8 @@ fn the_other_charts_draw_their_points() {
     let tech = technologies(
         &[TechnologyPoint {
             technology: Technology::IbNdr,
+            switch: "qm9700".into(),
+            switch_reason: None,
             communication: Seconds(0.5),
             network_cost_usd: engine::Usd(1e6),
             critical_findings: 0,
