@@ -4,7 +4,7 @@
 use engine::DesignSpec;
 
 /// A field's label, by its path without the list index (`parallelism.dp` for any workload).
-const LABELS: &[(&str, &str)] = &[
+static LABELS: &[(&str, &str)] = &[
     ("title", "Design title"),
     ("cluster.node_preset", "Node type"),
     ("cluster.gpu", "GPU"),

@@ -31,11 +31,25 @@ pub struct Figure<T> {
 }
 
 impl<T> Figure<T> {
+    // Inlined, so that where the browser drops them the formula and the source are written
+    // nowhere in its bundle.
+    #[inline(always)]
     pub fn new(
         value: T,
         formula: impl Into<Cow<'static, str>>,
         source: impl Into<Cow<'static, str>>,
     ) -> Self {
+        // The browser's evaluation shows no formula or source (the dashboard and the report,
+        // which do, are drawn on the server): kept out of the planner's bundle, like the worked
+        // lines below.
+        if cfg!(target_arch = "wasm32") {
+            return Figure {
+                value,
+                formula: Cow::Borrowed(""),
+                source: Cow::Borrowed(""),
+                worked: None,
+            };
+        }
         Figure {
             value,
             formula: formula.into(),

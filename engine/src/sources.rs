@@ -21,7 +21,7 @@ const fn source(cite: &'static str, title: &'static str, url: &'static str) -> S
 }
 
 /// Every source a figure, finding or catalog entry cites in short.
-pub const SOURCES: &[Source] = &[
+pub static SOURCES: &[Source] = &[
     source(
         "arXiv:1909.08053",
         "Shoeybi et al., Megatron-LM: Training Multi-Billion Parameter Language Models Using Model Parallelism, 2019",

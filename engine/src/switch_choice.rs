@@ -103,26 +103,12 @@ pub(crate) fn choose_among(
         });
     };
     let runner_up = priced.get(1);
-    let ports = format!("{} Gb/s", round(speed));
-    let reason = match runner_up {
-        Some(r) => format!(
-            "{}: the least-cost switch in the catalog for this fabric at {ports} (${} in switches, optics and cables at nominal runs); runner-up {} at ${} (+{:.0} %){}.",
-            best.switch.short_name(),
-            thousands(best.cost),
-            r.switch.short_name(),
-            thousands(r.cost),
-            percent_more(r.cost, best.cost),
-            if r.tiers != best.tiers {
-                format!(", {} tiers against {}", r.tiers, best.tiers)
-            } else {
-                String::new()
-            }
-        ),
-        None => format!(
-            "{}: the only switch in the catalog that carries {} at {ports}.",
-            best.switch.short_name(),
-            fabric.technology.label()
-        ),
+    // The browser's evaluation shows no reason (the report and the dashboard, which do, are
+    // drawn on the server): not written there, which keeps its sentences out of the bundle.
+    let reason = if cfg!(target_arch = "wasm32") {
+        String::new()
+    } else {
+        reason(fabric, best, runner_up)
     };
     Ok((
         best.switch,
@@ -158,6 +144,32 @@ pub(crate) fn choose_all(spec: &DesignSpec) -> (Cow<'_, DesignSpec>, Vec<Option<
         }
     }
     (Cow::Owned(chosen), why)
+}
+
+/// One sentence: the chosen switch, why, and the runner-up with what it would cost more.
+fn reason(fabric: &Fabric, best: &Priced, runner_up: Option<&Priced>) -> String {
+    let speed = fabric.port_gbps();
+    let ports = format!("{} Gb/s", round(speed));
+    match runner_up {
+        Some(r) => format!(
+            "{}: the least-cost switch in the catalog for this fabric at {ports} (${} in switches, optics and cables at nominal runs); runner-up {} at ${} (+{:.0} %){}.",
+            best.switch.short_name(),
+            thousands(best.cost),
+            r.switch.short_name(),
+            thousands(r.cost),
+            percent_more(r.cost, best.cost),
+            if r.tiers != best.tiers {
+                format!(", {} tiers against {}", r.tiers, best.tiers)
+            } else {
+                String::new()
+            }
+        ),
+        None => format!(
+            "{}: the only switch in the catalog that carries {} at {ports}.",
+            best.switch.short_name(),
+            fabric.technology.label()
+        ),
+    }
 }
 
 fn percent_more(more: f64, less: f64) -> f64 {

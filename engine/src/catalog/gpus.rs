@@ -44,7 +44,7 @@ const SPECS: &str = "vendor datasheets, via stas00/ml-engineering compute/accele
 
 /// The GPUs the catalog knows [stas00/ml-engineering; effective NVLink from NCCL topo.h and nccl-tests
 /// #212 (H100 ring busbw ~370 GB/s), ~680 GB/s for B200 (NCCL src/graph/topo.h)].
-pub const GPUS: &[Gpu] = &[
+pub static GPUS: &[Gpu] = &[
     Gpu {
         key: "h100-sxm",
         name: "NVIDIA H100 SXM",

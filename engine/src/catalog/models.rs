@@ -15,7 +15,7 @@ pub struct ModelPreset {
     pub source: &'static str,
 }
 
-pub const MODEL_PRESETS: &[ModelPreset] = &[
+pub static MODEL_PRESETS: &[ModelPreset] = &[
     ModelPreset {
         key: "llama3-8b",
         name: "Llama 3 8B",

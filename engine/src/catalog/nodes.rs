@@ -95,7 +95,7 @@ pub fn rail_of(adapters: &[Adapter], port: &str) -> Option<u32> {
         .map(|i| i as u32 + 1)
 }
 
-pub const NODE_PRESETS: &[NodePreset] = &[
+pub static NODE_PRESETS: &[NodePreset] = &[
     NodePreset {
         key: "dgx-h100",
         name: "NVIDIA DGX H100 (8× H100, 8× ConnectX-7 NDR)",

@@ -57,7 +57,7 @@ impl Switch {
     }
 }
 
-pub const SWITCHES: &[Switch] = &[
+pub static SWITCHES: &[Switch] = &[
     Switch {
         key: "qm9700",
         name: "NVIDIA Quantum-2 QM9700 (NDR, 64×400G, 32 twin-port OSFP)",
