@@ -213,7 +213,7 @@ fn two_tier(d: &Demand, k: u32, down: u32, up: u32, rails: bool) -> Plan {
         )
     } else {
         format!(
-            "{} endpoints fit in 2 tiers of {k}-port switches (up to {} with {down} ports down and {up} up per leaf)",
+            "{} endpoints fit in 2 tiers of {k}-port switches (up to {} with {down} ports down per leaf)",
             d.endpoints,
             u64::from(k) * u64::from(down),
         )

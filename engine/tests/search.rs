@@ -204,10 +204,14 @@ fn a_space_larger_than_the_limit_is_sampled_and_says_so() {
     let p = s.run();
     assert_eq!(p.visited, 10);
     assert!(p.space > 10);
-    let mut ids: Vec<u64> = s.records().iter().map(|r| r.id).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    assert_eq!(ids.len(), 10, "every visited candidate is distinct");
+    let mut choices: Vec<String> = s
+        .records()
+        .iter()
+        .map(|r| serde_json::to_string(&s.choice(r.id).unwrap()).unwrap())
+        .collect();
+    choices.sort_unstable();
+    choices.dedup();
+    assert_eq!(choices.len(), 10, "every visited candidate is distinct");
     let result = s.result();
     assert!(!result.exhaustive);
     assert!(
@@ -457,4 +461,158 @@ fn each_technology_a_search_tries_runs_on_the_switch_the_planner_chooses() {
         .frontier
         .iter()
         .all(|p| p.choice.fabrics[0].switch == "qm9700"));
+}
+
+/// Every freedom open at once: three arrangements, 32 NIC counts, every technology and switch
+/// model, four topologies and many oversubscriptions on each of three fabrics.
+fn everything_open(max_candidates: u64) -> SearchRequest {
+    let mut request = SearchRequest::new(DesignSpec::from_json(examples::HYBRID).unwrap());
+    let f = &mut request.freedoms;
+    f.arrangements = vec![
+        Arrangement::AsDesigned,
+        Arrangement::Shared,
+        Arrangement::Separate,
+    ];
+    f.nics_per_node = (1..=32).collect();
+    f.technologies = Technology::ALL.to_vec();
+    f.switch_models = true;
+    f.port_speeds_gbps = vec![10.0, 25.0, 40.0, 50.0, 100.0, 200.0, 400.0, 800.0];
+    f.topologies = vec![
+        Topology::Auto,
+        Topology::TwoTier,
+        Topology::RailOptimized,
+        Topology::ThreeTier,
+    ];
+    f.leaf_oversubscription = (0..32).map(|i| 1.0 + f64::from(i) * 0.25).collect();
+    f.spine_oversubscription = (0..32).map(|i| 1.0 + f64::from(i) * 0.25).collect();
+    request.max_candidates = max_candidates;
+    request
+}
+
+/// The same request with every list in reverse order.
+fn reversed(mut request: SearchRequest) -> SearchRequest {
+    let f = &mut request.freedoms;
+    f.arrangements.reverse();
+    f.nics_per_node.reverse();
+    f.technologies.reverse();
+    f.port_speeds_gbps.reverse();
+    f.topologies.reverse();
+    f.leaf_oversubscription.reverse();
+    f.spine_oversubscription.reverse();
+    request
+}
+
+fn frontier_choices(search: &Search) -> Vec<String> {
+    let mut choices: Vec<String> = search
+        .frontier()
+        .iter()
+        .map(|r| serde_json::to_string(&search.choice(r.id).unwrap()).unwrap())
+        .collect();
+    choices.sort_unstable();
+    choices
+}
+
+#[test]
+fn a_space_too_large_to_count_is_counted_saturating_and_said_to_be() {
+    let search = Search::new(everything_open(2_000)).unwrap();
+    let result = search.result();
+    assert!(!result.space_counted);
+    assert_eq!(result.space, u64::MAX);
+    let mut search = search;
+    search.run();
+    let summary = search.result().summary;
+    assert!(
+        summary.contains("more than 18,446,744,073,709,551,615 candidates (too many to count)"),
+        "{summary}"
+    );
+    assert!(summary.contains("Only 2,000 of"), "{summary}");
+}
+
+#[test]
+fn a_sample_of_a_huge_space_visits_every_arrangement_and_spreads_over_the_nic_counts() {
+    let mut search = Search::new(everything_open(3_000)).unwrap();
+    search.run();
+    let mut arrangements = std::collections::HashMap::new();
+    let mut nics = std::collections::HashMap::new();
+    for r in search.records() {
+        let choice = search.choice(r.id).unwrap();
+        *arrangements.entry(choice.arrangement).or_insert(0u32) += 1;
+        *nics.entry(choice.nics_per_node).or_insert(0u32) += 1;
+    }
+    assert_eq!(arrangements.len(), 3, "{arrangements:?}");
+    for (arrangement, n) in &arrangements {
+        assert!((900..=1100).contains(n), "{arrangement:?}: {n} of 3,000");
+    }
+    assert_eq!(nics.len(), 32, "{nics:?}");
+    for (count, n) in &nics {
+        assert!((60..=130).contains(n), "{count} NICs: {n} of 3,000");
+    }
+}
+
+#[test]
+fn the_order_of_the_request_lists_changes_neither_the_sample_nor_the_frontier() {
+    // Sampled: 2,000 of a space too large to count.
+    let mut forward = Search::new(everything_open(2_000)).unwrap();
+    let mut backward = Search::new(reversed(everything_open(2_000))).unwrap();
+    forward.run();
+    backward.run();
+    assert!(!frontier_choices(&forward).is_empty());
+    assert_eq!(frontier_choices(&forward), frontier_choices(&backward));
+    // Exhaustive: a space small enough to visit whole.
+    let small = || {
+        let mut request = SearchRequest::new(training_base());
+        request.freedoms.nics_per_node = vec![8, 1, 4];
+        request.freedoms.technologies =
+            vec![Technology::Tcp100, Technology::IbNdr, Technology::Roce400];
+        request.freedoms.leaf_oversubscription = vec![2.0, 1.0];
+        request.targets.every_workload.max_slowdown_percent = Some(5.0);
+        request
+    };
+    let mut forward = Search::new(small()).unwrap();
+    let mut backward = Search::new(reversed(small())).unwrap();
+    forward.run();
+    backward.run();
+    assert!(forward.exhaustive());
+    assert_eq!(frontier_choices(&forward), frontier_choices(&backward));
+}
+
+/// A 10 % sample of a space small enough to enumerate comes close to every point of the exact
+/// frontier: for each, a sampled frontier point within 10 % of its cost and power and within
+/// one percentage point of its slowdown.
+#[test]
+fn a_ten_percent_sample_finds_a_point_near_each_point_of_the_exact_frontier() {
+    let request = |max_candidates| {
+        let mut request = SearchRequest::new(training_base());
+        let f = &mut request.freedoms;
+        f.technologies = vec![
+            Technology::IbNdr,
+            Technology::Roce400,
+            Technology::Roce200,
+            Technology::Tcp100,
+        ];
+        f.switch_models = true;
+        f.nics_per_node = vec![1, 2, 4, 8];
+        f.leaf_oversubscription = vec![1.0, 1.5, 2.0, 3.0];
+        f.spine_oversubscription = vec![1.0, 2.0];
+        f.topologies = vec![Topology::Auto, Topology::RailOptimized];
+        request.targets.every_workload.max_slowdown_percent = Some(10.0);
+        request.max_candidates = max_candidates;
+        request
+    };
+    let mut exact = Search::new(request(MAX_CANDIDATES)).unwrap();
+    exact.run();
+    assert!(exact.exhaustive());
+    let space = exact.result().space;
+    let mut sample = Search::new(request(space / 10)).unwrap();
+    sample.run();
+    assert!(!sample.exhaustive());
+    let sampled = sample.frontier();
+    for point in exact.frontier() {
+        let near = sampled.iter().any(|q| {
+            q.cost_usd <= point.cost_usd * 1.10
+                && q.power_w <= point.power_w * 1.10
+                && q.slowdown_percent <= point.slowdown_percent + 1.0
+        });
+        assert!(near, "nothing sampled near {point:?} ({space} candidates)");
+    }
 }

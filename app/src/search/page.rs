@@ -165,9 +165,18 @@ fn outcome_view(at: &Searched, form: &SearchForm, outcome: &Outcome) -> impl Int
             <h2 id="answer-heading">"The answer"</h2>
             <p id="search-summary">{r.summary.clone()}</p>
             <p class="meta">{format!(
-                "{} candidates in the space, {} visited, {} evaluated, {} meet every check{}.",
-                thousands(r.space as f64), thousands(r.visited as f64), thousands(r.evaluated as f64), thousands(r.feasible as f64),
-                if r.exhaustive { "; every candidate was visited, so the frontier is exact" } else { "" }
+                "{}, {} visited, {} evaluated, {} meet every check; {}.",
+                if r.space_counted {
+                    format!("{} candidates in the space", thousands(r.space as f64))
+                } else {
+                    "More candidates in the space than can be counted".to_string()
+                },
+                thousands(r.visited as f64), thousands(r.evaluated as f64), thousands(r.feasible as f64),
+                if r.exhaustive {
+                    "every candidate was visited, so the frontier is exact"
+                } else {
+                    "the frontier is the best of those visited"
+                }
             )}</p>
             {data}
         </section>

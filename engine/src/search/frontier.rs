@@ -1,4 +1,4 @@
-//! The search itself: candidates are visited in id order (or a spread sample of them), each is
+//! The search itself: candidates are visited in id order (or a quasi-random sample of them), each is
 //! bounded, evaluated and checked, and the Pareto frontier is kept up to date as it goes, so
 //! the search can run in slices.
 
@@ -9,6 +9,8 @@ use super::request::SearchRequest;
 use super::space::Space;
 use crate::error::{FieldError, SpecErrors};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 
 /// How far a search has come.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -17,11 +19,18 @@ pub struct Progress {
     pub visited: u64,
     /// Candidates the search will visit in all.
     pub planned: u64,
-    /// Candidates the freedoms span.
+    /// Candidates the freedoms span, counted saturating.
     pub space: u64,
+    /// Whether `space` is the exact count (false: more than 18,446,744,073,709,551,615).
+    #[serde(default = "yes")]
+    pub space_counted: bool,
     pub feasible: u64,
     pub frontier: usize,
     pub done: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The most a search can cost, known before it starts ([`Search::work`]).
@@ -43,9 +52,14 @@ pub struct Search {
     pub(crate) request: SearchRequest,
     pub(crate) checks: Vec<Check>,
     pub(crate) space: Space,
-    stride: u64,
+    /// Distinct candidates to visit, and visited so far.
     planned: u64,
+    visited: u64,
+    /// Draws allowed, and the next draw: a sample skips a draw that repeats a candidate.
+    draws: u64,
     next: u64,
+    /// Candidates a sample has visited, by fingerprint.
+    seen: HashSet<u64>,
     pub(crate) records: Vec<Record>,
     /// Indices into `records` of the current frontier.
     frontier: Vec<usize>,
@@ -77,16 +91,24 @@ impl Search {
             )]));
         }
         let planned = space.size.min(request.max_candidates);
-        let stride = stride(space.size, planned);
+        // A sample repeats some candidates, more the closer it comes to the space's size:
+        // four draws per candidate to visit bound the search's time either way.
+        let draws = if space.sampled {
+            planned.saturating_mul(4)
+        } else {
+            planned
+        };
         let checks = checks::checks(&request);
         let met_by_any = vec![false; checks.len()];
         Ok(Search {
             request,
             checks,
             space,
-            stride,
             planned,
+            visited: 0,
+            draws,
             next: 0,
+            seen: HashSet::new(),
             records: Vec::with_capacity(planned.min(1 << 20) as usize),
             frontier: Vec::new(),
             feasible: 0,
@@ -99,12 +121,13 @@ impl Search {
 
     pub fn progress(&self) -> Progress {
         Progress {
-            visited: self.next,
+            visited: self.visited,
             planned: self.planned,
             space: self.space.size,
+            space_counted: self.space.counted,
             feasible: self.feasible,
             frontier: self.frontier.len(),
-            done: self.next >= self.planned,
+            done: self.visited >= self.planned || self.next >= self.draws,
         }
     }
 
@@ -157,15 +180,27 @@ impl Search {
 
     /// Visits up to `budget` more candidates.
     pub fn step(&mut self, budget: u64) -> Progress {
-        let end = self.next.saturating_add(budget).min(self.planned);
-        while self.next < end {
-            // A stride coprime with the space size visits distinct ids, spread evenly.
-            let id = ((u128::from(self.next) * u128::from(self.stride))
-                % u128::from(self.space.size)) as u64;
-            self.visit(id);
+        let end = self.visited.saturating_add(budget).min(self.planned);
+        while self.visited < end && self.next < self.draws {
+            let id = self.next;
             self.next += 1;
+            if self.space.sampled && !self.first_draw_of(id) {
+                continue;
+            }
+            self.visit(id);
+            self.visited += 1;
         }
         self.progress()
+    }
+
+    /// Whether draw `id` picks a candidate no earlier draw picked.
+    fn first_draw_of(&mut self, id: u64) -> bool {
+        let mut options = self.parts.take_options();
+        let picked = self.space.indices(id, &mut options);
+        let mut hasher = std::hash::DefaultHasher::new();
+        (picked, &options).hash(&mut hasher);
+        self.parts.give_options(options);
+        self.seen.insert(hasher.finish())
     }
 
     /// Runs the search to its end.
@@ -313,15 +348,11 @@ impl Search {
 
     /// The record of candidate `id`, if it was visited.
     pub fn record(&self, id: u64) -> Option<&Record> {
-        // Ids are visited in increasing order when the search is exhaustive.
-        if self.stride == 1 {
-            return self
-                .records
-                .binary_search_by_key(&id, |r| r.id)
-                .ok()
-                .map(|i| &self.records[i]);
-        }
-        self.records.iter().find(|r| r.id == id)
+        // Ids are visited in increasing order, in a sample as in order.
+        self.records
+            .binary_search_by_key(&id, |r| r.id)
+            .ok()
+            .map(|i| &self.records[i])
     }
 
     /// The frontier so far, cheapest first.
@@ -341,7 +372,7 @@ impl Search {
 
     /// Whether every candidate of the space is (or will be) visited.
     pub fn exhaustive(&self) -> bool {
-        self.planned == self.space.size
+        !self.space.sampled
     }
 
     /// What candidate `id` chose.
@@ -353,24 +384,4 @@ impl Search {
     pub fn spec(&self, id: u64) -> Option<crate::spec::DesignSpec> {
         self.space.spec(id)
     }
-}
-
-/// The step between visited ids: 1 when every id is visited, else the first number at least
-/// `size ÷ planned` that shares no factor with `size`, so `planned` steps land on distinct ids.
-fn stride(size: u64, planned: u64) -> u64 {
-    if planned >= size || planned == 0 {
-        return 1;
-    }
-    let mut s = (size / planned).max(1);
-    while gcd(s, size) != 1 {
-        s += 1;
-    }
-    s
-}
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }

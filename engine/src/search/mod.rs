@@ -19,9 +19,13 @@
 //! - When the space holds at most `max_candidates` candidates (100,000 by default) every one
 //!   is visited and the frontier is exact: each frontier point meets every check and no
 //!   feasible candidate of the space is at least as good on every objective and better on one.
-//! - Beyond that, `max_candidates` distinct candidates are visited, spread evenly over the id
-//!   range (a stride coprime with the space size). The frontier is then exact for the visited
-//!   candidates only, and [`SearchResult::exhaustive`] is false.
+//! - Beyond that, `max_candidates` distinct candidates are visited, drawn from a quasi-random
+//!   sequence spread evenly over every freedom at once: the arrangements, the NIC counts and
+//!   each fabric's options (the R_D sequence, seeded by the request's `seed`). The frontier is
+//!   then exact for the visited candidates only, and [`SearchResult::exhaustive`] is false. A
+//!   space too large to count is counted saturating and said to be.
+//! - Each list of the request is taken in one order (sorted, without repeats), so the same
+//!   lists in another order span the same space, with the same ids and the same frontier.
 //!
 //! Every visited candidate keeps a compact [`Record`]: `Dominated { by }` names a feasible
 //! candidate that beats it (which may itself have been beaten later: follow `by` to the
@@ -53,6 +57,7 @@ mod frontier;
 mod parts;
 mod record;
 mod request;
+mod sample;
 mod space;
 
 pub use checks::{Breach, Check, Measure};
@@ -74,8 +79,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SearchResult {
-    /// Candidates the freedoms span.
+    /// Candidates the freedoms span, counted saturating.
     pub space: u64,
+    /// Whether `space` is the exact count (false: more than 18,446,744,073,709,551,615).
+    #[serde(default = "yes")]
+    pub space_counted: bool,
     pub visited: u64,
     pub evaluated: u64,
     pub feasible: u64,
@@ -94,6 +102,10 @@ pub struct SearchResult {
     pub rests_on: Option<String>,
     /// The answer in a sentence or two.
     pub summary: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Search {
@@ -153,6 +165,7 @@ impl Search {
         let rests_on = frontier.first().and_then(|c| self.rests_on(c.record.id));
         SearchResult {
             space: progress.space,
+            space_counted: progress.space_counted,
             visited: progress.visited,
             evaluated: self
                 .records()
@@ -196,16 +209,35 @@ impl SearchResult {
             text += rests_on;
         }
         if !self.exhaustive {
+            let space = if self.space_counted {
+                format!(
+                    "the {} candidates ({} of the space)",
+                    thousands(self.space as f64),
+                    share(self.visited, self.space)
+                )
+            } else {
+                "more than 18,446,744,073,709,551,615 candidates (too many to count)".to_string()
+            };
             text += &format!(
-                " Only {} of the {} candidates were visited: a cheaper design may exist among \
-                 the rest.",
+                " Only {} of {space} were visited, a quasi-random sample spread evenly over \
+                 every freedom: a cheaper design may exist among the rest.",
                 thousands(self.visited as f64),
-                thousands(self.space as f64)
             );
         }
         self.summary = text;
         self
     }
+}
+
+/// `part` of `whole` as a percentage with two significant figures: "0.54 %", "10 %".
+fn share(part: u64, whole: u64) -> String {
+    let percent = part as f64 / whole.max(1) as f64 * 100.0;
+    let decimals = if percent >= 10.0 || percent <= 0.0 {
+        0
+    } else {
+        (1 - percent.log10().floor() as i32).clamp(1, 12) as usize
+    };
+    format!("{percent:.decimals$} %")
 }
 
 /// Runs the whole search for `request`.

@@ -32,6 +32,14 @@ pub struct SearchRequest {
     /// documentation for what is then guaranteed).
     #[serde(default = "default_max_candidates")]
     pub max_candidates: u64,
+    /// Where a sampled search starts its quasi-random sequence: another seed draws another
+    /// sample of the same space.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub seed: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Most candidates one search may visit: a record of each is kept for explanations.
@@ -143,7 +151,7 @@ impl Constraints {
 }
 
 /// How the workloads are spread over fabrics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Arrangement {
@@ -198,6 +206,8 @@ struct Rest {
     freedoms: Freedoms,
     #[serde(default = "default_max_candidates")]
     max_candidates: u64,
+    #[serde(default)]
+    seed: u64,
 }
 
 impl SearchRequest {
@@ -227,6 +237,7 @@ impl SearchRequest {
             constraints: rest.constraints,
             freedoms: rest.freedoms,
             max_candidates: rest.max_candidates,
+            seed: rest.seed,
         };
         request.validate()?;
         Ok(request)
@@ -240,6 +251,7 @@ impl SearchRequest {
             constraints: Constraints::default(),
             freedoms: Freedoms::default(),
             max_candidates: default_max_candidates(),
+            seed: 0,
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::arrange::arrange;
 use super::request::{Arrangement, Freedoms, SearchRequest};
+use super::sample::Sequence;
 use crate::catalog::{switch, Switch, SwitchFamily, SWITCHES};
 use crate::spec::{DesignSpec, Fabric, Role, Topology};
 use crate::switch_choice::{candidates, choose_among};
@@ -84,7 +85,14 @@ pub(crate) struct Block {
 #[derive(Debug, Clone)]
 pub(crate) struct Space {
     pub blocks: Vec<Block>,
+    /// Candidates in the space, counted saturating: `u64::MAX` when `counted` is false.
     pub size: u64,
+    /// Whether `size` is the exact count (false: more candidates than a 64-bit count holds).
+    pub counted: bool,
+    /// Whether the search visits a quasi-random sample ([`Sequence`]) instead of every
+    /// candidate in order: a candidate's id is then its draw number.
+    pub sampled: bool,
+    sequence: Sequence,
     /// The switch models the constraints allow: the planner chooses among them.
     allowed: Vec<&'static str>,
 }
@@ -94,18 +102,24 @@ impl Space {
     /// left out here, before anything is evaluated.
     pub fn new(request: &SearchRequest) -> Space {
         let f = &request.freedoms;
+        // Every list in one order, whatever the request's: the same request lists in another
+        // order span the same space with the same ids.
         let mut arrangements = f.arrangements.clone();
         if arrangements.is_empty() {
             arrangements.push(Arrangement::AsDesigned);
         }
-        dedup(&mut arrangements);
+        arrangements.sort_unstable();
+        arrangements.dedup();
         let mut nics = f.nics_per_node.clone();
         if nics.is_empty() {
             nics.push(request.base.cluster.nics_per_node);
         }
-        dedup(&mut nics);
+        nics.sort_unstable();
+        nics.dedup();
         let mut blocks = Vec::new();
         let mut offset = 0u64;
+        let mut counted = true;
+        let mut most_fabrics = 0;
         for arrangement in arrangements {
             let mut template = arrange(&request.base, arrangement);
             if let Some(g) = request.constraints.growth_target_nodes {
@@ -118,7 +132,15 @@ impl Space {
                 .collect();
             let size = options
                 .iter()
-                .fold(nics.len() as u64, |n, o| n.saturating_mul(o.len() as u64));
+                .try_fold(nics.len() as u64, |n, o| n.checked_mul(o.len() as u64));
+            let size = size.unwrap_or_else(|| {
+                counted = false;
+                u64::MAX
+            });
+            if size == 0 {
+                continue;
+            }
+            most_fabrics = most_fabrics.max(options.len());
             blocks.push(Block {
                 arrangement,
                 template,
@@ -127,11 +149,18 @@ impl Space {
                 offset,
                 size,
             });
-            offset = offset.saturating_add(size);
+            offset = offset.checked_add(size).unwrap_or_else(|| {
+                counted = false;
+                u64::MAX
+            });
         }
         Space {
             blocks,
             size: offset,
+            counted,
+            sampled: !counted || offset > request.max_candidates,
+            // The arrangement, the NIC count and each fabric's option.
+            sequence: Sequence::new(2 + most_fabrics, request.seed),
             allowed: SWITCHES
                 .iter()
                 .filter(|s| request.constraints.allows_switch(s.key))
@@ -161,21 +190,16 @@ impl Space {
 
     /// The block and the option picked for each of its fabrics by candidate `id`.
     pub fn decode(&self, id: u64) -> Option<(&Block, u32, Vec<&FabricOption>)> {
-        let block = self
-            .blocks
+        let mut options = Vec::new();
+        let (b, nics) = self.indices(id, &mut options)?;
+        let block = &self.blocks[b];
+        let picked = block
+            .options
             .iter()
-            .find(|b| id >= b.offset && id - b.offset < b.size)?;
-        let mut rest = id - block.offset;
-        let mut picked = Vec::with_capacity(block.options.len());
-        // The last fabric varies fastest, the NIC count slowest.
-        for options in block.options.iter().rev() {
-            let n = options.len() as u64;
-            picked.push(options.get((rest % n) as usize)?);
-            rest /= n;
-        }
-        picked.reverse();
-        let nics = *block.nics.get(rest as usize)?;
-        Some((block, nics, picked))
+            .zip(&options)
+            .map(|(list, &i)| list.get(i))
+            .collect::<Option<Vec<_>>>()?;
+        Some((block, *block.nics.get(nics)?, picked))
     }
 
     /// The design candidate `id` stands for.
@@ -191,15 +215,26 @@ impl Space {
     }
 
     /// Candidate `id` as indices: its block, its NIC count's and each fabric's option
-    /// (written into `options`), without allocating.
+    /// (written into `options`), without allocating. In order, `id` is a mixed-radix number
+    /// (the last fabric varies fastest, the NIC count slowest); sampled, it is a draw of the
+    /// [`Sequence`], even over the arrangements, the NIC counts and each fabric's options.
     pub fn indices(&self, id: u64, options: &mut Vec<usize>) -> Option<(usize, usize)> {
+        options.clear();
+        if self.sampled {
+            let b = self.sequence.value(id, 0, self.blocks.len());
+            let block = self.blocks.get(b)?;
+            let nics = self.sequence.value(id, 1, block.nics.len());
+            for (f, list) in block.options.iter().enumerate() {
+                options.push(self.sequence.value(id, 2 + f, list.len()));
+            }
+            return Some((b, nics));
+        }
         let b = self
             .blocks
             .iter()
             .position(|b| id >= b.offset && id - b.offset < b.size)?;
         let block = &self.blocks[b];
         let mut rest = id - block.offset;
-        options.clear();
         for list in block.options.iter().rev() {
             let n = list.len() as u64;
             options.push((rest % n) as usize);
@@ -315,17 +350,6 @@ fn apply(fabric: &mut Fabric, o: &FabricOption) {
     fabric.oversubscription.spine = o.spine;
 }
 
-fn dedup<T: PartialEq + Copy>(values: &mut Vec<T>) {
-    let mut seen: Vec<T> = Vec::with_capacity(values.len());
-    values.retain(|v| {
-        let new = !seen.contains(v);
-        if new {
-            seen.push(*v);
-        }
-        new
-    });
-}
-
 fn family_fits(family: SwitchFamily, t: Technology) -> bool {
     match family {
         SwitchFamily::InfiniBand => !t.is_ethernet(),
@@ -349,7 +373,8 @@ fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption>
     } else {
         f.technologies.clone()
     };
-    dedup(&mut technologies);
+    technologies.sort_unstable();
+    technologies.dedup();
     let topologies = listed(&f.topologies, fabric.topology);
     let leaves = listed(&f.leaf_oversubscription, fabric.oversubscription.leaf);
     let spines = listed(&f.spine_oversubscription, fabric.oversubscription.spine);
@@ -368,7 +393,8 @@ fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption>
                 .copied()
                 .filter(|&s| s <= t.port_gbps() + 1e-9)
                 .collect();
-            s.dedup_by(|a, b| a == b);
+            s.sort_by(f64::total_cmp);
+            s.dedup();
             s
         };
         for &speed in &speeds {
@@ -446,12 +472,14 @@ fn any_candidate(
     })
 }
 
-fn listed<T: PartialEq + Copy>(values: &[T], base: T) -> Vec<T> {
+/// `values` in ascending order without repeats, or the base's value alone.
+fn listed<T: PartialOrd + Copy>(values: &[T], base: T) -> Vec<T> {
     let mut v = if values.is_empty() {
         vec![base]
     } else {
         values.to_vec()
     };
-    dedup(&mut v);
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v.dedup_by(|a, b| a == b);
     v
 }

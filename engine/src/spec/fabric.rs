@@ -30,7 +30,9 @@ impl Role {
 }
 
 /// How the switches are arranged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
