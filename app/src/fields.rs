@@ -168,7 +168,7 @@ pub fn TextInput(
 pub fn SelectInput(
     path: String,
     label: &'static str,
-    options: Signal<Vec<(String, String)>>,
+    #[prop(into)] options: Signal<Vec<(String, String)>>,
     #[prop(into)] value: Signal<String>,
     set: Callback<String>,
     #[prop(into, default = String::new())] help: String,

@@ -94,6 +94,59 @@ static LABELS: &[(&str, &str)] = &[
     ("floor.rack_width_m", "Rack width"),
     ("floor.tray_height_m", "Tray above the racks"),
     ("floor.slack_percent", "Slack on every cable"),
+    ("calibration.scale_up_efficiency", "Scale-up efficiency"),
+    ("calibration.ll_base_latency_us", "LL protocol base latency"),
+    (
+        "calibration.ll_scale_up_hop_latency_us",
+        "LL protocol NVLink hop latency",
+    ),
+    (
+        "calibration.ll_network_hop_latency_us",
+        "LL protocol network hop latency",
+    ),
+    (
+        "calibration.ll_bandwidth_share",
+        "LL protocol share of the bandwidth",
+    ),
+    (
+        "calibration.ll128_base_latency_us",
+        "LL128 protocol base latency",
+    ),
+    (
+        "calibration.ll128_scale_up_hop_latency_us",
+        "LL128 protocol NVLink hop latency",
+    ),
+    (
+        "calibration.ll128_network_hop_latency_us",
+        "LL128 protocol network hop latency",
+    ),
+    (
+        "calibration.ll128_bandwidth_share",
+        "LL128 protocol share of the bandwidth",
+    ),
+    ("calibration.nvls", "NVLink SHARP (NVLS)"),
+    ("calibration.nvls_efficiency", "NVLS efficiency"),
+    ("calibration.nvls_latency_us", "NVLS latency"),
+    (
+        "calibration.in_network_reduction",
+        "In-network reduction (SHARP)",
+    ),
+    (
+        "calibration.in_network_efficiency",
+        "In-network reduction efficiency",
+    ),
+    (
+        "calibration.in_network_latency_us",
+        "In-network reduction latency",
+    ),
+    (
+        "calibration.qps_per_connection",
+        "Queue pairs per connection",
+    ),
+    (
+        "calibration.ethernet_load_balancing",
+        "Ethernet load balancing",
+    ),
     ("unit_price_usd", "Your unit price"),
     ("power_w", "Your power per unit"),
 ];

@@ -16,6 +16,17 @@ async fn visible_text(browser: &Browser) -> String {
         .to_string()
 }
 
+/// Visible text outside code and configuration snippets (`<pre>`, `<code>`), which quote files
+/// as they are written.
+async fn visible_prose(browser: &Browser) -> String {
+    browser
+        .run("const copy = document.body.cloneNode(true); copy.querySelectorAll('pre, code, script, style').forEach(e => e.remove()); document.body.after(copy); const text = copy.innerText; copy.remove(); return text")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// Words that belong to the JSON, never to the screen: catalog keys, technology keys and
 /// field paths.
 fn internal_words() -> Vec<String> {
@@ -39,6 +50,8 @@ fn internal_words() -> Vec<String> {
             "fabrics[",
             "calibration.",
             "seed C",
+            "decode_collective",
+            "route_cables",
         ]
         .iter()
         .map(|s| s.to_string()),
@@ -66,6 +79,30 @@ fn assert_speaks_the_forms_words(page: &str, text: &str) {
             inside.contains('-') && inside.chars().all(|c| c.is_ascii_lowercase() || c == '-');
         assert!(!rule_like, "{page} shows the rule id [{inside}]");
     }
+}
+
+/// Prose names nothing from the code (`snake_case`), but what a reader types or reads on a
+/// host: commands (nccl-tests' all_reduce_perf, perftest's ib_write_bw) and adapter names
+/// (mlx5_0).
+fn assert_names_nothing_from_the_code(page: &str, prose: &str) {
+    // Words as written: a file's path (en/port_buffer.c) is one word, and no identifier.
+    let mut found: Vec<&str> = prose
+        .split(|c: char| c.is_whitespace() || "()[]{},;:\"'“”‘’=".contains(c))
+        .map(|word| word.trim_end_matches(['.', '…', '?', '!']))
+        .filter(|word| {
+            word.contains('_')
+                && word.starts_with(|c: char| c.is_ascii_lowercase())
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        })
+        .filter(|word| {
+            !(word.ends_with("_perf") || word.starts_with("ib_") || word.starts_with("mlx5_"))
+        })
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    assert!(found.is_empty(), "{page} shows the identifiers {found:?}");
 }
 
 #[tokio::test]
@@ -206,27 +243,36 @@ async fn next_moves_keyboard_focus_to_the_new_steps_heading() {
 }
 
 #[tokio::test]
-async fn no_field_path_or_catalog_key_shows_on_the_planner_the_design_page_or_the_report() {
+async fn no_field_path_catalog_key_or_code_name_shows_on_the_planner_design_report_search_or_compare_pages(
+) {
     let server = Server::start().await;
     let planner = Browser::start(JavaScript::Enabled).await;
     let reader = Browser::start(JavaScript::Disabled).await;
+    let mut previous: Option<String> = None;
     for (file, text) in engine::examples::ALL {
         let slug = file.trim_end_matches(".json");
         planner.goto(&server.url(&format!("/new/{slug}"))).await;
         planner.wait_for_hydration().await;
         planner.wait_for(".dashboard-host", true).await;
-        assert_speaks_the_forms_words(
-            &format!("the planner on {slug}"),
-            &visible_text(&planner).await,
-        );
+        let page = format!("the planner on {slug}");
+        assert_speaks_the_forms_words(&page, &visible_text(&planner).await);
+        assert_names_nothing_from_the_code(&page, &visible_prose(&planner).await);
 
         let id = server.create(&serde_json::from_str(text).unwrap()).await.id;
-        for page in [format!("/d/{id}"), format!("/d/{id}/r/1/report")] {
+        let mut pages = vec![
+            format!("/d/{id}"),
+            format!("/d/{id}/r/1/report"),
+            format!("/d/{id}/r/1/search?run=1&slowdown=5&latency=50&tech-ib_ndr=on&tech-roce400=on&tech-tcp100=on"),
+        ];
+        // Each example against the one before it, on the compare page.
+        if let Some(before) = previous.replace(id.clone()) {
+            pages.push(format!("/compare?a={before}&b={id}"));
+        }
+        for page in pages {
             reader.goto(&server.url(&page)).await;
-            assert_speaks_the_forms_words(
-                &format!("{page} of {slug}"),
-                &visible_text(&reader).await,
-            );
+            let page = format!("{page} of {slug}");
+            assert_speaks_the_forms_words(&page, &visible_text(&reader).await);
+            assert_names_nothing_from_the_code(&page, &visible_prose(&reader).await);
         }
     }
     planner.close().await;

@@ -169,12 +169,55 @@ async fn a_training_design_with_storage_changes_its_switch_count_when_the_topolo
     browser.close().await;
 }
 
+/// What the tab of the wizard's step `key` says after its label: "" when nothing.
+async fn tab_note(browser: &Browser, key: &str) -> String {
+    let content = browser
+        .run(&format!(
+            "return getComputedStyle(document.querySelector('#step-{key}'), '::after').content"
+        ))
+        .await;
+    let content = content.as_str().unwrap_or_default();
+    if content == "none" {
+        String::new()
+    } else {
+        content.trim_matches('"').to_string()
+    }
+}
+
+/// Waits, for at most 5 s, until the tab of step `key` says `note`.
+async fn wait_for_tab_note(browser: &Browser, key: &str, note: &str) {
+    for _ in 0..100 {
+        if tab_note(browser, key).await == note {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!(
+        "the tab of step {key} says {:?}, not {note:?}",
+        tab_note(browser, key).await
+    );
+}
+
 #[tokio::test]
-async fn an_invalid_input_shows_the_engines_message_next_to_the_field_and_blocks_saving() {
+async fn an_invalid_input_shows_the_engines_message_next_to_the_field_and_on_its_steps_tab_and_blocks_saving(
+) {
     let server = Server::start().await;
     let browser = Browser::start(JavaScript::Enabled).await;
     browser.goto(&server.url("/")).await;
     browser.wait_for_hydration().await;
+
+    // 48 nodes make the data-parallel degree 48, and the global batch of 512 no multiple of
+    // it: the field is on another step, whose tab says so while the user stays on this one.
+    browser.type_into("#cluster-nodes", "48").await;
+    wait_for_tab_note(&browser, "workloads", " · to fix").await;
+    assert_eq!(tab_note(&browser, "cluster").await, "");
+    browser.click("#step-workloads").await;
+    browser
+        .wait_for_text("#workloads-0-global_batch-error", |t| {
+            t.contains("not a multiple of dp × micro batch = 48")
+        })
+        .await;
+    browser.click("#step-cluster").await;
 
     browser.type_into("#cluster-nodes", "0").await;
     browser
@@ -191,6 +234,7 @@ async fn an_invalid_input_shows_the_engines_message_next_to_the_field_and_blocks
     browser
         .wait_for_text("#cluster-nodes-error", |t| t == "must be a number")
         .await;
+    wait_for_tab_note(&browser, "cluster", " · to fix").await;
     browser.click("#step-review").await;
     assert_eq!(
         browser.attribute("#save", "disabled").await.as_deref(),

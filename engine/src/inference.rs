@@ -55,10 +55,16 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
         )),
         per_layer_time: Figure::new(
             per_layer,
-            "2 AllReduces per layer (after attention and after the MLP), each the fastest algorithm and protocol NCCL's model allows (decode_collective names it)",
+            "2 AllReduces per layer (after attention and after the MLP), each the fastest algorithm and protocol NCCL's model allows",
             "Megatron-LM arXiv:1909.08053; NCCL src/graph/tuning.cc",
         )
-        .worked(format_args!("2 AllReduces × {}", per_layer / 2.0)),
+        .worked_with(|| {
+            format!(
+                "2 AllReduces ({}) × {}",
+                decode_collective.label(),
+                per_layer / 2.0
+            )
+        }),
         communication_per_token: Figure::new(
             decode.time(),
             "layers × per-layer AllReduce time, for every generated token; all of it must fit in the target inter-token latency",

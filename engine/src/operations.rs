@@ -128,7 +128,7 @@ pub fn pfc_headroom(speed_gbps: f64, cable_m: f64, mtu_bytes: f64) -> Figure<Byt
         format!(
             "(301 + 2.16 × {cable_m} m) × {speed} Gb/s + 2.72 × {mtu_bytes} B MTU (speed at least 40 Gb/s)"
         ),
-        "Linux mlx5e driver, en/port_buffer.c calculate_xoff (NVIDIA ConnectX)",
+        "Linux mlx5e driver, the xoff calculation in en/port_buffer.c (NVIDIA ConnectX)",
     )
 }
 

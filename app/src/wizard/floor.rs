@@ -2,37 +2,10 @@
 //! the figures that turn the switch counts into cable lengths. Every field has a default from
 //! the node type, so a design whose floor is never opened still gets a plausible one.
 
-use super::lens;
+use super::{lens, options};
 use crate::fields::{Kind, NumInput, SelectInput};
-use engine::{Cooling, DesignSpec, Feeds, Kilowatts, Metres, Placement};
+use engine::{Cooling, DesignSpec, Feeds, Kilowatts, Metres};
 use leptos::prelude::*;
-
-const PLACEMENTS: [(Placement, &str); 4] = [
-    (Placement::TopOfRack, "top_of_rack"),
-    (Placement::MiddleOfRow, "middle_of_row"),
-    (Placement::EndOfRow, "end_of_row"),
-    (Placement::NetworkRow, "network_row"),
-];
-
-fn placements() -> Signal<Vec<(String, String)>> {
-    Signal::stored(
-        PLACEMENTS
-            .iter()
-            .map(|(p, key)| (key.to_string(), p.label().to_string()))
-            .collect(),
-    )
-}
-
-fn placement_key(p: Placement) -> String {
-    PLACEMENTS
-        .iter()
-        .find(|(q, _)| *q == p)
-        .map_or_else(String::new, |(_, key)| key.to_string())
-}
-
-fn placement_from(key: &str) -> Option<Placement> {
-    PLACEMENTS.iter().find(|(_, k)| *k == key).map(|(p, _)| *p)
-}
 
 /// An optional count of the floor, as the form shows it.
 fn optional_count(
@@ -96,17 +69,17 @@ pub fn FloorStep() -> AnyView {
         )
     };
     let (leaves, set_leaves) = lens::spec(
-        |s| placement_key(s.floor.leaves),
+        |s| options::placement_key(s.floor.leaves),
         |s, key: String| {
-            if let Some(p) = placement_from(&key) {
+            if let Some(p) = options::placement_from(&key) {
                 s.floor.leaves = p;
             }
         },
     );
     let (spines, set_spines) = lens::spec(
-        |s| placement_key(s.floor.spines),
+        |s| options::placement_key(s.floor.spines),
         |s, key: String| {
-            if let Some(p) = placement_from(&key) {
+            if let Some(p) = options::placement_from(&key) {
                 s.floor.spines = p;
             }
         },
@@ -137,20 +110,6 @@ pub fn FloorStep() -> AnyView {
             }
         },
     );
-    let feed_options = Signal::stored(vec![
-        (
-            "dual".to_string(),
-            "A and B feeds, each carrying the rack (N+N)".to_string(),
-        ),
-        ("single".to_string(), "Single".to_string()),
-    ]);
-    let cooling_options = Signal::stored(vec![
-        ("air".to_string(), "Room air".to_string()),
-        (
-            "direct_liquid".to_string(),
-            "Direct liquid cooling".to_string(),
-        ),
-    ]);
     view! {
         <p class="help">"Where every node and switch stands decides each cable's length, and so its medium, cost and power, and what every rack draws. Leave a field empty for the node type's reference layout."</p>
         <h3>"Racks and rows"</h3>
@@ -162,14 +121,14 @@ pub fn FloorStep() -> AnyView {
         </div>
         <h3>"Where the switches stand"</h3>
         <div class="field-row">
-            <SelectInput path="floor.leaves".into() label="Leaves" options=placements() value=leaves set=set_leaves/>
-            <SelectInput path="floor.spines".into() label="Spines and cores" options=placements() value=spines set=set_spines/>
+            <SelectInput path="floor.leaves".into() label="Leaves" options=options::placements() value=leaves set=set_leaves/>
+            <SelectInput path="floor.spines".into() label="Spines and cores" options=options::placements() value=spines set=set_spines/>
         </div>
         <h3>"Power and cooling"</h3>
         <div class="field-row">
             <NumInput path="floor.rack_power_kw".into() label="Power one rack may draw" unit="kW" value=rack_kw set=set_rack_kw/>
-            <SelectInput path="floor.feeds".into() label="Feeds" help="N+N: each feed carries the whole rack" options=feed_options value=feeds set=set_feeds/>
-            <SelectInput path="floor.cooling".into() label="Cooling" options=cooling_options value=cooling set=set_cooling/>
+            <SelectInput path="floor.feeds".into() label="Feeds" help="N+N: each feed carries the whole rack" options=options::feeds() value=feeds set=set_feeds/>
+            <SelectInput path="floor.cooling".into() label="Cooling" options=options::coolings() value=cooling set=set_cooling/>
             <NumInput path="floor.air_limit_kw".into() label="Air cooling limit per rack" unit="kW" value=air_kw set=set_air_kw/>
             <NumInput path="floor.pue".into() label="Power usage effectiveness" help="facility power ÷ IT power" value=pue set=set_pue/>
         </div>

@@ -7,7 +7,7 @@ mod fabrics;
 mod floor;
 mod follow;
 mod lens;
-mod options;
+pub(crate) mod options;
 mod review;
 mod workloads;
 

@@ -1,17 +1,16 @@
 //! The choices the wizard's select boxes offer, from the engine's catalog and enums.
 
 use engine::catalog::{SwitchFamily, GPUS, MODEL_PRESETS, NODE_PRESETS, SWITCHES};
-use engine::{Precision, Recompute, Role, Sharding, Technology, Topology};
-use leptos::prelude::*;
+use engine::{Placement, Precision, Recompute, Role, Sharding, Technology, Topology};
 
-pub type Options = Signal<Vec<(String, String)>>;
+/// A select box's choices: each key as the spec writes it, and the words the form shows.
+pub type Options = Vec<(String, String)>;
 
 fn fixed(items: Vec<(&str, &str)>) -> Options {
-    let items: Vec<(String, String)> = items
+    items
         .into_iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    Signal::stored(items)
+        .collect()
 }
 
 pub const CUSTOM: &str = "custom";
@@ -22,15 +21,13 @@ pub fn node_presets() -> Options {
         .map(|n| (n.key.to_string(), n.name.to_string()))
         .collect();
     items.push((CUSTOM.into(), "Custom node".into()));
-    Signal::stored(items)
+    items
 }
 
 pub fn gpus() -> Options {
-    Signal::stored(
-        GPUS.iter()
-            .map(|g| (g.key.to_string(), g.name.to_string()))
-            .collect(),
-    )
+    GPUS.iter()
+        .map(|g| (g.key.to_string(), g.name.to_string()))
+        .collect()
 }
 
 pub fn model_presets() -> Options {
@@ -39,30 +36,26 @@ pub fn model_presets() -> Options {
         .map(|m| (m.key.to_string(), m.name.to_string()))
         .collect();
     items.push((CUSTOM.into(), "Custom model".into()));
-    Signal::stored(items)
+    items
 }
 
 pub fn precisions() -> Options {
-    Signal::stored(
-        Precision::ALL
-            .into_iter()
-            .map(|p| {
-                (
-                    p.key().to_string(),
-                    format!("{} ({} B per value)", p.label(), p.bytes_per_element()),
-                )
-            })
-            .collect(),
-    )
+    Precision::ALL
+        .into_iter()
+        .map(|p| {
+            (
+                p.key().to_string(),
+                format!("{} ({} B per value)", p.label(), p.bytes_per_element()),
+            )
+        })
+        .collect()
 }
 
 pub fn technologies() -> Options {
-    Signal::stored(
-        Technology::ALL
-            .into_iter()
-            .map(|t| (t.key().to_string(), t.label().to_string()))
-            .collect(),
-    )
+    Technology::ALL
+        .into_iter()
+        .map(|t| (t.key().to_string(), t.label().to_string()))
+        .collect()
 }
 
 pub fn roles() -> Options {
@@ -189,3 +182,42 @@ pub fn switches_for(technology: Technology) -> Vec<(String, String)> {
 
 /// The switch option that leaves the choice to the planner.
 pub const LEAST_COST_SWITCH: &str = "Least cost for this fabric (the planner chooses)";
+
+pub fn feeds() -> Options {
+    fixed(vec![
+        ("dual", "A and B feeds, each carrying the rack (N+N)"),
+        ("single", "Single"),
+    ])
+}
+
+pub fn coolings() -> Options {
+    fixed(vec![
+        ("air", "Room air"),
+        ("direct_liquid", "Direct liquid cooling"),
+    ])
+}
+
+const PLACEMENTS: [(Placement, &str); 4] = [
+    (Placement::TopOfRack, "top_of_rack"),
+    (Placement::MiddleOfRow, "middle_of_row"),
+    (Placement::EndOfRow, "end_of_row"),
+    (Placement::NetworkRow, "network_row"),
+];
+
+pub fn placements() -> Options {
+    PLACEMENTS
+        .iter()
+        .map(|(p, key)| (key.to_string(), p.label().to_string()))
+        .collect()
+}
+
+pub fn placement_key(p: Placement) -> String {
+    PLACEMENTS
+        .iter()
+        .find(|(q, _)| *q == p)
+        .map_or_else(String::new, |(_, key)| key.to_string())
+}
+
+pub fn placement_from(key: &str) -> Option<Placement> {
+    PLACEMENTS.iter().find(|(_, k)| *k == key).map(|(p, _)| *p)
+}

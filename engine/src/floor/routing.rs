@@ -24,7 +24,7 @@ pub const ORDERABLE_M: [f64; 22] = [
 
 pub const ROUTE_FORMULA: &str = "same rack: |h₁ − h₂|; else (H − h₁) + (H − h₂) + 2 × tray height + |x₁ − x₂| + |y₁ − y₂|; × (1 + slack), rounded up to an orderable length";
 pub const ROUTE_SOURCE: &str =
-    "SADDLE route_cables, Cluster Design Tools (arXiv:1408.1127); rack unit 44.45 mm (EIA-310)";
+    "the cable routing of SADDLE, Cluster Design Tools (arXiv:1408.1127); rack unit 44.45 mm (EIA-310)";
 
 /// Where a port is: rack, metres along the row, metres across the rows, metres above the floor.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,13 +1,14 @@
 //! Two designs, or two revisions of one, side by side: the inputs that differ highlighted,
 //! the key outputs and the headroom charts of both.
 
+mod inputs;
+
 use super::document::{document, Page};
 use crate::dashboard::{headline_figures, render::headroom_chart};
 use crate::store::{DesignId, StoredRevision};
 use engine::Report;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
-use std::collections::BTreeMap;
 
 /// A design named by its share link, a revision link, `ID` or `ID/r/N`.
 pub fn parse_reference(text: &str) -> Option<(DesignId, Option<u32>)> {
@@ -28,38 +29,6 @@ pub struct Side {
     pub reference: String,
     pub revision: StoredRevision,
     pub report: Result<Report, engine::SpecErrors>,
-}
-
-/// Every leaf of `value` by its path: `fabrics[0].technology` → `"roce-400"`.
-pub fn flatten(value: &serde_json::Value) -> BTreeMap<String, String> {
-    fn walk(value: &serde_json::Value, path: String, out: &mut BTreeMap<String, String>) {
-        match value {
-            serde_json::Value::Object(map) if !map.is_empty() => {
-                for (key, v) in map {
-                    let p = if path.is_empty() {
-                        key.clone()
-                    } else {
-                        format!("{path}.{key}")
-                    };
-                    walk(v, p, out);
-                }
-            }
-            serde_json::Value::Array(items) if !items.is_empty() => {
-                for (i, v) in items.iter().enumerate() {
-                    walk(v, format!("{path}[{i}]"), out);
-                }
-            }
-            serde_json::Value::String(s) => {
-                out.insert(path, s.clone());
-            }
-            other => {
-                out.insert(path, other.to_string());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(value, String::new(), &mut out);
-    out
 }
 
 fn label(side: &Side) -> String {
@@ -113,34 +82,45 @@ pub fn compare_page(
 
 fn comparison(a: &Side, b: &Side) -> String {
     let (la, lb) = (label(a), label(b));
-    let inputs_a = flatten(&serde_json::to_value(&a.revision.spec).unwrap_or_default());
-    let inputs_b = flatten(&serde_json::to_value(&b.revision.spec).unwrap_or_default());
-    let mut paths: Vec<&String> = inputs_a.keys().chain(inputs_b.keys()).collect();
-    paths.sort();
-    paths.dedup();
-    let absent = "—".to_string();
-    let differing = paths
-        .iter()
-        .filter(|p| inputs_a.get(**p) != inputs_b.get(**p))
-        .count();
-    let rows = paths
-        .iter()
-        .map(|path| {
-            let (va, vb) = (inputs_a.get(*path), inputs_b.get(*path));
-            let differs = va != vb;
-            view! {
-                <tr class:differs=differs>
-                    <th scope="row"><code>{path.to_string()}</code></th>
-                    <td>{va.unwrap_or(&absent).clone()}</td>
-                    <td>{vb.unwrap_or(&absent).clone()}</td>
-                </tr>
-            }
-        })
-        .collect_view();
+    let rows = inputs::input_rows(&a.revision.spec, &b.revision.spec);
+    let differing = rows.iter().filter(|r| r.differs()).count();
+    let same = rows.len() - differing;
+    let row_view = |r: &inputs::InputRow| {
+        let absent = || "—".to_string();
+        view! {
+            <tr class:differs=r.differs()>
+                <th scope="row">{r.name.clone()}</th>
+                <td>{r.a.clone().unwrap_or_else(absent)}</td>
+                <td>{r.b.clone().unwrap_or_else(absent)}</td>
+            </tr>
+        }
+    };
+    let head = || {
+        view! { <thead><tr><th scope="col">"Input"</th><th scope="col">{la.clone()}</th><th scope="col">{lb.clone()}</th></tr></thead> }
+    };
+    let differ_table = (differing > 0).then(|| {
+        view! {
+            <table class="compare-inputs" id="compare-inputs">
+                {head()}
+                <tbody>{rows[..differing].iter().map(row_view).collect_view()}</tbody>
+            </table>
+        }
+    });
+    let same_table = (same > 0).then(|| {
+        view! {
+            <details class="compare-same" id="compare-same">
+                <summary>{format!("{same} inputs the same in both")}</summary>
+                <table class="compare-inputs">
+                    {head()}
+                    <tbody>{rows[differing..].iter().map(row_view).collect_view()}</tbody>
+                </table>
+            </details>
+        }
+    });
     let summary = match differing {
-        0 => "The two specs are identical.".to_string(),
-        1 => "1 input differs (highlighted).".to_string(),
-        n => format!("{n} inputs differ (highlighted)."),
+        0 => "The two designs have the same inputs.".to_string(),
+        1 => "1 input differs:".to_string(),
+        n => format!("{n} inputs differ:"),
     };
     let outputs = outputs_table(a, b, &la, &lb);
     let charts = |side: &Side| {
@@ -162,6 +142,12 @@ fn comparison(a: &Side, b: &Side) -> String {
     }
     };
     view! {
+        <section class="panel" aria-labelledby="inputs-heading">
+            <h2 id="inputs-heading">"Inputs"</h2>
+            <p id="differing-inputs">{summary}</p>
+            {differ_table}
+            {same_table}
+        </section>
         <section class="panel" aria-labelledby="outputs-heading">
             <h2 id="outputs-heading">"Key outputs"</h2>
             {outputs}
@@ -172,14 +158,6 @@ fn comparison(a: &Side, b: &Side) -> String {
                 <div><h3>{la.clone()}</h3>{charts(a)}</div>
                 <div><h3>{lb.clone()}</h3>{charts(b)}</div>
             </div>
-        </section>
-        <section class="panel" aria-labelledby="inputs-heading">
-            <h2 id="inputs-heading">"Inputs"</h2>
-            <p id="differing-inputs">{summary}</p>
-            <table class="compare-inputs" id="compare-inputs">
-                <thead><tr><th scope="col">"Input"</th><th scope="col">{la}</th><th scope="col">{lb}</th></tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
         </section>
     }
     .to_html()
@@ -270,16 +248,5 @@ mod tests {
         assert_eq!(parse_reference(&format!("{i}/r/0")), None);
         assert_eq!(parse_reference(&format!("{i}/edit")), None);
         assert_eq!(parse_reference("' OR 1=1"), None);
-    }
-
-    #[test]
-    fn a_spec_flattens_to_one_entry_per_leaf_with_its_path() {
-        let value =
-            serde_json::json!({"title": "t", "cluster": {"nodes": 4}, "fabrics": [{"name": "a"}]});
-        let flat = flatten(&value);
-        assert_eq!(flat.get("title").map(String::as_str), Some("t"));
-        assert_eq!(flat.get("cluster.nodes").map(String::as_str), Some("4"));
-        assert_eq!(flat.get("fabrics[0].name").map(String::as_str), Some("a"));
-        assert_eq!(flat.len(), 3);
     }
 }
