@@ -9,7 +9,7 @@ use crate::report::{
 };
 use crate::spec::{DesignSpec, Fabric, Role, Workload};
 use crate::topology::{self, Demand, Layout, Plan};
-use crate::units::{BitRate, Ratio, Seconds, Usd};
+use crate::units::{BitRate, Ratio, Seconds, Slowdown, Usd};
 use crate::{ecmp, findings, inference, rag, storage, switch_choice, training};
 
 /// Validates `spec` and computes its report. Never panics; an invalid spec returns every error.
@@ -323,7 +323,7 @@ fn headline(
         }
     }
     Headline {
-        worst_training_slowdown: slowdown.map(Ratio),
+        worst_training_slowdown: slowdown.map(Slowdown),
         worst_added_latency_per_token: latency.map(Seconds),
         worst_inter_token: inter_token,
         storage_read_headroom: read.map(Ratio),

@@ -309,7 +309,7 @@ pub fn findings(
                             "network-bound-training",
                             &t.name,
                             format!(
-                                "Steps take {} against {} on an ideal network ({}): the network is on the critical path.",
+                                "Steps take {} against {} on an ideal network, {} longer: the network is on the critical path.",
                                 r.step_time.value, r.ideal_step_time.value, slowdown.value
                             ),
                         ));

@@ -4,7 +4,7 @@
 use crate::links::Links;
 use crate::report::{Figure, RagReport};
 use crate::spec::Rag;
-use crate::units::{ByteRate, Bytes, Ratio, Seconds};
+use crate::units::{ByteRate, Bytes, Seconds, Share};
 
 /// Request framing and result metadata (ids, scores) per query and per hit (an estimate).
 const REQUEST_OVERHEAD_BYTES: f64 = 256.0;
@@ -24,7 +24,7 @@ pub fn rag(w: &Rag, links: &Links) -> RagReport {
     let network_time = request / links.port + response / links.port + Seconds::from_micros(hops_us);
     let budget = Seconds::from_millis(w.latency_budget_ms);
     // All queries converge on the vector database's port.
-    let utilisation = Ratio(bandwidth.0 / links.port.0);
+    let utilisation = Share(bandwidth.0 / links.port.0);
     RagReport {
         name: w.name.clone(),
         fabric: w.fabric.clone(),
@@ -44,7 +44,7 @@ pub fn rag(w: &Rag, links: &Links) -> RagReport {
             "NCCL src/graph/tuning.cc (hop latency)",
         ),
         share_of_budget: Figure::new(
-            Ratio(network_time.0 / budget.0),
+            Share(network_time.0 / budget.0),
             "network time per query ÷ latency budget",
             "design inputs (queries/s, latency budget, vector database port)",
         ),

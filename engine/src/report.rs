@@ -10,7 +10,7 @@ use crate::collective::Protocol;
 use crate::spec::Role;
 use crate::technology::Technology;
 use crate::topology::Plan;
-use crate::units::{BitRate, ByteRate, Bytes, Metres, Ratio, Seconds, Usd, Watts};
+use crate::units::{BitRate, ByteRate, Bytes, Metres, Ratio, Seconds, Share, Slowdown, Usd, Watts};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
@@ -178,7 +178,7 @@ pub struct ClusterSummary {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Headline {
     /// The largest training slowdown against an ideal network.
-    pub worst_training_slowdown: Option<Ratio>,
+    pub worst_training_slowdown: Option<Slowdown>,
     /// The largest network-added latency per generated token.
     pub worst_added_latency_per_token: Option<Seconds>,
     /// The inference workload's communication per token that is furthest over (or least
@@ -433,12 +433,12 @@ pub struct TrainingReport {
     pub step_time: Figure<Seconds>,
     pub ideal_step_time: Figure<Seconds>,
     /// `None` when the spec gives no compute time (communication only).
-    pub slowdown: Option<Figure<Ratio>>,
+    pub slowdown: Option<Figure<Slowdown>>,
     /// The slowdown if no gradient traffic hid behind the backward pass: how far the verdict
     /// moves with the overlap assumption (absent without a compute time, and in reports from
     /// engines before it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub slowdown_without_overlap: Option<Figure<Ratio>>,
+    pub slowdown_without_overlap: Option<Figure<Slowdown>>,
     /// What one GPU holds against its memory (absent in reports from engines before it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<Box<crate::MemoryFit>>,
@@ -493,8 +493,8 @@ pub struct RagReport {
     pub bytes_per_query: Figure<Bytes>,
     pub bandwidth: Figure<ByteRate>,
     pub network_time_per_query: Figure<Seconds>,
-    pub share_of_budget: Figure<Ratio>,
-    pub vector_db_port_utilisation: Figure<Ratio>,
+    pub share_of_budget: Figure<Share>,
+    pub vector_db_port_utilisation: Figure<Share>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -508,7 +508,7 @@ pub struct StorageReport {
     pub read_headroom: Figure<Ratio>,
     pub checkpoint_size: Figure<Bytes>,
     pub checkpoint_write_time: Figure<Seconds>,
-    pub checkpoint_overhead: Figure<Ratio>,
+    pub checkpoint_overhead: Figure<Share>,
     pub write_budget: Seconds,
     pub within_budget: bool,
 }

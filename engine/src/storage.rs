@@ -3,7 +3,7 @@
 use crate::links::Links;
 use crate::report::{Figure, StorageReport};
 use crate::spec::Storage;
-use crate::units::{ByteRate, Bytes, Ratio, Seconds};
+use crate::units::{ByteRate, Bytes, Ratio, Seconds, Share};
 use crate::worked::Count;
 
 pub fn storage(w: &Storage, links: &Links) -> StorageReport {
@@ -96,7 +96,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
             }
         )),
         checkpoint_overhead: Figure::new(
-            Ratio(write_time.0 / interval.0),
+            Share(write_time.0 / interval.0),
             "write time ÷ checkpoint interval: the share of training time spent writing",
             "design inputs (checkpoint interval)",
         )

@@ -7,7 +7,7 @@ use crate::links::Conditions;
 use crate::report::{Report, WorkloadReport};
 use crate::spec::{DesignSpec, Workload};
 use crate::technology::Technology;
-use crate::units::{Ratio, Seconds};
+use crate::units::{Seconds, Share, Slowdown};
 use serde::{Deserialize, Serialize};
 
 /// The technologies the comparison chart sets side by side.
@@ -38,13 +38,13 @@ fn timed(report: &Report, workload: usize) -> Option<Seconds> {
 }
 
 /// `points` as slowdowns against the first one (the healthy or non-blocking case).
-fn against_first(points: Vec<(f64, Seconds)>) -> Vec<(f64, Ratio)> {
+fn against_first(points: Vec<(f64, Seconds)>) -> Vec<(f64, Slowdown)> {
     let Some(base) = points.first().map(|(_, t)| t.0).filter(|t| *t > 0.0) else {
         return Vec::new();
     };
     points
         .into_iter()
-        .map(|(x, t)| (x, Ratio(t.0 / base)))
+        .map(|(x, t)| (x, Slowdown(t.0 / base)))
         .collect()
 }
 
@@ -106,7 +106,7 @@ pub struct ScalingPoint {
     pub nodes: u32,
     pub step_time: Seconds,
     /// Exposed communication ÷ step time.
-    pub communication_share: Ratio,
+    pub communication_share: Share,
 }
 
 /// Training workload `workload` at other cluster sizes, scaling data parallelism with the
@@ -156,7 +156,7 @@ pub fn scaling_curve(spec: &DesignSpec, workload: usize) -> Vec<ScalingPoint> {
             Some(ScalingPoint {
                 nodes: n,
                 step_time: step,
-                communication_share: Ratio(if step.0 > 0.0 {
+                communication_share: Share(if step.0 > 0.0 {
                     r.exposed_communication.value.0 / step.0
                 } else {
                     0.0
@@ -170,9 +170,9 @@ pub fn scaling_curve(spec: &DesignSpec, workload: usize) -> Vec<ScalingPoint> {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DegradedPoint {
     /// Speed left on the degraded link.
-    pub remaining: Ratio,
+    pub remaining: Share,
     /// Step (or token) time against the healthy fabric.
-    pub slowdown: Ratio,
+    pub slowdown: Slowdown,
 }
 
 /// Workload `workload` with one link of its ring degraded to each of `remaining` (a ring runs
@@ -193,7 +193,7 @@ pub fn degraded_link_curve(spec: &DesignSpec, workload: usize) -> Vec<DegradedPo
     against_first(times)
         .into_iter()
         .map(|(remaining, slowdown)| DegradedPoint {
-            remaining: Ratio(remaining),
+            remaining: Share(remaining),
             slowdown,
         })
         .collect()
@@ -208,7 +208,7 @@ pub struct OversubscriptionPoint {
     /// Leaf oversubscription (downlinks ÷ uplinks).
     pub oversubscription: f64,
     /// Step (or token) time against the non-blocking fabric.
-    pub slowdown: Ratio,
+    pub slowdown: Slowdown,
 }
 
 /// Workload `workload` with the leaves of its fabric oversubscribed from 1:1 to 4:1.
@@ -294,7 +294,7 @@ pub const CHECKPOINT_INTERVALS_MIN: [f64; 6] = [5.0, 10.0, 15.0, 30.0, 60.0, 120
 pub struct CheckpointPoint {
     pub interval_minutes: f64,
     /// Share of the time spent writing checkpoints.
-    pub overhead: Ratio,
+    pub overhead: Share,
     pub write_time: Seconds,
 }
 

@@ -5,8 +5,10 @@
 
 mod linear;
 mod physical;
+mod relative;
 use linear::linear_quantity;
 pub use physical::{Kilowatts, Metres, Usd, Watts};
+pub use relative::{Share, Slowdown};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Div;
@@ -35,7 +37,8 @@ pub struct ByteRate(pub f64);
 #[serde(transparent)]
 pub struct Seconds(pub f64);
 
-/// A dimensionless ratio (a slowdown of 1.5 is "1.50×").
+/// A dimensionless multiple (a storage headroom of 2.5 is "2.50×"); a slowdown is a
+/// [`Slowdown`] and a part of a whole a [`Share`].
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]

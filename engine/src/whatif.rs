@@ -5,7 +5,7 @@ use crate::evaluate::evaluate_with;
 use crate::links::Conditions;
 use crate::report::{Report, WorkloadReport};
 use crate::spec::DesignSpec;
-use crate::units::Ratio;
+use crate::units::Slowdown;
 
 /// A design evaluated normally and under a what-if.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,7 +16,7 @@ pub struct Comparison {
 
 impl Comparison {
     /// How much longer each step (training) or token (inference) of `workload` takes.
-    pub fn slowdown(&self, workload: &str) -> Option<Ratio> {
+    pub fn slowdown(&self, workload: &str) -> Option<Slowdown> {
         let time = |report: &Report| {
             report
                 .workloads
@@ -29,7 +29,7 @@ impl Comparison {
                 })
         };
         match (time(&self.baseline), time(&self.what_if)) {
-            (Some(before), Some(after)) if before > 0.0 => Some(Ratio(after / before)),
+            (Some(before), Some(after)) if before > 0.0 => Some(Slowdown(after / before)),
             _ => None,
         }
     }

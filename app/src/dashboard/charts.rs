@@ -324,7 +324,7 @@ pub fn scaling(points: &[ScalingPoint]) -> String {
             .draw_secondary_series(LineSeries::new(
                 points
                     .iter()
-                    .map(|p| (f64::from(p.nodes), p.communication_share.0 * 100.0)),
+                    .map(|p| (f64::from(p.nodes), p.communication_share.percent())),
                 REQUIRED.stroke_width(2),
             ))
             .map_err(|e| e.to_string())?
@@ -337,20 +337,26 @@ pub fn scaling(points: &[ScalingPoint]) -> String {
 
 /// Slowdown as one link of the ring loses speed.
 pub fn degraded(points: &[DegradedPoint]) -> String {
-    let high = points.iter().map(|p| p.slowdown.0).fold(1.0, f64::max) * 1.1;
     let xy: Vec<(f64, f64)> = points
         .iter()
-        .map(|p| (p.remaining.0 * 100.0, p.slowdown.0))
+        .map(|p| (p.remaining.percent(), p.slowdown.percent()))
         .collect();
     line_chart(
         "One degraded link: slowdown",
         "speed left on the link, %",
-        "× the healthy time",
+        "slowdown, % of the healthy time",
         0.0..100.0,
-        0.9..high,
+        up_to_the_highest(&xy),
         &xy,
         SHORT,
     )
+}
+
+/// A y axis from zero to a little above the highest point: scaled to the data, and never a
+/// range of nothing.
+fn up_to_the_highest(points: &[(f64, f64)]) -> std::ops::Range<f64> {
+    let high = points.iter().map(|p| p.1).fold(0.0, f64::max);
+    0.0..if high > 0.0 { high * 1.15 } else { 1.0 }
 }
 
 /// A line with its points marked, on a chart from `x` to `y`.
@@ -396,17 +402,16 @@ fn line_chart(
 
 /// Slowdown as the leaves of the workload's fabric are oversubscribed.
 pub fn oversubscription(points: &[OversubscriptionPoint]) -> String {
-    let high = points.iter().map(|p| p.slowdown.0).fold(1.0, f64::max) * 1.1;
     let xy: Vec<(f64, f64)> = points
         .iter()
-        .map(|p| (p.oversubscription, p.slowdown.0))
+        .map(|p| (p.oversubscription, p.slowdown.percent()))
         .collect();
     line_chart(
         "Leaf oversubscription: slowdown",
         "oversubscription (downlinks ÷ uplinks)",
-        "× the non-blocking time",
+        "slowdown, % of the non-blocking time",
         1.0..4.0,
-        0.9..high,
+        up_to_the_highest(&xy),
         &xy,
         REQUIRED,
     )
@@ -414,14 +419,9 @@ pub fn oversubscription(points: &[OversubscriptionPoint]) -> String {
 
 /// Share of the time spent writing checkpoints, by interval.
 pub fn checkpoints(points: &[CheckpointPoint]) -> String {
-    let high = points
-        .iter()
-        .map(|p| p.overhead.0 * 100.0)
-        .fold(0.0, f64::max)
-        * 1.15;
     let xy: Vec<(f64, f64)> = points
         .iter()
-        .map(|p| (p.interval_minutes, p.overhead.0 * 100.0))
+        .map(|p| (p.interval_minutes, p.overhead.percent()))
         .collect();
     let last = points
         .iter()
@@ -432,7 +432,7 @@ pub fn checkpoints(points: &[CheckpointPoint]) -> String {
         "minutes between checkpoints",
         "% of the time writing",
         0.0..last,
-        0.0..high.max(0.1),
+        up_to_the_highest(&xy),
         &xy,
         AVAILABLE,
     )

@@ -151,9 +151,14 @@ pub mod render {
                 }
             })
             .collect_view();
+        // A study whose answer does not move is said, not drawn as a flat line.
+        let drawing = match c.flat {
+            Some(words) => view! { <p class="chart-in-words" id=c.id.clone()>{words}</p> }.into_any(),
+            None => view! { <div class="chart" id=c.id.clone() role="img" aria-label=c.label.clone() inner_html=c.svg></div> }.into_any(),
+        };
         view! {
             <figure class="chart-with-data">
-                <div class="chart" id=c.id.clone() role="img" aria-label=c.label.clone() inner_html=c.svg></div>
+                {drawing}
                 <details class="chart-data" id=format!("{}-data", c.id)>
                     <summary>"Data"<span class="visually-hidden">{format!(": {}", c.label)}</span></summary>
                     <table>

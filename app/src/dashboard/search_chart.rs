@@ -24,8 +24,14 @@ pub struct Point {
     pub performance: f64,
 }
 
-/// `frontier` against `base`; `per_token` when the y axis is the added latency per token.
-pub fn frontier_chart(frontier: &[Candidate], base: Option<Point>, per_token: bool) -> String {
+/// `frontier` against `base`, with the `target` every workload is held to as a dashed line;
+/// `per_token` when the y axis is the added latency per token.
+pub fn frontier_chart(
+    frontier: &[Candidate],
+    base: Option<Point>,
+    per_token: bool,
+    target: Option<f64>,
+) -> String {
     let y = |c: &Candidate| {
         if per_token {
             c.record.added_latency_ms
@@ -50,7 +56,10 @@ pub fn frontier_chart(frontier: &[Candidate], base: Option<Point>, per_token: bo
         .map(|p| p.1)
         .chain(base.map(|b| b.performance));
     let (x_low, x_high) = all_x.fold((f64::MAX, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let y_high = all_y.fold(0.0f64, f64::max);
+    // The axis spans the points and the target: a frontier far below its target shows as
+    // such, not stretched to fill the chart (or, all at zero, over a range of nothing).
+    let y_high = all_y.chain(target).fold(0.0f64, f64::max);
+    let y_high = if y_high > 0.0 { y_high * 1.25 } else { 1.0 };
     let (x_low, x_high) = if x_high > 0.0 {
         ((x_low * 0.9).max(0.0), x_high * 1.1)
     } else {
@@ -69,7 +78,7 @@ pub fn frontier_chart(frontier: &[Candidate], base: Option<Point>, per_token: bo
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(56)
-            .build_cartesian_2d(x_low..x_high, 0.0..(y_high * 1.25).max(1e-3))
+            .build_cartesian_2d(x_low..x_high, 0.0..y_high)
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
@@ -101,6 +110,18 @@ pub fn frontier_chart(frontier: &[Candidate], base: Option<Point>, per_token: bo
                 .map_err(|e| e.to_string())?
                 .label(t.label())
                 .legend(swatch(c));
+        }
+        if let Some(t) = target.filter(|t| t.is_finite()) {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(x_low, t), (x_high, t)],
+                    6,
+                    4,
+                    RGBColor(160, 0, 0).stroke_width(1),
+                ))
+                .map_err(|e| e.to_string())?
+                .label("target")
+                .legend(swatch(RGBColor(160, 0, 0)));
         }
         if let Some(b) = base {
             let at = (b.cost_usd.0 / 1e3, b.performance);

@@ -53,11 +53,15 @@ pub(super) fn slug(prefix: &str, name: &str) -> String {
     )
 }
 
+/// A chart, or what it found in words when its answer does not move over its range.
 pub(super) fn chart(c: Chart) -> Block {
-    Block::Chart {
-        id: c.id,
-        caption: c.label,
-        svg: c.svg,
+    match c.flat {
+        Some(words) => paragraph(words),
+        None => Block::Chart {
+            id: c.id,
+            caption: c.label,
+            svg: c.svg,
+        },
     }
 }
 

@@ -24,6 +24,7 @@ pub struct Running {
     search: Search,
     base: Point,
     per_token: bool,
+    target: Option<f64>,
     candidate: Option<u64>,
 }
 
@@ -49,9 +50,15 @@ impl Running {
             performance: if per_token {
                 h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3)
             } else {
-                h.worst_training_slowdown
-                    .map_or(0.0, |r| (r.0 - 1.0) * 100.0)
+                h.worst_training_slowdown.map_or(0.0, |s| s.percent())
             },
+        };
+        // Every workload's limit, on the chart's axis; a workload's own may differ.
+        let limits = &request.targets.every_workload;
+        let target = if per_token {
+            limits.max_added_latency_ms
+        } else {
+            limits.max_slowdown_percent
         };
         let search = Search::new(request).map_err(words)?;
         search.within(MAX_EVALUATIONS).map_err(words)?;
@@ -59,6 +66,7 @@ impl Running {
             search,
             base,
             per_token,
+            target,
             candidate,
         })
     }
@@ -80,6 +88,7 @@ impl Running {
                 explanation,
                 base: self.base,
                 per_token: self.per_token,
+                target: self.target,
             },
             spec,
         )

@@ -19,6 +19,8 @@ pub struct Outcome {
     pub base: Point,
     /// The y axis is the added latency per token (nothing trains).
     pub per_token: bool,
+    /// The limit every workload is held to on the y axis's figure, drawn on the chart.
+    pub target: Option<f64>,
 }
 
 /// The revision searched: where its pages are.
@@ -145,7 +147,12 @@ fn outcome_view(at: &Searched, form: &SearchForm, outcome: &Outcome) -> impl Int
         .iter()
         .map(|c| frontier_row(at, &query, c))
         .collect_view();
-    let chart = frontier_chart(&r.frontier, Some(outcome.base), outcome.per_token);
+    let chart = frontier_chart(
+        &r.frontier,
+        Some(outcome.base),
+        outcome.per_token,
+        outcome.target,
+    );
     let data = if r.frontier.is_empty() {
         view! { <p class="invalid-design" id="no-design" role="status">{r.summary.clone()}</p> }
             .into_any()

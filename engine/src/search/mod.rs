@@ -142,17 +142,14 @@ impl Search {
             let crate::spec::Workload::Training(w) = spec.workloads.get(i)? else {
                 return None;
             };
-            let (with, without) = (t.slowdown.as_ref()?.value.0, t.slowdown_without_overlap.as_ref()?.value.0);
-            let percent = |r: f64| (r - 1.0) * 100.0;
+            let (with, without) = (t.slowdown.as_ref()?.value, t.slowdown_without_overlap.as_ref()?.value);
             (with != without).then(|| {
                 format!(
-                    "Its slowdown of “{}” rests on gradient traffic hiding behind {} of the last micro-batch's backward pass (an estimate): {:.1} % at that overlap, {:.1} % with none, against the {} % target{}.",
+                    "Its slowdown of “{}” rests on gradient traffic hiding behind {} of the last micro-batch's backward pass (an estimate): {with} at that overlap, {without} with none, against the {} % target{}.",
                     t.name,
                     w.overlap,
-                    percent(with),
-                    percent(without),
                     c.limit,
-                    if percent(without) > c.limit { ", which it would then miss" } else { ", which it meets either way" }
+                    if without.percent() > c.limit { ", which it would then miss" } else { ", which it meets either way" }
                 )
             })
         })

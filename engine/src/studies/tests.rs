@@ -24,7 +24,7 @@ fn the_scaling_curve_includes_the_designed_size() {
 #[test]
 fn a_healthy_link_is_no_slowdown_and_a_worse_link_never_speeds_up() {
     let points = degraded_link_curve(&spec(examples::SEVENTY_B_INFERENCE_400G), 0);
-    assert_eq!(points[0].slowdown, Ratio(1.0));
+    assert_eq!(points[0].slowdown, Slowdown(1.0));
     for pair in points.windows(2) {
         assert!(pair[1].slowdown >= pair[0].slowdown);
     }
@@ -35,7 +35,7 @@ fn oversubscribed_leaves_never_speed_a_workload_up() {
     let spec = spec(crate::examples::SEVENTY_B_TRAINING);
     let points = oversubscription_sweep(&spec, 0);
     assert_eq!(points.len(), OVERSUBSCRIPTIONS.len());
-    assert_eq!(points[0].slowdown, Ratio(1.0));
+    assert_eq!(points[0].slowdown, Slowdown(1.0));
     for pair in points.windows(2) {
         assert!(pair[1].slowdown.0 >= pair[0].slowdown.0 - 1e-12);
     }

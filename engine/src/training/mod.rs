@@ -7,7 +7,7 @@ use crate::links::Links;
 use crate::report::{CollectiveReport, Figure, TrainingReport};
 use crate::spec::{Compute, Recompute, Sharding, Training};
 use crate::tuning::{tuned_allreduce, tuned_reduce_scatter};
-use crate::units::{Bytes, Ratio, Seconds};
+use crate::units::{Bytes, Seconds, Slowdown};
 
 pub mod memory;
 mod worked;
@@ -298,7 +298,7 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
     let ideal_step = compute + ideal_traffic.exposed(window);
     let slowdown = (compute.0 > 0.0 && ideal_step.0 > 0.0).then(|| {
         Figure::new(
-            Ratio(step.0 / ideal_step.0),
+            Slowdown(step.0 / ideal_step.0),
             "step time ÷ step time on an ideal network (infinitely fast, no latency)",
             "step = compute + exposed communication; Narayanan et al. arXiv:2104.04473",
         )
@@ -311,7 +311,7 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
     );
     let slowdown_without_overlap = (compute.0 > 0.0 && ideal_alone.0 > 0.0).then(|| {
         Figure::new(
-            Ratio(step_alone.0 / ideal_alone.0),
+            Slowdown(step_alone.0 / ideal_alone.0),
             "the step time ÷ the step on an ideal network, with no gradient traffic hidden behind the backward pass (overlap 0)",
             "Li et al., PyTorch Distributed, VLDB 2020; Narayanan et al. arXiv:2104.04473",
         )

@@ -8,7 +8,7 @@ fn axis_numbers_keep_three_significant_digits() {
     assert_eq!(axis_number(1.0), "1");
     assert_eq!(axis_number(0.0), "0");
 }
-use engine::{ByteRate, Ratio, Seconds, Technology};
+use engine::{ByteRate, Seconds, Share, Slowdown, Technology};
 
 #[test]
 fn a_headroom_chart_is_svg_with_the_tiers_and_the_bottleneck() {
@@ -55,23 +55,23 @@ fn the_other_charts_draw_their_points() {
         ScalingPoint {
             nodes: 8,
             step_time: Seconds(10.0),
-            communication_share: Ratio(0.1),
+            communication_share: Share(0.1),
         },
         ScalingPoint {
             nodes: 64,
             step_time: Seconds(12.0),
-            communication_share: Ratio(0.3),
+            communication_share: Share(0.3),
         },
     ]);
     assert!(scale.contains("<polyline") || scale.contains("<path"));
     let degraded = degraded(&[
         DegradedPoint {
-            remaining: Ratio(1.0),
-            slowdown: Ratio(1.0),
+            remaining: Share(1.0),
+            slowdown: Slowdown(1.0),
         },
         DegradedPoint {
-            remaining: Ratio(0.5),
-            slowdown: Ratio(1.8),
+            remaining: Share(0.5),
+            slowdown: Slowdown(1.8),
         },
     ]);
     assert!(degraded.contains("<svg"));
