@@ -72,9 +72,11 @@ fn the_cvt_p2p_file_has_one_row_per_cable_under_cvt_header_names_with_cvt_port_f
                 for r in &rows[1..] {
                     for (kind, port) in [(&r[1], &r[2]), (&r[4], &r[5])] {
                         match kind.as_str() {
-                            "Host" => {
-                                assert!(port.strip_prefix("rail").is_some_and(all_digits), "{r:?}")
-                            }
+                            "Host" => assert!(
+                                port.strip_prefix("rail").is_some_and(all_digits)
+                                    || port.starts_with("enp"),
+                                "{r:?}"
+                            ),
                             "Switch" => {
                                 let p = port.strip_prefix("swp").unwrap();
                                 let (cage, split) = p.split_once('s').unwrap_or((p, "0"));
@@ -290,6 +292,39 @@ fn a_dgx_fabric_s_cvt_files_come_with_the_hca_mapping_of_its_adapters() {
         "the storage adapters are not the node type's compute ones"
     );
     assert!(files["README.txt"].contains("cvt/compute-hca-mapping.csv"));
+}
+
+/// On Ethernet a host's port is its interface, as the host names it: a DGX H100 compute fabric
+/// on RoCE gives each node's rail N the interface of its N-th compute adapter (enp24s0np0 for
+/// rail 1 … enp220s0np0 for rail 8) in the cable-validation file, which the validation tool
+/// matches against what each host reports.
+#[test]
+fn a_dgx_fabric_on_ethernet_names_each_host_port_by_its_interface() {
+    let mut spec = DesignSpec::from_json(engine::examples::SEVENTY_B_TRAINING).unwrap();
+    let compute = spec
+        .fabrics
+        .iter_mut()
+        .find(|f| f.name == "compute")
+        .unwrap();
+    compute.technology = engine::Technology::Roce400;
+    compute.switch = None;
+    let report = evaluate(&spec).unwrap();
+    let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
+    let rows = csv_rows(&files["cvt/compute-p2p.csv"]);
+    let (fabrics, _) = planned(&report);
+    let plan = fabrics.iter().find(|f| f.fabric.name == "compute").unwrap();
+    let adapters = engine::catalog::adapters_of(&spec, "compute");
+    assert_eq!(adapters.len(), 8);
+    let mut hosts = 0;
+    for (row, lc) in rows[1..].iter().zip(&plan.cables) {
+        if let Some(rail) = lc.cable.a_port.strip_prefix("compute-nic") {
+            let rail: usize = rail.parse().unwrap();
+            assert_eq!(row[1], "Host");
+            assert_eq!(row[2], adapters[rail - 1].ethernet, "{row:?}");
+            hosts += 1;
+        }
+    }
+    assert_eq!(hosts, 16 * 8, "every node's eight rails");
 }
 
 /// A fabric of more than a thousand links also gets a graph a reader can follow: the SuperPOD's

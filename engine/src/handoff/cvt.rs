@@ -3,7 +3,8 @@
 //! with A-Type and Z-Type (`Host` or `Switch`) on Ethernet fabrics. Ports as CVT names them:
 //! an InfiniBand switch port is its number, an InfiniBand host port the index N of its adapter
 //! (`mlx5_{N-1}` unless an hca_mapping file says otherwise), a Cumulus switch port `swpCsS`
-//! (`swpN` unsplit), an Ethernet host port `railN`
+//! (`swpN` unsplit), an Ethernet host port its interface as the host names it where the node
+//! type gives its adapters (`enp24s0np0` on a DGX H100), else `railN`
 //! [docs.nvidia.com/networking/display/cablevalidationtool160/P2P+File].
 //!
 //! CVT reads the P2P file as an Excel workbook: open the CSV and save it as .xlsx. Where the
@@ -40,6 +41,7 @@ pub(crate) struct Ports<'a> {
     fabric: &'a str,
     ib: bool,
     links_per_cage: u32,
+    adapters: &'a [Adapter],
 }
 
 impl<'a> Ports<'a> {
@@ -48,6 +50,7 @@ impl<'a> Ports<'a> {
             fabric: &f.fabric.name,
             ib: f.transport() == Transport::InfiniBand,
             links_per_cage: f.links_per_cage(),
+            adapters: f.adapters,
         }
     }
 
@@ -68,8 +71,13 @@ impl<'a> Ports<'a> {
             (true, _, Some(n)) => push_decimal(out, u64::from(n), 0),
             (false, true, Some(n)) => push_cumulus_port(out, n, self.links_per_cage),
             (false, false, Some(n)) => {
-                out.push_str("rail");
-                push_decimal(out, u64::from(n), 0);
+                match n.checked_sub(1).and_then(|i| self.adapters.get(i as usize)) {
+                    Some(adapter) => out.push_str(adapter.ethernet),
+                    None => {
+                        out.push_str("rail");
+                        push_decimal(out, u64::from(n), 0);
+                    }
+                }
             }
             (_, _, None) => out.push_str(port),
         }

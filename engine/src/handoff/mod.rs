@@ -39,6 +39,9 @@ pub struct LabelledCable {
 pub struct PlannedFabric<'a> {
     pub fabric: &'a FabricReport,
     pub cables: Vec<LabelledCable>,
+    /// The nodes' adapters on this fabric, rail 1 first, where the node type names them: the
+    /// files name a host's port as the host does. Empty until the bundle sets them.
+    pub adapters: &'static [crate::catalog::Adapter],
     /// Switch names in sheet order, found once: every file needs them.
     switch_names: Vec<String>,
 }
@@ -168,6 +171,7 @@ pub fn planned_up_to<'r>(
                 fabrics.push(PlannedFabric {
                     fabric,
                     cables,
+                    adapters: &[],
                     switch_names,
                 });
             }
@@ -305,7 +309,10 @@ pub fn write_bundle(
     report: &Report,
     mut out: impl FnMut(String, String),
 ) -> String {
-    let (fabrics, skipped) = planned(report);
+    let (mut fabrics, skipped) = planned(report);
+    for f in &mut fabrics {
+        f.adapters = crate::catalog::adapters_of(spec, &f.fabric.name);
+    }
     // The floor's sheet walks the same links in the same order; it has a cable for every
     // planned one only when every fabric fits its switches.
     let placed = crate::floor::cabling(spec, report).ok();
@@ -323,7 +330,7 @@ pub fn write_bundle(
         files(format!("cvt/{name}-p2p.csv"), cvt::p2p_csv(f));
         match f.transport() {
             Transport::InfiniBand => {
-                let adapters = crate::catalog::adapters_of(spec, name);
+                let adapters = f.adapters;
                 if !adapters.is_empty() {
                     files(
                         format!("cvt/{name}-hca-mapping.csv"),
