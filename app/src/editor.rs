@@ -4,6 +4,26 @@
 use engine::{DesignSpec, FieldError, Report, SpecErrors};
 use leptos::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One evaluation of the design, shared by every part of the page that reads it, and told from
+/// the next by identity: each change evaluates anew, and comparing two reports field by field
+/// (to spare the results a redraw) cost the browser's bundle more than the redraw costs.
+#[derive(Debug, Clone)]
+pub struct Evaluated(pub Arc<Report>);
+
+impl PartialEq for Evaluated {
+    fn eq(&self, other: &Evaluated) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for Evaluated {
+    type Target = Report;
+    fn deref(&self) -> &Report {
+        &self.0
+    }
+}
 
 #[derive(Clone, Copy)]
 pub struct Editor {
@@ -11,7 +31,7 @@ pub struct Editor {
     /// Inputs whose text is not a value, by field path, with the reason.
     pub unparsed: RwSignal<BTreeMap<String, String>>,
     /// The engine's report, or every error: unparsed text first, then the engine's own.
-    pub evaluation: Memo<Result<Report, SpecErrors>>,
+    pub evaluation: Memo<Result<Evaluated, SpecErrors>>,
     /// The stored design that saving adds a revision to; `None` until the design is saved.
     pub editing: RwSignal<Option<Stored>>,
     /// Whether the spec has changed since it was opened or last saved.
@@ -41,7 +61,7 @@ impl Editor {
         let spec = RwSignal::new(spec);
         let unparsed = RwSignal::new(BTreeMap::<String, String>::new());
         let evaluation = Memo::new(move |_| {
-            let report = spec.with(engine::evaluate);
+            let report = spec.with(engine::evaluate).map(|r| Evaluated(Arc::new(r)));
             let unparsed = unparsed.get();
             if unparsed.is_empty() {
                 return report;

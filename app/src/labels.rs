@@ -39,6 +39,7 @@ static LABELS: &[(&str, &str)] = &[
     ("recompute", "Activation recomputation"),
     ("tp_nodes", "Nodes per tensor-parallel group"),
     ("replicas", "Replicas"),
+    ("first_node", "Runs from node"),
     ("decode_tokens", "Tokens in flight per decode step"),
     ("prefill_tokens", "Prefill tokens per forward pass"),
     ("target_inter_token_ms", "Target inter-token latency"),

@@ -39,6 +39,7 @@ pub fn first_design() -> DesignSpec {
             compute: Compute::Mfu(0.4),
             overlap: 0.5,
             recompute: Recompute::None,
+            first_node: None,
         }),
         Workload::Storage(Storage {
             name: "Training data and checkpoints".into(),
@@ -167,6 +168,7 @@ pub fn workload(spec: &DesignSpec, kind: &str) -> Workload {
             prefill_tokens: 2048,
             target_inter_token_ms: 50.0,
             replicas: None,
+            first_node: None,
         }),
         "rag" => Workload::Rag(Rag {
             name: "Retrieval".into(),
@@ -208,6 +210,7 @@ pub fn workload(spec: &DesignSpec, kind: &str) -> Workload {
                 compute: Compute::Mfu(0.4),
                 overlap: default_overlap(),
                 recompute: Recompute::None,
+                first_node: None,
             })
         }
     }

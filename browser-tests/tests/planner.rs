@@ -217,6 +217,14 @@ async fn an_invalid_input_shows_the_engines_message_next_to_the_field_and_on_its
             t.contains("not a multiple of dp × micro batch = 48")
         })
         .await;
+    // A start past the cluster's last node is refused on its field.
+    browser.type_into("#workloads-0-first_node", "49").await;
+    browser
+        .wait_for_text("#workloads-0-first_node-error", |t| {
+            t == "must be a node of the cluster, 1 to 48"
+        })
+        .await;
+    browser.type_into("#workloads-0-first_node", "").await;
     browser.click("#step-cluster").await;
 
     browser.type_into("#cluster-nodes", "0").await;

@@ -82,17 +82,20 @@ fn evaluate_report(
             )
         })
         .collect();
+    let allocations = crate::allocation::allocate(spec);
     let workloads: Vec<WorkloadReport> = spec
         .workloads
         .iter()
-        .map(|w| {
+        .zip(&allocations)
+        .map(|(w, allocation)| {
             let index = spec
                 .fabrics
                 .iter()
                 .position(|f| f.name == w.fabric())
                 .unwrap_or(0);
             let (actual, ideal) = &links[index];
-            workload(w, gpu, actual, ideal)
+            let replicas = allocation.as_ref().map_or(1, |a| a.replicas.max(1));
+            workload(w, gpu, actual, ideal, replicas)
         })
         .collect();
     let mut fabrics: Vec<FabricReport> = spec
@@ -107,7 +110,7 @@ fn evaluate_report(
             report
         })
         .collect();
-    let findings = findings::findings(spec, &fabrics, &workloads);
+    let findings = findings::findings(spec, &fabrics, &workloads, &allocations);
     let gpus = spec.cluster.gpus();
     let totals = Totals::new(
         fabrics.iter().map(|f| f.cost_usd).sum(),
@@ -135,13 +138,23 @@ fn evaluate_report(
         totals,
         placed,
         headline,
+        allocations: allocations.into_iter().flatten().collect(),
     })
 }
 
-fn workload(w: &Workload, gpu: &Gpu, links: &Links, ideal: &Links) -> WorkloadReport {
+/// Workload `w`'s report; `replicas` are an inference service's, as placed.
+fn workload(
+    w: &Workload,
+    gpu: &Gpu,
+    links: &Links,
+    ideal: &Links,
+    replicas: u32,
+) -> WorkloadReport {
     match w {
         Workload::Training(t) => WorkloadReport::Training(training::training(t, gpu, links, ideal)),
-        Workload::Inference(i) => WorkloadReport::Inference(inference::inference(i, links, ideal)),
+        Workload::Inference(i) => {
+            WorkloadReport::Inference(inference::inference(i, links, ideal, replicas))
+        }
         Workload::Rag(r) => WorkloadReport::Rag(rag::rag(r, links)),
         Workload::Storage(s) => WorkloadReport::Storage(storage::storage(s, links)),
     }

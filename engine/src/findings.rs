@@ -1,5 +1,6 @@
 //! Warnings and recommendations, each raised by a named rule.
 
+use crate::allocation::{self, Allocation};
 use crate::report::{FabricReport, Finding, Severity, TrainingReport, WorkloadReport};
 use crate::spec::{DesignSpec, Role, Storage, Training, Workload};
 use crate::worked::Count;
@@ -63,61 +64,75 @@ fn memory(spec: &DesignSpec, t: &Training, r: &TrainingReport) -> Option<Finding
 }
 
 /// GPUs the training jobs and inference services take between them, when that is more than
-/// the cluster has: the figures of each assume GPUs of its own.
-fn overbooked(spec: &DesignSpec, workloads: &[WorkloadReport]) -> Option<Finding> {
+/// the cluster has (the planner places what does not fit past the last node), and the nodes two
+/// workloads whose starts the design states both run on: the figures of each assume GPUs of
+/// its own.
+fn overbooked(spec: &DesignSpec, allocations: &[Option<Allocation>]) -> Vec<Finding> {
+    let mut out = Vec::new();
     let gpus_per_node = u64::from(spec.cluster.gpus_per_node);
-    let mut parts = Vec::new();
-    let mut booked = 0u64;
-    for (w, r) in spec.workloads.iter().zip(workloads) {
-        let gpus = match (w, r) {
-            (Workload::Training(t), WorkloadReport::Training(r)) => {
-                parts.push(format!("{} takes {}", t.name, Count(r.gpus as f64)));
-                r.gpus
-            }
-            (Workload::Inference(i), _) => {
-                let nodes = spec
-                    .fabric(&i.fabric)
-                    .and_then(|f| f.attached_nodes)
-                    .unwrap_or(spec.cluster.nodes);
-                let replicas = i.replicas_on(nodes);
-                let gpus = u64::from(replicas) * u64::from(i.tp_nodes) * gpus_per_node;
-                parts.push(format!(
-                    "{} takes {replicas} × {} = {}",
-                    i.name,
-                    Count((u64::from(i.tp_nodes) * gpus_per_node) as f64),
-                    Count(gpus as f64)
-                ));
-                gpus
-            }
-            _ => continue,
-        };
-        booked += gpus;
-    }
+    let placed: Vec<&Allocation> = allocations.iter().flatten().collect();
+    let booked: u64 = placed.iter().map(|a| a.gpus).sum();
     let have = spec.cluster.gpus();
-    (booked > have && parts.len() > 1).then(|| {
-        finding(
+    if !allocation::beyond(allocations, spec.cluster.nodes).is_empty() && placed.len() > 1 {
+        let parts: Vec<String> = placed
+            .iter()
+            .map(|a| {
+                let takes = if a.replicas > 0 {
+                    format!(
+                        "{} × {} = {}",
+                        a.replicas,
+                        Count((a.gpus / u64::from(a.replicas)) as f64),
+                        Count(a.gpus as f64)
+                    )
+                } else {
+                    Count(a.gpus as f64).to_string()
+                };
+                format!("{} takes {takes} on {}", a.workload, a.range())
+            })
+            .collect();
+        let last = placed.iter().map(|a| a.last_node()).max().unwrap_or(0);
+        let missing = last.saturating_sub(spec.cluster.nodes);
+        out.push(finding(
             Severity::Warning,
             "gpus-overbooked",
             &spec.title,
             format!(
-                "The workloads book {} GPUs on a cluster of {}: {}. {} GPUs are counted by two workloads, whose figures each assume GPUs of their own: add {} nodes, or give a workload fewer GPUs.",
+                "The workloads book {} GPUs on a cluster of {}: {}. Nodes {}–{last} are past the cluster's last: add {} nodes, or give a workload fewer GPUs.",
                 Count(booked as f64),
                 Count(have as f64),
                 parts.join("; "),
-                Count((booked - have) as f64),
-                Count((booked - have).div_ceil(gpus_per_node.max(1)) as f64),
+                spec.cluster.nodes + 1,
+                Count(f64::from(missing)),
             ),
-        )
-    })
+        ));
+    }
+    for (a, b, first, last) in allocation::shared(allocations) {
+        let nodes = last - first + 1;
+        out.push(finding(
+            Severity::Warning,
+            "gpus-overbooked",
+            &spec.title,
+            format!(
+                "{} ({}) and {} ({}) both run on nodes {first}–{last}: {} GPUs counted twice, whose figures each assume GPUs of their own. Start one after the other.",
+                a.workload,
+                a.range(),
+                b.workload,
+                b.range(),
+                Count((u64::from(nodes) * gpus_per_node) as f64),
+            ),
+        ));
+    }
+    out
 }
 
 pub fn findings(
     spec: &DesignSpec,
     fabrics: &[FabricReport],
     workloads: &[WorkloadReport],
+    allocations: &[Option<Allocation>],
 ) -> Vec<Finding> {
     let mut out = Vec::new();
-    out.extend(overbooked(spec, workloads));
+    out.extend(overbooked(spec, allocations));
     if spec.cluster.nodes == 1 {
         out.push(finding(
             Severity::Info,

@@ -19,7 +19,8 @@ fn forward_pass(w: &Inference, links: &Links, tokens: u32) -> Cost {
     tuned_allreduce(&group, &links.tuning, message).repeated(2.0 * f64::from(m.layers))
 }
 
-pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport {
+/// `w` on `links` with `replicas` tensor-parallel groups (as [`crate::allocation`] placed them).
+pub fn inference(w: &Inference, links: &Links, ideal: &Links, replicas: u32) -> InferenceReport {
     let m = &w.model;
     let layers = f64::from(m.layers.max(1));
     let decode = forward_pass(w, links, w.decode_tokens);
@@ -87,7 +88,7 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links) -> InferenceReport
         meets_target: verdict.meets,
         decode_collective,
         prefill_collective,
-        replicas: w.replicas_on(links.nodes),
+        replicas,
     }
 }
 

@@ -13,6 +13,7 @@
 //! assert!(report.headline.switches > 0);
 //! ```
 
+pub mod allocation;
 pub mod asbuilt;
 mod assumptions;
 pub mod baseline;

@@ -152,6 +152,10 @@ pub struct Report {
     #[serde(default)]
     pub placed: Option<Totals>,
     pub headline: Headline,
+    /// The nodes each training job and inference service runs on, in the design's order
+    /// (absent in reports from engines before it).
+    #[serde(default)]
+    pub allocations: Vec<crate::allocation::Allocation>,
 }
 
 impl Report {

@@ -75,6 +75,7 @@ pub fn training(model: Model, dp: u32, tp: u32, pp: u32, compute: Compute) -> Tr
         compute,
         overlap: 0.5,
         recompute: Recompute::None,
+        first_node: None,
     }
 }
 
@@ -88,6 +89,7 @@ pub fn tp_inference(tp_nodes: u32, decode_tokens: u32) -> Inference {
         prefill_tokens: 0,
         target_inter_token_ms: 100.0,
         replicas: None,
+        first_node: None,
     }
 }
 

@@ -166,3 +166,38 @@ fn gpus_booked_by_two_workloads_are_a_finding_with_the_numbers() {
     let grown = design(dgx_h100(36), workloads, vec![compute()]);
     assert!(findings_of(&grown, "gpus-overbooked").is_empty());
 }
+
+/// Two workloads whose stated starts overlap run on the same GPUs: the finding names both, their
+/// nodes and the GPUs counted twice. Started one after the other, nothing is shared.
+#[test]
+fn workloads_started_on_the_same_nodes_are_a_finding_with_the_nodes_they_share() {
+    let mut job = training(llama_70b(), 16, 8, 1, Compute::Mfu(0.4));
+    job.first_node = Some(1);
+    let mut serving = tp_inference(1, 256);
+    serving.fabric = "compute".into();
+    serving.replicas = Some(4);
+    serving.first_node = Some(15);
+    let compute = || fabric("compute", Role::Compute, Technology::IbNdr);
+    let spec = design(
+        dgx_h100(32),
+        vec![
+            Workload::Training(job.clone()),
+            Workload::Inference(serving.clone()),
+        ],
+        vec![compute()],
+    );
+    let found = findings_of(&spec, "gpus-overbooked");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].message.contains("training (nodes 1–16) and serving (nodes 15–18) both run on nodes 15–16: 16 GPUs counted twice"),
+        "{}",
+        found[0].message
+    );
+    serving.first_node = Some(17);
+    let apart = design(
+        dgx_h100(32),
+        vec![Workload::Training(job), Workload::Inference(serving)],
+        vec![compute()],
+    );
+    assert!(findings_of(&apart, "gpus-overbooked").is_empty());
+}

@@ -102,3 +102,18 @@ fn a_fabric_of_exactly_a_million_ports_is_accepted() {
         );
     }
 }
+
+#[test]
+fn a_workload_started_on_a_node_the_cluster_does_not_have_is_refused_at_its_field() {
+    for node in [0, 17] {
+        let mut spec = training_example();
+        spec["workloads"][0]["first_node"] = json!(node);
+        assert_eq!(
+            reason_at(spec, "workloads[0].first_node"),
+            "must be a node of the cluster, 1 to 16"
+        );
+    }
+    let mut spec = training_example();
+    spec["workloads"][0]["first_node"] = json!(1);
+    assert!(evaluate(&DesignSpec::from_value(spec).unwrap()).is_ok());
+}

@@ -1,5 +1,6 @@
 use engine::{Report, Severity};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 fn or_dash<T: std::fmt::Display>(value: Option<T>) -> String {
     value.map(|v| v.to_string()).unwrap_or_else(|| "—".into())
@@ -63,7 +64,7 @@ pub fn headline_figures(
 
 /// The headline figures as tiles.
 #[component]
-pub fn Headline(report: Report) -> AnyView {
+pub fn Headline(report: Arc<Report>) -> AnyView {
     let tiles = headline_figures(&report.headline)
         .into_iter()
         .map(|(id, label, value, note)| {
@@ -82,7 +83,7 @@ pub fn Headline(report: Report) -> AnyView {
 /// The figures that decide a design, in one line: kept in sight on a narrow screen while the
 /// inputs above are typed into.
 #[component]
-pub fn SummaryBar(report: Report) -> AnyView {
+pub fn SummaryBar(report: Arc<Report>) -> AnyView {
     let figures = headline_figures(&report.headline)
         .into_iter()
         .filter(|(_, _, value, _)| value != "—")
@@ -105,13 +106,13 @@ pub fn SummaryBar(report: Report) -> AnyView {
 
 /// Warnings and recommendations, most severe first, each with the rule that raised it.
 #[component]
-pub fn Findings(report: Report) -> AnyView {
+pub fn Findings(report: Arc<Report>) -> AnyView {
     if report.findings.is_empty() {
         return view! { <p class="note" id="findings">"No findings: nothing in this design breaks a rule."</p> }.into_any();
     }
     let items = report
         .findings
-        .into_iter()
+        .iter()
         .map(|f| {
             let class = match f.severity {
                 Severity::Critical => "finding critical",
@@ -122,9 +123,9 @@ pub fn Findings(report: Report) -> AnyView {
             view! {
                 <li class=class data-rule=f.rule.to_string()>
                     <span class="severity">{f.severity.label()}</span>
-                    <span class="subject">{f.subject}</span>
+                    <span class="subject">{f.subject.clone()}</span>
                     " "
-                    {f.message}
+                    {f.message.clone()}
                 </li>
             }
         })

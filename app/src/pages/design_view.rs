@@ -95,9 +95,9 @@ pub fn design_page(
             </section>
             <aside class="panel results-panel" aria-labelledby="results-heading">
                 <h2 id="results-heading">"Results"</h2>
-                <Headline report=report.clone()/>
+                <Headline report=std::sync::Arc::new(report.clone())/>
                 <h3>"Findings"</h3>
-                <Findings report=report.clone()/>
+                <Findings report=std::sync::Arc::new(report.clone())/>
             </aside>
         </div>
     }

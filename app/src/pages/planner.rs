@@ -1,9 +1,10 @@
 use super::starting_points::StartingPoints;
 use crate::dashboard::{DashboardView, Findings, Headline, SummaryBar};
-use crate::editor::{Editor, Stored};
+use crate::editor::{Editor, Evaluated, Stored};
 use crate::wizard::Wizard;
 use leptos::prelude::*;
 use leptos_meta::Title;
+use std::sync::Arc;
 
 /// What the planner opens: a design, and the stored design that saving adds a revision to
 /// (none for a new design or a copy). The server decides it for the address (a new design, a
@@ -51,13 +52,13 @@ pub fn Planner(spec: engine::DesignSpec, editing: Option<Stored>) -> impl IntoVi
     // but still changing.
     let last_report =
         Memo::new(
-            move |previous: Option<&Option<engine::Report>>| match editor.evaluation.get() {
+            move |previous: Option<&Option<Evaluated>>| match editor.evaluation.get() {
                 Ok(report) => Some(report),
                 Err(_) => previous.cloned().flatten(),
             },
         );
     let results = move || match (showing_errors.get(), last_report.get()) {
-        (false, Some(report)) => view! {
+        (false, Some(Evaluated(report))) => view! {
             <Headline report=report.clone()/>
             <h3>"Findings"</h3>
             <MemoryRemedies report=report.clone()/>
@@ -130,7 +131,7 @@ pub fn Planner(spec: engine::DesignSpec, editing: Option<Stored>) -> impl IntoVi
                 <h2 id="results-heading">"Results"</h2>
                 {results}
             </aside>
-            {move || last_report.get().map(|report| view! { <SummaryBar report/> })}
+            {move || last_report.get().map(|Evaluated(report)| view! { <SummaryBar report/> })}
         </div>
         <div class="dashboard-frame" class:stale=move || stale.get()>
             {move || stale.get().then(|| view! {
@@ -221,7 +222,7 @@ mod tests {
 /// For each training job the GPUs cannot hold, a button that applies the parallelism (and
 /// recomputation) the engine found it fits with.
 #[component]
-fn MemoryRemedies(report: engine::Report) -> AnyView {
+fn MemoryRemedies(report: Arc<engine::Report>) -> AnyView {
     let editor = Editor::get();
     let buttons: Vec<AnyView> = report
         .workloads

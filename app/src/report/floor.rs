@@ -6,6 +6,7 @@ use super::blocks::{findings_block, heading, note, paragraph, table};
 use super::Block;
 use crate::money::{kw, usd, watts};
 use crate::words::counted;
+use engine::allocation::{self, Allocation};
 use engine::floor::{self, FloorReport};
 use engine::{DesignSpec, Report};
 
@@ -80,11 +81,52 @@ pub(super) fn cabling_as_placed(plan: &FloorReport) -> String {
 
 /// The floor section of `spec` evaluated as `report`, planned here.
 pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
-    floor_section(&floor::plan(spec, report))
+    floor_section(&floor::plan(spec, report), &report.allocations)
+}
+
+/// Which nodes and racks each training job and inference service runs on, and who said so.
+fn where_workloads_run(plan: &FloorReport, allocations: &[Allocation]) -> super::Table {
+    let mut t = table(
+        "Where each workload runs: its nodes and their racks",
+        &[
+            ("Workload", false),
+            ("Nodes", false),
+            ("GPUs", true),
+            ("Racks", false),
+            ("Placed", false),
+        ],
+        allocations
+            .iter()
+            .map(|a| {
+                let racks = allocation::racks(plan, a);
+                let racks = match racks.as_slice() {
+                    [] => "past the floor's racks".to_string(),
+                    [one] => one.to_string(),
+                    [first, .., last] if racks.len() > 3 => {
+                        format!("{} racks, {first} to {last}", racks.len())
+                    }
+                    some => some.join(", "),
+                };
+                vec![
+                    a.workload.clone(),
+                    a.range(),
+                    engine::thousands(a.gpus as f64),
+                    racks,
+                    if a.stated {
+                        "where the design says".to_string()
+                    } else {
+                        "by the planner, after the workloads before it".to_string()
+                    },
+                ]
+            })
+            .collect(),
+    );
+    t.id = Some("allocations".into());
+    t
 }
 
 /// The floor section: heading, summary, pictures, racks by load, cables by length, optics.
-pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
+pub(super) fn floor_section(plan: &FloorReport, allocations: &[Allocation]) -> Vec<Block> {
     let mut blocks = vec![heading(1, "floor", "Floor, racks and power")];
     let network = plan.racks.iter().filter(|r| r.network).count();
     blocks.push(paragraph(format!(
@@ -104,6 +146,9 @@ pub(super) fn floor_section(plan: &FloorReport) -> Vec<Block> {
         watts(plan.placed_network_power_w.value),
         cabling_as_placed(plan)
     )));
+    if !allocations.is_empty() {
+        blocks.push(Block::Table(where_workloads_run(plan, allocations)));
+    }
     if !plan.findings.is_empty() {
         blocks.push(findings_block(&plan.findings));
     }

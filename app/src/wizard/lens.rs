@@ -135,6 +135,7 @@ macro_rules! optional_workload_lens {
 
 optional_workload_lens!(storage_optional, Storage, Storage);
 optional_workload_lens!(inference_optional, Inference, Inference);
+optional_workload_lens!(training_optional, Training, Training);
 
 /// The model of workload `i` (training and inference have one).
 pub fn model_of(workload: &Workload) -> Option<&Model> {

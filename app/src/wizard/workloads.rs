@@ -249,6 +249,11 @@ fn TrainingFields(i: usize) -> AnyView {
         },
     );
     let parallelism_error = Editor::get().error(format!("{at}.parallelism"));
+    let (first, set_first) = lens::training_optional(
+        i,
+        |t| t.first_node.map(f64::from),
+        |t, v| t.first_node = v.map(whole),
+    );
     view! {
         <div class="field-row">
             <NumInput path=format!("{at}.parallelism.dp") label="Data parallel (DP)" kind=Kind::Count value=dp set=set_dp/>
@@ -268,10 +273,14 @@ fn TrainingFields(i: usize) -> AnyView {
         </div>
         <div class="field-row">
             <SelectInput path=format!("{at}.recompute") label="Activation recomputation" options=options::recomputations() value=recompute set=set_recompute/>
+            <NumInput path=format!("{at}.first_node") label="Runs from node" help=RUNS_FROM_HELP kind=Kind::Count optional=true value=first set=set_first/>
         </div>
     }
     .into_any()
 }
+
+/// What an empty start leaves to the planner.
+const RUNS_FROM_HELP: &str = "empty: the planner places it after the workloads before it";
 
 #[component]
 fn InferenceFields(i: usize) -> AnyView {
@@ -298,10 +307,16 @@ fn InferenceFields(i: usize) -> AnyView {
         |w| w.replicas.map(f64::from),
         |w, v| w.replicas = v.map(whole),
     );
+    let (first, set_first) = lens::inference_optional(
+        i,
+        |w| w.first_node.map(f64::from),
+        |w, v| w.first_node = v.map(whole),
+    );
     view! {
         <div class="field-row">
             <NumInput path=format!("{at}.tp_nodes") label="Nodes per tensor-parallel group" kind=Kind::Count value=nodes set=set_nodes/>
-            <NumInput path=format!("{at}.replicas") label="Replicas" help="empty: as many as the fabric's nodes hold" kind=Kind::Count optional=true value=replicas set=set_replicas/>
+            <NumInput path=format!("{at}.replicas") label="Replicas" help="empty: as many as the nodes left hold" kind=Kind::Count optional=true value=replicas set=set_replicas/>
+            <NumInput path=format!("{at}.first_node") label="Runs from node" help=RUNS_FROM_HELP kind=Kind::Count optional=true value=first set=set_first/>
             <NumInput path=format!("{at}.decode_tokens") label="Tokens in flight per decode step" help="the decode batch" kind=Kind::Count value=decode set=set_decode/>
             <NumInput path=format!("{at}.prefill_tokens") label="Prefill tokens per forward pass" kind=Kind::CountOrZero value=prefill set=set_prefill/>
             <NumInput path=format!("{at}.target_inter_token_ms") label="Target inter-token latency" unit="ms" value=itl set=set_itl/>

@@ -154,6 +154,7 @@ impl SpecV1 {
                 compute: Compute::StepSeconds(0.0),
                 overlap: 0.0,
                 recompute: Default::default(),
+                first_node: None,
             })],
             fabrics: vec![Fabric {
                 name: "compute".to_string(),

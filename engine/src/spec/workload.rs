@@ -168,6 +168,9 @@ pub struct Training {
     /// Activation recomputation: what the backward pass recomputes instead of storing.
     #[serde(default)]
     pub recompute: Recompute,
+    /// The node it starts on, from 1; when absent, the planner places it (`crate::allocation`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_node: Option<u32>,
 }
 
 /// Activation recomputation [Korthikanti et al., arXiv:2205.05198].
@@ -223,18 +226,13 @@ pub struct Inference {
     pub prefill_tokens: u32,
     /// The inter-token latency the service must meet, ms.
     pub target_inter_token_ms: f64,
-    /// Tensor-parallel groups serving the model; when absent, as many as the fabric's nodes
-    /// hold (nodes ÷ nodes per group).
+    /// Tensor-parallel groups serving the model; when absent, as many as the nodes the other
+    /// workloads leave hold, at most the fabric's (`crate::allocation`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<u32>,
-}
-
-impl Inference {
-    /// Replicas on `nodes` nodes: the spec's count, or as many groups of `tp_nodes` as fit
-    /// (at least one).
-    pub fn replicas_on(&self, nodes: u32) -> u32 {
-        self.replicas.unwrap_or(nodes / self.tp_nodes.max(1)).max(1)
-    }
+    /// The node it starts on, from 1; when absent, the planner places it (`crate::allocation`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_node: Option<u32>,
 }
 
 /// Retrieval-augmented generation against a vector database over the network.

@@ -542,3 +542,33 @@ async fn every_planner_address_opens_its_design_or_says_why_not() {
     }
     server.stop().await;
 }
+
+/// The design page says where each workload runs: the hybrid example's training job on nodes
+/// 1-32 and its service on the 8 nodes left, placed by the planner, with their racks; a start
+/// the design states is said to be the design's.
+#[tokio::test]
+async fn the_design_page_lists_each_workloads_nodes_and_racks_and_who_placed_them() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let mut spec: Value = serde_json::from_str(engine::examples::HYBRID).unwrap();
+    let design = server.create(&spec).await;
+    let (status, html) = server.page(&format!("/d/{}", design.id)).await;
+    assert_eq!(status, 200);
+    let table = &html[html
+        .find(r#"id="allocations""#)
+        .expect("an allocations table")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert!(table.contains(">nodes 1–32</td>"), "{table}");
+    assert!(table.contains(">nodes 33–40</td>"), "{table}");
+    assert!(table.contains("by the planner"), "{table}");
+    assert!(table.contains("R01-01"), "racks by name: {table}");
+
+    spec["workloads"][1]["first_node"] = json!(1);
+    let stated = server.create(&spec).await;
+    let (_, html) = server.page(&format!("/d/{}", stated.id)).await;
+    let table = &html[html.find(r#"id="allocations""#).unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert!(table.contains(">nodes 9–40</td>"), "{table}");
+    assert!(table.contains("where the design says"), "{table}");
+    server.stop().await;
+}

@@ -13,6 +13,19 @@ pub(super) fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Wor
         );
     }
     let gpus = spec.cluster.gpus();
+    let first_node = match w {
+        Workload::Training(t) => t.first_node,
+        Workload::Inference(i) => i.first_node,
+        _ => None,
+    };
+    if let Some(n) = first_node {
+        if n == 0 || n > spec.cluster.nodes {
+            check.fail(
+                At(&at, "first_node"),
+                format!("must be a node of the cluster, 1 to {}", spec.cluster.nodes),
+            );
+        }
+    }
     match w {
         Workload::Training(t) => {
             model(check, &at, &t.model);
