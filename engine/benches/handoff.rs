@@ -33,6 +33,22 @@ fn benches(c: &mut Criterion) {
             })
         },
     );
+    // What each rack's loss takes away, on the floor as placed and cabled.
+    c.bench_function(
+        "rack losses, 2,048 nodes (floor plan and cabling sheet given)",
+        |b| {
+            let floor = engine::floor::plan(&spec, &report);
+            let sheet = engine::floor::cabling(&spec, &report).expect("fits");
+            b.iter(|| {
+                engine::failures::rack_losses(
+                    black_box(&floor),
+                    black_box(&sheet),
+                    &report.allocations,
+                    spec.cluster.gpus_per_node,
+                )
+            })
+        },
+    );
     // The plan (the cabling sheet) prepared once per revision, as a server can keep it.
     c.bench_function(
         "as-built check against a prepared plan (parse and match)",

@@ -16,6 +16,9 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Allocation {
     pub workload: String,
+    /// The fabric it runs on (absent in reports from engines before it).
+    #[serde(default)]
+    pub fabric: String,
     /// First node, from 1.
     pub first_node: u32,
     pub nodes: u32,
@@ -105,6 +108,7 @@ pub fn allocate(spec: &DesignSpec) -> Vec<Option<Allocation>> {
         let w = &spec.workloads[ask.index];
         out[ask.index] = Some(Allocation {
             workload: w.name().to_string(),
+            fabric: w.fabric().to_string(),
             first_node: first,
             nodes,
             gpus: u64::from(nodes) * gpus_per_node,

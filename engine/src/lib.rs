@@ -25,6 +25,7 @@ pub mod ecmp;
 mod error;
 mod evaluate;
 pub mod examples;
+pub mod failures;
 mod findings;
 pub mod floor;
 pub mod handoff;

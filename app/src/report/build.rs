@@ -36,7 +36,12 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     workloads(&mut blocks, report);
     super::whatifs::headroom(&mut blocks, charts.clone());
     storage(&mut blocks, report, charts.whatifs);
-    blocks.extend(super::floor::floor_section(&floor, &report.allocations));
+    let losses = super::floor::rack_losses(spec, report, &floor);
+    blocks.extend(super::floor::floor_section(
+        &floor,
+        &report.allocations,
+        &losses,
+    ));
     blocks.extend(operating_blocks(spec, report));
     blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);

@@ -7,6 +7,7 @@ use super::Block;
 use crate::money::{kw, usd, watts};
 use crate::words::counted;
 use engine::allocation::{self, Allocation};
+use engine::failures::{self, RackLoss};
 use engine::floor::{self, FloorReport};
 use engine::{DesignSpec, Report};
 
@@ -81,7 +82,83 @@ pub(super) fn cabling_as_placed(plan: &FloorReport) -> String {
 
 /// The floor section of `spec` evaluated as `report`, planned here.
 pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
-    floor_section(&floor::plan(spec, report), &report.allocations)
+    let plan = floor::plan(spec, report);
+    let losses = rack_losses(spec, report, &plan);
+    floor_section(&plan, &report.allocations, &losses)
+}
+
+/// What each rack's loss takes away, on `plan` as the floor places and cables `report`.
+pub(super) fn rack_losses(spec: &DesignSpec, report: &Report, plan: &FloorReport) -> Vec<RackLoss> {
+    floor::cabling(spec, report).map_or_else(
+        |_| Vec::new(),
+        |sheet| {
+            failures::rack_losses(
+                plan,
+                &sheet,
+                &report.allocations,
+                spec.cluster.gpus_per_node,
+            )
+        },
+    )
+}
+
+/// The racks whose loss takes most away, with what each takes: its nodes, each fabric's
+/// switches and the nodes it cuts off or leaves with fewer links, and the workloads hit.
+fn what_a_rack_takes(losses: &[RackLoss]) -> super::Table {
+    const SHOWN: usize = 8;
+    let mut t = table(
+        format!(
+            "What losing one rack takes away: the {} racks that take most",
+            losses.len().min(SHOWN)
+        ),
+        &[
+            ("Rack", false),
+            ("Nodes in it", true),
+            ("Fabrics", false),
+            ("Workloads that lose nodes", false),
+        ],
+        losses
+            .iter()
+            .take(SHOWN)
+            .map(|l| {
+                let fabrics = l
+                    .fabrics
+                    .iter()
+                    .map(|f| {
+                        let mut what = vec![counted(f.switches, "switch", "switches")];
+                        if f.cut_off > 0 {
+                            what.push(format!("{} of {} nodes cut off", f.cut_off, f.of_nodes));
+                        }
+                        if f.fewer_links > 0 {
+                            what.push(format!(
+                                "{} with fewer links",
+                                counted(f.fewer_links, "node", "nodes")
+                            ));
+                        }
+                        format!("{}: {}", f.fabric, what.join(", "))
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                let fabrics = if fabrics.is_empty() {
+                    "no switch; no node elsewhere cut off".to_string()
+                } else {
+                    fabrics
+                };
+                let workloads = if l.workloads.is_empty() {
+                    "none".to_string()
+                } else {
+                    l.workloads
+                        .iter()
+                        .map(|(w, n)| format!("{w}: {}", counted(*n, "node", "nodes")))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                };
+                vec![l.rack.clone(), l.nodes.to_string(), fabrics, workloads]
+            })
+            .collect(),
+    );
+    t.id = Some("rack-losses".into());
+    t
 }
 
 /// Which nodes and racks each training job and inference service runs on, and who said so.
@@ -126,7 +203,11 @@ fn where_workloads_run(plan: &FloorReport, allocations: &[Allocation]) -> super:
 }
 
 /// The floor section: heading, summary, pictures, racks by load, cables by length, optics.
-pub(super) fn floor_section(plan: &FloorReport, allocations: &[Allocation]) -> Vec<Block> {
+pub(super) fn floor_section(
+    plan: &FloorReport,
+    allocations: &[Allocation],
+    losses: &[RackLoss],
+) -> Vec<Block> {
     let mut blocks = vec![heading(1, "floor", "Floor, racks and power")];
     let network = plan.racks.iter().filter(|r| r.network).count();
     blocks.push(paragraph(format!(
@@ -149,8 +230,17 @@ pub(super) fn floor_section(plan: &FloorReport, allocations: &[Allocation]) -> V
     if !allocations.is_empty() {
         blocks.push(Block::Table(where_workloads_run(plan, allocations)));
     }
-    if !plan.findings.is_empty() {
-        blocks.push(findings_block(&plan.findings));
+    let findings: Vec<_> = plan
+        .findings
+        .iter()
+        .cloned()
+        .chain(failures::findings(losses))
+        .collect();
+    if !findings.is_empty() {
+        blocks.push(findings_block(&findings));
+    }
+    if !losses.is_empty() {
+        blocks.push(Block::Table(what_a_rack_takes(losses)));
     }
     if plan.racks.len() <= MAX_DRAWN_RACKS {
         blocks.push(Block::Chart {

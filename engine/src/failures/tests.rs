@@ -1,0 +1,62 @@
+use super::*;
+use crate::spec::{DesignSpec, Placement};
+
+fn losses(spec: &DesignSpec) -> Vec<RackLoss> {
+    let report = crate::evaluate(spec).unwrap();
+    let floor = crate::floor::plan(spec, &report);
+    let sheet = crate::floor::cabling(spec, &report).unwrap();
+    rack_losses(
+        &floor,
+        &sheet,
+        &report.allocations,
+        spec.cluster.gpus_per_node,
+    )
+}
+
+/// The 16-node training example stands its compute leaves in one network rack in the middle of
+/// the row: losing that rack cuts every node off the compute fabric, and the training job loses
+/// all 16 of its nodes. The finding says so.
+#[test]
+fn a_rack_holding_every_leaf_of_a_fabric_cuts_its_nodes_off_and_is_a_finding() {
+    let spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+    let losses = losses(&spec);
+    let worst = &losses[0];
+    let compute = worst
+        .fabrics
+        .iter()
+        .find(|f| f.fabric == "compute")
+        .unwrap();
+    assert_eq!((compute.cut_off, compute.of_nodes), (16, 16), "{worst:?}");
+    assert_eq!(worst.nodes, 0, "a network rack holds no node");
+    assert_eq!(
+        worst.workloads,
+        vec![("Llama 3 70B pre-training".to_string(), 16)]
+    );
+    let found = findings(&losses);
+    assert!(
+        found.iter().any(|f| f.subject == "compute"
+            && f.message.starts_with(&format!(
+                "Losing rack {} cuts 16 of the 16 nodes of fabric compute",
+                worst.rack
+            ))),
+        "{found:?}"
+    );
+}
+
+/// The 4-SU SuperPOD stands each row's leaves in that row's network rack: a rack's loss cuts
+/// off one row's nodes at most, never most of a fabric: no finding.
+#[test]
+fn leaves_spread_over_the_rows_keep_most_nodes_on_the_fabric() {
+    let mut spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
+    spec.floor.leaves = Placement::MiddleOfRow;
+    let losses = losses(&spec);
+    for loss in &losses {
+        for f in &loss.fabrics {
+            assert!(f.cut_off * 2 <= f.of_nodes, "{loss:?}");
+        }
+    }
+    assert!(findings(&losses).is_empty());
+    let with_nodes = losses.iter().find(|l| l.nodes > 0).unwrap();
+    assert_eq!(with_nodes.gpus, u64::from(with_nodes.nodes) * 8);
+    assert!(with_nodes.workloads[0].1 >= with_nodes.nodes);
+}
