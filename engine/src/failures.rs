@@ -42,6 +42,24 @@ pub struct FabricLoss {
     pub of_nodes: u32,
 }
 
+/// The most cables a design's rack losses are worked out for where a page asks for them: the
+/// floor's whole cabling sheet is laid out to find them (a 2,048-node, 8-rail design in three
+/// tiers has about 50,000).
+pub const MAX_CABLES: u64 = 100_000;
+
+/// Cables of `report`'s fabrics, from their plans (no sheet laid out).
+pub fn cables(report: &crate::report::Report) -> u64 {
+    report
+        .fabrics
+        .iter()
+        .map(|f| {
+            u64::from(f.plan.node_leaf_links)
+                + u64::from(f.plan.leaf_spine_links)
+                + u64::from(f.plan.spine_core_links)
+        })
+        .sum()
+}
+
 /// A node's links to one fabric: how many, and how many end in each rack.
 type NodeLinks<'s> = (u32, BTreeMap<&'s str, u32>);
 
@@ -50,15 +68,24 @@ fn node_number(label: &str) -> Option<u32> {
     label.strip_prefix("node-")?.parse().ok()
 }
 
+/// What one rack's loss does to one fabric, gathered node by node.
+#[derive(Default)]
+struct Tally {
+    switches: u32,
+    cut_off: Vec<u32>,
+    fewer_links: u32,
+}
+
 /// Every rack's loss on `floor` with cabling `sheet`, the ones that take most nodes away first
 /// (standing in it or cut off from a fabric), then by name. Racks whose loss takes nothing are
-/// left out.
+/// left out. One pass over the cables and one over the racks' devices.
 pub fn rack_losses(
     floor: &FloorReport,
     sheet: &[Cable],
     allocations: &[Allocation],
     gpus_per_node: u32,
 ) -> Vec<RackLoss> {
+    // Per fabric, per node: its links to the fabric, and how many end in each rack.
     let mut links: BTreeMap<&str, BTreeMap<u32, NodeLinks>> = BTreeMap::new();
     for c in sheet.iter().filter(|c| c.tier == "node-leaf") {
         let (Some(node), Some(rack)) = (node_number(&c.a_device), c.z_rack.as_deref()) else {
@@ -72,50 +99,57 @@ pub fn rack_losses(
         entry.0 += 1;
         *entry.1.entry(rack).or_default() += 1;
     }
+    // Where each node stands, and the nodes and switches of each rack.
+    let mut stands: BTreeMap<u32, &str> = BTreeMap::new();
+    let mut standing: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    let mut tallies: BTreeMap<(&str, &str), Tally> = BTreeMap::new();
+    for rack in &floor.racks {
+        for d in &rack.devices {
+            if d.role == "node" {
+                if let Some(n) = node_number(&d.label) {
+                    stands.insert(n, rack.name.as_str());
+                    standing.entry(rack.name.as_str()).or_default().push(n);
+                }
+            } else if let Some(fabric) = links.keys().find(|f| {
+                d.label
+                    .strip_prefix(**f)
+                    .is_some_and(|rest| rest.starts_with('-'))
+            }) {
+                tallies
+                    .entry((rack.name.as_str(), fabric))
+                    .or_default()
+                    .switches += 1;
+            }
+        }
+    }
+    // Each node outside a rack is cut off by it when every link of its ends there, and left
+    // with fewer links by each rack where some do.
+    for (fabric, nodes) in &links {
+        for (node, (all, by_rack)) in nodes {
+            for (rack, here) in by_rack {
+                if stands.get(node) == Some(rack) {
+                    continue;
+                }
+                let tally = tallies.entry((rack, fabric)).or_default();
+                if here == all {
+                    tally.cut_off.push(*node);
+                } else {
+                    tally.fewer_links += 1;
+                }
+            }
+        }
+    }
     let mut out: Vec<RackLoss> = floor
         .racks
         .iter()
         .filter_map(|rack| {
-            let standing: Vec<u32> = rack
-                .devices
-                .iter()
-                .filter(|d| d.role == "node")
-                .filter_map(|d| node_number(&d.label))
+            let name = rack.name.as_str();
+            let standing = standing.get(name).map_or(&[][..], Vec::as_slice);
+            let fabrics: Vec<(&str, &Tally)> = tallies
+                .range((name, "")..)
+                .take_while(|((r, _), _)| *r == name)
+                .map(|((_, f), t)| (*f, t))
                 .collect();
-            // Nodes cut off, per fabric.
-            let mut cut: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-            let mut fabrics = Vec::new();
-            for (fabric, nodes) in &links {
-                let prefix = format!("{fabric}-");
-                let switches = rack
-                    .devices
-                    .iter()
-                    .filter(|d| d.role != "node" && d.label.starts_with(&prefix))
-                    .count() as u32;
-                let (mut cut_off, mut fewer_links) = (0, 0);
-                for (node, (all, by_rack)) in nodes {
-                    if standing.contains(node) {
-                        continue;
-                    }
-                    match by_rack.get(rack.name.as_str()) {
-                        Some(here) if here == all => {
-                            cut_off += 1;
-                            cut.entry(fabric).or_default().push(*node);
-                        }
-                        Some(_) => fewer_links += 1,
-                        None => {}
-                    }
-                }
-                if switches + cut_off + fewer_links > 0 {
-                    fabrics.push(FabricLoss {
-                        fabric: fabric.to_string(),
-                        switches,
-                        cut_off,
-                        fewer_links,
-                        of_nodes: nodes.len() as u32,
-                    });
-                }
-            }
             if standing.is_empty() && fabrics.is_empty() {
                 return None;
             }
@@ -124,7 +158,10 @@ pub fn rack_losses(
             let workloads = allocations
                 .iter()
                 .filter_map(|a| {
-                    let on_fabric = cut.get(a.fabric.as_str()).map_or(&[][..], Vec::as_slice);
+                    let on_fabric = fabrics
+                        .iter()
+                        .find(|(f, _)| *f == a.fabric)
+                        .map_or(&[][..], |(_, t)| t.cut_off.as_slice());
                     let hit = standing
                         .iter()
                         .chain(on_fabric)
@@ -137,7 +174,16 @@ pub fn rack_losses(
                 rack: rack.name.clone(),
                 nodes: standing.len() as u32,
                 gpus: standing.len() as u64 * u64::from(gpus_per_node),
-                fabrics,
+                fabrics: fabrics
+                    .iter()
+                    .map(|(f, t)| FabricLoss {
+                        fabric: f.to_string(),
+                        switches: t.switches,
+                        cut_off: t.cut_off.len() as u32,
+                        fewer_links: t.fewer_links,
+                        of_nodes: links.get(f).map_or(0, |n| n.len() as u32),
+                    })
+                    .collect(),
                 workloads,
             })
         })

@@ -88,8 +88,14 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
 }
 
 /// What each rack's loss takes away, on `plan` as the floor places and cables `report`.
-pub(super) fn rack_losses(spec: &DesignSpec, report: &Report, plan: &FloorReport) -> Vec<RackLoss> {
-    floor::cabling(spec, report).map_or_else(
+/// Err with the design's cable count when it has more than a page lays out
+/// ([`failures::MAX_CABLES`]).
+pub(super) fn rack_losses(spec: &DesignSpec, report: &Report, plan: &FloorReport) -> Losses {
+    let cables = failures::cables(report);
+    if cables > failures::MAX_CABLES {
+        return Err(cables);
+    }
+    Ok(floor::cabling(spec, report).map_or_else(
         |_| Vec::new(),
         |sheet| {
             failures::rack_losses(
@@ -99,8 +105,11 @@ pub(super) fn rack_losses(spec: &DesignSpec, report: &Report, plan: &FloorReport
                 spec.cluster.gpus_per_node,
             )
         },
-    )
+    ))
 }
+
+/// Every rack's loss, or the design's cable count when there are too many to lay out.
+pub(super) type Losses = Result<Vec<RackLoss>, u64>;
 
 /// The racks whose loss takes most away, with what each takes: its nodes, each fabric's
 /// switches and the nodes it cuts off or leaves with fewer links, and the workloads hit.
@@ -206,7 +215,7 @@ fn where_workloads_run(plan: &FloorReport, allocations: &[Allocation]) -> super:
 pub(super) fn floor_section(
     plan: &FloorReport,
     allocations: &[Allocation],
-    losses: &[RackLoss],
+    losses: &Losses,
 ) -> Vec<Block> {
     let mut blocks = vec![heading(1, "floor", "Floor, racks and power")];
     let network = plan.racks.iter().filter(|r| r.network).count();
@@ -234,13 +243,24 @@ pub(super) fn floor_section(
         .findings
         .iter()
         .cloned()
-        .chain(failures::findings(losses))
+        .chain(
+            losses
+                .as_deref()
+                .map(failures::findings)
+                .unwrap_or_default(),
+        )
         .collect();
     if !findings.is_empty() {
         blocks.push(findings_block(&findings));
     }
-    if !losses.is_empty() {
-        blocks.push(Block::Table(what_a_rack_takes(losses)));
+    match losses {
+        Ok(losses) if losses.is_empty() => {}
+        Ok(losses) => blocks.push(Block::Table(what_a_rack_takes(losses))),
+        Err(cables) => blocks.push(note(format!(
+            "What losing one rack takes away is worked out for designs of up to {} cables; this one has {}.",
+            engine::thousands(failures::MAX_CABLES as f64),
+            engine::thousands(*cables as f64)
+        ))),
     }
     if plan.racks.len() <= MAX_DRAWN_RACKS {
         blocks.push(Block::Chart {
