@@ -14,7 +14,7 @@ use crate::report::Figure;
 use crate::spec::{Calibration, LoadBalancing, Role};
 use crate::technology::Transport;
 use crate::topology::Plan;
-use crate::units::Ratio;
+use crate::units::Share;
 
 pub const SOURCE: &str = "balls-into-bins expectation (Mitzenmacher & Upfal, Probability and Computing, 2005, ch. 5); ECMP collisions of RDMA flows and QP scaling: Gangidi et al., RDMA over Ethernet for Distributed AI Training at Meta Scale, SIGCOMM 2024";
 
@@ -38,7 +38,7 @@ pub struct Multipath {
     pub flows: f64,
     pub uplinks: f64,
     /// Share of the uplinks' bandwidth the flows can use.
-    pub share: Figure<Ratio>,
+    pub share: Figure<Share>,
 }
 
 fn balancing(transport: Transport, calibration: &Calibration) -> LoadBalancing {
@@ -98,7 +98,7 @@ pub fn multipath(transport: Transport, calibration: &Calibration, plan: &Plan) -
         balancing,
         flows,
         uplinks,
-        share: Figure::new(Ratio(value), formula, SOURCE),
+        share: Figure::new(Share(value), formula, SOURCE),
     }
 }
 

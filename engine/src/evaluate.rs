@@ -9,7 +9,7 @@ use crate::report::{
 };
 use crate::spec::{DesignSpec, Fabric, Role, Workload};
 use crate::topology::{self, Demand, Layout, Plan};
-use crate::units::{BitRate, Ratio, Seconds, Slowdown, Usd};
+use crate::units::{BitRate, Ratio, Seconds, Share, Slowdown, Usd};
 use crate::{ecmp, findings, inference, rag, storage, switch_choice, training};
 
 /// Validates `spec` and computes its report. Never panics; an invalid spec returns every error.
@@ -340,7 +340,7 @@ fn headline(
         worst_added_latency_per_token: latency.map(Seconds),
         worst_inter_token: inter_token,
         storage_read_headroom: read.map(Ratio),
-        checkpoint_time_over_budget: checkpoint.map(Ratio),
+        checkpoint_time_over_budget: checkpoint.map(Share),
         switches: fabrics.iter().map(|f| f.plan.switches()).sum(),
         cost_per_gpu_usd: cost_per_gpu,
         critical_findings: findings

@@ -6,7 +6,7 @@
 use crate::report::{FabricReport, Figure, Report, WorkloadReport};
 use crate::spec::{DesignSpec, Fabric};
 use crate::technology::{Technology, Transport};
-use crate::units::{ByteRate, Bytes, Ratio};
+use crate::units::{ByteRate, Bytes, Share};
 use guidance::{infiniband_checklist, link_counters, nccl_settings, roce_checklist, snippets};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -64,9 +64,9 @@ pub struct Headroom {
 pub struct ExpectedUtilisation {
     pub workload: String,
     /// Average over a training step (or a storage read cycle), per port, of the line rate.
-    pub average: Figure<Ratio>,
+    pub average: Figure<Share>,
     /// While the collective runs, of the line rate.
-    pub during_bursts: Ratio,
+    pub during_bursts: Share,
 }
 
 /// The operating guidance for one fabric.
@@ -143,7 +143,7 @@ fn expected_utilisation(
     let nodes = f64::from(fabric_report.attached_nodes.max(1));
     // A healthy port runs at the achievable fraction of line rate while a large collective is
     // in flight (the calibration).
-    let burst = Ratio(spec.calibration.efficiency(fabric.technology.transport()));
+    let burst = Share(spec.calibration.efficiency(fabric.technology.transport()));
     report
         .workloads
         .iter()
@@ -154,7 +154,7 @@ fn expected_utilisation(
                 Some(ExpectedUtilisation {
                     workload: t.name.clone(),
                     average: Figure::new(
-                        Ratio(share),
+                        Share(share),
                         "network bytes per node per step ÷ ports per node ÷ step time ÷ port rate",
                         "engine: training report",
                     ),
@@ -166,7 +166,7 @@ fn expected_utilisation(
                 Some(ExpectedUtilisation {
                     workload: s.name.clone(),
                     average: Figure::new(
-                        Ratio(share),
+                        Share(share),
                         "read rate needed ÷ (nodes × ports per node) ÷ port rate",
                         "engine: storage report",
                     ),

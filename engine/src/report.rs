@@ -192,7 +192,7 @@ pub struct Headline {
     /// The smallest storage read headroom (available ÷ provisioned).
     pub storage_read_headroom: Option<Ratio>,
     /// The largest checkpoint write time ÷ budget.
-    pub checkpoint_time_over_budget: Option<Ratio>,
+    pub checkpoint_time_over_budget: Option<Share>,
     pub switches: u32,
     /// The network's cost per GPU as placed on its floor ([`Report::network`]).
     pub cost_per_gpu_usd: Usd,

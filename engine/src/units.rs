@@ -312,10 +312,11 @@ impl fmt::Display for Ratio {
         let m = r.abs();
         if m == 0.0 {
             f.write_str("0×")
-        } else if m < 1e-4 {
-            write!(f, "{sign}< 0.01 %")
+        } else if m < 0.001 {
+            // A multiple stays a multiple, however small: a part of a whole is a `Share`.
+            write!(f, "{sign}< 0.001×")
         } else if m < 0.01 {
-            write!(f, "{sign}{} %", fixed(m * 100.0, 2))
+            write!(f, "{sign}{}×", fixed(m, 3))
         } else if m < 10.0 {
             write!(f, "{sign}{}×", fixed(m, 2))
         } else if m < 100.0 {

@@ -45,7 +45,7 @@ pub fn headline_figures(
             "headline-checkpoint",
             "Checkpoint write ÷ budget",
             or_dash(h.checkpoint_time_over_budget),
-            "below 1 fits the budget",
+            "under 100 % fits the budget",
         ),
         (
             "headline-switches",

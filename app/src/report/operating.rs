@@ -116,8 +116,8 @@ fn operating(blocks: &mut Vec<Block>, fabrics: Vec<FabricOperations>) {
                     .map(|u| {
                         vec![
                             u.workload.clone(),
-                            format!("{:.1} %", u.average.value.0 * 100.0),
-                            format!("{:.0} %", u.during_bursts.0 * 100.0),
+                            u.average.value.to_string(),
+                            u.during_bursts.to_string(),
                             u.average.formula.to_string(),
                         ]
                     })

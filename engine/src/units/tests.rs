@@ -105,9 +105,10 @@ fn large_ratios_print_three_significant_figures_with_thousands_separators() {
 }
 
 #[test]
-fn tiny_ratios_print_as_a_percentage_instead_of_zero() {
-    assert_eq!(Ratio(0.0042).to_string(), "0.42 %");
-    assert_eq!(Ratio(0.000_02).to_string(), "< 0.01 %");
+fn tiny_multiples_stay_multiples_and_never_print_as_zero() {
+    // A multiple never switches to percent (a part of a whole is a `Share`).
+    assert_eq!(Ratio(0.0042).to_string(), "0.004×");
+    assert_eq!(Ratio(0.000_02).to_string(), "< 0.001×");
     assert_eq!(Ratio(0.0).to_string(), "0×");
     assert_eq!(Ratio(f64::NAN).to_string(), "—");
 }
