@@ -37,7 +37,6 @@ fn what_is_built(report: &Report) -> Vec<String> {
         .collect()
 }
 
-/// The tier with the least headroom in the whole design, and what crosses it.
 /// The assumption each training job's verdict moves with most: how much of its gradient traffic
 /// hides behind the backward pass, with the slowdown at the design's overlap and at none.
 fn rests_on(spec: &DesignSpec, report: &Report) -> Vec<String> {
@@ -49,7 +48,7 @@ fn rests_on(spec: &DesignSpec, report: &Report) -> Vec<String> {
                 let (with, without) = (r.slowdown.as_ref()?, r.slowdown_without_overlap.as_ref()?);
                 (with.value != without.value).then(|| {
                     format!(
-                        "“{}” rests on its gradient traffic hiding behind {} of the last micro-batch's backward pass (an estimate): the step is {} of an ideal network's at that overlap, {} with none.",
+                        "“{}” rests on its gradient traffic hiding behind {} of the last micro-batch's backward pass (an estimate): its slowdown against an ideal network is {} at that overlap, {} with none.",
                         t.name, t.overlap, with.value, without.value
                     )
                 })
@@ -59,6 +58,7 @@ fn rests_on(spec: &DesignSpec, report: &Report) -> Vec<String> {
         .collect()
 }
 
+/// The tier with the least headroom in the whole design, and what crosses it.
 fn what_binds(report: &Report) -> String {
     let tightest = report
         .fabrics

@@ -299,10 +299,10 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
     let slowdown = (compute.0 > 0.0 && ideal_step.0 > 0.0).then(|| {
         Figure::new(
             Slowdown(step.0 / ideal_step.0),
-            "step time ÷ step time on an ideal network (infinitely fast, no latency)",
+            "step time ÷ step time on an ideal network (infinitely fast, no latency) − 1: the time the network adds, in percent of the ideal step",
             "step = compute + exposed communication; Narayanan et al. arXiv:2104.04473",
         )
-        .worked(format_args!("{step} ÷ {ideal_step}"))
+        .worked(format_args!("{step} ÷ {ideal_step} − 1"))
     });
     let ideal_exposed = ideal_step - compute;
     let (step_alone, ideal_alone) = (
@@ -312,7 +312,7 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
     let slowdown_without_overlap = (compute.0 > 0.0 && ideal_alone.0 > 0.0).then(|| {
         Figure::new(
             Slowdown(step_alone.0 / ideal_alone.0),
-            "the step time ÷ the step on an ideal network, with no gradient traffic hidden behind the backward pass (overlap 0)",
+            "the step time ÷ the step on an ideal network − 1, with no gradient traffic hidden behind the backward pass (overlap 0)",
             "Li et al., PyTorch Distributed, VLDB 2020; Narayanan et al. arXiv:2104.04473",
         )
     });
