@@ -33,6 +33,10 @@ fn benches(c: &mut Criterion) {
             })
         },
     );
+    // The floor's cabling sheet that the rack losses read: placed, routed and labelled.
+    c.bench_function("floor cabling sheet, 2,048 nodes", |b| {
+        b.iter(|| engine::floor::cabling(black_box(&spec), black_box(&report)))
+    });
     // What each rack's loss takes away, on the floor as placed and cabled.
     c.bench_function(
         "rack losses, 2,048 nodes (floor plan and cabling sheet given)",

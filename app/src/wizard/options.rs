@@ -221,3 +221,13 @@ pub fn placement_key(p: Placement) -> String {
 pub fn placement_from(key: &str) -> Option<Placement> {
     PLACEMENTS.iter().find(|(_, k)| *k == key).map(|(p, _)| *p)
 }
+
+/// A workload's kind (`Workload::kind`) in the form's words.
+pub fn kind_label(kind: &str) -> &'static str {
+    match kind {
+        "training" => "Training",
+        "inference" => "Inference",
+        "rag" => "RAG",
+        _ => "Storage",
+    }
+}

@@ -51,15 +51,6 @@ pub fn WorkloadsStep() -> AnyView {
     .into_any()
 }
 
-fn kind_label(kind: &str) -> &'static str {
-    match kind {
-        "training" => "Training",
-        "inference" => "Inference",
-        "rag" => "RAG",
-        _ => "Storage",
-    }
-}
-
 #[component]
 fn WorkloadCard(i: usize, kind: &'static str) -> AnyView {
     let editor = Editor::get();
@@ -90,7 +81,7 @@ fn WorkloadCard(i: usize, kind: &'static str) -> AnyView {
     };
     view! {
         <fieldset class="card workload" id=format!("workload-{i}")>
-            <legend>{format!("{} workload {}", kind_label(kind), i + 1)}</legend>
+            <legend>{format!("{} workload {}", options::kind_label(kind), i + 1)}</legend>
             <div class="field-row">
                 <TextInput path=format!("{at}.name") label="Name" value=name set=set_name/>
                 <SelectInput path=format!("{at}.fabric") label="Carried by fabric" options=fabric_names value=fabric set=set_fabric/>

@@ -139,22 +139,14 @@ fn choice(field: &str, key: &str) -> Option<String> {
         "floor.leaves" | "floor.spines" => offered(options::placements()),
         "floor.feeds" => offered(options::feeds()),
         "floor.cooling" => offered(options::coolings()),
-        "kind" => Some(capitalised(&key.replace('_', " "))),
+        "kind" => Some(options::kind_label(key).to_string()),
         "calibration.ethernet_load_balancing" => {
             serde_json::from_value::<LoadBalancing>(serde_json::Value::String(key.to_string()))
                 .ok()
-                .map(|l| capitalised(l.label()))
+                .map(|l| l.label().to_string())
         }
         // Free text (a title, a name), or a key the catalog no longer has: as written.
         _ => None,
-    }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 
@@ -229,6 +221,18 @@ mod tests {
         assert!(first_same > 0, "some inputs differ");
         assert!(rows[first_same..].iter().all(|r| !r.differs()));
         assert!(rows.iter().any(|r| r.name == "Design title" && r.differs()));
+    }
+
+    #[test]
+    fn a_workloads_kind_reads_as_the_form_names_it() {
+        let a = example(engine::examples::RAG);
+        let b = example(engine::examples::SEVENTY_B_TRAINING);
+        let rows = input_rows(&a, &b);
+        assert!(
+            rows.iter()
+                .any(|r| r.name.ends_with("· Kind") && r.a.as_deref() == Some("RAG")),
+            "{rows:?}"
+        );
     }
 
     #[test]
