@@ -324,7 +324,7 @@ mod tests {
         let list = assumptions(&spec);
         assert!(list
             .iter()
-            .any(|a| a.subject == "Calibration: RoCE v2 efficiency" && a.estimate));
+            .any(|a| a.subject == "Calibration: Extra TCP hop latency" && a.estimate));
         let o = list.last().unwrap();
         assert_eq!(
             o.subject,

@@ -38,6 +38,7 @@ mod precision;
 mod rag;
 mod report;
 pub mod search;
+pub mod sensitivity;
 pub mod sources;
 mod spec;
 mod storage;

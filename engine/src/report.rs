@@ -438,11 +438,6 @@ pub struct TrainingReport {
     pub ideal_step_time: Figure<Seconds>,
     /// `None` when the spec gives no compute time (communication only).
     pub slowdown: Option<Figure<Slowdown>>,
-    /// The slowdown if no gradient traffic hid behind the backward pass: how far the verdict
-    /// moves with the overlap assumption (absent without a compute time, and in reports from
-    /// engines before it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub slowdown_without_overlap: Option<Figure<Slowdown>>,
     /// What one GPU holds against its memory (absent in reports from engines before it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<Box<crate::MemoryFit>>,

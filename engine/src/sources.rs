@@ -128,6 +128,21 @@ pub static SOURCES: &[Source] = &[
         "https://github.com/NVIDIA/nccl/issues/1455",
     ),
     source(
+        "NVIDIA/nccl #209",
+        "NVIDIA/nccl issue 209: NCCL over TCP reaches at most about 60 % of wire speed",
+        "https://github.com/NVIDIA/nccl/issues/209",
+    ),
+    source(
+        "NVIDIA/nccl #450",
+        "NVIDIA/nccl issue 450: AllReduce over a 100 Gb/s TCP network, 4-6 GB/s bus bandwidth",
+        "https://github.com/NVIDIA/nccl/issues/450",
+    ),
+    source(
+        "NVIDIA/nccl #700",
+        "NVIDIA/nccl issue 700: 2 A100 nodes over 200 Gb/s RoCE v2 reach about 65 % of the link before tuning",
+        "https://github.com/NVIDIA/nccl/issues/700",
+    ),
+    source(
         "NVIDIA/nccl #812",
         "NVIDIA/nccl issue 812: AllReduce of 2 × DGX A100 over 8 × HDR 200G InfiniBand",
         "https://github.com/NVIDIA/nccl/issues/812",

@@ -37,24 +37,11 @@ fn what_is_built(report: &Report) -> Vec<String> {
         .collect()
 }
 
-/// The assumption each training job's verdict moves with most: how much of its gradient traffic
-/// hides behind the backward pass, with the slowdown at the design's overlap and at none.
+/// The assumptions the workloads' answers rest on, each with the answer at its published low.
 fn rests_on(spec: &DesignSpec, report: &Report) -> Vec<String> {
-    spec.workloads
+    engine::sensitivity::moved(spec, report)
         .iter()
-        .zip(&report.workloads)
-        .filter_map(|(w, r)| match (w, r) {
-            (engine::Workload::Training(t), engine::WorkloadReport::Training(r)) => {
-                let (with, without) = (r.slowdown.as_ref()?, r.slowdown_without_overlap.as_ref()?);
-                (with.value != without.value).then(|| {
-                    format!(
-                        "“{}” rests on its gradient traffic hiding behind {} of the last micro-batch's backward pass (an estimate): its slowdown against an ideal network is {} at that overlap, {} with none.",
-                        t.name, t.overlap, with.value, without.value
-                    )
-                })
-            }
-            _ => None,
-        })
+        .map(|m| m.sentence(spec.workloads[m.workload].name(), None))
         .collect()
 }
 
@@ -273,13 +260,8 @@ mod tests {
     use super::super::{report_document, Revision};
     use super::*;
 
-    #[test]
-    fn a_rack_over_its_power_budget_is_among_the_summarys_risks() {
-        let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
-        // Four DGX H100 of about 10 kW each stand in a compute rack: far over 15 kW.
-        spec.floor.rack_power_kw = engine::Kilowatts(15.0);
-        let report = engine::evaluate(&spec).unwrap();
-        let revision = Revision {
+    fn revision() -> Revision {
+        Revision {
             number: 1,
             latest: 1,
             saved: "2026-12-04".into(),
@@ -287,8 +269,48 @@ mod tests {
             link: "/d/x/r/1".into(),
             asbuilt: Vec::new(),
             staleness: crate::report::Staleness::Current,
-        };
-        let document = report_document(&spec, &report, &revision);
+        }
+    }
+
+    /// The paragraphs of the summary's "What binds".
+    fn what_binds(document: &super::super::ReportDocument) -> Vec<&str> {
+        document
+            .blocks
+            .iter()
+            .skip_while(|b| !matches!(b, Block::Heading { id, .. } if id == "summary-binds"))
+            .skip(1)
+            .take_while(|b| !matches!(b, Block::Heading { .. }))
+            .filter_map(|b| match b {
+                Block::Paragraph { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_service_on_roce_states_the_efficiency_it_rests_on_and_its_time_at_the_published_low() {
+        let spec = DesignSpec::from_json(engine::examples::SEVENTY_B_INFERENCE_400G).unwrap();
+        let report = engine::evaluate(&spec).unwrap();
+        let document = report_document(&spec, &report, &revision());
+        let binds = what_binds(&document);
+        let roce = binds
+            .iter()
+            .find(|p| p.contains("rests on RoCE v2 efficiency at 0.9 of line rate"))
+            .unwrap_or_else(|| panic!("{binds:?}"));
+        assert!(
+            roce.contains("at 0.65, against its 100 ms target")
+                && roce.contains("NVIDIA/nccl #700"),
+            "{roce}"
+        );
+    }
+
+    #[test]
+    fn a_rack_over_its_power_budget_is_among_the_summarys_risks() {
+        let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+        // Four DGX H100 of about 10 kW each stand in a compute rack: far over 15 kW.
+        spec.floor.rack_power_kw = engine::Kilowatts(15.0);
+        let report = engine::evaluate(&spec).unwrap();
+        let document = report_document(&spec, &report, &revision());
         let risks = document
             .blocks
             .iter()

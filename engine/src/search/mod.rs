@@ -60,6 +60,7 @@ mod request;
 mod sample;
 mod space;
 
+pub(crate) use checks::round;
 pub use checks::{Breach, Check, Measure};
 pub use explain::{
     breach, describe_choice, Candidate, Explanation, Measured, NextCheaper, NoDesign,
@@ -96,8 +97,9 @@ pub struct SearchResult {
     pub frontier: Vec<Candidate>,
     /// Set when no visited candidate is feasible.
     pub no_design: Option<NoDesign>,
-    /// What the cheapest candidate's slowdown verdict rests on, where it has a slowdown target:
-    /// the overlap of gradient traffic with the backward pass, and the verdict without it.
+    /// What the cheapest candidate's checked answers rest on, where an assumption moves one:
+    /// the overlap of gradient traffic with the backward pass and the transports' efficiencies,
+    /// each with the verdict at its published low.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rests_on: Option<String>,
     /// The answer in a sentence or two.
@@ -126,33 +128,29 @@ impl Search {
         frontier
     }
 
-    /// The slowdown checks candidate `id` is held to, with its slowdown at its overlap and at
-    /// none, where the two differ: the assumption its verdict rests on, in a sentence.
+    /// What the answers of candidate `id` that a check reads rest on: each assumption that
+    /// would move one at its published low, with the check's verdict then.
     fn rests_on(&self, id: u64) -> Option<String> {
         let spec = self.spec(id)?;
         let report =
             crate::evaluate::evaluate_unplaced(&spec, crate::links::Conditions::NORMAL).ok()?;
-        self.checks.iter().find_map(|c| {
-            let checks::Measure::Slowdown(i) = c.measure else {
-                return None;
-            };
-            let crate::report::WorkloadReport::Training(t) = report.workloads.get(i)? else {
-                return None;
-            };
-            let crate::spec::Workload::Training(w) = spec.workloads.get(i)? else {
-                return None;
-            };
-            let (with, without) = (t.slowdown.as_ref()?.value, t.slowdown_without_overlap.as_ref()?.value);
-            (with != without).then(|| {
-                format!(
-                    "Its slowdown of “{}” rests on gradient traffic hiding behind {} of the last micro-batch's backward pass (an estimate): {with} at that overlap, {without} with none, against the {} % target{}.",
-                    t.name,
-                    w.overlap,
-                    c.limit,
-                    if without.percent() > c.limit { ", which it would then miss" } else { ", which it meets either way" }
-                )
+        let sentences: Vec<String> = crate::sensitivity::moved(&spec, &report)
+            .iter()
+            .filter_map(|m| {
+                let read: Vec<&Check> = self
+                    .checks
+                    .iter()
+                    .filter(|c| c.measure.workload() == Some(m.workload))
+                    .collect();
+                let slowdown_target = read
+                    .iter()
+                    .find(|c| matches!(c.measure, Measure::Slowdown(_)))
+                    .map(|c| c.limit);
+                (!read.is_empty())
+                    .then(|| m.sentence(spec.workloads[m.workload].name(), slowdown_target))
             })
-        })
+            .collect();
+        (!sentences.is_empty()).then(|| sentences.join(" "))
     }
 
     /// The result so far (final once [`Progress::done`]).

@@ -14,11 +14,12 @@ pub struct Calibration {
     /// InfiniBand NDR/XDR: ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings
     /// [nccl-tests #290, #267; stas00/ml-engineering] → 0.95.
     pub infiniband_efficiency: f64,
-    /// RoCE v2 with PFC and ECN configured: no published NCCL figure in the reference; assumed a
-    /// little below InfiniBand (estimate).
+    /// RoCE v2 with PFC and ECN configured: NVIDIA gives the same per-NIC rate as InfiniBand
+    /// [nccl-tests #290]; taken a little below it.
     pub roce_efficiency: f64,
     /// TCP without RDMA: gradients are packed into TCP segments and copied through the kernel
-    /// (seed C3); NCCL's socket transport reaches well under line rate (estimate).
+    /// (seed C3); NCCL's socket transport reaches at most about 60 % of wire speed
+    /// [NVIDIA/nccl #209].
     pub tcp_efficiency: f64,
     /// Fraction of the GPU's line-rate scale-up bandwidth a ring achieves; the GPU catalog's
     /// effective figure when absent (H100: 370 of 450 GB/s).

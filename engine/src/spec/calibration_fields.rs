@@ -13,8 +13,17 @@ pub struct CalibrationField {
     pub source: &'static str,
     /// No public source confirms the default.
     pub estimate: bool,
+    /// The lowest value published measurements report for a working cluster, where a verdict
+    /// resting on the default should be checked against it.
+    pub pessimistic: Option<Pessimistic>,
     pub get: fn(&Calibration) -> f64,
     pub set: fn(&mut Calibration, f64),
+}
+
+/// A published value below a calibration's default, with the measurement that reports it.
+pub struct Pessimistic {
+    pub value: f64,
+    pub source: &'static str,
 }
 
 impl CalibrationField {
@@ -32,6 +41,10 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
         unit: "of line rate",
         source: "ConnectX-7 reaches 46-49 of 50 GB/s per NIC in NCCL rings (nccl-tests #290, #267)",
         estimate: false,
+        pessimistic: Some(Pessimistic {
+            value: 0.92,
+            source: "46 of 50 GB/s per NIC, the low end NVIDIA gives for NDR: nccl-tests #290",
+        }),
         get: |c| c.infiniband_efficiency,
         set: |c, v| c.infiniband_efficiency = v,
     },
@@ -39,8 +52,14 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
         field: "roce_efficiency",
         label: "RoCE v2 efficiency",
         unit: "of line rate, with PFC and ECN configured",
-        source: "assumed a little below InfiniBand: no published NCCL figure",
-        estimate: true,
+        source: "NVIDIA gives the same 46-48 of 50 GB/s per 400G NIC over RoCE as over InfiniBand \
+                 (nccl-tests #290); taken a little below it",
+        estimate: false,
+        pessimistic: Some(Pessimistic {
+            value: 0.65,
+            source: "RoCE v2 hosts measured at about 65 % of their links before tuning: \
+                     NVIDIA/nccl #700",
+        }),
         get: |c| c.roce_efficiency,
         set: |c, v| c.roce_efficiency = v,
     },
@@ -48,8 +67,13 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
         field: "tcp_efficiency",
         label: "TCP efficiency",
         unit: "of line rate",
-        source: "NCCL's socket transport copies through the kernel; no published figure",
-        estimate: true,
+        source: "NCCL's socket transport copies through the kernel and reaches at most about 60 % \
+                 of wire speed (NVIDIA/nccl #209)",
+        estimate: false,
+        pessimistic: Some(Pessimistic {
+            value: 0.32,
+            source: "4-6 GB/s of AllReduce bus bandwidth over 100 Gb/s TCP: NVIDIA/nccl #450",
+        }),
         get: |c| c.tcp_efficiency,
         set: |c, v| c.tcp_efficiency = v,
     },
@@ -59,6 +83,7 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
         unit: "µs per ring step",
         source: "NCCL tuning.cc: NET ring 14 µs + 3 × 1 µs per step, Simple protocol",
         estimate: false,
+        pessimistic: None,
         get: |c| c.network_hop_latency_us,
         set: |c, v| c.network_hop_latency_us = v,
     },
@@ -68,6 +93,7 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
         unit: "µs per ring step",
         source: "kernel TCP stack",
         estimate: true,
+        pessimistic: None,
         get: |c| c.tcp_extra_latency_us,
         set: |c, v| c.tcp_extra_latency_us = v,
     },
@@ -77,6 +103,7 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
         unit: "µs per ring step",
         source: "NCCL tuning.cc",
         estimate: false,
+        pessimistic: None,
         get: |c| c.scale_up_hop_latency_us,
         set: |c, v| c.scale_up_hop_latency_us = v,
     },
@@ -86,6 +113,7 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
         unit: "µs per collective",
         source: "NCCL tuning.cc, Simple protocol",
         estimate: false,
+        pessimistic: None,
         get: |c| c.collective_base_latency_us,
         set: |c, v| c.collective_base_latency_us = v,
     },

@@ -305,17 +305,6 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         .worked(format_args!("{step} ÷ {ideal_step} − 1"))
     });
     let ideal_exposed = ideal_step - compute;
-    let (step_alone, ideal_alone) = (
-        compute + traffic.exposed(Seconds(0.0)),
-        compute + ideal_traffic.exposed(Seconds(0.0)),
-    );
-    let slowdown_without_overlap = (compute.0 > 0.0 && ideal_alone.0 > 0.0).then(|| {
-        Figure::new(
-            Slowdown(step_alone.0 / ideal_alone.0),
-            "the step time ÷ the step on an ideal network − 1, with no gradient traffic hidden behind the backward pass (overlap 0)",
-            "Li et al., PyTorch Distributed, VLDB 2020; Narayanan et al. arXiv:2104.04473",
-        )
-    });
     let place = Placement::new(w, links.gpus_per_node);
     let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
     TrainingReport {
@@ -376,7 +365,6 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
         ideal_step_time: Figure::new(ideal_step, "the same step on an infinitely fast network", "Narayanan et al. arXiv:2104.04473 (communication overlapped with compute)")
             .worked(format_args!("{compute} + {ideal_exposed}")),
         slowdown,
-        slowdown_without_overlap,
         memory: Some(Box::new(memory::memory_fit(w, gpu, links.gpus_per_node))),
     }
 }
