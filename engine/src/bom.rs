@@ -221,7 +221,7 @@ pub fn materials(
             continue;
         }
         // Validation caps cable runs at what the catalog reaches, so media always exists.
-        if let Some(media) = media_for(speed_gbps, length.0, links_per_cage) {
+        if let Some(media) = media_for(speed_gbps, length.0, links_per_cage, host_end) {
             transceivers += b.tier(tier, links, &media, speed_gbps, links_per_cage, host_end);
             cables.push(CableCount {
                 tier: tier.to_string(),

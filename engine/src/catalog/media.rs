@@ -92,66 +92,95 @@ const LINKX_POWER: Provenance = Provenance {
     estimate: false,
 };
 
-/// The cheapest media that reaches `distance_m` at `speed_gbps`, with `links_per_cage` links
-/// sharing one switch-side transceiver. `None` when nothing in the catalog reaches that far.
-pub fn media_for(speed_gbps: f64, distance_m: f64, links_per_cage: u32) -> Option<Media> {
-    let class = [
-        ReachClass::Dac,
-        ReachClass::Acc,
-        ReachClass::Multimode,
-        ReachClass::SingleMode,
-        ReachClass::LongReach,
-    ]
-    .into_iter()
-    .find(|class| distance_m <= class.max_reach_m(speed_gbps))?;
-    // Prices scale with speed from the 400G figures; all of them are estimates.
-    let scale = (speed_gbps / 400.0).powf(0.8);
-    let cage = f64::from(links_per_cage.max(1));
-    let (cable, host, host_w, cage_price, cage_w) = match class {
-        ReachClass::Dac => (180.0 * scale, 0.0, 0.0, 0.0, 0.0),
-        ReachClass::Acc => (450.0 * scale, 0.0, 0.0, 0.0, 0.0),
-        ReachClass::Multimode => (
-            60.0,
-            700.0 * scale,
-            8.0 * scale,
-            1_100.0 * scale * cage / 2.0,
-            15.0 * scale * cage / 2.0,
-        ),
-        ReachClass::SingleMode => (
-            80.0,
-            950.0 * scale,
-            9.0 * scale,
-            1_500.0 * scale * cage / 2.0,
-            17.0 * scale * cage / 2.0,
-        ),
-        ReachClass::LongReach => (
-            120.0,
-            1_400.0 * scale,
-            12.0 * scale,
-            2_300.0 * scale * cage / 2.0,
-            22.0 * scale * cage / 2.0,
-        ),
-    };
-    // Active copper draws about 1.5 W per end (estimate); passive copper "near zero" [MCP4Y10].
-    let (host_w, cage_w) = if class == ReachClass::Acc {
-        (1.5, 1.5)
-    } else {
-        (host_w, cage_w)
-    };
-    Some(Media {
-        class,
-        cable_price_usd: Usd(cable),
-        host_transceiver_price_usd: Usd(host),
-        host_transceiver_w: Watts(host_w),
-        switch_transceiver_price_usd: Usd(cage_price),
-        switch_transceiver_w: Watts(cage_w),
-        power: if class.is_optical() {
-            LINKX_POWER
-        } else {
-            ESTIMATE
-        },
-        cost: ESTIMATE,
-    })
+impl ReachClass {
+    /// The cheapest class that reaches `metres` at `speed_gbps`, on a link to a node or not.
+    /// The one rule for which medium a link needs, used by the nominal bill and the floor:
+    /// - passive copper (DAC) to 2 m at 400G and above, 3 m below;
+    /// - active copper only between switches (linear active copper is a switch-to-switch cable);
+    /// - no passive copper or multimode at 800G per port and above (XDR runs on active copper
+    ///   and single-mode only);
+    /// - then multimode to 50 m, single-mode DR to 100 m (500 m for the -NM parts, counted as FR
+    ///   here), single-mode FR to 2 km.
+    ///
+    /// `None` when nothing in the catalog reaches that far.
+    pub fn cheapest(speed_gbps: f64, metres: f64, to_node: bool) -> Option<ReachClass> {
+        let xdr = speed_gbps >= 800.0;
+        [
+            ReachClass::Dac,
+            ReachClass::Acc,
+            ReachClass::Multimode,
+            ReachClass::SingleMode,
+            ReachClass::LongReach,
+        ]
+        .into_iter()
+        .filter(|c| !(xdr && matches!(c, ReachClass::Dac | ReachClass::Multimode)))
+        .filter(|c| !(to_node && *c == ReachClass::Acc))
+        .find(|c| metres <= c.max_reach_m(speed_gbps) + 1e-9)
+    }
+}
+
+/// The cheapest media that reaches `distance_m` at `speed_gbps` ([`ReachClass::cheapest`]),
+/// with `links_per_cage` links sharing one switch-side transceiver. `None` when nothing in the
+/// catalog reaches that far.
+pub fn media_for(
+    speed_gbps: f64,
+    distance_m: f64,
+    links_per_cage: u32,
+    to_node: bool,
+) -> Option<Media> {
+    ReachClass::cheapest(speed_gbps, distance_m, to_node)
+        .map(|class| Media::of(class, speed_gbps, links_per_cage))
+}
+
+impl Media {
+    /// The catalog figures of `class` at `speed_gbps`, with `links_per_cage` links sharing one
+    /// switch-side transceiver.
+    pub fn of(class: ReachClass, speed_gbps: f64, links_per_cage: u32) -> Media {
+        // Prices scale with speed from the 400G figures; all of them are estimates.
+        let scale = (speed_gbps / 400.0).powf(0.8);
+        let cage = f64::from(links_per_cage.max(1));
+        let (cable, host, host_w, cage_price, cage_w) = match class {
+            ReachClass::Dac => (180.0 * scale, 0.0, 0.0, 0.0, 0.0),
+            // Active copper draws about 1.5 W per end (estimate); passive copper "near zero"
+            // [MCP4Y10].
+            ReachClass::Acc => (450.0 * scale, 0.0, 1.5, 0.0, 1.5),
+            ReachClass::Multimode => (
+                60.0,
+                700.0 * scale,
+                8.0 * scale,
+                1_100.0 * scale * cage / 2.0,
+                15.0 * scale * cage / 2.0,
+            ),
+            ReachClass::SingleMode => (
+                80.0,
+                950.0 * scale,
+                9.0 * scale,
+                1_500.0 * scale * cage / 2.0,
+                17.0 * scale * cage / 2.0,
+            ),
+            ReachClass::LongReach => (
+                120.0,
+                1_400.0 * scale,
+                12.0 * scale,
+                2_300.0 * scale * cage / 2.0,
+                22.0 * scale * cage / 2.0,
+            ),
+        };
+        Media {
+            class,
+            cable_price_usd: Usd(cable),
+            host_transceiver_price_usd: Usd(host),
+            host_transceiver_w: Watts(host_w),
+            switch_transceiver_price_usd: Usd(cage_price),
+            switch_transceiver_w: Watts(cage_w),
+            power: if class.is_optical() {
+                LINKX_POWER
+            } else {
+                ESTIMATE
+            },
+            cost: ESTIMATE,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -160,14 +189,14 @@ mod tests {
 
     #[test]
     fn a_one_metre_400g_link_is_passive_copper_with_no_transceivers() {
-        let media = media_for(400.0, 1.0, 2).unwrap();
+        let media = media_for(400.0, 1.0, 2, false).unwrap();
         assert_eq!(media.class, ReachClass::Dac);
         assert_eq!(media.host_transceiver_price_usd, Usd(0.0));
     }
 
     #[test]
     fn a_30_metre_400g_link_is_multimode_with_a_twin_port_15_w_cage() {
-        let media = media_for(400.0, 30.0, 2).unwrap();
+        let media = media_for(400.0, 30.0, 2, false).unwrap();
         assert_eq!(media.class, ReachClass::Multimode);
         assert_eq!(media.switch_transceiver_w, Watts(15.0));
         assert_eq!(media.host_transceiver_w, Watts(8.0));
@@ -175,6 +204,29 @@ mod tests {
 
     #[test]
     fn nothing_reaches_ten_kilometres() {
-        assert_eq!(media_for(400.0, 10_000.0, 2), None);
+        assert_eq!(media_for(400.0, 10_000.0, 2, false), None);
+    }
+
+    #[test]
+    fn copper_only_where_it_reaches_and_no_active_copper_to_a_node() {
+        let cheapest = ReachClass::cheapest;
+        assert_eq!(cheapest(400.0, 2.0, true), Some(ReachClass::Dac));
+        assert_eq!(cheapest(400.0, 2.5, false), Some(ReachClass::Acc));
+        assert_eq!(cheapest(400.0, 2.5, true), Some(ReachClass::Multimode));
+        assert_eq!(cheapest(400.0, 70.0, false), Some(ReachClass::SingleMode));
+        assert_eq!(cheapest(400.0, 150.0, false), Some(ReachClass::LongReach));
+        assert_eq!(cheapest(400.0, 3000.0, false), None);
+    }
+
+    #[test]
+    fn xdr_links_take_neither_passive_copper_nor_multimode() {
+        assert_eq!(
+            ReachClass::cheapest(800.0, 1.0, false),
+            Some(ReachClass::Acc)
+        );
+        assert_eq!(
+            ReachClass::cheapest(800.0, 10.0, false),
+            Some(ReachClass::SingleMode)
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! The medium of each orderable length, looked up once per fabric for every link of it, and
 //! the longest cables, kept for the floor plan.
 
-use super::routing::{medium, orderable, Spot, ORDERABLE_M};
+use super::routing::{orderable, Spot, ORDERABLE_M};
 use crate::catalog::ReachClass;
 
 /// One of the longest cables, kept for the floor plan.
@@ -33,7 +33,7 @@ impl MediumTable {
         let mut classes = [[None; ORDERABLE_M.len()]; 2];
         for (to_node, row) in classes.iter_mut().enumerate() {
             for (bin, class) in row.iter_mut().enumerate() {
-                *class = medium(speed, ORDERABLE_M[bin], to_node == 1);
+                *class = ReachClass::cheapest(speed, ORDERABLE_M[bin], to_node == 1);
             }
         }
         let half_metres = (0..=(DIRECT_M * 2.0) as u32)
@@ -96,7 +96,7 @@ mod tests {
                     let bin = orderable(metres);
                     let expected = (
                         bin,
-                        bin.and_then(|b| medium(speed, ORDERABLE_M[b], to_node)),
+                        bin.and_then(|b| ReachClass::cheapest(speed, ORDERABLE_M[b], to_node)),
                     );
                     assert_eq!(
                         table.link(metres, to_node),

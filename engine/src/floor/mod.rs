@@ -26,7 +26,7 @@ pub mod svg;
 
 pub(crate) use placed::place_bills;
 use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
-pub use routing::{medium, orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
+pub use routing::{orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
 pub use sheet::cabling;
 
 use crate::cabling::{digits, push_numbered, Names};

@@ -9,7 +9,6 @@
 
 use super::placement::Placed;
 use crate::cabling::End;
-use crate::catalog::ReachClass;
 use crate::spec::Floor;
 
 /// Height of one rack unit, metres (EIA-310: 1.75 in).
@@ -170,28 +169,6 @@ pub fn orderable(metres: f64) -> Option<usize> {
     (i < ORDERABLE_M.len()).then_some(i)
 }
 
-/// The cheapest medium that reaches `metres` at `speed_gbps`:
-/// - passive copper (DAC) to 2 m at 400G and above, 3 m below;
-/// - active copper only between switches (linear active copper is a switch-to-switch cable);
-/// - no passive copper or multimode at 800G per port and above (XDR runs on active copper and
-///   single-mode only);
-/// - then multimode to 50 m, single-mode DR to 100 m (500 m for the -NM parts, counted as FR
-///   here), single-mode FR to 2 km.
-pub fn medium(speed_gbps: f64, metres: f64, to_node: bool) -> Option<ReachClass> {
-    let xdr = speed_gbps >= 800.0;
-    [
-        ReachClass::Dac,
-        ReachClass::Acc,
-        ReachClass::Multimode,
-        ReachClass::SingleMode,
-        ReachClass::LongReach,
-    ]
-    .into_iter()
-    .filter(|c| !(xdr && matches!(c, ReachClass::Dac | ReachClass::Multimode)))
-    .filter(|c| !(to_node && *c == ReachClass::Acc))
-    .find(|c| metres <= c.max_reach_m(speed_gbps) + 1e-9)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,21 +179,5 @@ mod tests {
         assert_eq!(orderable(2.01).map(|i| ORDERABLE_M[i]), Some(2.5));
         assert_eq!(orderable(5.2).map(|i| ORDERABLE_M[i]), Some(7.0));
         assert_eq!(orderable(2000.5), None);
-    }
-
-    #[test]
-    fn copper_only_where_it_reaches_and_no_active_copper_to_a_node() {
-        assert_eq!(medium(400.0, 2.0, true), Some(ReachClass::Dac));
-        assert_eq!(medium(400.0, 2.5, false), Some(ReachClass::Acc));
-        assert_eq!(medium(400.0, 2.5, true), Some(ReachClass::Multimode));
-        assert_eq!(medium(400.0, 70.0, false), Some(ReachClass::SingleMode));
-        assert_eq!(medium(400.0, 150.0, false), Some(ReachClass::LongReach));
-        assert_eq!(medium(400.0, 3000.0, false), None);
-    }
-
-    #[test]
-    fn xdr_links_take_neither_passive_copper_nor_multimode() {
-        assert_eq!(medium(800.0, 1.0, false), Some(ReachClass::Acc));
-        assert_eq!(medium(800.0, 10.0, false), Some(ReachClass::SingleMode));
     }
 }
