@@ -208,24 +208,6 @@ fn longest_free(taken: &[(u32, u32)], cluster: u32) -> (u32, u32) {
     best
 }
 
-/// The racks workload `a`'s nodes stand in on `floor`, in the floor's order.
-pub fn racks<'f>(floor: &'f crate::floor::FloorReport, a: &Allocation) -> Vec<&'f str> {
-    floor
-        .racks
-        .iter()
-        .filter(|r| {
-            r.devices.iter().any(|d| {
-                d.role == "node"
-                    && d.label
-                        .strip_prefix("node-")
-                        .and_then(|n| n.parse().ok())
-                        .is_some_and(|n| a.holds(n))
-            })
-        })
-        .map(|r| r.name.as_str())
-        .collect()
-}
-
 /// Nodes past the cluster's last that some workload runs on: (workload, its range) for each.
 pub fn beyond(allocations: &[Option<Allocation>], cluster: u32) -> Vec<&Allocation> {
     allocations

@@ -10,7 +10,7 @@
 //! NCCL_IB_QPS_PER_CONNECTION (Gangidi et al., SIGCOMM 2024, "enhanced ECMP"), and why adaptive
 //! routing (InfiniBand, Spectrum-X) and packet spraying do not lose it.
 
-use crate::report::Figure;
+use crate::figure::Figure;
 use crate::spec::{Calibration, LoadBalancing, Role};
 use crate::technology::Transport;
 use crate::topology::Plan;

@@ -2,8 +2,9 @@
 //! forward pass [arXiv:1909.08053; seed C9].
 
 use crate::collective::Cost;
+use crate::figure::{Figure, TargetVerdict};
 use crate::links::Links;
-use crate::report::{Choice, Figure, InferenceReport, TargetVerdict};
+use crate::report::{Choice, InferenceReport};
 use crate::spec::Inference;
 use crate::tuning::tuned_allreduce;
 use crate::units::{Bytes, Seconds};

@@ -201,23 +201,12 @@ fn row(text: &str, line: usize) -> Result<Row, ParseError> {
 
 /// Parses the output of one nccl-tests run.
 pub fn parse(input: &[u8]) -> Result<Run, ParseError> {
-    if input.len() > MAX_INPUT_BYTES {
-        return Err(error(
-            0,
-            format!(
-                "the output is {} bytes; nccl-tests output is a few kilobytes (at most {MAX_INPUT_BYTES} bytes are read)",
-                input.len()
-            ),
-        ));
-    }
-    let text = std::str::from_utf8(input).map_err(|e| {
-        let line = input[..e.valid_up_to()]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count()
-            + 1;
-        error(line, "is not text (binary data or an unknown encoding)")
-    })?;
+    // nccl-tests output is a few kilobytes.
+    let limits = crate::pasted::Limits {
+        max_bytes: MAX_INPUT_BYTES,
+        max_line_chars: MAX_LINE_CHARS,
+    };
+    let text = crate::pasted::text(input, "nccl-tests output", limits)?;
     let mut run = Run {
         collective: None,
         ranks: None,
@@ -227,17 +216,8 @@ pub fn parse(input: &[u8]) -> Result<Run, ParseError> {
     };
     let mut ranks = 0u32;
     let mut hosts = std::collections::BTreeSet::new();
-    for (index, raw) in text.lines().enumerate() {
+    for (index, raw) in crate::pasted::lines(text).enumerate() {
         let line = index + 1;
-        if raw.chars().count() > MAX_LINE_CHARS {
-            return Err(error(
-                line,
-                format!("is longer than {MAX_LINE_CHARS} characters: not nccl-tests output"),
-            ));
-        }
-        if raw.contains('\0') {
-            return Err(error(line, "is not text (it holds NUL bytes)"));
-        }
         let trimmed = raw.trim();
         if run.collective.is_none() {
             run.collective = Collective::TOOLS

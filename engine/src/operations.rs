@@ -3,7 +3,8 @@
 //! monitoring plan in three layers (link health, traffic visibility, application correlation)
 //! with the per-port utilisation the design's workloads should produce.
 
-use crate::report::{FabricReport, Figure, Report, WorkloadReport};
+use crate::figure::Figure;
+use crate::report::{FabricReport, Report, WorkloadReport};
 use crate::spec::{DesignSpec, Fabric};
 use crate::technology::{Technology, Transport};
 use crate::units::{ByteRate, Bytes, Share};

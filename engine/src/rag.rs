@@ -1,8 +1,9 @@
 //! Retrieval-augmented generation: embeddings to the vector database, document chunks back
 //! (seed C10).
 
+use crate::figure::Figure;
 use crate::links::Links;
-use crate::report::{Figure, RagReport};
+use crate::report::RagReport;
 use crate::spec::Rag;
 use crate::units::{ByteRate, Bytes, Seconds, Share};
 

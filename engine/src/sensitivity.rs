@@ -4,8 +4,9 @@
 //! published measurement of a working cluster reports, and the design is evaluated again, so an
 //! answer can say "meets 5 % at overlap 0.5; 18 % with none hidden".
 
+use crate::figure::TargetVerdict;
 use crate::links::Conditions;
-use crate::report::{Report, TargetVerdict, WorkloadReport};
+use crate::report::{Report, WorkloadReport};
 use crate::spec::{CalibrationField, DesignSpec, Workload, CALIBRATION_FIELDS};
 use crate::units::Slowdown;
 
@@ -173,7 +174,7 @@ impl Moved {
             }
             (Answer::Slowdown(x), Answer::Slowdown(y)) => slowdown_target.map(|t| {
                 (
-                    format!("the {} % target", crate::search::round(t)),
+                    format!("the {} % target", crate::units::rounded(t)),
                     x.percent() <= t,
                     y.percent() <= t,
                 )

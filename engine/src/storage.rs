@@ -1,7 +1,8 @@
 //! Training-data streaming and checkpoints (seed C11-C13; RA-11333-001).
 
+use crate::figure::Figure;
 use crate::links::Links;
-use crate::report::{Figure, StorageReport};
+use crate::report::StorageReport;
 use crate::spec::Storage;
 use crate::units::{ByteRate, Bytes, Ratio, Seconds, Share};
 use crate::worked::Count;

@@ -5,25 +5,13 @@
 
 use crate::bom::materials;
 use crate::catalog::{Switch, SwitchFamily, SWITCHES};
-use crate::evaluate::size_fabric;
+use crate::sizing::size_fabric;
 use crate::spec::{DesignSpec, Fabric};
 use crate::technology::Technology;
 use crate::units::{thousands, Usd};
-use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-/// Why the planner chose a fabric's switch, for a fabric whose spec names none.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct SwitchChoice {
-    /// One sentence: the switch, why, and the runner-up.
-    pub reason: String,
-    /// The fabric's nominal cost with the chosen switch.
-    pub cost_usd: Usd,
-    /// The next cheapest switch that builds the fabric (catalog key) and the cost with it.
-    pub runner_up: Option<String>,
-    pub runner_up_cost_usd: Option<Usd>,
-}
+pub use crate::report::SwitchChoice;
 
 /// The catalog switches that can carry `technology` at `speed_gbps`: every Ethernet switch with
 /// a port mode that fast, and the InfiniBand switch of the technology's own generation (a

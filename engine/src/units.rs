@@ -336,6 +336,25 @@ fn three_significant(x: f64) -> f64 {
     (x / step).round() * step
 }
 
+/// A figure for a sentence: whole numbers from 1,000 up, fewer decimals as figures grow.
+pub fn rounded(v: f64) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    let decimals = match v.abs() {
+        a if a >= 1000.0 => return thousands(v),
+        a if a >= 10.0 => 1,
+        a if a >= 1.0 => 2,
+        _ => 4,
+    };
+    let text = format!("{v:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
 /// A whole number with thousands separators: "85,800".
 pub fn thousands(x: f64) -> String {
     if !x.is_finite() {

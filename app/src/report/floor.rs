@@ -6,7 +6,7 @@ use super::blocks::{findings_block, heading, note, paragraph, table};
 use super::Block;
 use crate::money::{kw, usd, watts};
 use crate::words::counted;
-use engine::allocation::{self, Allocation};
+use engine::allocation::Allocation;
 use engine::failures::{self, RackLoss};
 use engine::floor::{self, FloorReport};
 use engine::{DesignSpec, Report};
@@ -184,7 +184,7 @@ fn where_workloads_run(plan: &FloorReport, allocations: &[Allocation]) -> super:
         allocations
             .iter()
             .map(|a| {
-                let racks = allocation::racks(plan, a);
+                let racks = plan.racks_holding(a);
                 let racks = match racks.as_slice() {
                     [] => "past the floor's racks".to_string(),
                     [one] => one.to_string(),

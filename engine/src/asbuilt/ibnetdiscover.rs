@@ -7,7 +7,8 @@
 //! `<host> <adapter>` (`node-001 mlx5_0`), so its port is the adapter. Every link is printed from
 //! both ends and read once.
 
-use super::{error, ib_rate, lines, text, FastMap, FastSet, ObservedLink, ParseError, MAX_LINKS};
+use super::{error, ib_rate, FastMap, FastSet, ObservedLink, ParseError, LIMITS, MAX_LINKS};
+use crate::pasted::{lines, text};
 use crate::units::push_decimal;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -244,7 +245,7 @@ impl Seen {
 
 /// The links of an `ibnetdiscover` dump, each once.
 pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
-    let text = text(input, "ibnetdiscover output")?;
+    let text = text(input, "ibnetdiscover output", LIMITS)?;
     let mut ids: FastMap<&str, usize> = FastMap::default();
     let mut nodes: Vec<Node> = Vec::new();
     let mut ports: Vec<Port> = Vec::new();

@@ -10,7 +10,8 @@
 //! LLDP names the neighbour, not the device asked, so the caller names the device. A host's
 //! port id is often its MAC address: the port description (the interface name) is used then.
 
-use super::{error, text, ObservedLink, ParseError, MAX_LINKS};
+use super::{error, ObservedLink, ParseError, LIMITS, MAX_LINKS};
+use crate::pasted::text;
 use serde_json::{Map, Value};
 
 /// The line of the first occurrence of `needle` in `text`, from 1; 0 when absent.
@@ -236,7 +237,7 @@ fn sonic(
 
 /// The links `device` sees, from its LLDP neighbour table in any of the formats above.
 pub fn parse(input: &[u8], device: &str) -> Result<Vec<ObservedLink>, ParseError> {
-    let source = text(input, "LLDP neighbour JSON")?;
+    let source = text(input, "LLDP neighbour JSON", LIMITS)?;
     if source.trim().is_empty() {
         return Err(error(0, "the input is empty"));
     }

@@ -31,7 +31,8 @@ pub use sheet::cabling;
 
 use crate::cabling::{digits, push_numbered, Names};
 use crate::catalog::{chassis, ReachClass};
-use crate::report::{BomLine, Figure, Finding, Report, Severity};
+use crate::figure::Figure;
+use crate::report::{BomLine, Finding, Report, Severity};
 use crate::spec::DesignSpec;
 use crate::units::{Kilowatts, Metres, Usd, Watts};
 use placement::Kind;
@@ -82,6 +83,25 @@ pub struct FloorReport {
     /// The longest cables, longest first.
     pub longest: Vec<Route>,
     pub findings: Vec<Finding>,
+}
+
+impl FloorReport {
+    /// The racks workload `a`'s nodes stand in, in the floor's order.
+    pub fn racks_holding(&self, a: &crate::allocation::Allocation) -> Vec<&str> {
+        self.racks
+            .iter()
+            .filter(|r| {
+                r.devices.iter().any(|d| {
+                    d.role == "node"
+                        && d.label
+                            .strip_prefix("node-")
+                            .and_then(|n| n.parse().ok())
+                            .is_some_and(|n| a.holds(n))
+                })
+            })
+            .map(|r| r.name.as_str())
+            .collect()
+    }
 }
 
 /// One rack on the floor.

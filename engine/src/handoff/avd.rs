@@ -14,7 +14,7 @@
 
 use super::text::{comment, yaml_string as q};
 use super::{port_number, role_of, PlannedFabric};
-use crate::asbuilt::eos_port;
+use crate::ports::eos_port;
 use crate::spec::DesignSpec;
 use crate::technology::Transport;
 use std::collections::BTreeMap;

@@ -13,8 +13,8 @@
 
 use super::text::{csv_row, push_csv_row};
 use super::{nic_number, port_number, role_of, PlannedFabric};
-use crate::asbuilt::push_cumulus_port;
 use crate::catalog::Adapter;
+use crate::ports::push_cumulus_port;
 use crate::technology::Transport;
 use crate::units::push_decimal;
 

@@ -10,8 +10,9 @@
 //! stable for a given plan.
 
 use super::{nic_number, role_of, PlannedFabric};
-use crate::asbuilt::{ib_rate, ib_speed_token, FastMap, ObservedLink};
 use crate::catalog::Adapter;
+use crate::fast_hash::FastMap;
+use crate::ports::{ib_rate, ib_speed_token, ObservedLink};
 use crate::units::{push_decimal, push_hex};
 
 /// The rate every planned link comes up at: `4x` at the fabric's lane rate.

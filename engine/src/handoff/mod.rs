@@ -17,8 +17,8 @@ mod readme;
 pub mod slurm;
 mod text;
 
-use crate::asbuilt::FastSet;
 use crate::cabling::{cabling, links, Cable, End, Link, Names};
+use crate::fast_hash::FastSet;
 use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Role};
 use crate::technology::Transport;

@@ -12,9 +12,9 @@
 
 use super::text::{csv_row, push_csv_row, yaml_string as q};
 use super::{role_of, PlannedFabric};
-use crate::asbuilt::{FastMap, FastSet};
 use crate::cabling::Cable;
 use crate::catalog::{node_preset, switch, ReachClass};
+use crate::fast_hash::{FastMap, FastSet};
 use crate::technology::Transport;
 use std::collections::BTreeSet;
 use std::fmt::Write;

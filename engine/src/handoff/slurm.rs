@@ -9,7 +9,7 @@
 
 use super::text::hostlist;
 use super::PlannedFabric;
-use crate::asbuilt::FastSet;
+use crate::fast_hash::FastSet;
 use crate::topology::Layout;
 use std::collections::BTreeMap;
 use std::fmt::Write;

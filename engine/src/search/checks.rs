@@ -4,6 +4,7 @@
 use super::request::{Limits, SearchRequest};
 use crate::report::{Report, WorkloadReport};
 use crate::spec::Workload;
+use crate::units::rounded as round;
 use serde::{Deserialize, Serialize};
 
 /// What a check measures.
@@ -95,25 +96,6 @@ impl Check {
         format!("{} {bound} {} {}", self.label, round(self.limit), self.unit)
             .trim_end()
             .to_string()
-    }
-}
-
-/// A figure for a sentence: whole numbers from 1,000 up, fewer decimals as figures grow.
-pub(crate) fn round(v: f64) -> String {
-    if !v.is_finite() {
-        return format!("{v}");
-    }
-    let decimals = match v.abs() {
-        a if a >= 1000.0 => return crate::units::thousands(v),
-        a if a >= 10.0 => 1,
-        a if a >= 1.0 => 2,
-        _ => 4,
-    };
-    let text = format!("{v:.decimals$}");
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
     }
 }
 

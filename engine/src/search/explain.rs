@@ -2,12 +2,13 @@
 //! candidate breaks, and, when nothing is feasible, which target nobody meets and which
 //! candidate comes closest.
 
-use super::checks::{self, round, Breach};
+use super::checks::{self, Breach};
 use super::frontier::Search;
 use super::record::{Record, Status};
 use super::space::Choice;
 use crate::evaluate::evaluate_unplaced;
 use crate::links::Conditions;
+use crate::units::rounded as round;
 use crate::units::{Usd, Watts};
 use serde::{Deserialize, Serialize};
 

@@ -60,7 +60,6 @@ mod request;
 mod sample;
 mod space;
 
-pub(crate) use checks::round;
 pub use checks::{Breach, Check, Measure};
 pub use explain::{
     breach, describe_choice, Candidate, Explanation, Measured, NextCheaper, NoDesign,
@@ -192,8 +191,8 @@ impl SearchResult {
                 self.frontier.len(),
                 cheapest.record.id,
                 describe_choice(&cheapest.choice),
-                checks::round(cheapest.network().0 .0),
-                checks::round(cheapest.network().1 .0),
+                crate::units::rounded(cheapest.network().0 .0),
+                crate::units::rounded(cheapest.network().1 .0),
                 cheapest.network_note()
             ),
             (None, Some(none)) => none.summary.clone(),

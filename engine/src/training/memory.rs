@@ -24,7 +24,7 @@
 //! workspace, the CUDA context and fragmentation (an estimate).
 
 use crate::catalog::Gpu;
-use crate::report::Figure;
+use crate::figure::Figure;
 use crate::spec::{Parallelism, Recompute, Sharding, Training};
 use crate::units::{Bytes, GB};
 use serde::{Deserialize, Serialize};

@@ -3,8 +3,9 @@
 
 use crate::catalog::Gpu;
 use crate::collective::{all_to_all, send_recv, Algorithm, Cost};
+use crate::figure::Figure;
 use crate::links::Links;
-use crate::report::{CollectiveReport, Figure, TrainingReport};
+use crate::report::{CollectiveReport, TrainingReport};
 use crate::spec::{Compute, Recompute, Sharding, Training};
 use crate::tuning::{tuned_allreduce, tuned_reduce_scatter};
 use crate::units::{Bytes, Seconds, Slowdown};
