@@ -1,4 +1,4 @@
-use super::topology::TopologyDiagram;
+use crate::charts::topology::TopologyDiagram;
 use crate::report::html::blocks_html;
 use crate::report::{bom_blocks, fabric_facts, fabric_heading, fabric_lede, tier_table, Block};
 use engine::FabricReport;

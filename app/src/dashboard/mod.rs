@@ -7,26 +7,9 @@
 //! figures and findings beside the wizard are computed in the browser.
 
 #[cfg(feature = "ssr")]
-pub mod asbuilt_chart;
-#[cfg(feature = "ssr")]
-pub mod baseline_charts;
-#[cfg(feature = "ssr")]
-mod charts;
-#[cfg(feature = "ssr")]
 pub(crate) mod fabric;
-mod headline;
-#[cfg(feature = "ssr")]
-pub mod search_chart;
-#[cfg(feature = "ssr")]
-pub(crate) mod studies;
-#[cfg(feature = "ssr")]
-mod topology;
-#[cfg(feature = "ssr")]
-pub mod validation_chart;
 #[cfg(feature = "ssr")]
 mod workloads;
-
-pub use headline::{headline_figures, Findings, Headline, SummaryBar};
 
 use crate::error::AppError;
 use crate::wire::JsonReply;
@@ -118,8 +101,8 @@ impl std::str::FromStr for Drawn {
 
 #[cfg(feature = "ssr")]
 pub mod render {
-    use super::studies::{self, Chart, Charts};
     use super::{fabric, workloads};
+    use crate::charts::studies::{self, Chart, Charts};
     use crate::report::html::blocks_html;
     use crate::report::{
         assumption_table, comparison_table, floor_blocks, operating_blocks, spine_loss_table, Block,
@@ -235,16 +218,6 @@ pub mod render {
             </section>
         }
         .to_html()
-    }
-
-    /// The topology diagram of one fabric, as SVG.
-    pub fn topology_svg(fabric: &engine::FabricReport) -> String {
-        view! { <super::topology::TopologyDiagram fabric=fabric.clone()/> }.to_html()
-    }
-
-    /// The headroom chart of one fabric, as SVG.
-    pub fn headroom_chart(fabric: &engine::FabricReport) -> String {
-        super::charts::headroom(&fabric.name, &fabric.tiers, fabric.bottleneck.as_deref())
     }
 }
 

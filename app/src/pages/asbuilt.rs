@@ -5,7 +5,7 @@
 //! and charted, and any of them is run again from its output.
 
 use super::document::{document, escape, Page};
-use crate::dashboard::asbuilt_chart::{history, CheckPoint};
+use crate::charts::asbuilt::{history, CheckPoint};
 use crate::report::{kept_cells, last_verdict, KEPT_COLUMNS};
 use crate::store::StoredCheck;
 use engine::asbuilt::{AsBuiltCheck, CableCheck, Status, Summary, MAX_LISTED};

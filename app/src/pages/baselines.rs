@@ -3,7 +3,7 @@
 //! time; and, for the browser holding the edit key, the form that adds one.
 
 use super::document::{date, document, escape, Page};
-use crate::dashboard::baseline_charts::{drift, measured_against_predicted, DriftPoint};
+use crate::charts::baselines::{drift, measured_against_predicted, DriftPoint};
 use crate::store::{DesignHead, StoredBaseline};
 use engine::baseline::BaselineCheck;
 use engine::nccl_tests::size_label;

@@ -5,7 +5,8 @@
 
 use super::document::{date, document, Page};
 use crate::components::DesignSummary;
-use crate::dashboard::{render::dashboard, Findings, Headline};
+use crate::components::{Findings, Headline};
+use crate::dashboard::render::dashboard;
 use crate::report::html::blocks_html;
 use crate::report::{stale_blocks, staleness, Staleness};
 use crate::store::{DesignHead, RevisionMeta, StoredRevision};

@@ -1,5 +1,6 @@
 use super::starting_points::StartingPoints;
-use crate::dashboard::{DashboardView, Findings, Headline, SummaryBar};
+use crate::components::{Findings, Headline, SummaryBar};
+use crate::dashboard::DashboardView;
 use crate::editor::{Editor, Evaluated, Stored};
 use crate::wizard::Wizard;
 use leptos::prelude::*;

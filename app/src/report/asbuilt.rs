@@ -4,7 +4,7 @@
 
 use super::blocks::{heading, note, paragraph, table};
 use super::Block;
-use crate::dashboard::asbuilt_chart::{history, CheckPoint};
+use crate::charts::asbuilt::{history, CheckPoint};
 use crate::store::{StoredCheck, Tool};
 
 /// The columns of the kept checks: title, numeric.

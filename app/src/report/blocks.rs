@@ -2,7 +2,7 @@
 //! charts and findings, built the same way wherever they appear.
 
 use super::{Block, Column, Table};
-use crate::dashboard::studies::Chart;
+use crate::charts::studies::Chart;
 
 pub(super) fn heading(level: u8, id: impl Into<String>, text: impl Into<String>) -> Block {
     Block::Heading {

@@ -4,7 +4,7 @@ use super::fabrics::{cluster, fabrics};
 use super::operating::{assumptions, operating_blocks};
 use super::workloads::{storage, workloads};
 use super::ReportDocument;
-use crate::dashboard::studies;
+use crate::charts::studies;
 use engine::{DesignSpec, Report};
 
 /// What the cover says about the revision, and what was kept with it after installation.

@@ -4,7 +4,7 @@
 
 use super::blocks::{paragraph, table};
 use super::Block;
-use crate::dashboard::headline_figures;
+use crate::components::headline_figures;
 use crate::store::StoredRevision;
 use engine::{Report, ENGINE_VERSION};
 

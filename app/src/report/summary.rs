@@ -4,7 +4,7 @@
 
 use super::blocks::{findings_block, heading, note, paragraph, table};
 use super::Block;
-use crate::dashboard::headline_figures;
+use crate::components::headline_figures;
 use crate::money::{usd, watts};
 use crate::words::counted;
 use engine::floor::FloorReport;

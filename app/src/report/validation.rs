@@ -44,7 +44,7 @@ pub fn validation_blocks() -> Vec<Block> {
         Block::Chart {
             id: "validation-chart".into(),
             caption: "Bus bandwidth by message size for every published all_reduce_perf run of the table below: measured (open blue circles) and the engine's prediction for the same setup (orange), joined by a grey stroke.".into(),
-            svg: crate::dashboard::validation_chart::published_busbw(&rows),
+            svg: crate::charts::validation::published_busbw(&rows),
         },
         Block::Table(t),
         note("Ratio is predicted ÷ measured. Rows whose source leaves out part of the setup are shown for reference and not held to a tolerance."),

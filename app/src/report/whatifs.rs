@@ -3,7 +3,7 @@
 
 use super::blocks::{chart, heading, table};
 use super::{Block, Table};
-use crate::dashboard::studies::Charts;
+use crate::charts::studies::Charts;
 use engine::studies::SpineLoss;
 
 /// Bisection and leaf-spine headroom after one and two spine failures, the fabrics left short

@@ -4,7 +4,7 @@
 
 use super::blocks::{chart, heading, paragraph, slug, table};
 use super::Block;
-use crate::dashboard::studies::Chart;
+use crate::charts::studies::Chart;
 use engine::{Figure, Report, TrainingReport, WorkloadReport};
 use std::fmt::Display;
 

@@ -9,7 +9,7 @@ pub use page::{
     outcome_html, progress_line, search_page, streamed_page, Outcome, Searched, Streamed,
 };
 
-use crate::dashboard::search_chart::Point;
+use crate::charts::search::Point;
 use engine::search::{Progress, Search, SearchRequest};
 use engine::{DesignSpec, Workload};
 

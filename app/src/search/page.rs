@@ -3,7 +3,7 @@
 //! table, each candidate explained on demand and opened in the planner from there.
 
 use super::form::{technology_field, SearchForm, ARRANGEMENTS};
-use crate::dashboard::search_chart::{frontier_chart, Point};
+use crate::charts::search::{frontier_chart, Point};
 use crate::money::{usd, watts};
 use crate::pages::document::{document, Page};
 use engine::search::{describe_choice, Candidate, Explanation, Progress, SearchResult};

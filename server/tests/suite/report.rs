@@ -35,7 +35,7 @@ fn three_tier_superpod() -> Value {
 fn expected_figures(spec: &Value) -> (Vec<String>, Vec<String>) {
     let spec = engine::DesignSpec::from_value(spec.clone()).unwrap();
     let report = engine::evaluate(&spec).unwrap();
-    let headline = app::dashboard::headline_figures(&report.headline)
+    let headline = app::components::headline_figures(&report.headline)
         .into_iter()
         .map(|(_, _, value, _)| value)
         .filter(|v| v != "—")

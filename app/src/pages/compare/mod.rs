@@ -4,7 +4,8 @@
 mod inputs;
 
 use super::document::{document, Page};
-use crate::dashboard::{headline_figures, render::headroom_chart};
+use crate::charts::fabric_headroom as headroom_chart;
+use crate::components::headline_figures;
 use crate::store::{DesignId, StoredRevision};
 use engine::Report;
 use leptos::prelude::*;

@@ -1,7 +1,14 @@
-//! The dashboard's charts, drawn with plotters as SVG text. Every number comes from the engine;
+//! Every chart and diagram, drawn with plotters (or a view) as SVG text. Every number comes from the engine;
 //! these functions only draw. Text that plotters writes is escaped by it.
 //!
 //! Over 400 lines because every chart shares the axes, units and styles set at the top.
+
+pub mod asbuilt;
+pub mod baselines;
+pub mod search;
+pub mod studies;
+pub mod topology;
+pub mod validation;
 
 use engine::studies::{
     CheckpointPoint, DegradedPoint, OversubscriptionPoint, ScalingPoint, TechnologyPoint,
@@ -123,6 +130,11 @@ fn slots(
 ) -> plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordu32> {
     // A single slot would be a range of zero width, which plotters cannot scale.
     (0..n.saturating_sub(1).max(1)).into_segmented()
+}
+
+/// The headroom chart of `fabric`'s tiers.
+pub fn fabric_headroom(fabric: &engine::FabricReport) -> String {
+    headroom(&fabric.name, &fabric.tiers, fabric.bottleneck.as_deref())
 }
 
 /// Bandwidth each tier has against what its workloads need (log scale: they differ by orders

@@ -1,6 +1,6 @@
 //! Charts of measured baselines against the design's prediction, drawn with plotters as SVG.
 
-use super::charts::{
+use super::{
     axis_number, legend, record_day, svg, swatch, Drawn, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED,
     SHORT,
 };

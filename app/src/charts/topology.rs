@@ -1,5 +1,13 @@
+//! The topology diagram of a fabric: its tiers of switches and the links between them.
+
 use engine::FabricReport;
 use leptos::prelude::*;
+use leptos::tachys::view::RenderHtml;
+
+/// The topology diagram of `fabric`, as SVG.
+pub fn svg(fabric: &FabricReport) -> String {
+    view! { <TopologyDiagram fabric=fabric.clone()/> }.to_html()
+}
 
 const WIDTH: f64 = 560.0;
 const BOX_W: f64 = 46.0;

@@ -2,7 +2,7 @@
 //! not as planned, by kind, check by check, so that a fabric being fixed shows its findings
 //! falling to zero.
 
-use super::charts::{
+use super::{
     axis_number, legend, record_day, svg, swatch, AVAILABLE, CAPTION, FONT, LABEL, REQUIRED, SHORT,
 };
 use engine::asbuilt::Summary;

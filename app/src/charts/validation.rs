@@ -1,8 +1,8 @@
 //! The published nccl-tests measurements the engine is checked against, drawn: bus bandwidth by
 //! message size, measured against predicted, one line per published setup.
 
-use super::baseline_charts::size_mesh;
-use super::charts::{legend, svg, swatch, AVAILABLE, CAPTION, FONT, REQUIRED};
+use super::baselines::size_mesh;
+use super::{legend, svg, swatch, AVAILABLE, CAPTION, FONT, REQUIRED};
 use engine::validation::ValidationRow;
 use plotters::prelude::*;
 

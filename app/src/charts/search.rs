@@ -2,7 +2,7 @@
 //! worst added latency per token when nothing trains), a point per frontier candidate coloured
 //! by the technology of its first fabric, and the design searched from marked.
 
-use super::charts::{axis_number, legend, svg, swatch, CAPTION, FONT, LABEL};
+use super::{axis_number, legend, svg, swatch, CAPTION, FONT, LABEL};
 use engine::search::Candidate;
 use engine::Technology;
 use plotters::prelude::*;

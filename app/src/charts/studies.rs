@@ -1,6 +1,6 @@
 //! The studies behind the dashboard's charts (the engine's numbers), drawn as SVG.
 
-use crate::dashboard::charts;
+use crate::charts;
 use engine::studies::{
     checkpoint_sweep, degraded_link_curve, oversubscription_sweep, scaling_curve, spine_losses,
     technology_comparison, SpineLoss,
