@@ -210,7 +210,7 @@ async fn bad_logs_and_fields_are_refused_naming_the_line_or_field_and_nothing_is
                 "file",
                 Part::bytes(vec![b'7'; 3 << 20]).file_name("huge.log"),
             ),
-            "the output is 3145728 bytes".into(),
+            "the input is 3145728 bytes; at most 1048576 bytes of nccl-tests output are read".into(),
         ),
         (
             "a binary upload",
