@@ -5,7 +5,7 @@ it (`{fabric file: {switch: [EOS interface]}}`: the RoCE-carrying ports, host-fa
 and no user account (the inputs define none: one in a configuration came from text of the
 design).
 
-Usage: avd_check.py AVD_FOLDER LOSSLESS_PORTS.json (run by engine/tests/handoff_consumers with
+Usage: avd_check.py AVD_FOLDER LOSSLESS_PORTS.json (run by engine/tests/suite/handoff_consumers with
 the pyavd that scripts/setup.sh installs into .tools/pyavd)."""
 import json
 import pathlib

@@ -2,7 +2,7 @@
 prints, for each, its documents' top-level keys as JSON: what a consumer would see, so that a
 test can hold it to exactly what was written.
 
-Usage: yaml_documents.py FILE... (run by engine/tests/handoff_consumers with the Python of the
+Usage: yaml_documents.py FILE... (run by engine/tests/suite/handoff_consumers with the Python of the
 pyavd environment that scripts/setup.sh installs into .tools/pyavd)."""
 import json
 import sys

@@ -1,7 +1,7 @@
 //! Properties that hold for every spec: no panics, finite non-negative outputs, and the
 //! monotonic behaviour an architect relies on.
 
-mod common;
+use crate::common;
 
 use common::*;
 use engine::*;

@@ -1,7 +1,7 @@
 //! Collectives at every message size, recomputation and Ethernet multipath, through the whole
 //! evaluation.
 
-mod common;
+use crate::common;
 
 use common::*;
 use engine::*;

@@ -1,7 +1,7 @@
 //! Every numeric claim of the seed article (shared/seed/CLAIMS.md), reproduced by the engine
 //! with the inputs the article implies.
 
-mod common;
+use crate::common;
 
 use common::*;
 use engine::*;

@@ -1,7 +1,7 @@
 //! Tensor-parallel inference: one quantity, communication per token, is held against the
 //! target inter-token latency, and every place that speaks of the target quotes it.
 
-mod common;
+use crate::common;
 
 use common::*;
 use engine::*;

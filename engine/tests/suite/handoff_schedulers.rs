@@ -1,7 +1,7 @@
 //! Slurm, Kubernetes and Graphviz files of the hand-off bundle, checked against their documented
 //! syntax for the 4-SU SuperPOD and the hybrid example.
 
-mod support;
+use crate::support;
 
 use engine::handoff::k8s::{FABRIC, TIERS, TIERS_0X};
 use engine::handoff::{bundle, planned, scheduling_fabric};

@@ -1,6 +1,6 @@
 //! Training communication by parallelism scheme [arXiv:1909.08053; arXiv:1910.02054].
 
-mod common;
+use crate::common;
 
 use common::*;
 use engine::*;

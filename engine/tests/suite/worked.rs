@@ -1,7 +1,7 @@
 //! Every main figure shows its formula worked with the design's values, and the worked line
 //! ends in the very number the report shows.
 
-mod common;
+use crate::common;
 
 use common::*;
 use engine::*;

@@ -1,6 +1,6 @@
 //! The physical floor: placement, routing, media, power and pictures.
 
-mod common;
+use crate::common;
 
 use common::*;
 use engine::floor::{self, FloorReport};

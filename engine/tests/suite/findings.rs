@@ -1,7 +1,7 @@
 //! Findings about workloads that do not follow the cluster they run on, in the words of the
 //! form.
 
-mod common;
+use crate::common;
 
 use common::*;
 use engine::*;

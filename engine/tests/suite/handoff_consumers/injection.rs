@@ -2,7 +2,7 @@
 //! Arista's pyavd renders no extra user, Slurm's controller sees no extra switch, and a YAML
 //! reader sees exactly the documents and keys that were written. The design is one saved under
 //! earlier rules (read as the store reads it, names mapped); new input with such text is refused
-//! (`engine/tests/spec_json.rs`).
+//! (`engine/tests/suite/spec_json.rs`).
 
 use super::slurm::{slurm_reads, tree};
 use super::*;

@@ -9,8 +9,7 @@
 //! Daemons (ibsim, slurmctld) run as children of their test, in a folder of its own, and are
 //! killed when the test ends, whether it passed or failed.
 
-#[path = "../support/mod.rs"]
-mod support;
+use crate::support;
 
 mod daemon;
 mod ibsim;

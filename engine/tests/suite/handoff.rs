@@ -1,7 +1,7 @@
 //! The hand-off bundle of the 4-SU SuperPOD and of the hybrid example, each file checked field by
 //! field against the format its consumer documents.
 
-mod support;
+use crate::support;
 
 use engine::asbuilt::{check, ibnetdiscover};
 use engine::handoff::{bundle, planned};

@@ -3,7 +3,7 @@
 //! validation that these rows meet, each cited to its place in NetBox's source
 //! (netbox-community/netbox at v4.6.8). A row NetBox would refuse fails the test.
 
-mod support;
+use crate::support;
 
 use engine::floor;
 use engine::handoff::bundle;
