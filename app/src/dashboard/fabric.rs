@@ -1,5 +1,5 @@
 use crate::charts::topology::TopologyDiagram;
-use crate::report::html::blocks_html;
+use crate::report::html::blocks_view;
 use crate::report::{bom_blocks, fabric_facts, fabric_heading, fabric_lede, tier_table, Block};
 use engine::FabricReport;
 use leptos::prelude::*;
@@ -30,7 +30,7 @@ pub fn FabricSection(fabric: FabricReport) -> AnyView {
                 </table>
                 <TopologyDiagram fabric=fabric.clone()/>
             </div>
-            <div inner_html=blocks_html(&tables)></div>
+            <div>{blocks_view(&tables)}</div>
         </article>
     }
     .into_any()

@@ -103,7 +103,7 @@ impl std::str::FromStr for Drawn {
 pub mod render {
     use super::{fabric, workloads};
     use crate::charts::studies::{self, Chart, Charts};
-    use crate::report::html::blocks_html;
+    use crate::report::html::blocks_view;
     use crate::report::{
         assumption_table, comparison_table, floor_blocks, operating_blocks, spine_loss_table, Block,
     };
@@ -161,12 +161,12 @@ pub mod render {
             .then(|| Block::Table(spine_loss_table(&charts.spine_losses)));
         view! {
             <div class="charts">{charts.comparison.into_iter().map(chart).collect_view()}</div>
-            <div inner_html=blocks_html(&Vec::from_iter(comparison))></div>
+            <div>{blocks_view(&Vec::from_iter(comparison))}</div>
             <h3>"Bandwidth headroom per tier"</h3>
             <div class="charts">{charts.headroom.into_iter().map(chart).collect_view()}</div>
             <h3>"What if"</h3>
             <div class="charts">{charts.whatifs.into_iter().map(chart).collect_view()}</div>
-            <div inner_html=blocks_html(&Vec::from_iter(spine_losses))></div>
+            <div>{blocks_view(&Vec::from_iter(spine_losses))}</div>
         }
         .into_any()
     }
@@ -174,9 +174,9 @@ pub mod render {
     /// The whole dashboard as HTML.
     pub fn dashboard(spec: DesignSpec, report: Report) -> String {
         let charts = studies::charts(&spec, &report);
-        let assumptions = blocks_html(&[Block::Table(assumption_table(&spec))]);
-        let floor = blocks_html(&floor_blocks(&spec, &report));
-        let operations = blocks_html(&operating_blocks(&spec, &report));
+        let assumptions = blocks_view(&[Block::Table(assumption_table(&spec))]);
+        let floor = blocks_view(&floor_blocks(&spec, &report));
+        let operations = blocks_view(&operating_blocks(&spec, &report));
         let fabrics = report
             .fabrics
             .iter()
@@ -211,10 +211,10 @@ pub mod render {
                 <h2>"Workloads, figure by figure"</h2>
                 <p class="note">"Open “How” beside a figure for its formula, inputs and source."</p>
                 {workloads}
-                <div class="floor" inner_html=floor></div>
-                <div class="operating" inner_html=operations></div>
+                <div class="floor">{floor}</div>
+                <div class="operating">{operations}</div>
                 <h2>"Assumptions and sources"</h2>
-                <div inner_html=assumptions></div>
+                <div>{assumptions}</div>
             </section>
         }
         .to_html()

@@ -1,5 +1,5 @@
 use crate::components::FigureRow;
-use crate::report::html::blocks_html;
+use crate::report::html::blocks_view;
 use crate::report::{collectives_table, workload_figures, workload_heading};
 use engine::WorkloadReport;
 use leptos::prelude::*;
@@ -14,8 +14,8 @@ pub fn WorkloadDetail(report: WorkloadReport, index: usize) -> AnyView {
         .map(|s| view! { <FigureRow label=s.label figure=s.figure id=format!("w{index}-{}", s.key)/> })
         .collect_view();
     let collectives = match &report {
-        WorkloadReport::Training(t) => blocks_html(&[collectives_table(t)]),
-        _ => String::new(),
+        WorkloadReport::Training(t) => Some(blocks_view(&[collectives_table(t)])),
+        _ => None,
     };
     view! {
         <article class="workload-report" id=format!("workload-report-{index}") class:over-target=over>
@@ -23,7 +23,7 @@ pub fn WorkloadDetail(report: WorkloadReport, index: usize) -> AnyView {
             <table class="results">
                 <tbody>{rows}</tbody>
             </table>
-            <div inner_html=collectives></div>
+            <div>{collectives}</div>
         </article>
     }
     .into_any()

@@ -7,7 +7,7 @@ use super::document::{date, document, Page};
 use crate::components::DesignSummary;
 use crate::components::{Findings, Headline};
 use crate::dashboard::render::dashboard;
-use crate::report::html::blocks_html;
+use crate::report::html::blocks_view;
 use crate::report::{stale_blocks, staleness, Staleness};
 use crate::store::{DesignHead, RevisionMeta, StoredRevision};
 use engine::Report;
@@ -111,7 +111,7 @@ pub fn design_page(
 fn stale_notice(staleness: &Staleness, today: &Report, saved_by: &str) -> Option<AnyView> {
     let blocks = stale_blocks(staleness, today, saved_by);
     (!blocks.is_empty()).then(|| {
-        view! { <div class="notice stale" id="stale-engine" role="note" inner_html=blocks_html(&blocks)></div> }
+        view! { <div class="notice stale" id="stale-engine" role="note">{blocks_view(&blocks)}</div> }
             .into_any()
     })
 }

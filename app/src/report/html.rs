@@ -118,9 +118,9 @@ fn block_view(block: &Block) -> AnyView {
     }
 }
 
-/// `blocks` as HTML, for the pages that show a part of the report (the dashboard's floor).
-pub fn blocks_html(blocks: &[Block]) -> String {
-    blocks.iter().map(block_view).collect_view().to_html()
+/// `blocks` as a view, for the pages that show a part of the report (the dashboard's floor).
+pub fn blocks_view(blocks: &[Block]) -> AnyView {
+    blocks.iter().map(block_view).collect_view().into_any()
 }
 
 /// The report page of `report`.
