@@ -101,6 +101,10 @@ fn benches(c: &mut Criterion) {
     c.bench_function("floor cabling sheet, 2,048 nodes", |b| {
         b.iter(|| floor::cabling(black_box(&two_thousand), &report).expect("fits"))
     });
+    c.bench_function(
+        "what one failure takes away, every element, 2,048 nodes",
+        |b| b.iter(|| engine::failures::failures(black_box(&two_thousand), &report)),
+    );
 
     // 64 cluster sizes × 4 fabric technologies, the specs built up front.
     let sweep: Vec<DesignSpec> = (1..=64)

@@ -140,6 +140,7 @@ fn evaluate_report(
         placed,
         headline,
         allocations: allocations.into_iter().flatten().collect(),
+        failures: Vec::new(),
     })
 }
 

@@ -5,6 +5,10 @@
 //! ([`crate::allocation`]). A rack is what a power or cooling fault, or a mis-step in it, takes
 //! down at once.
 
+mod domains;
+
+pub use domains::{failures, Element, Failure, WorkloadAfter};
+
 use crate::allocation::Allocation;
 use crate::cabling::Cable;
 use crate::floor::FloorReport;

@@ -37,9 +37,20 @@ pub struct Report {
     /// (absent in reports from engines before it).
     #[serde(default)]
     pub allocations: Vec<crate::allocation::Allocation>,
+    /// What one failure of each element of the fabrics takes away, ranked by the GPUs it takes
+    /// ([`crate::failures::failures`]): in the answers of the JSON API and the command line,
+    /// which [`Report::with_failures`] completes; absent from the evaluation itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<crate::failures::Failure>,
 }
 
 impl Report {
+    /// This report of `spec` with what one failure of each element takes away.
+    pub fn with_failures(mut self, spec: &crate::spec::DesignSpec) -> Report {
+        self.failures = crate::failures::failures(spec, &self);
+        self
+    }
+
     /// What the network costs and draws: as placed on its floor, or, in a report from an engine
     /// before the floor was costed, from the fabrics' bills at each tier's nominal run.
     pub fn network(&self) -> &Totals {

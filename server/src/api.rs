@@ -286,8 +286,8 @@ async fn unknown() -> Failure {
 async fn evaluate(body: Bytes) -> Answer {
     let spec = json_body(&body)?;
     let answer = tokio::task::spawn_blocking(move || {
-        let (_, report) = evaluated(spec)?;
-        Ok::<_, Failure>(Json(report).into_response())
+        let (spec, report) = evaluated(spec)?;
+        Ok::<_, Failure>(Json(report.with_failures(&spec)).into_response())
     })
     .await
     .map_err(|_| Failure(AppError::Internal("the evaluation could not be run".into())))?;

@@ -38,7 +38,7 @@ pub fn evaluated(path: &std::path::Path) -> Result<(engine::DesignSpec, engine::
 /// Runs the command; returns the process exit code.
 pub fn run(args: &EvaluateArgs) -> i32 {
     let report = match evaluated(&args.spec) {
-        Ok((_, report)) => report,
+        Ok((spec, report)) => report.with_failures(&spec),
         Err(code) => return code,
     };
     if args.summary {

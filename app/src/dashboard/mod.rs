@@ -105,7 +105,8 @@ pub mod render {
     use crate::charts::studies::{self, Chart, Charts};
     use crate::report::html::blocks_view;
     use crate::report::{
-        assumption_table, comparison_table, floor_blocks, operating_blocks, spine_loss_table, Block,
+        assumption_table, comparison_table, failure_blocks, floor_blocks, operating_blocks,
+        spine_loss_table, Block,
     };
     use engine::{DesignSpec, Report};
     use leptos::prelude::*;
@@ -176,6 +177,7 @@ pub mod render {
         let charts = studies::charts(&spec, &report);
         let assumptions = blocks_view(&[Block::Table(assumption_table(&spec))]);
         let floor = blocks_view(&floor_blocks(&spec, &report));
+        let failures = blocks_view(&failure_blocks(&engine::failures::failures(&spec, &report)));
         let operations = blocks_view(&operating_blocks(&spec, &report));
         let fabrics = report
             .fabrics
@@ -212,6 +214,7 @@ pub mod render {
                 <p class="note">"Open “How” beside a figure for its formula, inputs and source."</p>
                 {workloads}
                 <div class="floor">{floor}</div>
+                <div class="failures">{failures}</div>
                 <div class="operating">{operations}</div>
                 <h2>"Assumptions and sources"</h2>
                 <div>{assumptions}</div>

@@ -30,7 +30,16 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     let charts = studies::charts(spec, report);
     // The floor is planned once: the summary's risks and the floor section read it.
     let floor = engine::floor::plan(spec, report);
-    super::summary::summary(&mut blocks, spec, report, &floor, charts.compared.as_ref());
+    // What each element's failure takes: the summary names the worst, its section lists them.
+    let failures = engine::failures::failures(spec, report);
+    super::summary::summary(
+        &mut blocks,
+        spec,
+        report,
+        &floor,
+        &failures,
+        charts.compared.as_ref(),
+    );
     cluster(&mut blocks, spec, report);
     fabrics(&mut blocks, report);
     workloads(&mut blocks, report);
@@ -42,6 +51,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         &report.allocations,
         &losses,
     ));
+    blocks.extend(super::failures::failure_blocks(&failures));
     blocks.extend(operating_blocks(spec, report));
     blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);

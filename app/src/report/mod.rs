@@ -8,6 +8,7 @@ mod blocks;
 mod build;
 mod engine_version;
 mod fabrics;
+mod failures;
 mod floor;
 pub mod html;
 mod operating;
@@ -24,6 +25,7 @@ pub use fabrics::{
     bom_blocks, fabric_facts, fabric_heading, fabric_lede, headroom_text, item_text, tier_table,
     ESTIMATE_NOTE,
 };
+pub use failures::failure_blocks;
 pub use floor::floor_blocks;
 pub use operating::{assumption_table, operating_blocks};
 pub use whatifs::{comparison_table, spine_loss_table};

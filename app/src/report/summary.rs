@@ -187,6 +187,7 @@ pub fn summary(
     spec: &DesignSpec,
     report: &Report,
     floor: &FloorReport,
+    failures: &[engine::failures::Failure],
     compared: Option<&(usize, Vec<TechnologyPoint>)>,
 ) {
     blocks.push(heading(1, "summary", "Executive summary"));
@@ -246,6 +247,9 @@ pub fn summary(
         blocks.push(paragraph(format!(
             "{more} more racks have the same findings; Floor, racks and power lists every one."
         )));
+    }
+    if let Some(worst) = super::failures::worst_failure(failures) {
+        blocks.push(paragraph(worst));
     }
     blocks.push(heading(
         2,

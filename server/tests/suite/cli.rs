@@ -24,6 +24,14 @@ fn evaluate_prints_the_report_as_json() {
         (compute["leaves"].as_u64(), compute["spines"].as_u64()),
         (Some(32), Some(16))
     );
+    // What one failure takes away, the worst first: one of the storage fabric's leaves cuts
+    // its nodes off the storage they read and checkpoint to.
+    let worst = &report["failures"][0];
+    assert_eq!(
+        (worst["fabric"].as_str(), worst["element"].as_str()),
+        (Some("storage"), Some("leaf"))
+    );
+    assert!(worst["nodes_cut_off"].as_u64() > Some(0), "{worst}");
 }
 
 #[test]

@@ -1,0 +1,216 @@
+//! What one failure takes away: every element of every fabric that can fail on its own (a NIC
+//! port or its cable, a leaf, a spine, a core switch, a rail), ranked by the GPUs it takes, with
+//! each workload's time re-evaluated when it runs on degraded and when it restarts without the
+//! affected nodes; and the worst of them in a sentence for the executive summary.
+
+use super::blocks::{heading, note, table};
+use super::Block;
+use crate::words::counted;
+use engine::failures::{Element, Failure, WorkloadAfter};
+
+/// Rows the table shows; the rest are counted under it.
+const SHOWN: usize = 12;
+
+const POLICIES: &str = "Two policies: a job running on degraded keeps its nodes and runs at its slowest member's bandwidth (a ring runs at its slowest link), which it cannot do with a node cut off; a job restarting without the affected nodes drops every data-parallel replica (or service replica) that holds one; the others each do the work they did, so the global batch takes longer. Alike elements (the leaves of one rail, the spines of a tier) are one row.";
+
+/// "a leaf switch of fabric compute".
+fn element(f: &Failure) -> String {
+    let what = match f.element {
+        Element::Port => "a NIC port or its cable",
+        Element::Leaf => "a leaf switch",
+        Element::Spine => "a spine switch",
+        Element::Core => "a core switch",
+        Element::Rail => "a whole rail",
+    };
+    format!("{what} of fabric {}", f.fabric)
+}
+
+/// "step time 40.4 s → 40.5 s", or why it cannot run on.
+fn running_on(w: &WorkloadAfter, cut_off: u32) -> String {
+    match w.degraded {
+        Some(t) if t == w.before => format!("“{}”: {} {t}, unchanged", w.workload, w.measure),
+        Some(t) => format!("“{}”: {} {} → {t}", w.workload, w.measure, w.before),
+        None => format!(
+            "“{}”: cannot run on ({} cut off)",
+            w.workload,
+            counted(cut_off, "node", "nodes")
+        ),
+    }
+}
+
+fn restarting(w: &WorkloadAfter) -> String {
+    match w.restarted {
+        Some(t) if w.gpus_given_up == 0 => format!("“{}”: {} {t}", w.workload, w.measure),
+        Some(t) if t == w.before => format!(
+            "“{}”: {} {t}, unchanged, without {}",
+            w.workload,
+            w.measure,
+            counted(w.gpus_given_up, "GPU", "GPUs")
+        ),
+        Some(t) => format!(
+            "“{}”: {} {} → {t} without {}",
+            w.workload,
+            w.measure,
+            w.before,
+            counted(w.gpus_given_up, "GPU", "GPUs")
+        ),
+        None => format!(
+            "“{}”: no replica left ({} affected)",
+            w.workload,
+            counted(w.gpus_given_up, "GPU", "GPUs")
+        ),
+    }
+}
+
+/// The workloads' column of one policy.
+fn each(f: &Failure, line: impl Fn(&WorkloadAfter) -> String) -> String {
+    if f.workloads.is_empty() {
+        "no workload slowed".into()
+    } else {
+        f.workloads.iter().map(line).collect::<Vec<_>>().join("; ")
+    }
+}
+
+/// The failures section: the table, ranked, or a note when the design has no fabric.
+pub fn failure_blocks(failures: &[Failure]) -> Vec<Block> {
+    let mut blocks = vec![heading(1, "failures", "What one failure takes away")];
+    if failures.is_empty() {
+        blocks.push(note("The design has no fabric link that can fail."));
+        return blocks;
+    }
+    blocks.push(note(POLICIES));
+    let mut t = table(
+        format!(
+            "Single failures, ranked by the GPUs they take: {} of {}",
+            failures.len().min(SHOWN),
+            failures.len()
+        ),
+        &[
+            ("What fails", false),
+            ("Alike", true),
+            ("Nodes cut off", true),
+            ("Nodes on fewer links", true),
+            ("Links lost", false),
+            ("Running on degraded", false),
+            ("Restarting without the affected nodes", false),
+        ],
+        failures
+            .iter()
+            .take(SHOWN)
+            .map(|f| {
+                let links = f
+                    .tiers
+                    .iter()
+                    .map(|(tier, share)| format!("{tier} {share}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                vec![
+                    element(f),
+                    f.alike.to_string(),
+                    f.nodes_cut_off.to_string(),
+                    f.nodes_degraded.to_string(),
+                    links,
+                    each(f, |w| running_on(w, f.nodes_cut_off)),
+                    each(f, restarting),
+                ]
+            })
+            .collect(),
+    );
+    t.id = Some("failure-domains".into());
+    blocks.push(Block::Table(t));
+    if failures.len() > SHOWN {
+        blocks.push(note(format!(
+            "{} take less and are left out.",
+            counted(
+                (failures.len() - SHOWN) as u64,
+                "more failure",
+                "more failures"
+            )
+        )));
+    }
+    blocks
+}
+
+/// The worst single failure in a sentence, for the executive summary.
+pub fn worst_failure(failures: &[Failure]) -> Option<String> {
+    let f = failures.first()?;
+    let reach = if f.gpus_cut_off > 0 {
+        format!(
+            "cuts {} ({} GPUs) off fabric {}",
+            counted(f.nodes_cut_off, "node", "nodes"),
+            f.gpus_cut_off,
+            f.fabric
+        )
+    } else if f.nodes_degraded > 0 {
+        format!(
+            "cuts no node off; it leaves {} on fewer links of fabric {}",
+            counted(f.nodes_degraded, "node", "nodes"),
+            f.fabric
+        )
+    } else {
+        "cuts no node off and leaves every node its links".to_string()
+    };
+    let workloads = if f.workloads.is_empty() {
+        " No workload slows.".to_string()
+    } else {
+        format!(
+            " Running on degraded, {}. Restarting without the affected nodes, {}.",
+            each(f, |w| running_on(w, f.nodes_cut_off)),
+            each(f, restarting)
+        )
+    };
+    let alike = if f.alike > 1 {
+        format!(" (any of {} alike)", f.alike)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "The worst single failure is {}{alike}: it {reach}.{workloads}",
+        element(f)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The training example's table: a compute leaf leaves its 16 nodes on 7 of 8 rails, and
+    /// the job runs on a little slower or has no replica left to restart on.
+    #[test]
+    fn a_rail_optimised_leaf_row_reads_as_its_rail_lost_not_its_nodes() {
+        let spec = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_TRAINING).unwrap();
+        let report = engine::evaluate(&spec).unwrap();
+        let failures = engine::failures::failures(&spec, &report);
+        let blocks = failure_blocks(&failures);
+        let table = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Table(t) if t.id.as_deref() == Some("failure-domains") => Some(t),
+                _ => None,
+            })
+            .expect("the failures table");
+        let leaf = table
+            .rows
+            .iter()
+            .find(|r| r[0] == "a leaf switch of fabric compute")
+            .expect("a compute leaf row");
+        assert_eq!(
+            &leaf[1..5],
+            ["8", "0", "16", "node-leaf 12 %, leaf-spine 12 %"]
+        );
+        assert!(
+            leaf[5].starts_with("“Llama 3 70B pre-training”: step time 40.4 s → "),
+            "{}",
+            leaf[5]
+        );
+        assert_eq!(
+            leaf[6],
+            "“Llama 3 70B pre-training”: no replica left (128 GPUs affected)"
+        );
+        let worst = worst_failure(&failures).unwrap();
+        assert!(
+            worst.starts_with("The worst single failure is a leaf switch of fabric storage: it cuts 16 nodes (128 GPUs) off fabric storage."),
+            "{worst}"
+        );
+    }
+}

@@ -1,0 +1,530 @@
+//! What one failed element of a fabric takes away: a NIC port or its cable, a leaf, a spine, a
+//! core switch, or (on a rail-optimised fabric) a whole rail. Read off the fabric's links (the
+//! cabling walk, no sheet laid out): the nodes it cuts off (every link of theirs to the fabric
+//! ends on it), the nodes it leaves with fewer links, the share of each tier's links it takes,
+//! and each workload on the fabric re-evaluated by the engine under two policies:
+//!
+//! - **runs on degraded**: the job keeps its nodes and runs at its slowest member's bandwidth (a
+//!   ring runs at its slowest link): 7 of 8 rails for a node that lost one; impossible where a
+//!   node of the job is cut off;
+//! - **restarts without the affected nodes**: the training job drops every data-parallel replica
+//!   that holds one, the rest doing the work each did, so the global batch takes longer; a
+//!   service drops the replicas.
+//!
+//! Elements that do the same (the leaves of one rail, one spine of many) are one row, counted.
+
+use crate::allocation::Allocation;
+use crate::cabling::{links, End, Link, Role};
+use crate::links::Conditions;
+use crate::report::{Report, WorkloadReport};
+use crate::spec::{DesignSpec, Workload};
+use crate::units::{Seconds, Share};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The kind of element that fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Element {
+    /// One NIC port of a node, or the cable from it.
+    Port,
+    Leaf,
+    Spine,
+    Core,
+    /// Every node's NIC of one rail, with the leaves that serve it.
+    Rail,
+}
+
+impl Element {
+    pub fn label(self) -> &'static str {
+        match self {
+            Element::Port => "NIC port or its cable",
+            Element::Leaf => "leaf switch",
+            Element::Spine => "spine switch",
+            Element::Core => "core switch",
+            Element::Rail => "rail",
+        }
+    }
+}
+
+/// One failure, and what it takes away.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Failure {
+    pub fabric: String,
+    pub element: Element,
+    /// How many elements of the fabric would do exactly this.
+    pub alike: u32,
+    /// Nodes every link of whose to the fabric ends on the element.
+    pub nodes_cut_off: u32,
+    /// Nodes left with some, not all, of their links to the fabric.
+    pub nodes_degraded: u32,
+    /// GPUs the workloads lose: cut off when they run on degraded, cut off or degraded when
+    /// they restart without the affected nodes.
+    pub gpus_cut_off: u64,
+    pub gpus_affected: u64,
+    /// Share of each tier's links the element takes: (tier, share).
+    pub tiers: Vec<(String, Share)>,
+    /// Each workload on the fabric that the failure reaches.
+    pub workloads: Vec<WorkloadAfter>,
+}
+
+/// One workload after a failure, under each policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WorkloadAfter {
+    pub workload: String,
+    /// What the time is: a training job's step, a service's communication per token.
+    pub measure: String,
+    pub before: Seconds,
+    /// Running on with the bandwidth left; `None` where a node of it is cut off.
+    pub degraded: Option<Seconds>,
+    /// Restarted without the affected nodes (the same global batch on the replicas left);
+    /// `None` where no replica is left.
+    pub restarted: Option<Seconds>,
+    /// GPUs it gives up when it restarts.
+    pub gpus_given_up: u64,
+}
+
+/// What one fabric's links look like from each element.
+struct Walked {
+    /// Per node (0-based): its links to the fabric, and the leaf of each NIC.
+    node_links: Vec<u32>,
+    leaf_of: BTreeMap<(u32, u32), u32>,
+    /// Per leaf, spine and core: links at each level (node-leaf, leaf-spine, spine-core).
+    switch_links: [Vec<[u32; 3]>; 3],
+    /// Links at each level.
+    level_links: [u32; 3],
+}
+
+fn walk(fabric: &crate::report::FabricReport) -> Walked {
+    let plan = &fabric.plan;
+    let mut w = Walked {
+        node_links: vec![0; fabric.attached_nodes as usize],
+        leaf_of: BTreeMap::new(),
+        switch_links: [
+            vec![[0; 3]; plan.leaves as usize],
+            vec![[0; 3]; plan.spines as usize],
+            vec![[0; 3]; plan.cores as usize],
+        ],
+        level_links: [0; 3],
+    };
+    // A fabric that does not fit gets no links: it has nothing to lose.
+    let _ = links(fabric, &mut |link: Link| {
+        let level = link.level.min(2);
+        w.level_links[level] += 1;
+        for end in [link.a, link.z] {
+            match end {
+                End::Node { node, nic } => {
+                    if let Some(n) = w.node_links.get_mut(node as usize) {
+                        *n += 1;
+                    }
+                    if let End::Switch {
+                        role: Role::Leaf,
+                        index,
+                        ..
+                    } = link.z
+                    {
+                        w.leaf_of.insert((node, nic), index);
+                    }
+                }
+                End::Switch { role, index, .. } => {
+                    let r = match role {
+                        Role::Leaf => 0,
+                        Role::Spine => 1,
+                        Role::Core => 2,
+                    };
+                    if let Some(s) = w.switch_links[r].get_mut(index as usize) {
+                        s[level] += 1;
+                    }
+                }
+                End::Endpoint(_) => {}
+            }
+        }
+    });
+    w
+}
+
+const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
+
+/// What one element takes, before the workloads are re-evaluated.
+struct Reach {
+    /// Nodes (0-based) that lose every link, and that lose some.
+    cut_off: Vec<u32>,
+    degraded: Vec<u32>,
+    /// Links taken at each level.
+    links: [u32; 3],
+}
+
+/// Every element's reach on one fabric, with how many elements each stands for.
+fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Reach, u32)> {
+    let mut out: Vec<(Element, Reach, u32)> = Vec::new();
+    // Losing the links of `lost` nodes' NICs: each node with all its links among them is cut
+    // off, the rest with one among them degraded.
+    let of_ports = |lost: &BTreeMap<u32, u32>| -> (Vec<u32>, Vec<u32>) {
+        let mut cut = Vec::new();
+        let mut fewer = Vec::new();
+        for (node, n) in lost {
+            if *n >= w.node_links[*node as usize] {
+                cut.push(*node);
+            } else {
+                fewer.push(*node);
+            }
+        }
+        (cut, fewer)
+    };
+    // One port of each node (its ports are alike): the node is degraded, or cut off when it
+    // has one link.
+    for (node, links_of_node) in w.node_links.iter().enumerate().filter(|(_, n)| **n > 0) {
+        let node = vec![node as u32];
+        let (cut_off, degraded) = if *links_of_node > 1 {
+            (vec![], node)
+        } else {
+            (node, vec![])
+        };
+        out.push((
+            Element::Port,
+            Reach {
+                cut_off,
+                degraded,
+                links: [1, 0, 0],
+            },
+            *links_of_node,
+        ));
+    }
+    // Each leaf: the nodes whose NICs it serves.
+    let mut served: Vec<BTreeMap<u32, u32>> = vec![BTreeMap::new(); w.switch_links[0].len()];
+    for ((node, _), leaf) in &w.leaf_of {
+        if let Some(s) = served.get_mut(*leaf as usize) {
+            *s.entry(*node).or_default() += 1;
+        }
+    }
+    for (leaf, nodes) in served.iter().enumerate() {
+        let (cut_off, degraded) = of_ports(nodes);
+        out.push((
+            Element::Leaf,
+            Reach {
+                cut_off,
+                degraded,
+                links: w.switch_links[0][leaf],
+            },
+            1,
+        ));
+    }
+    for (element, r) in [(Element::Spine, 1), (Element::Core, 2)] {
+        for links in &w.switch_links[r] {
+            out.push((
+                element,
+                Reach {
+                    cut_off: vec![],
+                    degraded: vec![],
+                    links: *links,
+                },
+                1,
+            ));
+        }
+    }
+    // A rail: NIC r of every node, and the leaves those NICs reach, on a fabric whose leaves
+    // each serve one rail.
+    let rails = fabric.ports_per_node;
+    if fabric.plan.layout == crate::topology::Layout::RailOptimized && rails > 1 {
+        for rail in 0..rails {
+            let mut lost: BTreeMap<u32, u32> = BTreeMap::new();
+            let mut leaves: Vec<u32> = Vec::new();
+            for ((node, nic), leaf) in &w.leaf_of {
+                if *nic == rail {
+                    *lost.entry(*node).or_default() += 1;
+                    if !leaves.contains(leaf) {
+                        leaves.push(*leaf);
+                    }
+                }
+            }
+            let (cut_off, degraded) = of_ports(&lost);
+            let mut links = [0; 3];
+            for leaf in &leaves {
+                for (l, n) in links.iter_mut().zip(w.switch_links[0][*leaf as usize]) {
+                    *l += n;
+                }
+            }
+            out.push((
+                Element::Rail,
+                Reach {
+                    cut_off,
+                    degraded,
+                    links,
+                },
+                1,
+            ));
+        }
+    }
+    out
+}
+
+/// The affected nodes of `a` (0-based fabric nodes among `nodes`).
+fn hit(a: &Allocation, nodes: &[u32]) -> Vec<u32> {
+    nodes
+        .iter()
+        .map(|n| n + 1)
+        .filter(|n| a.holds(*n))
+        .collect()
+}
+
+/// A workload's time: a training job's step, a service's communication per token.
+fn time_of(report: &WorkloadReport) -> Option<(&'static str, Seconds)> {
+    match report {
+        WorkloadReport::Training(t) => Some(("step time", t.step_time.value)),
+        WorkloadReport::Inference(i) => {
+            Some(("communication per token", i.communication_per_token.value))
+        }
+        WorkloadReport::Storage(s) => Some(("checkpoint write", s.checkpoint_write_time.value)),
+        WorkloadReport::Rag(r) => Some(("network time per query", r.network_time_per_query.value)),
+    }
+}
+
+/// Evaluations of `spec` with the network at each share asked for, kept by share.
+struct Degraded<'a> {
+    spec: &'a DesignSpec,
+    kept: Vec<(f64, Option<Report>)>,
+}
+
+impl Degraded<'_> {
+    fn time(&mut self, share: f64, workload: usize) -> Option<Seconds> {
+        let at = match self.kept.iter().position(|(s, _)| *s == share) {
+            Some(i) => i,
+            None => {
+                let conditions = Conditions {
+                    network_share: share,
+                    ideal_network: false,
+                };
+                let report = crate::evaluate_unplaced(self.spec, conditions).ok();
+                self.kept.push((share, report));
+                self.kept.len() - 1
+            }
+        };
+        let report = self.kept[at].1.as_ref()?;
+        time_of(report.workloads.get(workload)?).map(|(_, t)| t)
+    }
+}
+
+/// Data-parallel replicas of training job `t` (running as `a`) that hold one of `lost`
+/// (nodes from 1), and the GPUs they hold.
+fn replicas_lost(
+    t: &crate::spec::Training,
+    a: &Allocation,
+    lost: &[u32],
+    gpus_per_node: u32,
+) -> (u32, u64) {
+    let p = &t.parallelism;
+    let per_replica = u64::from(p.tp) * u64::from(p.pp);
+    let g = u64::from(gpus_per_node.max(1));
+    let mut replicas: Vec<u64> = Vec::new();
+    for n in lost {
+        let first_gpu = u64::from(n - a.first_node) * g;
+        for gpu in first_gpu..first_gpu + g {
+            let r = gpu / per_replica.max(1);
+            if r < u64::from(p.dp) && !replicas.contains(&r) {
+                replicas.push(r);
+            }
+        }
+    }
+    (replicas.len() as u32, replicas.len() as u64 * per_replica)
+}
+
+/// The time training job `i` of `spec` takes for its global batch once restarted on `left` of
+/// its data-parallel replicas, each doing the work it did (its micro-batches): the step of the
+/// smaller batch, scaled to the whole batch. `None` when no replica is left.
+fn restarted_step(spec: &DesignSpec, i: usize, left: u32) -> Option<Seconds> {
+    let Some(Workload::Training(t)) = spec.workloads.get(i) else {
+        return None;
+    };
+    if left == 0 {
+        return None;
+    }
+    let p = &t.parallelism;
+    let per_replica = t.global_batch / p.dp.max(1);
+    let batch = per_replica.checked_mul(left)?;
+    let mut variant = spec.clone();
+    if let Some(Workload::Training(v)) = variant.workloads.get_mut(i) {
+        v.parallelism.dp = left;
+        v.global_batch = batch;
+    }
+    let report = crate::evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
+    let (_, step) = time_of(report.workloads.get(i)?)?;
+    Some(Seconds(
+        step.0 * f64::from(t.global_batch) / f64::from(batch),
+    ))
+}
+
+/// Every element's failure on every fabric of `spec` evaluated as `report`, those that take
+/// the most GPUs away first (cut off, then affected), then by fabric and element.
+pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
+    let gpus_per_node = spec.cluster.gpus_per_node;
+    let g = u64::from(gpus_per_node);
+    let mut degraded = Degraded {
+        spec,
+        kept: Vec::new(),
+    };
+    let mut restarts: BTreeMap<(usize, u32), Option<Seconds>> = BTreeMap::new();
+    let mut out: Vec<Failure> = Vec::new();
+    for fabric in &report.fabrics {
+        let w = walk(fabric);
+        // Each workload on the fabric, where it runs: a training job or a service on its own
+        // nodes; storage traffic and retrieval from every node of the fabric.
+        let everywhere = |w: &Workload| Allocation {
+            workload: w.name().to_string(),
+            fabric: fabric.name.clone(),
+            first_node: 1,
+            nodes: fabric.attached_nodes,
+            gpus: u64::from(fabric.attached_nodes) * g,
+            replicas: 0,
+            stated: false,
+        };
+        let on_fabric: Vec<(usize, Allocation)> = spec
+            .workloads
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.fabric() == fabric.name)
+            .map(|(i, w)| {
+                let own = report.allocations.iter().find(|a| a.workload == w.name());
+                (i, own.cloned().unwrap_or_else(|| everywhere(w)))
+            })
+            .collect();
+        for (element, reach, alike) in reaches(fabric, &w) {
+            let tiers: Vec<(String, Share)> = TIERS
+                .iter()
+                .zip(reach.links.iter().zip(w.level_links))
+                .filter(|(_, (lost, all))| **lost > 0 && *all > 0)
+                .map(|(tier, (lost, all))| {
+                    (tier.to_string(), Share(f64::from(*lost) / f64::from(all)))
+                })
+                .collect();
+            // The share of its bandwidth a workload keeps: a degraded node keeps (links − lost)
+            // of its links; a tier between switches keeps what ECMP spreads over the rest.
+            let node_share = if reach.degraded.is_empty() {
+                1.0
+            } else {
+                let links = fabric.ports_per_node.max(1);
+                f64::from(links - 1) / f64::from(links)
+            };
+            let switch_tier = match element {
+                Element::Spine => Some(1),
+                Element::Core => Some(2),
+                _ => None,
+            };
+            let tier_share = switch_tier.and_then(|level| {
+                let t = fabric.tiers.iter().find(|t| t.tier == TIERS[level])?;
+                let lost = f64::from(reach.links[level]) / f64::from(w.level_links[level].max(1));
+                let available = t.available.0 * (1.0 - lost);
+                (t.required.0 > 0.0).then(|| (available / t.required.0).min(1.0))
+            });
+            let mut workloads = Vec::new();
+            for (i, a) in &on_fabric {
+                let Some((measure, before)) = report.workloads.get(*i).and_then(time_of) else {
+                    continue;
+                };
+                let cut = hit(a, &reach.cut_off);
+                let fewer = hit(a, &reach.degraded);
+                let crosses =
+                    a.nodes > crate::headroom::nodes_per_leaf(&fabric.plan, fabric.ports_per_node);
+                let share = match tier_share {
+                    Some(s) if crosses => s,
+                    Some(_) => 1.0,
+                    None if !fewer.is_empty() => node_share,
+                    None => 1.0,
+                };
+                if cut.is_empty() && fewer.is_empty() && share >= 1.0 {
+                    continue;
+                }
+                let degraded_time = if !cut.is_empty() {
+                    None
+                } else if share >= 1.0 {
+                    Some(before)
+                } else {
+                    degraded.time(share, *i)
+                };
+                let lost: Vec<u32> = cut.iter().chain(&fewer).copied().collect();
+                // With no node to drop, a restart runs on what the failure left, as degraded.
+                let (restarted_time, given_up) = if lost.is_empty() {
+                    (degraded_time, 0)
+                } else {
+                    match (report.workloads.get(*i), spec.workloads.get(*i)) {
+                        (Some(WorkloadReport::Training(_)), Some(Workload::Training(t))) => {
+                            let (replicas, given_up) = replicas_lost(t, a, &lost, gpus_per_node);
+                            let left = t.parallelism.dp.saturating_sub(replicas);
+                            let step = *restarts
+                                .entry((*i, left))
+                                .or_insert_with(|| restarted_step(spec, *i, left));
+                            (step, given_up)
+                        }
+                        (Some(WorkloadReport::Inference(r)), _) => {
+                            let per_replica = u64::from(r.tp_nodes.max(1));
+                            let replicas: std::collections::BTreeSet<u64> = lost
+                                .iter()
+                                .map(|n| u64::from(n - a.first_node) / per_replica)
+                                .collect();
+                            let given_up = replicas.len() as u64 * per_replica * g;
+                            let left = u64::from(r.replicas).saturating_sub(replicas.len() as u64);
+                            ((left > 0).then_some(before), given_up)
+                        }
+                        // Storage and retrieval traffic carries on from the nodes left.
+                        _ => (Some(before), lost.len() as u64 * g),
+                    }
+                };
+                workloads.push(WorkloadAfter {
+                    workload: a.workload.clone(),
+                    measure: measure.to_string(),
+                    before,
+                    degraded: degraded_time,
+                    restarted: restarted_time,
+                    gpus_given_up: given_up,
+                });
+            }
+            let failure = Failure {
+                fabric: fabric.name.clone(),
+                element,
+                alike,
+                nodes_cut_off: reach.cut_off.len() as u32,
+                nodes_degraded: reach.degraded.len() as u32,
+                gpus_cut_off: reach.cut_off.len() as u64 * g,
+                gpus_affected: (reach.cut_off.len() + reach.degraded.len()) as u64 * g,
+                tiers,
+                workloads,
+            };
+            // Elements that do the same are one row, counted.
+            match out.iter_mut().find(|f| does_the_same(f, &failure)) {
+                Some(row) => row.alike += failure.alike,
+                None => out.push(failure),
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        (b.gpus_cut_off, b.gpus_affected)
+            .cmp(&(a.gpus_cut_off, a.gpus_affected))
+            .then_with(|| a.fabric.cmp(&b.fabric))
+            .then(a.element.cmp(&b.element))
+    });
+    out
+}
+
+/// Whether two failures take the same away (however many elements each stands for).
+fn does_the_same(a: &Failure, b: &Failure) -> bool {
+    (
+        &a.fabric,
+        a.element,
+        a.nodes_cut_off,
+        a.nodes_degraded,
+        &a.tiers,
+        &a.workloads,
+    ) == (
+        &b.fabric,
+        b.element,
+        b.nodes_cut_off,
+        b.nodes_degraded,
+        &b.tiers,
+        &b.workloads,
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,113 @@
+use super::*;
+use crate::examples;
+
+fn design(json: &str) -> (DesignSpec, Report) {
+    let spec = DesignSpec::from_json(json).unwrap();
+    let report = crate::evaluate(&spec).unwrap();
+    (spec, report)
+}
+
+fn of<'f>(failures: &'f [Failure], fabric: &str, element: Element) -> Vec<&'f Failure> {
+    failures
+        .iter()
+        .filter(|f| f.fabric == fabric && f.element == element)
+        .collect()
+}
+
+/// On the 16-node training example's rail-optimised compute fabric each leaf serves one rail
+/// of the 16 nodes: losing it costs those nodes one rail of eight, not their GPUs. Running on
+/// degraded, the job's network runs at 7/8 of its bandwidth, as the engine's what-if at that
+/// share computes it; restarting without the affected nodes would leave it no replica.
+#[test]
+fn losing_one_rail_optimised_leaf_costs_one_rail_of_the_nodes_it_serves_not_their_gpus() {
+    let (spec, report) = design(examples::SEVENTY_B_TRAINING);
+    let failures = failures(&spec, &report);
+    let leaves = of(&failures, "compute", Element::Leaf);
+    assert_eq!(leaves.len(), 1, "every leaf does the same: {leaves:?}");
+    let leaf = leaves[0];
+    assert_eq!(leaf.alike, report.fabrics[0].plan.leaves);
+    assert_eq!((leaf.nodes_cut_off, leaf.nodes_degraded), (0, 16));
+    assert_eq!(leaf.gpus_cut_off, 0);
+    assert_eq!(leaf.gpus_affected, 128);
+    let job = &leaf.workloads[0];
+    let at_seven_eighths = crate::evaluate_with(
+        &spec,
+        Conditions {
+            network_share: 7.0 / 8.0,
+            ideal_network: false,
+        },
+    )
+    .unwrap();
+    let WorkloadReport::Training(t) = &at_seven_eighths.workloads[0] else {
+        panic!("the example's first workload trains");
+    };
+    assert_eq!(job.degraded, Some(t.step_time.value));
+    assert!(job.degraded.unwrap().0 > job.before.0);
+    assert_eq!(
+        job.restarted, None,
+        "every replica holds one of the 16 nodes"
+    );
+    assert_eq!(job.gpus_given_up, 128);
+}
+
+/// One port of a node: the node runs on 7 of its 8 links, or the job restarts without the
+/// data-parallel replica that holds it, the 15 others each doing what they did: the global
+/// batch takes about 16/15 as long.
+#[test]
+fn restarting_without_one_port_s_node_drops_its_replica_and_the_batch_takes_longer() {
+    let (spec, report) = design(examples::SEVENTY_B_TRAINING);
+    let failures = failures(&spec, &report);
+    let ports = of(&failures, "compute", Element::Port);
+    assert_eq!(ports.iter().map(|p| p.alike).sum::<u32>(), 16 * 8);
+    let job = &ports[0].workloads[0];
+    let Workload::Training(t) = &spec.workloads[0] else {
+        panic!("the example's first workload trains");
+    };
+    let replica = u64::from(t.parallelism.tp * t.parallelism.pp);
+    assert_eq!(job.gpus_given_up, replica);
+    let dp = f64::from(t.parallelism.dp);
+    let expected = job.before.0 * dp / (dp - 1.0);
+    let restarted = job.restarted.unwrap().0;
+    assert!(
+        (restarted / expected - 1.0).abs() < 0.02,
+        "{restarted} s against about {expected} s"
+    );
+}
+
+/// A fabric of one switch loses every node with it: the service on it can neither run on
+/// nor restart.
+#[test]
+fn a_fabric_of_one_switch_loses_every_node_with_it() {
+    let (spec, report) = design(examples::SEVENTY_B_INFERENCE_400G);
+    let failures = failures(&spec, &report);
+    let worst = &failures[0];
+    assert_eq!(worst.element, Element::Leaf);
+    assert_eq!(worst.alike, 1);
+    assert_eq!(worst.nodes_cut_off, report.fabrics[0].attached_nodes);
+    let service = &worst.workloads[0];
+    assert_eq!((service.degraded, service.restarted), (None, None));
+}
+
+/// A spine whose loss leaves the leaf-spine tier what its traffic needs slows nothing: ECMP
+/// spreads the traffic over the spines left, and no workload is listed.
+#[test]
+fn a_spine_whose_loss_leaves_enough_bandwidth_slows_no_workload() {
+    let (spec, report) = design(examples::SUPERPOD_4SU);
+    let failures = failures(&spec, &report);
+    let spines = of(&failures, "compute", Element::Spine);
+    assert_eq!(spines.len(), 1);
+    assert_eq!(spines[0].alike, report.fabrics[0].plan.spines);
+    assert!(spines[0].workloads.is_empty(), "{:?}", spines[0]);
+    assert_eq!(spines[0].gpus_affected, 0);
+}
+
+/// Failures come ranked by blast radius: the GPUs cut off first, then those affected.
+#[test]
+fn failures_are_ranked_by_the_gpus_they_take() {
+    let (spec, report) = design(examples::HYBRID);
+    let failures = failures(&spec, &report);
+    assert!(failures.windows(2).all(
+        |w| (w[0].gpus_cut_off, w[0].gpus_affected) >= (w[1].gpus_cut_off, w[1].gpus_affected)
+    ));
+    assert!(failures[0].gpus_cut_off > 0);
+}
