@@ -111,6 +111,19 @@ fn evaluate_report(
             report
         })
         .collect();
+    // A fabric of fewer nodes than the cluster attaches the nodes its workloads run on.
+    for f in &mut fabrics {
+        if f.attached_nodes < spec.cluster.nodes {
+            let first = allocations
+                .iter()
+                .flatten()
+                .filter(|a| a.fabric == f.name && a.nodes > 0)
+                .map(|a| a.first_node)
+                .min()
+                .unwrap_or(1);
+            f.first_node = first.min(spec.cluster.nodes - f.attached_nodes + 1).max(1);
+        }
+    }
     let findings = findings::findings(spec, &fabrics, &workloads, &allocations);
     let gpus = spec.cluster.gpus();
     let totals = Totals::new(
@@ -207,6 +220,7 @@ fn fabric_report(
         switch_name: switch.name.to_string(),
         switch_choice: None,
         attached_nodes: nodes,
+        first_node: 1,
         ports_per_node: ppn,
         endpoints: plan.node_leaf_links,
         ports_used: plan.ports_used(),

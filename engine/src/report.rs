@@ -44,6 +44,18 @@ pub struct Report {
     pub failures: Vec<crate::failures::Failure>,
 }
 
+fn first_node() -> u32 {
+    1
+}
+
+impl FabricReport {
+    /// The cluster's nodes up to the fabric's last: its nodes are the last `attached_nodes` of
+    /// them. Arrays over the fabric's nodes are indexed by the cluster's node (from 0).
+    pub fn node_span(&self) -> u32 {
+        self.first_node.max(1) - 1 + self.attached_nodes
+    }
+}
+
 impl Report {
     /// This report of `spec` with what one failure of each element takes away.
     pub fn with_failures(mut self, spec: &crate::spec::DesignSpec) -> Report {
@@ -128,6 +140,11 @@ pub struct FabricReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch_choice: Option<SwitchChoice>,
     pub attached_nodes: u32,
+    /// The cluster's node (from 1) that is the fabric's first: a fabric of fewer nodes than the
+    /// cluster attaches those its workloads run on, from the first of them (1 in reports from
+    /// engines before it).
+    #[serde(default = "first_node")]
+    pub first_node: u32,
     pub ports_per_node: u32,
     pub endpoints: u32,
     pub plan: Plan,

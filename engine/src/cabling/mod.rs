@@ -154,7 +154,7 @@ impl<'a> Names<'a> {
         let plan = &fabric.plan;
         Names {
             fabric: &fabric.name,
-            nodes: digits(fabric.attached_nodes),
+            nodes: digits(fabric.node_span()),
             switches: digits(plan.leaves.max(plan.spines).max(plan.cores)),
         }
     }

@@ -93,7 +93,9 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
     let leaves_per_rail = (plan.leaves / rails).max(1);
     let (mut block, mut slot) = (0u32, 0u32);
     let (mut next_leaf, mut next_port) = (0u32, 0u32);
-    for n in 0..nodes {
+    // Nodes by their number in the cluster, from 0: the fabric's are the `nodes` from its first.
+    let first = fabric.first_node.max(1) - 1;
+    for n in first..first.saturating_add(nodes) {
         for r in 0..rails {
             let (leaf, leaf_port) = if rail_optimized {
                 (r * leaves_per_rail + block, slot)

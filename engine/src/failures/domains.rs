@@ -101,7 +101,7 @@ struct Walked {
 fn walk(fabric: &crate::report::FabricReport) -> Walked {
     let plan = &fabric.plan;
     let mut w = Walked {
-        node_links: vec![0; fabric.attached_nodes as usize],
+        node_links: vec![0; fabric.node_span() as usize],
         leaf_of: BTreeMap::new(),
         switch_links: [
             vec![[0; 3]; plan.leaves as usize],
@@ -374,7 +374,7 @@ pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
         let everywhere = |w: &Workload| Allocation {
             workload: w.name().to_string(),
             fabric: fabric.name.clone(),
-            first_node: 1,
+            first_node: fabric.first_node,
             nodes: fabric.attached_nodes,
             gpus: u64::from(fabric.attached_nodes) * g,
             replicas: 0,

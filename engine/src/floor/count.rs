@@ -365,7 +365,7 @@ pub(crate) fn walk(
                 cages_of(plan.spines),
                 cages_of(plan.cores),
             ],
-            host: vec![0u8; fabric.attached_nodes as usize * per_node],
+            host: vec![0u8; fabric.node_span() as usize * per_node],
             endpoint: [0; 5],
         },
     };

@@ -117,7 +117,7 @@ fn home_node(fabric: &FabricReport, leaf: u32) -> u32 {
     } else {
         (leaf * down) / rails
     };
-    node.min(fabric.attached_nodes.saturating_sub(1))
+    fabric.first_node.max(1) - 1 + node.min(fabric.attached_nodes.saturating_sub(1))
 }
 
 /// The switch power a rack must budget: the design's override, else the catalog's maximum

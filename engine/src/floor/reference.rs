@@ -30,7 +30,7 @@ pub(crate) fn tally_per_cable(
                 cages_of(plan.spines),
                 cages_of(plan.cores),
             ],
-            host: vec![0u8; fabric.attached_nodes as usize * per_node],
+            host: vec![0u8; fabric.node_span() as usize * per_node],
             endpoint: [0; CLASSES.len()],
             unreachable: 0,
         };

@@ -26,7 +26,7 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
     for (fi, fabric) in report.fabrics.iter().enumerate() {
         let names = Names {
             fabric: &fabric.name,
-            nodes: digits(fabric.attached_nodes),
+            nodes: digits(fabric.node_span()),
             switches: digits(
                 fabric
                     .plan

@@ -177,21 +177,21 @@ fn a_link_on_no_planned_port_or_a_second_neighbour_on_a_cabled_port_is_extra_and
 }
 
 const JSON0: &str = r#"{"lldp":[{"interface":[
- {"name":"swp1","via":"LLDP","chassis":[{"id":[{"type":"mac","value":"b8:59:9f:00:00:01"}],"name":[{"value":"node-01"}]}],
+ {"name":"swp1","via":"LLDP","chassis":[{"id":[{"type":"mac","value":"b8:59:9f:00:00:01"}],"name":[{"value":"node-33"}]}],
   "port":[{"id":[{"type":"mac","value":"b8:59:9f:00:00:02"}],"descr":[{"value":"inference-nic1"}]}]},
- {"name":"swp2","via":"LLDP","chassis":[{"name":[{"value":"node-01"}]}],
+ {"name":"swp2","via":"LLDP","chassis":[{"name":[{"value":"node-33"}]}],
   "port":[{"id":[{"type":"ifname","value":"inference-nic2"}]}]}]}]}"#;
 
 const JSON: &str = r#"{"lldp": {"interface": [
-  {"swp3": {"via": "LLDP", "chassis": {"node-02": {"id": {"type": "mac", "value": "b8:59:9f:00:00:03"}}},
+  {"swp3": {"via": "LLDP", "chassis": {"node-34": {"id": {"type": "mac", "value": "b8:59:9f:00:00:03"}}},
             "port": {"id": {"type": "ifname", "value": "inference-nic1"}, "descr": "inference-nic1"}}},
-  {"swp4": {"via": "LLDP", "chassis": {"node-02": {"id": {"type": "mac", "value": "b8:59:9f:00:00:04"}}},
+  {"swp4": {"via": "LLDP", "chassis": {"node-34": {"id": {"type": "mac", "value": "b8:59:9f:00:00:04"}}},
             "port": {"id": {"type": "ifname", "value": "inference-nic2"}}}}]}}"#;
 
-const NVUE: &str = r#"{"swp5": {"lldp": {"neighbor": {"node-03": {"chassis": {"chassis-id": "b8:59:9f:00:00:05",
-  "system-name": "node-03"}, "port": {"name": "inference-nic1", "description": "inference-nic1"}}}}}}"#;
+const NVUE: &str = r#"{"swp5": {"lldp": {"neighbor": {"node-35": {"chassis": {"chassis-id": "b8:59:9f:00:00:05",
+  "system-name": "node-35"}, "port": {"name": "inference-nic1", "description": "inference-nic1"}}}}}}"#;
 
-const SONIC: &str = r#"{"LLDP_ENTRY_TABLE:Ethernet6": {"lldp_rem_sys_name": "node-03", "lldp_rem_port_id": "inference-nic2",
+const SONIC: &str = r#"{"LLDP_ENTRY_TABLE:Ethernet6": {"lldp_rem_sys_name": "node-35", "lldp_rem_port_id": "inference-nic2",
   "lldp_rem_port_id_subtype": "5", "lldp_rem_port_desc": "inference-nic2", "lldp_rem_chassis_id": "b8:59:9f:00:00:06",
   "lldp_rem_chassis_id_subtype": "4"}, "LLDP_LOC_CHASSIS": {"lldp_loc_sys_name": "inference-leaf-01"}}"#;
 
@@ -209,7 +209,7 @@ fn lldpctl_json0_and_json_nvue_and_sonic_tables_read_as_the_planned_links() {
             links[0].peer_device.as_str(),
             links[0].peer_port.as_str()
         ),
-        ("swp1", "node-01", "inference-nic1")
+        ("swp1", "node-33", "inference-nic1")
     );
     assert_eq!(links[5].port, "Ethernet6");
     let result = check(&report, Some("inference"), &links);

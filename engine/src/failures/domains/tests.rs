@@ -111,3 +111,40 @@ fn failures_are_ranked_by_the_gpus_they_take() {
     ));
     assert!(failures[0].gpus_cut_off > 0);
 }
+
+/// The hybrid example's inference fabric attaches the 8 nodes its service runs on, not the
+/// cluster's first 8 (which train on the compute fabric): its cables end on those nodes, and
+/// losing its one switch stops the service.
+#[test]
+fn a_fabric_of_fewer_nodes_attaches_those_its_workloads_run_on() {
+    let (spec, report) = design(examples::HYBRID);
+    let inference = report
+        .fabrics
+        .iter()
+        .find(|f| f.name == "inference")
+        .unwrap();
+    let service = report
+        .allocations
+        .iter()
+        .find(|a| a.fabric == "inference")
+        .unwrap();
+    assert!(service.first_node > 1, "{service:?}");
+    assert_eq!(inference.first_node, service.first_node);
+    let sheet = crate::floor::cabling(&spec, &report).unwrap();
+    let mut nodes: Vec<&str> = sheet
+        .iter()
+        .filter(|c| c.fabric == "inference" && c.tier == "node-leaf")
+        .map(|c| c.a_device.as_str())
+        .collect();
+    nodes.dedup();
+    let expected: Vec<String> = (service.first_node..service.first_node + service.nodes)
+        .map(|n| format!("node-{n:02}"))
+        .collect();
+    assert_eq!(nodes, expected);
+    let failures = failures(&spec, &report);
+    let leaf = of(&failures, "inference", Element::Leaf)[0];
+    assert_eq!(leaf.nodes_cut_off, service.nodes);
+    let hit: Vec<&str> = leaf.workloads.iter().map(|w| w.workload.as_str()).collect();
+    assert_eq!(hit, [service.workload.as_str()]);
+    assert_eq!(leaf.workloads[0].degraded, None);
+}
