@@ -30,6 +30,7 @@ mod fast_hash;
 mod figure;
 mod findings;
 pub mod floor;
+pub mod goodput;
 pub mod handoff;
 mod headroom;
 mod inference;
@@ -74,8 +75,8 @@ pub use topology::{Layout, Plan};
 pub use training::memory::{memory_fit, Degrees, MemoryFit};
 pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Tuning};
 pub use units::{
-    thousands, BitRate, ByteRate, Bytes, Kilowatts, Metres, Ratio, Seconds, Share, Slowdown, Usd,
-    Watts, GB, GIB,
+    rounded, thousands, BitRate, ByteRate, Bytes, Kilowatts, Metres, Ratio, Seconds, Share,
+    Slowdown, Usd, Watts, GB, GIB,
 };
 
 /// Version of this engine, stored with every saved revision so that a report computed by an

@@ -105,8 +105,8 @@ pub mod render {
     use crate::charts::studies::{self, Chart, Charts};
     use crate::report::html::blocks_view;
     use crate::report::{
-        assumption_table, comparison_table, failure_blocks, floor_blocks, operating_blocks,
-        spine_loss_table, Block,
+        assumption_table, comparison_table, failure_blocks, floor_blocks, goodput_blocks,
+        operating_blocks, spine_loss_table, Block,
     };
     use engine::{DesignSpec, Report};
     use leptos::prelude::*;
@@ -178,6 +178,7 @@ pub mod render {
         let assumptions = blocks_view(&[Block::Table(assumption_table(&spec))]);
         let floor = blocks_view(&floor_blocks(&spec, &report));
         let failures = blocks_view(&failure_blocks(&engine::failures::failures(&spec, &report)));
+        let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(&spec, &report)));
         let operations = blocks_view(&operating_blocks(&spec, &report));
         let fabrics = report
             .fabrics
@@ -215,6 +216,7 @@ pub mod render {
                 {workloads}
                 <div class="floor">{floor}</div>
                 <div class="failures">{failures}</div>
+                <div class="goodput">{goodput}</div>
                 <div class="operating">{operations}</div>
                 <h2>"Assumptions and sources"</h2>
                 <div>{assumptions}</div>

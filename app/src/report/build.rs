@@ -52,6 +52,9 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         &losses,
     ));
     blocks.extend(super::failures::failure_blocks(&failures));
+    blocks.extend(super::goodput::goodput_blocks(&engine::goodput::goodput(
+        spec, report,
+    )));
     blocks.extend(operating_blocks(spec, report));
     blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);

@@ -10,6 +10,7 @@ mod engine_version;
 mod fabrics;
 mod failures;
 mod floor;
+mod goodput;
 pub mod html;
 mod operating;
 mod sources;
@@ -27,6 +28,7 @@ pub use fabrics::{
 };
 pub use failures::failure_blocks;
 pub use floor::floor_blocks;
+pub use goodput::goodput_blocks;
 pub use operating::{assumption_table, operating_blocks};
 pub use whatifs::{comparison_table, spine_loss_table};
 pub use workloads::{

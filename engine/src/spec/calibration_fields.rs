@@ -34,7 +34,7 @@ impl CalibrationField {
 }
 
 /// The figures an architect is told to check against their own measurements.
-pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
+pub const CALIBRATION_FIELDS: [CalibrationField; 9] = [
     CalibrationField {
         field: "infiniband_efficiency",
         label: "InfiniBand efficiency",
@@ -116,6 +116,28 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 7] = [
         pessimistic: None,
         get: |c| c.collective_base_latency_us,
         set: |c, v| c.collective_base_latency_us = v,
+    },
+    CalibrationField {
+        field: "interruptions_per_1000_gpu_days",
+        label: "Job interruptions",
+        unit: "per 1,000 GPU-days",
+        source: "Llama 3, arXiv:2407.21783 §3.3.4: 419 unexpected interruptions in 54 days on \
+                 16,384 H100 GPUs",
+        estimate: false,
+        pessimistic: None,
+        get: |c| c.interruptions_per_1000_gpu_days,
+        set: |c, v| c.interruptions_per_1000_gpu_days = v,
+    },
+    CalibrationField {
+        field: "restart_minutes",
+        label: "Restart after an interruption",
+        unit: "minutes",
+        source: "detecting the failure, rescheduling and loading the last checkpoint: no public \
+                 figure for a given cluster, so a long one",
+        estimate: true,
+        pessimistic: None,
+        get: |c| c.restart_minutes,
+        set: |c, v| c.restart_minutes = v,
     },
 ];
 

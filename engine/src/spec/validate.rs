@@ -362,6 +362,22 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
     ] {
         check.number(At("calibration", field), value, 0.0, false, 1e6, " µs");
     }
+    check.number(
+        "calibration.interruptions_per_1000_gpu_days",
+        c.interruptions_per_1000_gpu_days,
+        0.0,
+        false,
+        1e6,
+        " per 1,000 GPU-days",
+    );
+    check.number(
+        "calibration.restart_minutes",
+        c.restart_minutes,
+        0.0,
+        false,
+        1e6,
+        " minutes",
+    );
     if !(1..=128).contains(&c.qps_per_connection) {
         check.fail(
             "calibration.qps_per_connection",

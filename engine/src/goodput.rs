@@ -1,0 +1,205 @@
+//! What interruptions cost a training job over time: how often it is interrupted (its GPUs ×
+//! the interruption rate per GPU-day), the checkpoint interval that keeps most of its time
+//! useful given the design's own checkpoint write time, and its goodput, the share of time it
+//! trains, at the design's interval and at the best one; and how goodput moves with the
+//! checkpoint's write bandwidth, which is what turns storage bandwidth into money.
+//!
+//! With δ the time to write a checkpoint (training waits for it), M the mean time between
+//! interruptions, R the restart time and τ the interval between checkpoints: each interval
+//! spends δ writing, and each interruption loses on average half an interval of work and the
+//! restart, so goodput ≈ 1 − δ/τ − (τ/2 + R)/M; Young's interval τ = √(2δM) maximises it
+//! (Young, CACM 1974), Daly's refines it when δ is not small against M (Daly, FGCS 2006).
+
+use crate::figure::Figure;
+use crate::report::{Report, WorkloadReport};
+use crate::spec::{DesignSpec, Workload};
+use crate::units::{Seconds, Share};
+use serde::{Deserialize, Serialize};
+
+const SECONDS_PER_DAY: f64 = 86_400.0;
+
+const YOUNG: &str =
+    "Young, A first order approximation to the optimum checkpoint interval, CACM 1974";
+const DALY: &str =
+    "Daly, A higher order estimate of the optimum checkpoint interval for restart dumps, FGCS 2006";
+const GOODPUT: &str = "1 − δ/τ − (τ/2 + R)/M: time writing checkpoints, and per interruption half an interval of work lost and the restart (Young, CACM 1974)";
+
+/// Checkpoint write bandwidths the study compares, as multiples of the design's.
+pub const WRITE_BANDWIDTH_MULTIPLES: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+
+/// One training job's interruptions and goodput.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Goodput {
+    pub workload: String,
+    pub gpus: u64,
+    /// Expected interruptions a day.
+    pub interruptions_per_day: f64,
+    /// M: the mean time between interruptions.
+    pub mean_time_between: Figure<Seconds>,
+    pub restart: Seconds,
+    /// The storage workload whose checkpoint the job writes, and δ, its write time; absent
+    /// when the design has none.
+    pub checkpoint: Option<Checkpointing>,
+}
+
+/// A job's checkpointing: its write time, the intervals, and the goodput they give.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Checkpointing {
+    pub storage: String,
+    /// δ.
+    pub write_time: Seconds,
+    /// Young's interval √(2δM) and Daly's.
+    pub young: Figure<Seconds>,
+    pub daly: Figure<Seconds>,
+    /// The interval the design checkpoints at, and its goodput.
+    pub interval: Seconds,
+    pub goodput: Figure<Share>,
+    /// The goodput at Daly's interval.
+    pub best_goodput: Figure<Share>,
+    /// At each of [`WRITE_BANDWIDTH_MULTIPLES`] of the design's write bandwidth: δ, Daly's
+    /// interval and the goodput there.
+    pub by_write_bandwidth: Vec<BandwidthPoint>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct BandwidthPoint {
+    pub multiple: f64,
+    pub write_time: Seconds,
+    pub interval: Seconds,
+    pub goodput: Share,
+}
+
+/// Young's interval √(2δM).
+pub fn young(write: Seconds, mtbi: Seconds) -> Seconds {
+    Seconds((2.0 * write.0 * mtbi.0).sqrt())
+}
+
+/// Daly's interval: √(2δM)·(1 + ⅓√(δ/2M) + (δ/2M)/9) − δ while δ < 2M, else M.
+pub fn daly(write: Seconds, mtbi: Seconds) -> Seconds {
+    let (d, m) = (write.0, mtbi.0);
+    if d >= 2.0 * m {
+        return mtbi;
+    }
+    let x = d / (2.0 * m);
+    Seconds((2.0 * d * m).sqrt() * (1.0 + x.sqrt() / 3.0 + x / 9.0) - d)
+}
+
+/// The share of time spent training with write time δ, interval τ, restart R and mean time
+/// between interruptions M, in 0..1.
+pub fn goodput_at(write: Seconds, interval: Seconds, restart: Seconds, mtbi: Seconds) -> Share {
+    if interval.0 <= 0.0 || mtbi.0 <= 0.0 {
+        return Share(0.0);
+    }
+    let lost = write.0 / interval.0 + (interval.0 / 2.0 + restart.0) / mtbi.0;
+    Share((1.0 - lost).clamp(0.0, 1.0))
+}
+
+/// The storage workload whose checkpoint training job `t` writes: the one sized for its model's
+/// parameters, else the design's first.
+fn storage_of<'s>(
+    spec: &'s DesignSpec,
+    report: &'s Report,
+    t: &crate::spec::Training,
+) -> Option<(&'s crate::spec::Storage, &'s crate::report::StorageReport)> {
+    let pairs = || {
+        spec.workloads
+            .iter()
+            .zip(&report.workloads)
+            .filter_map(|(w, r)| match (w, r) {
+                (Workload::Storage(s), WorkloadReport::Storage(r)) => Some((s, r)),
+                _ => None,
+            })
+    };
+    pairs()
+        .find(|(s, _)| s.checkpoint.parameters == Some(t.model.parameters))
+        .or_else(|| pairs().next())
+}
+
+/// Every training job's interruptions and goodput in `spec` evaluated as `report`.
+pub fn goodput(spec: &DesignSpec, report: &Report) -> Vec<Goodput> {
+    let c = &spec.calibration;
+    let restart = Seconds(c.restart_minutes * 60.0);
+    spec.workloads
+        .iter()
+        .zip(&report.workloads)
+        .filter_map(|(w, r)| match (w, r) {
+            (Workload::Training(t), WorkloadReport::Training(r)) => Some((t, r)),
+            _ => None,
+        })
+        .map(|(t, r)| {
+            let per_day = c.interruptions_per_1000_gpu_days / 1000.0 * r.gpus as f64;
+            let m = if per_day > 0.0 {
+                Seconds(SECONDS_PER_DAY / per_day)
+            } else {
+                Seconds(f64::INFINITY)
+            };
+            let mean_time_between = Figure::new(
+                m,
+                "M = 1 day ÷ (GPUs × interruptions per GPU-day)",
+                "Llama 3, arXiv:2407.21783 §3.3.4 (the default rate)",
+            )
+            .worked(format_args!(
+                "1 day ÷ ({} GPUs × {} per 1,000 GPU-days) = {m}",
+                r.gpus, c.interruptions_per_1000_gpu_days
+            ));
+            let checkpoint = storage_of(spec, report, t)
+                .map(|(s, sr)| checkpointing(s, sr.checkpoint_write_time.value, restart, m));
+            Goodput {
+                workload: t.name.clone(),
+                gpus: r.gpus,
+                interruptions_per_day: per_day,
+                mean_time_between,
+                restart,
+                checkpoint,
+            }
+        })
+        .collect()
+}
+
+fn checkpointing(
+    storage: &crate::spec::Storage,
+    write: Seconds,
+    restart: Seconds,
+    m: Seconds,
+) -> Checkpointing {
+    let young_interval = young(write, m);
+    let daly_interval = daly(write, m);
+    let interval = Seconds(storage.checkpoint.interval_minutes * 60.0);
+    let goodput = goodput_at(write, interval, restart, m);
+    let best = goodput_at(write, daly_interval, restart, m);
+    Checkpointing {
+        storage: storage.name.clone(),
+        write_time: write,
+        young: Figure::new(young_interval, "τ = √(2δM)", YOUNG)
+            .worked(format_args!("√(2 × {write} × {m}) = {young_interval}")),
+        daly: Figure::new(
+            daly_interval,
+            "τ = √(2δM)·(1 + ⅓√(δ/2M) + (δ/2M)/9) − δ",
+            DALY,
+        ),
+        interval,
+        goodput: Figure::new(goodput, GOODPUT, YOUNG).worked(format_args!(
+            "1 − {write}/{interval} − ({interval}/2 + {restart})/{m} = {goodput}"
+        )),
+        best_goodput: Figure::new(best, GOODPUT, DALY),
+        by_write_bandwidth: WRITE_BANDWIDTH_MULTIPLES
+            .iter()
+            .map(|&k| {
+                let d = Seconds(write.0 / k);
+                let tau = daly(d, m);
+                BandwidthPoint {
+                    multiple: k,
+                    write_time: d,
+                    interval: tau,
+                    goodput: goodput_at(d, tau, restart, m),
+                }
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
