@@ -16,10 +16,11 @@ use crate::report::{Finding, Severity};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// One rack lost.
+/// One rack lost (or one row, all its racks at once).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RackLoss {
+    /// The rack's name, or the row's ("row 2").
     pub rack: String,
     /// Nodes standing in the rack.
     pub nodes: u32,
@@ -89,10 +90,46 @@ pub fn rack_losses(
     allocations: &[Allocation],
     gpus_per_node: u32,
 ) -> Vec<RackLoss> {
+    losses(floor, sheet, allocations, gpus_per_node, |rack| {
+        rack.name.clone()
+    })
+}
+
+/// Every row's loss (its power distribution or cooling, say), as [`rack_losses`]: what every
+/// rack of the row takes at once. `rack` of each loss names the row, "row 1".
+pub fn row_losses(
+    floor: &FloorReport,
+    sheet: &[Cable],
+    allocations: &[Allocation],
+    gpus_per_node: u32,
+) -> Vec<RackLoss> {
+    losses(floor, sheet, allocations, gpus_per_node, |rack| {
+        format!("row {}", rack.row)
+    })
+}
+
+/// The losses of the places `place` puts each rack in (the rack itself, or its row).
+fn losses(
+    floor: &FloorReport,
+    sheet: &[Cable],
+    allocations: &[Allocation],
+    gpus_per_node: u32,
+    place: impl Fn(&crate::floor::Rack) -> String,
+) -> Vec<RackLoss> {
+    // The place of each rack, by the rack's name as the sheet gives it.
+    let places: BTreeMap<&str, String> = floor
+        .racks
+        .iter()
+        .map(|r| (r.name.as_str(), place(r)))
+        .collect();
+    let place_of = |rack: &str| places.get(rack).map(String::as_str);
     // Per fabric, per node: its links to the fabric, and how many end in each rack.
     let mut links: BTreeMap<&str, BTreeMap<u32, NodeLinks>> = BTreeMap::new();
     for c in sheet.iter().filter(|c| c.tier == "node-leaf") {
-        let (Some(node), Some(rack)) = (node_number(&c.a_device), c.z_rack.as_deref()) else {
+        let (Some(node), Some(rack)) = (
+            node_number(&c.a_device),
+            c.z_rack.as_deref().and_then(place_of),
+        ) else {
             continue;
         };
         let entry = links
@@ -108,21 +145,21 @@ pub fn rack_losses(
     let mut standing: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
     let mut tallies: BTreeMap<(&str, &str), Tally> = BTreeMap::new();
     for rack in &floor.racks {
+        let Some(here) = place_of(&rack.name) else {
+            continue;
+        };
         for d in &rack.devices {
             if d.role == "node" {
                 if let Some(n) = node_number(&d.label) {
-                    stands.insert(n, rack.name.as_str());
-                    standing.entry(rack.name.as_str()).or_default().push(n);
+                    stands.insert(n, here);
+                    standing.entry(here).or_default().push(n);
                 }
             } else if let Some(fabric) = links.keys().find(|f| {
                 d.label
                     .strip_prefix(**f)
                     .is_some_and(|rest| rest.starts_with('-'))
             }) {
-                tallies
-                    .entry((rack.name.as_str(), fabric))
-                    .or_default()
-                    .switches += 1;
+                tallies.entry((here, fabric)).or_default().switches += 1;
             }
         }
     }
@@ -143,11 +180,17 @@ pub fn rack_losses(
             }
         }
     }
-    let mut out: Vec<RackLoss> = floor
+    // Each place once, in the floor's order.
+    let mut seen = std::collections::BTreeSet::new();
+    let order: Vec<&str> = floor
         .racks
         .iter()
-        .filter_map(|rack| {
-            let name = rack.name.as_str();
+        .filter_map(|r| place_of(&r.name))
+        .filter(|p| seen.insert(*p))
+        .collect();
+    let mut out: Vec<RackLoss> = order
+        .into_iter()
+        .filter_map(|name| {
             let standing = standing.get(name).map_or(&[][..], Vec::as_slice);
             let fabrics: Vec<(&str, &Tally)> = tallies
                 .range((name, "")..)
@@ -175,7 +218,7 @@ pub fn rack_losses(
                 })
                 .collect();
             Some(RackLoss {
-                rack: rack.name.clone(),
+                rack: name.to_string(),
                 nodes: standing.len() as u32,
                 gpus: standing.len() as u64 * u64::from(gpus_per_node),
                 fabrics: fabrics

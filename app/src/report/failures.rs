@@ -71,9 +71,19 @@ fn each(f: &Failure, line: impl Fn(&WorkloadAfter) -> String) -> String {
     }
 }
 
-/// The failures section: the table, ranked, or a note when the design has no fabric.
-pub fn failure_blocks(failures: &[Failure]) -> Vec<Block> {
+/// What one power feed's loss takes, by the floor's feeds.
+fn feeds(feeds: engine::Feeds) -> &'static str {
+    match feeds {
+        engine::Feeds::Dual => "Power: every rack has A and B feeds from independent sources, each able to carry the whole rack (the floor checks each rack's load against its budget), so one feed's loss stops nothing; a rack over its budget is a finding of the floor.",
+        engine::Feeds::Single => "Power: every rack has one feed, so a feed's loss is its rack's: the floor section says what losing each rack, and each row, takes away.",
+    }
+}
+
+/// The failures section of a design on a floor with `feeds`: the table, ranked, or a note when
+/// the design has no fabric.
+pub fn failure_blocks(failures: &[Failure], floor_feeds: engine::Feeds) -> Vec<Block> {
     let mut blocks = vec![heading(1, "failures", "What one failure takes away")];
+    blocks.push(note(feeds(floor_feeds)));
     if failures.is_empty() {
         blocks.push(note("The design has no fabric link that can fail."));
         return blocks;
@@ -181,7 +191,7 @@ mod tests {
         let spec = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_TRAINING).unwrap();
         let report = engine::evaluate(&spec).unwrap();
         let failures = engine::failures::failures(&spec, &report);
-        let blocks = failure_blocks(&failures);
+        let blocks = failure_blocks(&failures, spec.floor.feeds);
         let table = blocks
             .iter()
             .find_map(|b| match b {

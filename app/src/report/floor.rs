@@ -95,33 +95,51 @@ pub(super) fn rack_losses(spec: &DesignSpec, report: &Report, plan: &FloorReport
     if cables > failures::MAX_CABLES {
         return Err(cables);
     }
-    Ok(floor::cabling(spec, report).map_or_else(
-        |_| Vec::new(),
-        |sheet| {
-            failures::rack_losses(
-                plan,
-                &sheet,
-                &report.allocations,
-                spec.cluster.gpus_per_node,
-            )
-        },
-    ))
+    let Ok(sheet) = floor::cabling(spec, report) else {
+        return Ok(Places::default());
+    };
+    let (allocations, gpus) = (&report.allocations, spec.cluster.gpus_per_node);
+    Ok(Places {
+        racks: failures::rack_losses(plan, &sheet, allocations, gpus),
+        rows: failures::row_losses(plan, &sheet, allocations, gpus),
+    })
 }
 
-/// Every rack's loss, or the design's cable count when there are too many to lay out.
-pub(super) type Losses = Result<Vec<RackLoss>, u64>;
+/// What losing each rack, and each row, takes away.
+#[derive(Default)]
+pub(super) struct Places {
+    pub racks: Vec<RackLoss>,
+    pub rows: Vec<RackLoss>,
+}
 
-/// The racks whose loss takes most away, with what each takes: its nodes, each fabric's
-/// switches and the nodes it cuts off or leaves with fewer links, and the workloads hit.
-fn what_a_rack_takes(losses: &[RackLoss]) -> super::Table {
+/// Every rack's and row's loss, or the design's cable count when there are too many to lay out.
+pub(super) type Losses = Result<Places, u64>;
+
+/// The racks (or rows) whose loss takes most away, with what each takes: its nodes, each
+/// fabric's switches and the nodes it cuts off or leaves with fewer links, and the workloads hit.
+fn what_a_place_takes(losses: &[RackLoss], rows: bool) -> super::Table {
     const SHOWN: usize = 8;
+    let (caption, place) = if rows {
+        (
+            format!(
+                "What losing one row takes away (its power distribution or cooling, every rack of it at once): the {} rows that take most",
+                losses.len().min(SHOWN)
+            ),
+            "Row",
+        )
+    } else {
+        (
+            format!(
+                "What losing one rack takes away: the {} racks that take most",
+                losses.len().min(SHOWN)
+            ),
+            "Rack",
+        )
+    };
     let mut t = table(
-        format!(
-            "What losing one rack takes away: the {} racks that take most",
-            losses.len().min(SHOWN)
-        ),
+        caption,
         &[
-            ("Rack", false),
+            (place, false),
             ("Nodes in it", true),
             ("Fabrics", false),
             ("Workloads that lose nodes", false),
@@ -166,7 +184,7 @@ fn what_a_rack_takes(losses: &[RackLoss]) -> super::Table {
             })
             .collect(),
     );
-    t.id = Some("rack-losses".into());
+    t.id = Some(if rows { "row-losses" } else { "rack-losses" }.into());
     t
 }
 
@@ -245,8 +263,8 @@ pub(super) fn floor_section(
         .cloned()
         .chain(
             losses
-                .as_deref()
-                .map(failures::findings)
+                .as_ref()
+                .map(|l| failures::findings(&l.racks))
                 .unwrap_or_default(),
         )
         .collect();
@@ -254,10 +272,17 @@ pub(super) fn floor_section(
         blocks.push(findings_block(&findings));
     }
     match losses {
-        Ok(losses) if losses.is_empty() => {}
-        Ok(losses) => blocks.push(Block::Table(what_a_rack_takes(losses))),
+        Ok(places) => {
+            if !places.racks.is_empty() {
+                blocks.push(Block::Table(what_a_place_takes(&places.racks, false)));
+            }
+            // A floor of one row loses it with its racks: the row's table would say nothing new.
+            if plan.rows > 1 && !places.rows.is_empty() {
+                blocks.push(Block::Table(what_a_place_takes(&places.rows, true)));
+            }
+        }
         Err(cables) => blocks.push(note(format!(
-            "What losing one rack takes away is worked out for designs of up to {} cables; this one has {}.",
+            "What losing one rack or row takes away is worked out for designs of up to {} cables; this one has {}.",
             engine::thousands(failures::MAX_CABLES as f64),
             engine::thousands(*cables as f64)
         ))),

@@ -60,3 +60,33 @@ fn leaves_spread_over_the_rows_keep_most_nodes_on_the_fabric() {
     assert_eq!(with_nodes.gpus, u64::from(with_nodes.nodes) * 8);
     assert!(with_nodes.workloads[0].1 >= with_nodes.nodes);
 }
+
+/// A row's loss takes every rack of it at once: its nodes are its racks' nodes together, and
+/// the SuperPOD's rows each hold nodes of the training job.
+#[test]
+fn losing_a_row_takes_every_rack_of_it_at_once() {
+    let spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
+    let report = crate::evaluate(&spec).unwrap();
+    let floor = crate::floor::plan(&spec, &report);
+    let sheet = crate::floor::cabling(&spec, &report).unwrap();
+    let racks = rack_losses(&floor, &sheet, &report.allocations, 8);
+    let rows = row_losses(&floor, &sheet, &report.allocations, 8);
+    assert!(floor.rows > 1, "{} rows", floor.rows);
+    for row in &rows {
+        let number: u32 = row.rack.strip_prefix("row ").unwrap().parse().unwrap();
+        let in_row: u32 = floor
+            .racks
+            .iter()
+            .filter(|r| r.row == number)
+            .filter_map(|r| racks.iter().find(|l| l.rack == r.name))
+            .map(|l| l.nodes)
+            .sum();
+        assert_eq!(row.nodes, in_row, "{row:?}");
+    }
+    let nodes: u32 = rows.iter().map(|r| r.nodes).sum();
+    assert_eq!(nodes, spec.cluster.nodes);
+    assert!(rows[0]
+        .workloads
+        .iter()
+        .any(|(w, _)| w == "Llama 3.1 405B pre-training"));
+}

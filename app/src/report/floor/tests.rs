@@ -28,3 +28,21 @@ fn a_rack_says_what_it_holds_in_words_singular_for_one() {
     };
     assert_eq!(holds(&rack), "2 leaves, 1 spine");
 }
+
+/// The SuperPOD's floor of several rows says what losing one row takes, beside its racks.
+#[test]
+fn a_floor_of_several_rows_says_what_losing_one_takes() {
+    let spec = engine::DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+    let report = engine::evaluate(&spec).unwrap();
+    let blocks = super::floor_blocks(&spec, &report);
+    let table = |id: &str| {
+        blocks.iter().find_map(|b| match b {
+            super::Block::Table(t) if t.id.as_deref() == Some(id) => Some(t),
+            _ => None,
+        })
+    };
+    let rows = table("row-losses").expect("a table of row losses");
+    assert_eq!(rows.columns[0].title, "Row");
+    assert!(rows.rows[0][0].starts_with("row "), "{:?}", rows.rows[0]);
+    assert!(table("rack-losses").is_some());
+}
