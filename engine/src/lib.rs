@@ -17,6 +17,7 @@ pub mod allocation;
 pub mod asbuilt;
 mod assumptions;
 pub mod baseline;
+pub mod bill_diff;
 mod bom;
 pub mod cabling;
 pub mod catalog;

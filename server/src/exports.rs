@@ -85,6 +85,36 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
     write(std::iter::once(header).chain(rows))
 }
 
+/// What changes in the bill to order from one design to another: a row per item of each fabric
+/// that differs, the dearest first.
+pub fn bill_difference(diff: &engine::bill_diff::BillDiff) -> Result<String, csv::Error> {
+    let header = [
+        "fabric",
+        "item",
+        "model",
+        "change",
+        "quantity_before",
+        "quantity_after",
+        "cost_delta_usd",
+        "power_delta_w",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = diff.items.iter().map(|i| {
+        vec![
+            cell(&i.fabric),
+            cell(&i.item),
+            cell(&i.description),
+            i.change.label().to_string(),
+            i.quantity_before.to_string(),
+            i.quantity_after.to_string(),
+            money(i.cost_delta),
+            format!("{:.1}", i.power_delta.0),
+        ]
+    });
+    write(std::iter::once(header).chain(rows))
+}
+
 /// Cables of every fabric of `report`, as the sizing counts them.
 pub fn cables(report: &Report) -> u64 {
     report
@@ -160,7 +190,7 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
     Ok(write(rows))
 }
 
-fn csv_response(result: Result<String, csv::Error>, file: String) -> Response {
+pub(crate) fn csv_response(result: Result<String, csv::Error>, file: String) -> Response {
     match result {
         Ok(text) => attachment(CSV, text, &file),
         Err(e) => {

@@ -14,7 +14,7 @@ use app::pages::design_view::{design_page, DesignView};
 use app::pages::document::{message, unavailable, Page};
 use app::pages::import::{created_page, import_page};
 use app::pages::my_designs::my_designs_page;
-use app::store::{DesignHead, DesignId, EditKey, SaveError, Sort, Store};
+use app::store::{DesignHead, DesignId, EditKey, SaveError, Sort, Store, StoredRevision};
 use axum::extract::{Path, Query, State};
 use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -55,6 +55,7 @@ pub fn routes(pages: Pages) -> Router {
         .route("/designs", get(my_designs))
         .route("/sources", get(sources))
         .route("/compare", get(compare.layer(COMPUTES)))
+        .route("/compare/bill.csv", get(compare_bill.layer(COMPUTES)))
         .route("/import", get(import_form).post(import.layer(WRITES)))
         .with_state(pages)
 }
@@ -230,11 +231,14 @@ struct CompareQuery {
 
 /// Two designs or revisions side by side. Both are evaluated and the page drawn on the
 /// blocking pool: CPU work, kept off the async workers.
-async fn compare(State(pages): State<Pages>, Query(query): Query<CompareQuery>) -> Answer {
-    let inputs = [query.a.unwrap_or_default(), query.b.unwrap_or_default()];
+/// The revisions the compare form's references name, each with its reference, and what was
+/// wrong with each that names none.
+type Found = (Vec<Option<(String, StoredRevision)>>, Vec<String>);
+
+async fn look_up(pages: &Pages, inputs: &[String; 2]) -> Result<Found, PageError> {
     let mut errors = vec![];
     let mut found = vec![];
-    for (name, text) in ["A", "B"].iter().zip(&inputs) {
+    for (name, text) in ["A", "B"].iter().zip(inputs) {
         if text.trim().is_empty() {
             found.push(None);
             continue;
@@ -251,6 +255,42 @@ async fn compare(State(pages): State<Pages>, Query(query): Query<CompareQuery>) 
         }
         found.push(revision.map(|r| (text.clone(), r)));
     }
+    Ok((found, errors))
+}
+
+/// What changes in the bill to order from design A to design B, as a spreadsheet.
+async fn compare_bill(State(pages): State<Pages>, Query(query): Query<CompareQuery>) -> Answer {
+    let inputs = [query.a.unwrap_or_default(), query.b.unwrap_or_default()];
+    let (found, errors) = look_up(&pages, &inputs).await?;
+    let [Some((_, a)), Some((_, b))] = <[_; 2]>::try_from(found).unwrap_or([None, None]) else {
+        let why = if errors.is_empty() {
+            "Name two designs or revisions, as the compare page does (a=…&b=…).".to_string()
+        } else {
+            errors.join(" ")
+        };
+        return Err(PageError::Page(message(404, "Nothing to compare", why)));
+    };
+    let made = tokio::task::spawn_blocking(move || {
+        let before = engine::evaluate(&a.spec).map_err(|e| format!("Design A: {e}"))?;
+        let after = engine::evaluate(&b.spec).map_err(|e| format!("Design B: {e}"))?;
+        Ok::<_, String>(crate::exports::bill_difference(
+            &engine::bill_diff::bill_diff(&before, &after),
+        ))
+    });
+    Ok(match made.await {
+        Ok(Ok(csv)) => crate::exports::csv_response(csv, "compare-bill.csv".into()),
+        Ok(Err(reason)) => html(&message(422, "No bill to compare", reason)),
+        Err(_) => html(&message(
+            500,
+            "Something went wrong",
+            "The bills could not be compared.".into(),
+        )),
+    })
+}
+
+async fn compare(State(pages): State<Pages>, Query(query): Query<CompareQuery>) -> Answer {
+    let inputs = [query.a.unwrap_or_default(), query.b.unwrap_or_default()];
+    let (found, errors) = look_up(&pages, &inputs).await?;
     let page = tokio::task::spawn_blocking(move || {
         let sides: Vec<Option<Side>> = found
             .into_iter()

@@ -246,6 +246,51 @@ async fn compare_highlights_the_inputs_that_differ_and_shows_both_outputs_and_he
         2,
         "one headroom chart per side"
     );
+    // The bill to order, A to B: twice the nodes orders more, and the spreadsheet of the lines
+    // that differ adds up to the difference of the two headline costs.
+    let bill = &html[html.find(r#"id="bill-difference""#).unwrap()..];
+    assert!(bill.contains("Ordering B instead of A costs "), "{bill}");
+    assert!(
+        bill[..bill.find("</p>").unwrap()].contains(" more "),
+        "{bill}"
+    );
+    let anchor = r#"id="compare-bill-csv" href=""#;
+    let link = &html[html.find(anchor).unwrap() + anchor.len()..];
+    let link = link[..link.find('"').unwrap()].replace("&amp;", "&");
+    let response = server.get(&link).await;
+    assert_eq!(response.status(), 200, "{link}");
+    let csv = response.text().await.unwrap();
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    assert_eq!(
+        reader.headers().unwrap(),
+        vec![
+            "fabric",
+            "item",
+            "model",
+            "change",
+            "quantity_before",
+            "quantity_after",
+            "cost_delta_usd",
+            "power_delta_w"
+        ]
+    );
+    let delta: f64 = reader
+        .records()
+        .map(|r| r.unwrap()[6].parse::<f64>().unwrap())
+        .sum();
+    let cost = |spec: Value| {
+        let spec = engine::DesignSpec::from_value(spec).unwrap();
+        engine::evaluate(&spec).unwrap().network().cost_usd.0
+    };
+    let headline = cost(with_gpus(512)) - cost(seventy_b_on_256_gpus());
+    assert!(
+        (delta - headline).abs() < 0.05,
+        "{delta} against {headline}"
+    );
+    assert_eq!(
+        server.get("/compare/bill.csv?a=nonsense&b=").await.status(),
+        404
+    );
     let (status, html) = server.page("/compare?a=nonsense&b=").await;
     assert_eq!(status, 404);
     assert!(html.contains("Design A: no design or revision"));

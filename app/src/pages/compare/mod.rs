@@ -124,6 +124,10 @@ fn comparison(a: &Side, b: &Side) -> String {
         n => format!("{n} inputs differ:"),
     };
     let outputs = outputs_table(a, b, &la, &lb);
+    let bill = match (&a.report, &b.report) {
+        (Ok(x), Ok(y)) => bill_section(&engine::bill_diff::bill_diff(x, y), a, b).into_any(),
+        _ => ().into_any(),
+    };
     let charts = |side: &Side| {
         match &side.report {
         Ok(report) => report
@@ -153,6 +157,7 @@ fn comparison(a: &Side, b: &Side) -> String {
             <h2 id="outputs-heading">"Key outputs"</h2>
             {outputs}
         </section>
+        {bill}
         <section class="panel" aria-labelledby="headroom-heading">
             <h2 id="headroom-heading">"Bandwidth headroom per tier"</h2>
             <div class="side-by-side">
@@ -162,6 +167,80 @@ fn comparison(a: &Side, b: &Side) -> String {
         </section>
     }
     .to_html()
+}
+
+/// The address of the bill difference of `a` and `b` as a spreadsheet.
+pub fn bill_csv_link(a: &str, b: &str) -> String {
+    let query = serde_urlencoded::to_string([("a", a), ("b", b)]).unwrap_or_default();
+    format!("/compare/bill.csv?{query}")
+}
+
+/// What ordering B instead of A changes in the bill: each item added, removed or changed,
+/// the dearest first, with the spreadsheet of it.
+fn bill_section(diff: &engine::bill_diff::BillDiff, a: &Side, b: &Side) -> impl IntoView {
+    let more = if diff.cost_delta.0 >= 0.0 {
+        "more"
+    } else {
+        "less"
+    };
+    let summary = if diff.items.is_empty() {
+        "Both bills to order are the same.".to_string()
+    } else {
+        format!(
+            "Ordering B instead of A costs {} {more} ({} against {}) and draws {} {}: {} lines differ.",
+            crate::money::usd(engine::Usd(diff.cost_delta.0.abs())),
+            crate::money::usd(diff.cost_after),
+            crate::money::usd(diff.cost_before),
+            crate::money::watts(engine::Watts(diff.power_delta.0.abs())),
+            if diff.power_delta.0 >= 0.0 { "more" } else { "less" },
+            diff.items.len()
+        )
+    };
+    let signed = |v: f64, text: String| {
+        if v > 0.0 {
+            format!("+{text}")
+        } else if v < 0.0 {
+            format!("−{text}")
+        } else {
+            text
+        }
+    };
+    let rows = diff
+        .items
+        .iter()
+        .map(|i| {
+            view! {
+                <tr>
+                    <td>{i.fabric.clone()}</td>
+                    <td>{i.description.clone()}</td>
+                    <td>{i.change.label()}</td>
+                    <td class="num">{format!("{} → {}", i.quantity_before, i.quantity_after)}</td>
+                    <td class="num">{signed(i.cost_delta.0, crate::money::usd(engine::Usd(i.cost_delta.0.abs())))}</td>
+                    <td class="num">{signed(i.power_delta.0, crate::money::watts(engine::Watts(i.power_delta.0.abs())))}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let table = (!diff.items.is_empty()).then(|| {
+        view! {
+            <table class="compare-bill" id="compare-bill">
+                <caption>"Bill to order, A to B: each line that differs, the dearest first"</caption>
+                <thead><tr>
+                    <th scope="col">"Fabric"</th><th scope="col">"Item"</th><th scope="col">"Change"</th>
+                    <th scope="col">"Quantity"</th><th scope="col">"Cost"</th><th scope="col">"Power"</th>
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        }
+    });
+    view! {
+        <section class="panel" aria-labelledby="bill-heading">
+            <h2 id="bill-heading">"Bill of materials"</h2>
+            <p id="bill-difference">{summary}</p>
+            {table}
+            <p><a id="compare-bill-csv" href=bill_csv_link(&a.reference, &b.reference)>"The difference as a spreadsheet (CSV)"</a></p>
+        </section>
+    }
 }
 
 /// Headline figures, totals and per-fabric size of both sides, row by row.
