@@ -25,7 +25,10 @@ use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{self, MethodRouter};
 use axum::{Json, Router};
-use bodies::{Created, Design, Links, Revision, RevisionList, SaveRequest, Saved, SearchBody};
+use bodies::{
+    BillDifferenceRequest, Created, Design, Links, Revision, RevisionList, SaveRequest, Saved,
+    SearchBody,
+};
 use engine::search::SearchResult;
 use engine::{DesignSpec, Report, SpecErrors};
 use openapi::{schema, Operation};
@@ -72,6 +75,27 @@ pub fn endpoints() -> Vec<Endpoint> {
                 edit_key: false,
             },
             handler: routing::post(evaluate.layer(COMPUTES)),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::POST,
+                path: "/api/bill-difference",
+                id: "billDifference",
+                summary: "What changes in the bill to order from one spec to another",
+                description: "Each item of each fabric added, removed or changed in quantity or \
+                    price, with the cost and power it adds or takes away, the dearest first; the \
+                    bills are those the designs order as placed on their floors. A field error \
+                    names the spec it is in (`before.` or `after.`).",
+                request: Some(schema::<BillDifferenceRequest>),
+                answer: (
+                    200,
+                    "The lines that differ and the totals",
+                    schema::<engine::bill_diff::BillDiff>,
+                ),
+                refusals: READS_A_SPEC,
+                edit_key: false,
+            },
+            handler: routing::post(bill_difference.layer(COMPUTES)),
         },
         Endpoint {
             operation: Operation {
@@ -291,6 +315,34 @@ async fn evaluate(body: Bytes) -> Answer {
     })
     .await
     .map_err(|_| Failure(AppError::Internal("the evaluation could not be run".into())))?;
+    answer
+}
+
+/// Both specs of the body evaluated, and what ordering the second instead of the first changes
+/// in the bill; on the blocking pool, as an evaluation.
+async fn bill_difference(body: Bytes) -> Answer {
+    let BillDifferenceRequest { before, after } = json_body(&body)?;
+    let answer = tokio::task::spawn_blocking(move || {
+        let side = |spec, name: &str| {
+            evaluated(spec).map_err(|Failure(e)| match e {
+                AppError::Invalid(fields) => Failure(AppError::Invalid(
+                    fields
+                        .into_iter()
+                        .map(|mut f| {
+                            f.path = format!("{name}.{}", f.path);
+                            f
+                        })
+                        .collect(),
+                )),
+                other => Failure(other),
+            })
+        };
+        let (_, before) = side(before, "before")?;
+        let (_, after) = side(after, "after")?;
+        Ok::<_, Failure>(Json(engine::bill_diff::bill_diff(&before, &after)).into_response())
+    })
+    .await
+    .map_err(|_| Failure(AppError::Internal("the bills could not be compared".into())))?;
     answer
 }
 

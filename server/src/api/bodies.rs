@@ -19,6 +19,17 @@ pub struct SaveRequest {
     pub note: String,
 }
 
+/// Two specs whose bills to order are compared: what ordering `after` instead of `before`
+/// changes.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BillDifferenceRequest {
+    #[schemars(with = "engine::AnySpecVersion")]
+    pub before: serde_json::Value,
+    #[schemars(with = "engine::AnySpecVersion")]
+    pub after: serde_json::Value,
+}
+
 /// Where a revision is shown, exported and handed over.
 #[derive(Serialize, JsonSchema)]
 pub struct Links {

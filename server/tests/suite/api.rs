@@ -269,6 +269,20 @@ async fn every_operation_in_the_openapi_document_answers_as_its_schemas_say() {
                     (Some(seventy_b_on_256_gpus()), false),
                     (Some(search.clone()), false),
                 ],
+                "post" if path == "/api/bill-difference" => vec![
+                    (
+                        Some(
+                            json!({"before": seventy_b_on_256_gpus(), "after": seventy_b_on_256_gpus()}),
+                        ),
+                        false,
+                    ),
+                    (
+                        Some(
+                            json!({"before": seventy_b_on_256_gpus(), "after": {"schema_version": 3}}),
+                        ),
+                        false,
+                    ),
+                ],
                 "post" => vec![
                     (Some(json!({"spec": seventy_b_on_256_gpus()})), true),
                     (Some(json!({"spec": {"schema_version": 2}})), true),
@@ -308,7 +322,7 @@ async fn every_operation_in_the_openapi_document_answers_as_its_schemas_say() {
     }
     assert_eq!(
         exchanges.len(),
-        17 + engine::examples::ALL.len(),
+        20 + engine::examples::ALL.len(),
         "{exchanges:#?}"
     );
     server.stop().await;
@@ -345,4 +359,38 @@ fn openapi_validator_accepts(document: &Value, exchanges: &[Value]) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The API compares two specs' bills to order: growing the cluster adds switches, and the
+/// lines add up to the difference of the two headline costs; an error names the spec it is in.
+#[tokio::test]
+async fn the_api_says_what_changes_in_the_bill_from_one_spec_to_another() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let before = serde_json::from_str::<Value>(engine::examples::SEVENTY_B_TRAINING).unwrap();
+    let mut after = before.clone();
+    after["cluster"]["nodes"] = json!(32);
+    after["workloads"][0]["parallelism"]["dp"] = json!(32);
+    after["workloads"][0]["global_batch"] = json!(32 * 16);
+    let body = json!({"before": before, "after": after}).to_string();
+    let response = post(&server, "/api/bill-difference", body, None).await;
+    assert_eq!(response.status(), 200);
+    let diff: engine::bill_diff::BillDiff = response.json().await.unwrap();
+    let cost = |spec: &Value| {
+        let spec = engine::DesignSpec::from_value(spec.clone()).unwrap();
+        engine::evaluate(&spec).unwrap().network().cost_usd.0
+    };
+    assert!((diff.cost_delta.0 - (cost(&after) - cost(&before))).abs() < 1e-6);
+    assert!(diff.items.iter().any(|i| i.item.starts_with("switch:")));
+    let mut wrong = after.clone();
+    wrong["cluster"]["nodes"] = json!(0);
+    let body = json!({"before": before, "after": wrong}).to_string();
+    let response = post(&server, "/api/bill-difference", body, None).await;
+    assert_eq!(response.status(), 422);
+    let answer: Value = response.json().await.unwrap();
+    assert!(
+        answer.to_string().contains("after.cluster.nodes"),
+        "{answer}"
+    );
+    server.stop().await;
 }
