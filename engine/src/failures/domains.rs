@@ -282,31 +282,6 @@ fn time_of(report: &WorkloadReport) -> Option<(&'static str, Seconds)> {
     }
 }
 
-/// Evaluations of `spec` with the network at each share asked for, kept by share.
-struct Degraded<'a> {
-    spec: &'a DesignSpec,
-    kept: Vec<(f64, Option<Report>)>,
-}
-
-impl Degraded<'_> {
-    fn time(&mut self, share: f64, workload: usize) -> Option<Seconds> {
-        let at = match self.kept.iter().position(|(s, _)| *s == share) {
-            Some(i) => i,
-            None => {
-                let conditions = Conditions {
-                    network_share: share,
-                    ideal_network: false,
-                };
-                let report = crate::evaluate_unplaced(self.spec, conditions).ok();
-                self.kept.push((share, report));
-                self.kept.len() - 1
-            }
-        };
-        let report = self.kept[at].1.as_ref()?;
-        time_of(report.workloads.get(workload)?).map(|(_, t)| t)
-    }
-}
-
 /// Data-parallel replicas of training job `t` (running as `a`) that hold one of `lost`
 /// (nodes from 1), and the GPUs they hold.
 fn replicas_lost(
@@ -356,42 +331,182 @@ fn restarted_step(spec: &DesignSpec, i: usize, left: u32) -> Option<Seconds> {
     ))
 }
 
+/// The design's evaluations a failure asks for, each made once: with the network at a share
+/// of its bandwidth, and with a training job on fewer replicas.
+struct Evaluations<'a> {
+    spec: &'a DesignSpec,
+    degraded: Vec<(f64, Option<Report>)>,
+    restarted: BTreeMap<(usize, u32), Option<Seconds>>,
+}
+
+impl Evaluations<'_> {
+    /// Workload `workload`'s time with the network at `share` of its bandwidth.
+    fn degraded(&mut self, share: f64, workload: usize) -> Option<Seconds> {
+        let at = match self.degraded.iter().position(|(s, _)| *s == share) {
+            Some(i) => i,
+            None => {
+                let conditions = Conditions {
+                    network_share: share,
+                    ideal_network: false,
+                };
+                let report = crate::evaluate_unplaced(self.spec, conditions).ok();
+                self.degraded.push((share, report));
+                self.degraded.len() - 1
+            }
+        };
+        let report = self.degraded[at].1.as_ref()?;
+        time_of(report.workloads.get(workload)?).map(|(_, t)| t)
+    }
+
+    /// [`restarted_step`], once per job and replicas left.
+    fn restarted(&mut self, workload: usize, left: u32) -> Option<Seconds> {
+        let spec = self.spec;
+        *self
+            .restarted
+            .entry((workload, left))
+            .or_insert_with(|| restarted_step(spec, workload, left))
+    }
+}
+
+/// The share of its bandwidth a workload on `fabric` (running as `a`, with nodes on fewer links
+/// or not) keeps when `element` fails with `reach`: on a node left with fewer links, (links − 1)
+/// of its links, since a ring runs at its slowest member; across a tier of switches, what ECMP
+/// spreads over the switches left against what the tier's traffic needs, for a workload that
+/// crosses it.
+fn share_kept(
+    fabric: &crate::report::FabricReport,
+    w: &Walked,
+    (element, reach): (Element, &Reach),
+    a: &Allocation,
+    on_fewer_links: bool,
+) -> f64 {
+    let level = match element {
+        Element::Spine => 1,
+        Element::Core => 2,
+        _ if on_fewer_links => {
+            let links = fabric.ports_per_node.max(1);
+            return f64::from(links - 1) / f64::from(links);
+        }
+        _ => return 1.0,
+    };
+    let crosses = a.nodes > crate::headroom::nodes_per_leaf(&fabric.plan, fabric.ports_per_node);
+    let Some(t) = fabric.tiers.iter().find(|t| t.tier == TIERS[level]) else {
+        return 1.0;
+    };
+    if !crosses || t.required.0 <= 0.0 {
+        return 1.0;
+    }
+    let lost = f64::from(reach.links[level]) / f64::from(w.level_links[level].max(1));
+    (t.available.0 * (1.0 - lost) / t.required.0).min(1.0)
+}
+
+/// Workload `i` of the design (running as `a`) after `element` fails with `reach`, under both
+/// policies; `None` when the failure does not reach it.
+fn after(
+    evaluations: &mut Evaluations,
+    report: &Report,
+    fabric: &crate::report::FabricReport,
+    w: &Walked,
+    element: Element,
+    reach: &Reach,
+    (i, a): (usize, &Allocation),
+) -> Option<WorkloadAfter> {
+    let (measure, before) = time_of(report.workloads.get(i)?)?;
+    let spec = evaluations.spec;
+    let g = u64::from(spec.cluster.gpus_per_node);
+    let cut = hit(a, &reach.cut_off);
+    let fewer = hit(a, &reach.degraded);
+    let share = share_kept(fabric, w, (element, reach), a, !fewer.is_empty());
+    if cut.is_empty() && fewer.is_empty() && share >= 1.0 {
+        return None;
+    }
+    let degraded = if !cut.is_empty() {
+        None
+    } else if share >= 1.0 {
+        Some(before)
+    } else {
+        evaluations.degraded(share, i)
+    };
+    let lost: Vec<u32> = cut.iter().chain(&fewer).copied().collect();
+    // With no node to drop, a restart runs on what the failure left, as degraded.
+    let (restarted, gpus_given_up) = if lost.is_empty() {
+        (degraded, 0)
+    } else {
+        match (report.workloads.get(i), spec.workloads.get(i)) {
+            (Some(WorkloadReport::Training(_)), Some(Workload::Training(t))) => {
+                let (replicas, given_up) = replicas_lost(t, a, &lost, spec.cluster.gpus_per_node);
+                let left = t.parallelism.dp.saturating_sub(replicas);
+                (evaluations.restarted(i, left), given_up)
+            }
+            (Some(WorkloadReport::Inference(r)), _) => {
+                let per_replica = u64::from(r.tp_nodes.max(1));
+                let replicas: std::collections::BTreeSet<u64> = lost
+                    .iter()
+                    .map(|n| u64::from(n - a.first_node) / per_replica)
+                    .collect();
+                let left = u64::from(r.replicas).saturating_sub(replicas.len() as u64);
+                (
+                    (left > 0).then_some(before),
+                    replicas.len() as u64 * per_replica * g,
+                )
+            }
+            // Storage and retrieval traffic carries on from the nodes left.
+            _ => (Some(before), lost.len() as u64 * g),
+        }
+    };
+    Some(WorkloadAfter {
+        workload: a.workload.clone(),
+        measure: measure.to_string(),
+        before,
+        degraded,
+        restarted,
+        gpus_given_up,
+    })
+}
+
+/// Each workload on `fabric`, where it runs: a training job or a service on its own nodes;
+/// storage traffic and retrieval from every node of the fabric.
+fn on_fabric(
+    spec: &DesignSpec,
+    report: &Report,
+    fabric: &crate::report::FabricReport,
+) -> Vec<(usize, Allocation)> {
+    let g = u64::from(spec.cluster.gpus_per_node);
+    spec.workloads
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.fabric() == fabric.name)
+        .map(|(i, w)| {
+            let own = report.allocations.iter().find(|a| a.workload == w.name());
+            let everywhere = || Allocation {
+                workload: w.name().to_string(),
+                fabric: fabric.name.clone(),
+                first_node: fabric.first_node,
+                nodes: fabric.attached_nodes,
+                gpus: u64::from(fabric.attached_nodes) * g,
+                replicas: 0,
+                stated: false,
+            };
+            (i, own.cloned().unwrap_or_else(everywhere))
+        })
+        .collect()
+}
+
 /// Every element's failure on every fabric of `spec` evaluated as `report`, those that take
 /// the most GPUs away first (cut off, then affected), then by fabric and element.
 pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
-    let gpus_per_node = spec.cluster.gpus_per_node;
-    let g = u64::from(gpus_per_node);
-    let mut degraded = Degraded {
+    let g = u64::from(spec.cluster.gpus_per_node);
+    let mut evaluations = Evaluations {
         spec,
-        kept: Vec::new(),
+        degraded: Vec::new(),
+        restarted: BTreeMap::new(),
     };
-    let mut restarts: BTreeMap<(usize, u32), Option<Seconds>> = BTreeMap::new();
     let mut out: Vec<Failure> = Vec::new();
     for fabric in &report.fabrics {
         let w = walk(fabric);
-        // Each workload on the fabric, where it runs: a training job or a service on its own
-        // nodes; storage traffic and retrieval from every node of the fabric.
-        let everywhere = |w: &Workload| Allocation {
-            workload: w.name().to_string(),
-            fabric: fabric.name.clone(),
-            first_node: fabric.first_node,
-            nodes: fabric.attached_nodes,
-            gpus: u64::from(fabric.attached_nodes) * g,
-            replicas: 0,
-            stated: false,
-        };
-        let on_fabric: Vec<(usize, Allocation)> = spec
-            .workloads
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| w.fabric() == fabric.name)
-            .map(|(i, w)| {
-                let own = report.allocations.iter().find(|a| a.workload == w.name());
-                (i, own.cloned().unwrap_or_else(|| everywhere(w)))
-            })
-            .collect();
+        let workloads = on_fabric(spec, report, fabric);
         for (element, reach, alike) in reaches(fabric, &w) {
-            let tiers: Vec<(String, Share)> = TIERS
+            let tiers = TIERS
                 .iter()
                 .zip(reach.links.iter().zip(w.level_links))
                 .filter(|(_, (lost, all))| **lost > 0 && *all > 0)
@@ -399,87 +514,6 @@ pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
                     (tier.to_string(), Share(f64::from(*lost) / f64::from(all)))
                 })
                 .collect();
-            // The share of its bandwidth a workload keeps: a degraded node keeps (links − lost)
-            // of its links; a tier between switches keeps what ECMP spreads over the rest.
-            let node_share = if reach.degraded.is_empty() {
-                1.0
-            } else {
-                let links = fabric.ports_per_node.max(1);
-                f64::from(links - 1) / f64::from(links)
-            };
-            let switch_tier = match element {
-                Element::Spine => Some(1),
-                Element::Core => Some(2),
-                _ => None,
-            };
-            let tier_share = switch_tier.and_then(|level| {
-                let t = fabric.tiers.iter().find(|t| t.tier == TIERS[level])?;
-                let lost = f64::from(reach.links[level]) / f64::from(w.level_links[level].max(1));
-                let available = t.available.0 * (1.0 - lost);
-                (t.required.0 > 0.0).then(|| (available / t.required.0).min(1.0))
-            });
-            let mut workloads = Vec::new();
-            for (i, a) in &on_fabric {
-                let Some((measure, before)) = report.workloads.get(*i).and_then(time_of) else {
-                    continue;
-                };
-                let cut = hit(a, &reach.cut_off);
-                let fewer = hit(a, &reach.degraded);
-                let crosses =
-                    a.nodes > crate::headroom::nodes_per_leaf(&fabric.plan, fabric.ports_per_node);
-                let share = match tier_share {
-                    Some(s) if crosses => s,
-                    Some(_) => 1.0,
-                    None if !fewer.is_empty() => node_share,
-                    None => 1.0,
-                };
-                if cut.is_empty() && fewer.is_empty() && share >= 1.0 {
-                    continue;
-                }
-                let degraded_time = if !cut.is_empty() {
-                    None
-                } else if share >= 1.0 {
-                    Some(before)
-                } else {
-                    degraded.time(share, *i)
-                };
-                let lost: Vec<u32> = cut.iter().chain(&fewer).copied().collect();
-                // With no node to drop, a restart runs on what the failure left, as degraded.
-                let (restarted_time, given_up) = if lost.is_empty() {
-                    (degraded_time, 0)
-                } else {
-                    match (report.workloads.get(*i), spec.workloads.get(*i)) {
-                        (Some(WorkloadReport::Training(_)), Some(Workload::Training(t))) => {
-                            let (replicas, given_up) = replicas_lost(t, a, &lost, gpus_per_node);
-                            let left = t.parallelism.dp.saturating_sub(replicas);
-                            let step = *restarts
-                                .entry((*i, left))
-                                .or_insert_with(|| restarted_step(spec, *i, left));
-                            (step, given_up)
-                        }
-                        (Some(WorkloadReport::Inference(r)), _) => {
-                            let per_replica = u64::from(r.tp_nodes.max(1));
-                            let replicas: std::collections::BTreeSet<u64> = lost
-                                .iter()
-                                .map(|n| u64::from(n - a.first_node) / per_replica)
-                                .collect();
-                            let given_up = replicas.len() as u64 * per_replica * g;
-                            let left = u64::from(r.replicas).saturating_sub(replicas.len() as u64);
-                            ((left > 0).then_some(before), given_up)
-                        }
-                        // Storage and retrieval traffic carries on from the nodes left.
-                        _ => (Some(before), lost.len() as u64 * g),
-                    }
-                };
-                workloads.push(WorkloadAfter {
-                    workload: a.workload.clone(),
-                    measure: measure.to_string(),
-                    before,
-                    degraded: degraded_time,
-                    restarted: restarted_time,
-                    gpus_given_up: given_up,
-                });
-            }
             let failure = Failure {
                 fabric: fabric.name.clone(),
                 element,
@@ -489,7 +523,20 @@ pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
                 gpus_cut_off: reach.cut_off.len() as u64 * g,
                 gpus_affected: (reach.cut_off.len() + reach.degraded.len()) as u64 * g,
                 tiers,
-                workloads,
+                workloads: workloads
+                    .iter()
+                    .filter_map(|(i, a)| {
+                        after(
+                            &mut evaluations,
+                            report,
+                            fabric,
+                            &w,
+                            element,
+                            &reach,
+                            (*i, a),
+                        )
+                    })
+                    .collect(),
             };
             // Elements that do the same are one row, counted.
             match out.iter_mut().find(|f| does_the_same(f, &failure)) {
