@@ -38,6 +38,8 @@ pub struct SearchForm {
     pub read_headroom: String,
     /// Most switch tiers any fabric may have, empty for any.
     pub max_tiers: String,
+    /// Most GPUs the worst single failure may cut off, empty for any.
+    pub failure_gpus: String,
     /// Nodes every fabric must grow to without re-cabling, empty for the design's own.
     pub growth_nodes: String,
     /// Leaf oversubscriptions to try, as a list (`1, 2, 3`); empty keeps each fabric's.
@@ -67,6 +69,7 @@ impl Default for SearchForm {
             every_switch: true,
             read_headroom: String::new(),
             max_tiers: String::new(),
+            failure_gpus: String::new(),
             growth_nodes: String::new(),
             leaf_oversubscription: String::new(),
             nics_per_node: String::new(),
@@ -109,15 +112,20 @@ pub fn technology_field(t: Technology) -> String {
 
 /// An optional whole number of at least 1 typed into the field labelled `label`.
 fn optional_count(text: &str, label: &str, errors: &mut Vec<String>) -> Option<u32> {
+    optional_whole(text, label, 1, errors)
+}
+
+/// A whole number of at least `least` typed into the field labelled `label`, or none.
+fn optional_whole(text: &str, label: &str, least: u32, errors: &mut Vec<String>) -> Option<u32> {
     let text = text.trim();
     if text.is_empty() {
         return None;
     }
     match text.parse::<u32>() {
-        Ok(v) if v >= 1 => Some(v),
+        Ok(v) if v >= least => Some(v),
         _ => {
             errors.push(format!(
-                "{label}: {text:?} is not a whole number of at least 1"
+                "{label}: {text:?} is not a whole number of at least {least}"
             ));
             None
         }
@@ -197,6 +205,7 @@ impl SearchForm {
             every_switch: query.contains_key("every-switch"),
             read_headroom: text("read-headroom"),
             max_tiers: text("tiers"),
+            failure_gpus: text("failure-gpus"),
             growth_nodes: text("growth"),
             leaf_oversubscription: text("leaf-oversubscription"),
             nics_per_node: text("nics"),
@@ -216,6 +225,7 @@ impl SearchForm {
             ("power".to_string(), self.power_kw.clone()),
             ("read-headroom".to_string(), self.read_headroom.clone()),
             ("tiers".to_string(), self.max_tiers.clone()),
+            ("failure-gpus".to_string(), self.failure_gpus.clone()),
             ("growth".to_string(), self.growth_nodes.clone()),
             (
                 "leaf-oversubscription".to_string(),
@@ -265,6 +275,12 @@ impl SearchForm {
             &mut errors,
         );
         let max_tiers = optional_count(&self.max_tiers, "Most switch tiers", &mut errors);
+        let failure_gpus = optional_whole(
+            &self.failure_gpus,
+            "Most GPUs one failure may cut off",
+            0,
+            &mut errors,
+        );
         let growth = optional_count(&self.growth_nodes, "Grow to, nodes", &mut errors);
         let leaf = list(
             &self.leaf_oversubscription,
@@ -301,6 +317,7 @@ impl SearchForm {
         request.freedoms.nics_per_node = nics;
         request.freedoms.arrangements = self.arrangements.clone();
         request.constraints.max_tiers = max_tiers;
+        request.constraints.max_gpus_cut_off_by_one_failure = failure_gpus.map(u64::from);
         request.constraints.growth_target_nodes = growth;
         request.constraints.max_cost_usd = budget.map(engine::Usd);
         request.constraints.max_power_w = power.map(|kw| engine::Kilowatts(kw).to_watts());

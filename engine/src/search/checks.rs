@@ -26,6 +26,8 @@ pub enum Measure {
     Power,
     /// Most switch tiers of any fabric.
     Tiers,
+    /// GPUs the worst single failure of any fabric cuts off.
+    FailureGpus,
 }
 
 impl Measure {
@@ -36,7 +38,7 @@ impl Measure {
             | Measure::AddedLatency(i)
             | Measure::Checkpoint(i)
             | Measure::ReadHeadroom(i) => Some(i),
-            Measure::Cost | Measure::Power | Measure::Tiers => None,
+            Measure::Cost | Measure::Power | Measure::Tiers | Measure::FailureGpus => None,
         }
     }
 
@@ -150,6 +152,15 @@ pub fn checks(request: &SearchRequest) -> Vec<Check> {
             limit.0,
         ));
     }
+    if let Some(limit) = c.max_gpus_cut_off_by_one_failure {
+        out.push(constraint(
+            "constraints.max_gpus_cut_off_by_one_failure",
+            "GPUs the worst single failure cuts off",
+            "GPUs",
+            Measure::FailureGpus,
+            limit as f64,
+        ));
+    }
     if let Some(limit) = c.max_tiers {
         out.push(constraint(
             "constraints.max_tiers",
@@ -225,9 +236,9 @@ fn workload_checks(out: &mut Vec<Check>, at: &str, i: usize, w: &Workload, l: &L
     }
 }
 
-/// The value `measure` takes in `report`. A workload figure the report lacks (a training job
-/// that needs no network) counts as perfect: it cannot break a target.
-pub fn value(measure: Measure, report: &Report) -> f64 {
+/// The value `measure` takes in `report` of `spec`. A workload figure the report lacks (a
+/// training job that needs no network) counts as perfect: it cannot break a target.
+pub fn value(measure: Measure, spec: &crate::spec::DesignSpec, report: &Report) -> f64 {
     match measure {
         Measure::Slowdown(i) => match report.workloads.get(i) {
             Some(WorkloadReport::Training(t)) => t
@@ -260,5 +271,13 @@ pub fn value(measure: Measure, report: &Report) -> f64 {
                 .max()
                 .unwrap_or(0),
         ),
+        Measure::FailureGpus => worst_failure_gpus(spec, report) as f64,
     }
+}
+
+/// GPUs the worst single failure of `spec` evaluated as `report` cuts off.
+pub fn worst_failure_gpus(spec: &crate::spec::DesignSpec, report: &Report) -> u64 {
+    crate::failures::failures(spec, report)
+        .first()
+        .map_or(0, |f| f.gpus_cut_off)
 }

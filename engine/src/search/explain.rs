@@ -98,13 +98,14 @@ pub struct NoDesign {
 impl Search {
     /// Every check measured on candidate `id`, or `None` when the engine cannot evaluate it.
     pub fn measure(&self, id: u64) -> Option<Vec<Measured>> {
-        let report = evaluate_unplaced(&self.space.spec(id)?, Conditions::NORMAL).ok()?;
+        let spec = self.space.spec(id)?;
+        let report = evaluate_unplaced(&spec, Conditions::NORMAL).ok()?;
         Some(
             self.checks
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    let value = checks::value(c.measure, &report);
+                    let value = checks::value(c.measure, &spec, &report);
                     Measured {
                         check: i,
                         value,

@@ -17,6 +17,8 @@ pub(crate) struct Part {
     cost: f64,
     power: f64,
     tiers: u32,
+    /// GPUs the fabric's worst single failure cuts off, where a check asks.
+    failure_gpus: u64,
     slowdown: Option<f64>,
     latency: Option<f64>,
     /// (check index, value) for the checks on the workloads this fabric carries.
@@ -52,7 +54,7 @@ impl Parts {
         options: &[usize],
         figures: &mut Figures,
     ) -> Result<(), String> {
-        let (mut cost, mut power, mut tiers) = (0.0, 0.0, 0u32);
+        let (mut cost, mut power, mut tiers, mut failure_gpus) = (0.0, 0.0, 0u32, 0u64);
         let (mut slowdown, mut latency): (Option<f64>, Option<f64>) = (None, None);
         figures.values.clear();
         figures
@@ -68,6 +70,7 @@ impl Parts {
             cost += part.cost;
             power += part.power;
             tiers = tiers.max(part.tiers);
+            failure_gpus = failure_gpus.max(part.failure_gpus);
             slowdown = larger(slowdown, part.slowdown);
             latency = larger(latency, part.latency);
             for &(i, v) in &part.values {
@@ -79,6 +82,7 @@ impl Parts {
                 Measure::Cost => *v = cost,
                 Measure::Power => *v = power,
                 Measure::Tiers => *v = f64::from(tiers),
+                Measure::FailureGpus => *v = failure_gpus as f64,
                 _ => {}
             }
         }
@@ -149,7 +153,7 @@ fn part(
         .filter_map(|(c, check)| {
             let i = check.measure.workload()?;
             let l = local(i)?;
-            Some((c, checks::value(check.measure.on(l), &report)))
+            Some((c, checks::value(check.measure.on(l), &spec, &report)))
         })
         .collect();
     let h = &report.headline;
@@ -162,6 +166,11 @@ fn part(
             .map(|f| f.plan.tiers)
             .max()
             .unwrap_or(0),
+        failure_gpus: if checks.iter().any(|c| c.measure == Measure::FailureGpus) {
+            checks::worst_failure_gpus(&spec, &report)
+        } else {
+            0
+        },
         slowdown: h.worst_training_slowdown.map(|r| r.0),
         latency: h.worst_added_latency_per_token.map(|s| s.0),
         values,

@@ -128,6 +128,10 @@ pub struct Constraints {
     /// Most switch tiers any fabric may have.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tiers: Option<u32>,
+    /// Most GPUs the worst single failure (a NIC port, a leaf, a spine, a core switch, a rail)
+    /// may cut off from a fabric ([`crate::failures::failures`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_gpus_cut_off_by_one_failure: Option<u64>,
     /// Nodes every fabric must grow to without re-cabling; replaces the base design's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub growth_target_nodes: Option<u32>,

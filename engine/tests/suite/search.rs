@@ -616,3 +616,30 @@ fn a_ten_percent_sample_finds_a_point_near_each_point_of_the_exact_frontier() {
         assert!(near, "nothing sampled near {point:?} ({space} candidates)");
     }
 }
+
+/// A search held to "the worst single failure cuts no GPU off" keeps only designs whose every
+/// node has more than one link to each fabric: with one NIC per node, losing a port or its cable
+/// cuts a node off, and such candidates fail the check.
+#[test]
+fn a_search_held_to_no_gpu_cut_off_by_one_failure_keeps_nodes_on_several_links() {
+    // The compute fabric alone: the example's storage hangs every node on one switch.
+    let mut base = training_base();
+    base.workloads
+        .retain(|w| matches!(w, Workload::Training(_)));
+    base.fabrics.retain(|f| f.name == "compute");
+    let mut request = SearchRequest::new(base);
+    request.freedoms.nics_per_node = vec![1, 8];
+    let unconstrained = search(request.clone()).unwrap();
+    request.constraints.max_gpus_cut_off_by_one_failure = Some(0);
+    let constrained = search(request).unwrap();
+    assert!(
+        constrained.feasible < unconstrained.feasible,
+        "{} of {}",
+        constrained.feasible,
+        unconstrained.feasible
+    );
+    assert!(!constrained.frontier.is_empty());
+    for candidate in &constrained.frontier {
+        assert!(candidate.choice.nics_per_node > 1, "{:?}", candidate.choice);
+    }
+}

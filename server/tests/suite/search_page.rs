@@ -143,3 +143,35 @@ async fn the_search_page_is_sent_as_the_search_runs_form_then_progress_then_answ
     assert_eq!(page.matches("<main").count(), 1);
     server.stop().await;
 }
+
+/// "Most GPUs one failure may cut off" holds the search to it: the inference example's fabric
+/// is one switch, whose loss cuts every node off, so nothing meets 0 and the page names that
+/// check as the one nobody meets; a number that is not one is refused naming the field.
+#[tokio::test]
+async fn the_search_holds_designs_to_the_gpus_one_failure_may_cut_off() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server
+        .create(&example(engine::examples::SEVENTY_B_INFERENCE_400G))
+        .await;
+    let base = format!("/d/{}/r/1/search", design.id);
+    let (status, page) = server
+        .page(&format!("{base}?run=1&failure-gpus=0&tech-roce400=on"))
+        .await;
+    assert_eq!(status, 200);
+    let said = &page[page.find(r#"id="no-design""#).expect("nothing meets it")..];
+    let said = &said[..said.find("</p>").unwrap()];
+    assert!(
+        said.contains("GPUs the worst single failure cuts off"),
+        "{said}"
+    );
+    assert!(page.contains(
+        r#"id="search-failure-gpus" name="failure-gpus" type="text" inputmode="numeric" value="0""#
+    ));
+    let (status, refused) = server
+        .page(&format!("{base}?run=1&failure-gpus=some&tech-roce400=on"))
+        .await;
+    assert_eq!(status, 422);
+    assert!(refused.contains("Most GPUs one failure may cut off"));
+    server.stop().await;
+}
