@@ -340,7 +340,7 @@ async fn import(State(pages): State<Pages>, Form(form): Form<ImportForm>) -> Res
     };
     match pages.store.save_new(&checked).await {
         Ok((id, key)) => {
-            let mut response = html(&created_page(&id, &key, &checked.spec.title));
+            let mut response = html(&created_page(&id, &key, &checked.spec().title));
             if let Ok(cookie) = key_cookie(&id, &key).parse() {
                 response.headers_mut().append(header::SET_COOKIE, cookie);
             }

@@ -105,7 +105,7 @@ pub(super) fn json<T: serde::Serialize>(value: &T) -> Result<String, StoreError>
 impl Store {
     /// Stores a new design with `spec` as its first revision, in one transaction, and returns
     /// its id and the edit key (which is never stored, only its hash).
-    pub async fn create_design(
+    pub(super) async fn create_design(
         &self,
         spec: &DesignSpec,
         report: &Report,
@@ -133,7 +133,7 @@ impl Store {
 
     /// Appends a revision to design `id` if `key` is its edit key, in one transaction. The
     /// first statement takes the write lock, so concurrent saves queue and number in order.
-    pub async fn save_revision(
+    pub(super) async fn save_revision(
         &self,
         id: &DesignId,
         key: &EditKey,

@@ -41,11 +41,26 @@ impl From<SaveError> for AppError {
     }
 }
 
-/// A submission that passed every check: the spec, its report and the trimmed note.
+/// A submission that passed every check: the spec, its report and the trimmed note. Made only
+/// by [`check`], and the only way into the store, so nothing unchecked is saved.
 pub struct Checked {
-    pub spec: DesignSpec,
-    pub report: Report,
-    pub note: String,
+    spec: DesignSpec,
+    report: Report,
+    note: String,
+}
+
+impl Checked {
+    pub fn spec(&self) -> &DesignSpec {
+        &self.spec
+    }
+
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    pub fn note(&self) -> &str {
+        &self.note
+    }
 }
 
 /// The note's error, if it is too long.
