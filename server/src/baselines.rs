@@ -32,8 +32,9 @@ async fn design(
     id: &str,
     headers: &HeaderMap,
 ) -> Result<(DesignId, DesignHead, DesignSpec, bool), PageError> {
-    let design_id = DesignId::parse(id).ok_or(PageError::NotFound)?;
-    let head = store.design(&design_id).await?.ok_or(PageError::NotFound)?;
+    let (design_id, head) = crate::revisions::design_head(store, id)
+        .await?
+        .ok_or(PageError::NotFound)?;
     let latest = store
         .revision(&design_id, None)
         .await?

@@ -150,10 +150,7 @@ async fn check_claim(
     id: &str,
     key: Option<&str>,
 ) -> Result<(DesignId, EditKey, DesignHead), PageError> {
-    let design_id = DesignId::parse(id).ok_or(PageError::NotFound)?;
-    let head = pages
-        .store
-        .design(&design_id)
+    let (design_id, head) = crate::revisions::design_head(&pages.store, id)
         .await?
         .ok_or(PageError::NotFound)?;
     let key = key.and_then(EditKey::parse);

@@ -60,14 +60,9 @@ impl Planners {
         id: &str,
         revision: Option<u32>,
     ) -> Result<(DesignId, StoredRevision), PageError> {
-        let missing = || PageError::Page(no_design(id, revision));
-        let design_id = DesignId::parse(id).ok_or_else(missing)?;
-        let found = self
-            .store
-            .revision(&design_id, revision)
+        crate::revisions::revision_at(&self.store, id, revision)
             .await?
-            .ok_or_else(missing)?;
-        Ok((design_id, found))
+            .ok_or_else(|| PageError::Page(no_design(id, revision)))
     }
 
     /// Whether the browser that sent `headers` holds the edit key of design `id`.

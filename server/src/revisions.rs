@@ -3,6 +3,37 @@
 use crate::respond::PageError;
 use app::store::{DesignHead, DesignId, Store, StoreError, StoredRevision};
 
+/// The design an address's `id` names, with its head; `None` when it names none. The one
+/// place an address becomes a design.
+pub(crate) async fn design_head(
+    store: &Store,
+    id: &str,
+) -> Result<Option<(DesignId, DesignHead)>, StoreError> {
+    let Some(design_id) = DesignId::parse(id) else {
+        return Ok(None);
+    };
+    Ok(store
+        .design(&design_id)
+        .await?
+        .map(|head| (design_id, head)))
+}
+
+/// Revision `n` (the newest when absent) of the design an address's `id` names; `None` when
+/// there is none.
+pub(crate) async fn revision_at(
+    store: &Store,
+    id: &str,
+    n: Option<u32>,
+) -> Result<Option<(DesignId, StoredRevision)>, StoreError> {
+    let Some(design_id) = DesignId::parse(id) else {
+        return Ok(None);
+    };
+    Ok(store
+        .revision(&design_id, n)
+        .await?
+        .map(|stored| (design_id, stored)))
+}
+
 /// The design `id` and its newest revision, or revision `n` of it; `None` when it does not
 /// exist. Reads only the design's head.
 pub(crate) async fn head_and_number(
@@ -10,10 +41,7 @@ pub(crate) async fn head_and_number(
     id: &str,
     n: Option<u32>,
 ) -> Result<Option<(DesignHead, DesignId, u32)>, StoreError> {
-    let Some(design_id) = DesignId::parse(id) else {
-        return Ok(None);
-    };
-    let Some(head) = store.design(&design_id).await? else {
+    let Some((design_id, head)) = design_head(store, id).await? else {
         return Ok(None);
     };
     let number = n.unwrap_or(head.latest_revision);
@@ -29,11 +57,8 @@ pub(crate) async fn stored_revision(
     id: &str,
     n: &str,
 ) -> Result<(DesignId, StoredRevision), PageError> {
-    let (Some(design_id), Ok(n)) = (DesignId::parse(id), n.parse::<u32>()) else {
-        return Err(PageError::NotFound);
-    };
-    match store.revision(&design_id, Some(n)).await? {
-        Some(stored) => Ok((design_id, stored)),
-        None => Err(PageError::NotFound),
-    }
+    let n = n.parse::<u32>().map_err(|_| PageError::NotFound)?;
+    revision_at(store, id, Some(n))
+        .await?
+        .ok_or(PageError::NotFound)
 }
