@@ -568,3 +568,44 @@ async fn a_job_that_does_not_fit_its_gpus_memory_is_flagged_and_one_click_makes_
     assert_eq!(recompute, json!("full"));
     browser.close().await;
 }
+
+/// "What happens if a leaf fails?", asked as a user would: the planner's dashboard on the 70B
+/// training example ranks every single failure, the compute leaf among them costing its nodes
+/// a rail, not their GPUs; saved, the design's report names the worst failure in its executive
+/// summary and keeps the same table.
+#[tokio::test]
+async fn what_one_failure_takes_away_reads_the_same_from_the_planner_to_the_report() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/new/seventy-b-training")).await;
+    browser.wait_for_hydration().await;
+    browser.wait_for("#failure-domains", true).await;
+    let leaf_row = |table: String| {
+        table
+            .lines()
+            .find(|l| l.starts_with("a leaf switch of fabric compute"))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("a compute leaf row in {table}"))
+    };
+    let planned = leaf_row(browser.text("#failure-domains").await);
+    assert!(
+        planned.contains("8 0 16") && planned.contains("step time 40.4 s →"),
+        "{planned}"
+    );
+    browser.click("#step-review").await;
+    browser.click("#save").await;
+    let share = browser
+        .wait_for_text("#share-link", |t| t.starts_with("http://"))
+        .await;
+    let id = share.rsplit('/').next().unwrap().to_string();
+    browser
+        .goto(&server.url(&format!("/d/{id}/r/1/report")))
+        .await;
+    let summary = browser.text("article.report").await;
+    assert!(
+        summary.contains("The worst single failure is a leaf switch of fabric storage"),
+        "the executive summary names the worst failure"
+    );
+    assert_eq!(leaf_row(browser.text("#failure-domains").await), planned);
+    browser.close().await;
+}
