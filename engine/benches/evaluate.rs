@@ -75,9 +75,10 @@ fn benches(c: &mut Criterion) {
         b.iter(|| evaluate_unplaced(black_box(&huge), Conditions::NORMAL).expect("evaluates"))
     });
     let huge_report = evaluate(&huge).expect("evaluates");
-    c.bench_function("what one failure takes away, every element, 100,000 GPUs", |b| {
-        b.iter(|| engine::failures::failures(black_box(&huge), &huge_report))
-    });
+    c.bench_function(
+        "what one failure takes away, every element, 100,000 GPUs",
+        |b| b.iter(|| engine::failures::failures(black_box(&huge), &huge_report)),
+    );
 
     // The physical floor of 2,048 DGX H100: placement, every cable routed, media, rack power.
     let mut two_thousand = four_workloads_three_fabrics(2048, "h100-sxm", "ib_ndr", "qm9700");

@@ -7,7 +7,7 @@
 
 mod domains;
 
-pub use domains::{failures, Element, Failure, WorkloadAfter};
+pub use domains::{failures, findings as domain_findings, Element, Failure, WorkloadAfter};
 
 use crate::allocation::Allocation;
 use crate::cabling::Cable;

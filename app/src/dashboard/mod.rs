@@ -178,6 +178,7 @@ pub mod render {
         let assumptions = blocks_view(&[Block::Table(assumption_table(&spec))]);
         let floor = blocks_view(&floor_blocks(&spec, &report));
         let failures = blocks_view(&failure_blocks(
+            &report,
             &engine::failures::failures(&spec, &report),
             spec.floor.feeds,
         ));

@@ -3,7 +3,7 @@
 //! each workload's time re-evaluated when it runs on degraded and when it restarts without the
 //! affected nodes; and the worst of them in a sentence for the executive summary.
 
-use super::blocks::{heading, note, table};
+use super::blocks::{findings_block, heading, note, table};
 use super::Block;
 use crate::words::counted;
 use engine::failures::{Element, Failure, WorkloadAfter};
@@ -79,11 +79,19 @@ fn feeds(feeds: engine::Feeds) -> &'static str {
     }
 }
 
-/// The failures section of a design on a floor with `feeds`: the table, ranked, or a note when
-/// the design has no fabric.
-pub fn failure_blocks(failures: &[Failure], floor_feeds: engine::Feeds) -> Vec<Block> {
+/// The failures section of `report`, on a floor with `feeds`: the fabrics one failure cuts
+/// mostly off, then the table, ranked, or a note when the design has no fabric.
+pub fn failure_blocks(
+    report: &engine::Report,
+    failures: &[Failure],
+    floor_feeds: engine::Feeds,
+) -> Vec<Block> {
     let mut blocks = vec![heading(1, "failures", "What one failure takes away")];
     blocks.push(note(feeds(floor_feeds)));
+    let found = engine::failures::domain_findings(report, failures);
+    if !found.is_empty() {
+        blocks.push(findings_block(&found));
+    }
     if failures.is_empty() {
         blocks.push(note("The design has no fabric link that can fail."));
         return blocks;
@@ -191,7 +199,7 @@ mod tests {
         let spec = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_TRAINING).unwrap();
         let report = engine::evaluate(&spec).unwrap();
         let failures = engine::failures::failures(&spec, &report);
-        let blocks = failure_blocks(&failures, spec.floor.feeds);
+        let blocks = failure_blocks(&report, &failures, spec.floor.feeds);
         let table = blocks
             .iter()
             .find_map(|b| match b {

@@ -219,7 +219,14 @@ pub fn summary(
     blocks.push(heading(2, "findings", "Risks"));
     // The design's findings and its floor's (racks over their power budget or the air limit).
     let floor_findings = &floor.findings;
-    let mut findings: Vec<&Finding> = report.findings.iter().chain(floor_findings).collect();
+    // And the fabrics one failure cuts mostly off.
+    let failure_findings = engine::failures::domain_findings(report, failures);
+    let mut findings: Vec<&Finding> = report
+        .findings
+        .iter()
+        .chain(floor_findings)
+        .chain(&failure_findings)
+        .collect();
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     blocks.push(paragraph(risks(&findings)));
     // A floor can raise the same finding for hundreds of racks: the summary names the first

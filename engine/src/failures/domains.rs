@@ -554,6 +554,49 @@ pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
     out
 }
 
+/// A finding for each fabric one element of which cuts more than half of its nodes off: a
+/// fabric of one switch, or nodes whose every link ends on one leaf. Running on is then
+/// impossible for every job on those nodes; splitting each node's links over two switches
+/// keeps them on the fabric at part of their bandwidth.
+pub fn findings(report: &Report, failures: &[Failure]) -> Vec<crate::report::Finding> {
+    let mut out = Vec::new();
+    for fabric in &report.fabrics {
+        let worst = failures
+            .iter()
+            .filter(|f| f.fabric == fabric.name)
+            .max_by_key(|f| f.nodes_cut_off);
+        let Some(f) = worst.filter(|f| f.nodes_cut_off * 2 > fabric.attached_nodes) else {
+            continue;
+        };
+        let what = if fabric.plan.leaves <= 1 && fabric.plan.spines == 0 {
+            "its one switch"
+        } else {
+            "one of its leaves"
+        };
+        let stopped: Vec<String> = f
+            .workloads
+            .iter()
+            .filter(|w| w.degraded.is_none())
+            .map(|w| format!("“{}”", w.workload))
+            .collect();
+        let stops = if stopped.is_empty() {
+            String::new()
+        } else {
+            format!(" and stops {}", stopped.join(", "))
+        };
+        out.push(crate::report::Finding {
+            severity: crate::report::Severity::Warning,
+            rule: "one-failure-cuts-off-fabric".into(),
+            subject: fabric.name.clone(),
+            message: format!(
+                "Losing {what} cuts {} of the {} nodes of fabric {} off{stops}: every link of theirs ends on it. Splitting each node's links over two switches keeps them on the fabric at part of their bandwidth.",
+                f.nodes_cut_off, fabric.attached_nodes, fabric.name
+            ),
+        });
+    }
+    out
+}
+
 /// Whether two failures take the same away (however many elements each stands for).
 fn does_the_same(a: &Failure, b: &Failure) -> bool {
     (

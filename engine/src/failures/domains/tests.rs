@@ -148,3 +148,21 @@ fn a_fabric_of_fewer_nodes_attaches_those_its_workloads_run_on() {
     assert_eq!(hit, [service.workload.as_str()]);
     assert_eq!(leaf.workloads[0].degraded, None);
 }
+
+/// A fabric of one switch is a finding naming what its loss stops; a rail-optimised fabric,
+/// whose leaves each cost their nodes one rail, is none.
+#[test]
+fn a_switch_that_cuts_most_of_a_fabric_off_is_a_finding_and_a_rail_leaf_is_not() {
+    let (spec, report) = design(examples::SEVENTY_B_INFERENCE_400G);
+    let found = findings(&report, &failures(&spec, &report));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].rule, "one-failure-cuts-off-fabric");
+    assert!(
+        found[0].message.starts_with("Losing its one switch cuts 4 of the 4 nodes of fabric inference off and stops “70B tensor-parallel serving”"),
+        "{}",
+        found[0].message
+    );
+    let (spec, report) = design(examples::SEVENTY_B_TRAINING);
+    let found = findings(&report, &failures(&spec, &report));
+    assert!(found.iter().all(|f| f.subject != "compute"), "{found:?}");
+}
