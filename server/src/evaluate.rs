@@ -122,6 +122,17 @@ pub fn summary(report: &engine::Report) -> String {
     for f in &report.findings {
         let _ = writeln!(out, "[{}] {}: {}", f.severity.label(), f.subject, f.message);
     }
+    if let Some(f) = report.failures.first() {
+        let _ = writeln!(
+            out,
+            "worst single failure: a {} of fabric {} ({} alike) cuts {} nodes off and leaves {} on fewer links",
+            f.element.label(),
+            f.fabric,
+            f.alike,
+            f.nodes_cut_off,
+            f.nodes_degraded
+        );
+    }
     let _ = writeln!(
         out,
         "total as placed: ${:.0} (${:.0} per GPU), {:.1} kW",

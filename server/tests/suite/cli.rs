@@ -45,6 +45,13 @@ fn evaluate_with_summary_prints_lines_for_people() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("per token"), "{text}");
     assert!(text.contains("[critical]"), "{text}");
+    // One switch carries the fabric: its loss cuts every node off.
+    assert!(
+        text.contains(
+            "worst single failure: a leaf switch of fabric inference (1 alike) cuts 4 nodes off"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
