@@ -154,6 +154,7 @@ fn evaluate_report(
         headline,
         allocations: allocations.into_iter().flatten().collect(),
         failures: Vec::new(),
+        goodput: Vec::new(),
     })
 }
 

@@ -39,9 +39,13 @@ pub struct Report {
     pub allocations: Vec<crate::allocation::Allocation>,
     /// What one failure of each element of the fabrics takes away, ranked by the GPUs it takes
     /// ([`crate::failures::failures`]): in the answers of the JSON API and the command line,
-    /// which [`Report::with_failures`] completes; absent from the evaluation itself.
+    /// which [`Report::over_its_life`] completes; absent from the evaluation itself.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failures: Vec<crate::failures::Failure>,
+    /// Each training job's interruptions and goodput ([`crate::goodput::goodput`]), as
+    /// `failures`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub goodput: Vec<crate::goodput::Goodput>,
 }
 
 fn first_node() -> u32 {
@@ -57,9 +61,11 @@ impl FabricReport {
 }
 
 impl Report {
-    /// This report of `spec` with what one failure of each element takes away.
-    pub fn with_failures(mut self, spec: &crate::spec::DesignSpec) -> Report {
+    /// This report of `spec` with what one failure of each element takes away and each
+    /// training job's interruptions and goodput.
+    pub fn over_its_life(mut self, spec: &crate::spec::DesignSpec) -> Report {
         self.failures = crate::failures::failures(spec, &self);
+        self.goodput = crate::goodput::goodput(spec, &self);
         self
     }
 

@@ -311,7 +311,7 @@ async fn evaluate(body: Bytes) -> Answer {
     let spec = json_body(&body)?;
     let answer = tokio::task::spawn_blocking(move || {
         let (spec, report) = evaluated(spec)?;
-        Ok::<_, Failure>(Json(report.with_failures(&spec)).into_response())
+        Ok::<_, Failure>(Json(report.over_its_life(&spec)).into_response())
     })
     .await
     .map_err(|_| Failure(AppError::Internal("the evaluation could not be run".into())))?;

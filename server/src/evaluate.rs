@@ -38,7 +38,7 @@ pub fn evaluated(path: &std::path::Path) -> Result<(engine::DesignSpec, engine::
 /// Runs the command; returns the process exit code.
 pub fn run(args: &EvaluateArgs) -> i32 {
     let report = match evaluated(&args.spec) {
-        Ok((spec, report)) => report.with_failures(&spec),
+        Ok((spec, report)) => report.over_its_life(&spec),
         Err(code) => return code,
     };
     if args.summary {

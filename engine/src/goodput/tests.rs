@@ -63,12 +63,14 @@ fn goodput_rises_with_the_checkpoint_write_bandwidth() {
     );
 }
 
-/// A rate or restart time that is negative or not a number is refused, naming the field.
+/// A rate that is not positive, or a restart time that is negative or not a number, is refused,
+/// naming the field.
 #[test]
 fn a_negative_or_missing_rate_is_refused_naming_the_field() {
     for (field, value) in [
         ("interruptions_per_1000_gpu_days", -1.0),
         ("interruptions_per_1000_gpu_days", f64::NAN),
+        ("interruptions_per_1000_gpu_days", 0.0),
         ("restart_minutes", -5.0),
     ] {
         let mut spec = DesignSpec::from_json(examples::SEVENTY_B_TRAINING).unwrap();

@@ -362,11 +362,12 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
     ] {
         check.number(At("calibration", field), value, 0.0, false, 1e6, " µs");
     }
+    // Greater than 0: the mean time between interruptions is finite.
     check.number(
         "calibration.interruptions_per_1000_gpu_days",
         c.interruptions_per_1000_gpu_days,
         0.0,
-        false,
+        true,
         1e6,
         " per 1,000 GPU-days",
     );

@@ -48,13 +48,14 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
     assert_eq!(response.status(), 200);
     let answer = response.text().await.unwrap();
     let spec = engine::DesignSpec::from_value(seventy_b_on_256_gpus()).unwrap();
-    let expected = engine::evaluate(&spec).unwrap().with_failures(&spec);
+    let expected = engine::evaluate(&spec).unwrap().over_its_life(&spec);
     assert_eq!(answer, serde_json::to_string(&expected).unwrap());
     let report: engine::Report = serde_json::from_str(&answer).unwrap();
     assert!(
         !report.failures.is_empty(),
         "the answer says what one failure of each element takes away"
     );
+    assert_eq!(report.goodput.len(), 1, "and the training job's goodput");
     assert_eq!(
         stored_designs(&database).await,
         0,
