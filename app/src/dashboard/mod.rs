@@ -178,9 +178,9 @@ pub mod render {
         let assumptions = blocks_view(&[Block::Table(assumption_table(&spec))]);
         let floor = blocks_view(&floor_blocks(&spec, &report));
         let failures = blocks_view(&failure_blocks(
+            &spec,
             &report,
             &engine::failures::failures(&spec, &report),
-            spec.floor.feeds,
         ));
         let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(&spec, &report)));
         let operations = blocks_view(&operating_blocks(&spec, &report));

@@ -51,11 +51,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         &report.allocations,
         &losses,
     ));
-    blocks.extend(super::failures::failure_blocks(
-        report,
-        &failures,
-        spec.floor.feeds,
-    ));
+    blocks.extend(super::failures::failure_blocks(spec, report, &failures));
     blocks.extend(super::goodput::goodput_blocks(&engine::goodput::goodput(
         spec, report,
     )));

@@ -79,15 +79,38 @@ fn feeds(feeds: engine::Feeds) -> &'static str {
     }
 }
 
-/// The failures section of `report`, on a floor with `feeds`: the fabrics one failure cuts
-/// mostly off, then the table, ranked, or a note when the design has no fabric.
+/// What one of a node's power supplies takes, where its documentation says.
+fn supplies(spec: &engine::DesignSpec) -> Option<String> {
+    let node = engine::catalog::node_preset(spec.cluster.node_preset.as_deref()?)?;
+    let p = node.power_supplies?;
+    let spare = p.fitted - p.full_performance;
+    let slower = if p.running < p.full_performance {
+        format!(", and it runs, slower, on {}", p.running)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "Each {} has {} power supplies, {} of them spare: losing {} keeps it at full performance{slower} ({}).",
+        node.name,
+        p.fitted,
+        spare,
+        if spare == 1 { "one".to_string() } else { format!("up to {spare}") },
+        p.source
+    ))
+}
+
+/// The failures section of `spec` evaluated as `report`: what power takes, the fabrics one
+/// failure cuts mostly off, then the table, ranked, or a note when the design has no fabric.
 pub fn failure_blocks(
+    spec: &engine::DesignSpec,
     report: &engine::Report,
     failures: &[Failure],
-    floor_feeds: engine::Feeds,
 ) -> Vec<Block> {
     let mut blocks = vec![heading(1, "failures", "What one failure takes away")];
-    blocks.push(note(feeds(floor_feeds)));
+    let power = [Some(feeds(spec.floor.feeds).to_string()), supplies(spec)];
+    blocks.push(note(
+        power.into_iter().flatten().collect::<Vec<_>>().join(" "),
+    ));
     let found = engine::failures::domain_findings(report, failures);
     if !found.is_empty() {
         blocks.push(findings_block(&found));
@@ -199,7 +222,7 @@ mod tests {
         let spec = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_TRAINING).unwrap();
         let report = engine::evaluate(&spec).unwrap();
         let failures = engine::failures::failures(&spec, &report);
-        let blocks = failure_blocks(&report, &failures, spec.floor.feeds);
+        let blocks = failure_blocks(&spec, &report, &failures);
         let table = blocks
             .iter()
             .find_map(|b| match b {
@@ -230,5 +253,24 @@ mod tests {
             worst.starts_with("The worst single failure is a leaf switch of fabric storage: it cuts 16 nodes (128 GPUs) off fabric storage."),
             "{worst}"
         );
+    }
+}
+
+#[cfg(test)]
+mod power {
+    use super::*;
+
+    /// A design of DGX H100 nodes says what losing a node's power supply takes, from its user
+    /// guide; a node of no documented supplies says nothing of them.
+    #[test]
+    fn a_dgx_s_power_supplies_are_stated_from_its_user_guide() {
+        let spec = engine::DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+        assert_eq!(
+            supplies(&spec).unwrap(),
+            "Each NVIDIA DGX H100 (8× H100, 8× ConnectX-7 NDR) has 6 power supplies, 2 of them spare: losing up to 2 keeps it at full performance, and it runs, slower, on 3 (NVIDIA DGX H100/H200 User Guide: six power supplies, 4+2; it runs, at reduced performance, on 3)."
+        );
+        let mut other = spec.clone();
+        other.cluster.node_preset = Some("hgx-a100".into());
+        assert_eq!(supplies(&other), None);
     }
 }

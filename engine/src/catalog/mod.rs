@@ -13,7 +13,9 @@ pub use chassis::{chassis, Chassis};
 pub use gpus::{gpu, Gpu, GPUS, NVLINK_SHARP_SOURCE};
 pub use media::{media_for, Media, ReachClass, SWITCH_END_W};
 pub use models::{model_preset, ModelPreset, MODEL_PRESETS};
-pub use nodes::{adapters_of, node_preset, rail_of, Adapter, NodePreset, NODE_PRESETS};
+pub use nodes::{
+    adapters_of, node_preset, rail_of, Adapter, NodePreset, PowerSupplies, NODE_PRESETS,
+};
 pub use switches::{switch, Switch, SwitchFamily, SWITCHES};
 
 /// Where a catalog figure comes from, and whether it is only an estimate.

@@ -12,8 +12,27 @@ pub struct NodePreset {
     /// The compute adapters by the names the host gives them, rail 1 first; empty where the
     /// node's documentation does not say.
     pub adapters: &'static [Adapter],
+    /// Its power supplies, where its documentation gives them.
+    pub power_supplies: Option<PowerSupplies>,
     pub source: &'static str,
 }
+
+/// A node's power supplies: how many it has, how many keep it at full performance, and how
+/// many keep it running at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PowerSupplies {
+    pub fitted: u32,
+    pub full_performance: u32,
+    pub running: u32,
+    pub source: &'static str,
+}
+
+const DGX_H100_SUPPLIES: PowerSupplies = PowerSupplies {
+    fitted: 6,
+    full_performance: 4,
+    running: 3,
+    source: "NVIDIA DGX H100/H200 User Guide: six power supplies, 4+2; it runs, at reduced performance, on 3",
+};
 
 /// A compute adapter of a node, as the host names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +122,7 @@ pub static NODE_PRESETS: &[NodePreset] = &[
         gpus_per_node: 8,
         nics_per_node: 8,
         adapters: DGX_H100_ADAPTERS,
+        power_supplies: Some(DGX_H100_SUPPLIES),
         source: "DGX SuperPOD H100 RA-11333-001",
     },
     NodePreset {
@@ -112,6 +132,7 @@ pub static NODE_PRESETS: &[NodePreset] = &[
         gpus_per_node: 8,
         nics_per_node: 8,
         adapters: DGX_H100_ADAPTERS,
+        power_supplies: Some(DGX_H100_SUPPLIES),
         source: "NVIDIA DGX H200 datasheet via stas00/ml-engineering; ConnectX-7 NDR",
     },
     NodePreset {
@@ -121,6 +142,12 @@ pub static NODE_PRESETS: &[NodePreset] = &[
         gpus_per_node: 8,
         nics_per_node: 8,
         adapters: &[],
+        power_supplies: Some(PowerSupplies {
+            fitted: 6,
+            full_performance: 5,
+            running: 5,
+            source: "NVIDIA DGX B200 User Guide: six power supplies, 5+1",
+        }),
         source: "DGX SuperPOD B200 reference architecture",
     },
     NodePreset {
@@ -130,6 +157,7 @@ pub static NODE_PRESETS: &[NodePreset] = &[
         gpus_per_node: 8,
         nics_per_node: 4,
         adapters: &[],
+        power_supplies: None,
         source: "common OEM configuration",
     },
     NodePreset {
@@ -139,6 +167,7 @@ pub static NODE_PRESETS: &[NodePreset] = &[
         gpus_per_node: 8,
         nics_per_node: 4,
         adapters: &[],
+        power_supplies: None,
         source: "common OEM configuration",
     },
     NodePreset {
@@ -148,6 +177,7 @@ pub static NODE_PRESETS: &[NodePreset] = &[
         gpus_per_node: 8,
         nics_per_node: 8,
         adapters: &[],
+        power_supplies: None,
         source: "AMD MI300X platform via stas00/ml-engineering compute/accelerator",
     },
     NodePreset {
@@ -157,6 +187,7 @@ pub static NODE_PRESETS: &[NodePreset] = &[
         gpus_per_node: 4,
         nics_per_node: 1,
         adapters: &[],
+        power_supplies: None,
         source: "common OEM configuration",
     },
 ];
