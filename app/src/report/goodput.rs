@@ -95,6 +95,24 @@ pub fn goodput_blocks(jobs: &[Goodput]) -> Vec<Block> {
     blocks
 }
 
+/// A job's goodput in a sentence for the executive summary: how often it is interrupted, the
+/// share of time it trains at the design's checkpoint interval and at the best one.
+pub fn in_a_sentence(g: &Goodput) -> Option<String> {
+    let c = g.checkpoint.as_ref()?;
+    Some(format!(
+        "“{}” is interrupted about {:.2} times a day on its {} GPUs: checkpointing every {} it trains {} of the time ({} GPU-hours a day lost); every {} (Daly's interval for its {} checkpoint write), {}.",
+        g.workload,
+        g.interruptions_per_day,
+        g.gpus,
+        c.interval,
+        percent(c.goodput.value),
+        lost_gpu_hours(g.gpus, c.goodput.value),
+        c.daly.value,
+        c.write_time,
+        percent(c.best_goodput.value)
+    ))
+}
+
 fn row(figure: &str, value: String) -> Vec<String> {
     vec![figure.to_string(), value]
 }
@@ -146,5 +164,10 @@ mod tests {
             engine::goodput::WRITE_BANDWIDTH_MULTIPLES.len()
         );
         assert_eq!(study.rows[2][0], "1× the design's");
+        let sentence = in_a_sentence(&jobs[0]).unwrap();
+        assert!(
+            sentence.starts_with("“Llama 3 70B pre-training” is interrupted about 0.06 times a day on its 128 GPUs: checkpointing every "),
+            "{sentence}"
+        );
     }
 }

@@ -258,6 +258,12 @@ pub fn summary(
     if let Some(worst) = super::failures::worst_failure(failures) {
         blocks.push(paragraph(worst));
     }
+    for sentence in engine::goodput::goodput(spec, report)
+        .iter()
+        .filter_map(super::goodput::in_a_sentence)
+    {
+        blocks.push(paragraph(sentence));
+    }
     blocks.push(heading(
         2,
         "summary-alternatives",
