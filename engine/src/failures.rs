@@ -7,7 +7,9 @@
 
 mod domains;
 
-pub use domains::{failures, findings as domain_findings, Element, Failure, WorkloadAfter};
+pub use domains::{
+    failures, findings as domain_findings, worst_cut_off, Element, Failure, WorkloadAfter,
+};
 
 use crate::allocation::Allocation;
 use crate::cabling::Cable;

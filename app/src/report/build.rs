@@ -32,12 +32,14 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     let floor = engine::floor::plan(spec, report);
     // What each element's failure takes: the summary names the worst, its section lists them.
     let failures = engine::failures::failures(spec, report);
+    let goodput = engine::goodput::goodput(spec, report);
     super::summary::summary(
         &mut blocks,
         spec,
         report,
         &floor,
         &failures,
+        &goodput,
         charts.compared.as_ref(),
     );
     cluster(&mut blocks, spec, report);
@@ -52,9 +54,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         &losses,
     ));
     blocks.extend(super::failures::failure_blocks(spec, report, &failures));
-    blocks.extend(super::goodput::goodput_blocks(&engine::goodput::goodput(
-        spec, report,
-    )));
+    blocks.extend(super::goodput::goodput_blocks(&goodput));
     blocks.extend(operating_blocks(spec, report));
     blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);

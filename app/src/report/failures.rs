@@ -6,7 +6,7 @@
 use super::blocks::{findings_block, heading, note, table};
 use super::Block;
 use crate::words::counted;
-use engine::failures::{Element, Failure, WorkloadAfter};
+use engine::failures::{Failure, WorkloadAfter};
 
 /// Rows the table shows; the rest are counted under it.
 const SHOWN: usize = 12;
@@ -15,14 +15,7 @@ const POLICIES: &str = "Two policies: a job running on degraded keeps its nodes 
 
 /// "a leaf switch of fabric compute".
 fn element(f: &Failure) -> String {
-    let what = match f.element {
-        Element::Port => "a NIC port or its cable",
-        Element::Leaf => "a leaf switch",
-        Element::Spine => "a spine switch",
-        Element::Core => "a core switch",
-        Element::Rail => "a whole rail",
-    };
-    format!("{what} of fabric {}", f.fabric)
+    format!("a {} of fabric {}", f.element.label(), f.fabric)
 }
 
 /// "step time 40.4 s → 40.5 s", or why it cannot run on.

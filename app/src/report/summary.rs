@@ -188,6 +188,7 @@ pub fn summary(
     report: &Report,
     floor: &FloorReport,
     failures: &[engine::failures::Failure],
+    goodput: &[engine::goodput::Goodput],
     compared: Option<&(usize, Vec<TechnologyPoint>)>,
 ) {
     blocks.push(heading(1, "summary", "Executive summary"));
@@ -258,10 +259,7 @@ pub fn summary(
     if let Some(worst) = super::failures::worst_failure(failures) {
         blocks.push(paragraph(worst));
     }
-    for sentence in engine::goodput::goodput(spec, report)
-        .iter()
-        .filter_map(super::goodput::in_a_sentence)
-    {
+    for sentence in goodput.iter().filter_map(super::goodput::in_a_sentence) {
         blocks.push(paragraph(sentence));
     }
     blocks.push(heading(

@@ -43,7 +43,7 @@ impl Element {
             Element::Leaf => "leaf switch",
             Element::Spine => "spine switch",
             Element::Core => "core switch",
-            Element::Rail => "rail",
+            Element::Rail => "whole rail",
         }
     }
 }
@@ -490,6 +490,19 @@ fn on_fabric(
             (i, own.cloned().unwrap_or_else(everywhere))
         })
         .collect()
+}
+
+/// GPUs the worst single failure of any fabric of `report` cuts off: the reach of every element,
+/// without re-evaluating any workload (the search asks this of every candidate's fabrics).
+pub fn worst_cut_off(spec: &DesignSpec, report: &Report) -> u64 {
+    let g = u64::from(spec.cluster.gpus_per_node);
+    report
+        .fabrics
+        .iter()
+        .flat_map(|fabric| reaches(fabric, &walk(fabric)))
+        .map(|(_, reach, _)| reach.cut_off.len() as u64 * g)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Every element's failure on every fabric of `spec` evaluated as `report`, those that take

@@ -271,13 +271,6 @@ pub fn value(measure: Measure, spec: &crate::spec::DesignSpec, report: &Report) 
                 .max()
                 .unwrap_or(0),
         ),
-        Measure::FailureGpus => worst_failure_gpus(spec, report) as f64,
+        Measure::FailureGpus => crate::failures::worst_cut_off(spec, report) as f64,
     }
-}
-
-/// GPUs the worst single failure of `spec` evaluated as `report` cuts off.
-pub fn worst_failure_gpus(spec: &crate::spec::DesignSpec, report: &Report) -> u64 {
-    crate::failures::failures(spec, report)
-        .first()
-        .map_or(0, |f| f.gpus_cut_off)
 }

@@ -167,7 +167,7 @@ fn part(
             .max()
             .unwrap_or(0),
         failure_gpus: if checks.iter().any(|c| c.measure == Measure::FailureGpus) {
-            checks::worst_failure_gpus(&spec, &report)
+            crate::failures::worst_cut_off(&spec, &report)
         } else {
             0
         },

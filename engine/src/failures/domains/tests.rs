@@ -166,3 +166,18 @@ fn a_switch_that_cuts_most_of_a_fabric_off_is_a_finding_and_a_rail_leaf_is_not()
     let found = findings(&report, &failures(&spec, &report));
     assert!(found.iter().all(|f| f.subject != "compute"), "{found:?}");
 }
+
+/// The search's quick measure of the worst failure is the failure table's first row, on every
+/// example.
+#[test]
+fn the_worst_cut_off_is_the_first_row_of_the_failure_table() {
+    for (name, json) in examples::ALL {
+        let (spec, report) = design(json);
+        let table = failures(&spec, &report);
+        assert_eq!(
+            worst_cut_off(&spec, &report),
+            table.first().map_or(0, |f| f.gpus_cut_off),
+            "{name}"
+        );
+    }
+}
