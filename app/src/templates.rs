@@ -86,6 +86,7 @@ pub fn blank_design() -> DesignSpec {
         calibration: Default::default(),
         overrides: Vec::new(),
         floor: Default::default(),
+        growth: None,
     }
 }
 

@@ -609,3 +609,52 @@ async fn what_one_failure_takes_away_reads_the_same_from_the_planner_to_the_repo
     assert_eq!(leaf_row(browser.text("#failure-domains").await), planned);
     browser.close().await;
 }
+
+/// "We buy half now and the rest next year", asked as a user would: on the 70B training example
+/// a phase is added in the cluster step, bought as needed; the dashboard's phase table then
+/// says how many cables in service the second phase moves, and the saved design's report says
+/// it in its executive summary and keeps the same table.
+#[tokio::test]
+async fn a_cluster_grown_in_two_phases_reads_the_same_from_the_planner_to_the_report() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/new/seventy-b-training")).await;
+    browser.wait_for_hydration().await;
+    browser.click("#add-phase").await;
+    browser.wait_for("#growth-policy", true).await;
+    browser.select("#growth-policy", "as_needed").await;
+    browser.type_into("#growth-phases-0-label", "Year 1").await;
+    let table = browser
+        .wait_for_text("#phase-cabling", |t| t.contains("Year 1"))
+        .await;
+    let second = table
+        .lines()
+        .find(|l| l.starts_with("Phase 2"))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("the final phase's row in {table}"));
+    let moved: u64 = second
+        .split_whitespace()
+        .last()
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("cables moved at the end of {second}"));
+    assert!(
+        moved > 0,
+        "bought as needed, growing moves cables: {second}"
+    );
+    browser.click("#step-review").await;
+    browser.click("#save").await;
+    let share = browser
+        .wait_for_text("#share-link", |t| t.starts_with("http://"))
+        .await;
+    let id = share.rsplit('/').next().unwrap().to_string();
+    browser
+        .goto(&server.url(&format!("/d/{id}/r/1/report")))
+        .await;
+    let report = browser.text("article.report").await;
+    assert!(
+        report.contains(&format!("The step to “Phase 2” moves {moved} cables")),
+        "the executive summary names the step and its moves"
+    );
+    assert_eq!(browser.text("#phase-cabling").await, table);
+    browser.close().await;
+}

@@ -111,6 +111,22 @@ fn benches(c: &mut Criterion) {
         |b| b.iter(|| engine::failures::failures(black_box(&two_thousand), &report)),
     );
 
+    // The DGX SuperPOD grown to 64 scalable units of 32 DGX in 8 phases of 8 SU.
+    for policy in ["provision_final", "as_needed"] {
+        let mut superpod: Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+        superpod["cluster"]["nodes"] = json!(2048);
+        superpod["fabrics"][0]["extra_endpoints"] = json!(0);
+        superpod["growth"] = json!({
+            "policy": policy,
+            "phases": (1..=8).map(|p| json!({ "label": format!("phase {p}"), "nodes": p * 256 })).collect::<Vec<_>>(),
+        });
+        let superpod = spec(superpod);
+        let report = evaluate(&superpod).expect("evaluates");
+        c.bench_function(&format!("phase plan, 64 SU in 8 phases, {policy}"), |b| {
+            b.iter(|| engine::phases::phases(black_box(&superpod), &report))
+        });
+    }
+
     // 64 cluster sizes × 4 fabric technologies, the specs built up front.
     let sweep: Vec<DesignSpec> = (1..=64)
         .flat_map(|i| {

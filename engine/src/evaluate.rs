@@ -155,6 +155,7 @@ fn evaluate_report(
         allocations: allocations.into_iter().flatten().collect(),
         failures: Vec::new(),
         goodput: Vec::new(),
+        phases: None,
     })
 }
 

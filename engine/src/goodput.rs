@@ -97,25 +97,58 @@ pub fn goodput_at(write: Seconds, interval: Seconds, restart: Seconds, mtbi: Sec
     Share((1.0 - lost).clamp(0.0, 1.0))
 }
 
-/// The storage workload whose checkpoint training job `t` writes: the one sized for its model's
-/// parameters, else the design's first.
+/// M, the mean time between interruptions of a job on `gpus` GPUs at the calibration's rate.
+pub(crate) fn mean_time_between(c: &crate::spec::Calibration, gpus: u64) -> Seconds {
+    let per_day = c.interruptions_per_1000_gpu_days / 1000.0 * gpus as f64;
+    if per_day > 0.0 {
+        Seconds(SECONDS_PER_DAY / per_day)
+    } else {
+        Seconds(f64::INFINITY)
+    }
+}
+
+/// Goodput at the interval storage workload `s` checkpoints at, with its write time `write`,
+/// for a job whose mean time between interruptions is `mtbi`.
+pub(crate) fn goodput_checkpointing_to(
+    c: &crate::spec::Calibration,
+    s: &crate::spec::Storage,
+    write: Seconds,
+    mtbi: Seconds,
+) -> Share {
+    let interval = Seconds(s.checkpoint.interval_minutes * 60.0);
+    goodput_at(write, interval, Seconds(c.restart_minutes * 60.0), mtbi)
+}
+
+/// The index (among the design's workloads) of the storage workload whose checkpoint training
+/// job `t` writes: the one sized for its model's parameters, else the design's first.
+pub(crate) fn storage_index(spec: &DesignSpec, t: &crate::spec::Training) -> Option<usize> {
+    let storage = || {
+        spec.workloads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| match w {
+                Workload::Storage(s) => Some((i, s)),
+                _ => None,
+            })
+    };
+    storage()
+        .find(|(_, s)| s.checkpoint.parameters == Some(t.model.parameters))
+        .or_else(|| storage().next())
+        .map(|(i, _)| i)
+}
+
+/// The storage workload whose checkpoint training job `t` writes ([`storage_index`]), with its
+/// report.
 fn storage_of<'s>(
     spec: &'s DesignSpec,
     report: &'s Report,
     t: &crate::spec::Training,
 ) -> Option<(&'s crate::spec::Storage, &'s crate::report::StorageReport)> {
-    let pairs = || {
-        spec.workloads
-            .iter()
-            .zip(&report.workloads)
-            .filter_map(|(w, r)| match (w, r) {
-                (Workload::Storage(s), WorkloadReport::Storage(r)) => Some((s, r)),
-                _ => None,
-            })
-    };
-    pairs()
-        .find(|(s, _)| s.checkpoint.parameters == Some(t.model.parameters))
-        .or_else(|| pairs().next())
+    let i = storage_index(spec, t)?;
+    match (&spec.workloads[i], report.workloads.get(i)?) {
+        (Workload::Storage(s), WorkloadReport::Storage(r)) => Some((s, r)),
+        _ => None,
+    }
 }
 
 /// Every training job's interruptions and goodput in `spec` evaluated as `report`.
@@ -131,11 +164,7 @@ pub fn goodput(spec: &DesignSpec, report: &Report) -> Vec<Goodput> {
         })
         .map(|(t, r)| {
             let per_day = c.interruptions_per_1000_gpu_days / 1000.0 * r.gpus as f64;
-            let m = if per_day > 0.0 {
-                Seconds(SECONDS_PER_DAY / per_day)
-            } else {
-                Seconds(f64::INFINITY)
-            };
+            let m = mean_time_between(c, r.gpus);
             let mean_time_between = Figure::new(
                 m,
                 "M = 1 day ÷ (GPUs × interruptions per GPU-day)",

@@ -39,6 +39,7 @@ mod links;
 pub mod nccl_tests;
 pub mod operations;
 mod pasted;
+pub mod phases;
 pub mod ports;
 mod precision;
 mod rag;

@@ -46,6 +46,10 @@ pub struct Report {
     /// `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub goodput: Vec<crate::goodput::Goodput>,
+    /// What each growth phase buys, leaves unused and re-cables ([`crate::phases::phases`]),
+    /// when the design lists phases; as `failures`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<crate::phases::PhasePlan>,
 }
 
 fn first_node() -> u32 {
@@ -61,11 +65,21 @@ impl FabricReport {
 }
 
 impl Report {
-    /// This report of `spec` with what one failure of each element takes away and each
-    /// training job's interruptions and goodput.
+    /// This report of `spec` with what one failure of each element takes away, each training
+    /// job's interruptions and goodput, and its growth phases.
     pub fn over_its_life(mut self, spec: &crate::spec::DesignSpec) -> Report {
         self.failures = crate::failures::failures(spec, &self);
         self.goodput = crate::goodput::goodput(spec, &self);
+        match crate::phases::phases(spec, &self) {
+            Some(Ok(plan)) => self.phases = Some(plan),
+            Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {
+                severity: Severity::Warning,
+                rule: "phase-plan".into(),
+                subject: e.path.clone(),
+                message: format!("no phase plan: {}", e.reason),
+            })),
+            None => {}
+        }
         self
     }
 

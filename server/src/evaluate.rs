@@ -133,6 +133,21 @@ pub fn summary(report: &engine::Report) -> String {
             f.nodes_degraded
         );
     }
+    for p in report.phases.iter().flat_map(|plan| &plan.phases) {
+        let _ = writeln!(
+            out,
+            "phase {}: {} GPUs, network ${:.0} (${:.0} bought, ${:.0} on unused ports), {} racks kept for later, cables {} added, {} removed, {} moved",
+            p.label,
+            p.gpus,
+            p.network_cost.0,
+            p.bought.cost_delta.0,
+            p.stranded_capital.value.0,
+            p.racks_reserved,
+            p.added(),
+            p.removed(),
+            p.re_terminated()
+        );
+    }
     let _ = writeln!(
         out,
         "total as placed: ${:.0} (${:.0} per GPU), {:.1} kW",

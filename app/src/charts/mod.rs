@@ -5,6 +5,7 @@
 
 pub mod asbuilt;
 pub mod baselines;
+pub mod phases;
 pub mod search;
 pub mod studies;
 pub mod topology;

@@ -106,7 +106,7 @@ pub mod render {
     use crate::report::html::blocks_view;
     use crate::report::{
         assumption_table, comparison_table, failure_blocks, floor_blocks, goodput_blocks,
-        operating_blocks, spine_loss_table, Block,
+        operating_blocks, phase_blocks, spine_loss_table, Block,
     };
     use engine::{DesignSpec, Report};
     use leptos::prelude::*;
@@ -183,6 +183,8 @@ pub mod render {
             &engine::failures::failures(&spec, &report),
         ));
         let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(&spec, &report)));
+        let phases = engine::phases::phases(&spec, &report).and_then(Result::ok);
+        let phases = blocks_view(&phase_blocks(phases.as_ref()));
         let operations = blocks_view(&operating_blocks(&spec, &report));
         let fabrics = report
             .fabrics
@@ -221,6 +223,7 @@ pub mod render {
                 <div class="floor">{floor}</div>
                 <div class="failures">{failures}</div>
                 <div class="goodput">{goodput}</div>
+                <div class="phases">{phases}</div>
                 <div class="operating">{operations}</div>
                 <h2>"Assumptions and sources"</h2>
                 <div>{assumptions}</div>

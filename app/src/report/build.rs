@@ -33,6 +33,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     // What each element's failure takes: the summary names the worst, its section lists them.
     let failures = engine::failures::failures(spec, report);
     let goodput = engine::goodput::goodput(spec, report);
+    let phases = engine::phases::phases(spec, report).and_then(Result::ok);
     super::summary::summary(
         &mut blocks,
         spec,
@@ -40,6 +41,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         &floor,
         &failures,
         &goodput,
+        phases.as_ref(),
         charts.compared.as_ref(),
     );
     cluster(&mut blocks, spec, report);
@@ -55,6 +57,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     ));
     blocks.extend(super::failures::failure_blocks(spec, report, &failures));
     blocks.extend(super::goodput::goodput_blocks(&goodput));
+    blocks.extend(super::phases::phase_blocks(phases.as_ref()));
     blocks.extend(operating_blocks(spec, report));
     blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);

@@ -13,6 +13,7 @@ mod floor;
 mod goodput;
 pub mod html;
 mod operating;
+mod phases;
 mod sources;
 mod summary;
 mod validation;
@@ -30,6 +31,7 @@ pub use failures::failure_blocks;
 pub use floor::floor_blocks;
 pub use goodput::goodput_blocks;
 pub use operating::{assumption_table, operating_blocks};
+pub use phases::phase_blocks;
 pub use whatifs::{comparison_table, spine_loss_table};
 pub use workloads::{
     collectives_table, inter_token_figure, workload_figures, workload_heading, Shown,

@@ -189,6 +189,7 @@ pub fn summary(
     floor: &FloorReport,
     failures: &[engine::failures::Failure],
     goodput: &[engine::goodput::Goodput],
+    phases: Option<&engine::phases::PhasePlan>,
     compared: Option<&(usize, Vec<TechnologyPoint>)>,
 ) {
     blocks.push(heading(1, "summary", "Executive summary"));
@@ -260,6 +261,9 @@ pub fn summary(
         blocks.push(paragraph(worst));
     }
     for sentence in goodput.iter().filter_map(super::goodput::in_a_sentence) {
+        blocks.push(paragraph(sentence));
+    }
+    if let Some(sentence) = phases.and_then(super::phases::in_a_sentence) {
         blocks.push(paragraph(sentence));
     }
     blocks.push(heading(

@@ -22,6 +22,7 @@ pub fn default_limits() -> Limits {
         max_added_latency_ms: Some(DEFAULT_ADDED_LATENCY_MS),
         checkpoint_within_budget: true,
         min_read_headroom: None,
+        min_goodput_percent: None,
     }
 }
 
@@ -40,6 +41,8 @@ pub struct SearchForm {
     pub max_tiers: String,
     /// Most GPUs the worst single failure may cut off, empty for any.
     pub failure_gpus: String,
+    /// Smallest goodput of every training job, percent, empty for none.
+    pub goodput_percent: String,
     /// Nodes every fabric must grow to without re-cabling, empty for the design's own.
     pub growth_nodes: String,
     /// Leaf oversubscriptions to try, as a list (`1, 2, 3`); empty keeps each fabric's.
@@ -70,6 +73,7 @@ impl Default for SearchForm {
             read_headroom: String::new(),
             max_tiers: String::new(),
             failure_gpus: String::new(),
+            goodput_percent: String::new(),
             growth_nodes: String::new(),
             leaf_oversubscription: String::new(),
             nics_per_node: String::new(),
@@ -206,6 +210,7 @@ impl SearchForm {
             read_headroom: text("read-headroom"),
             max_tiers: text("tiers"),
             failure_gpus: text("failure-gpus"),
+            goodput_percent: text("goodput"),
             growth_nodes: text("growth"),
             leaf_oversubscription: text("leaf-oversubscription"),
             nics_per_node: text("nics"),
@@ -226,6 +231,7 @@ impl SearchForm {
             ("read-headroom".to_string(), self.read_headroom.clone()),
             ("tiers".to_string(), self.max_tiers.clone()),
             ("failure-gpus".to_string(), self.failure_gpus.clone()),
+            ("goodput".to_string(), self.goodput_percent.clone()),
             ("growth".to_string(), self.growth_nodes.clone()),
             (
                 "leaf-oversubscription".to_string(),
@@ -281,6 +287,11 @@ impl SearchForm {
             0,
             &mut errors,
         );
+        let goodput = optional_number(
+            &self.goodput_percent,
+            "Smallest training goodput",
+            &mut errors,
+        );
         let growth = optional_count(&self.growth_nodes, "Grow to, nodes", &mut errors);
         let leaf = list(
             &self.leaf_oversubscription,
@@ -312,6 +323,7 @@ impl SearchForm {
             max_added_latency_ms: latency,
             checkpoint_within_budget: true,
             min_read_headroom: read_headroom,
+            min_goodput_percent: goodput,
         };
         request.freedoms.leaf_oversubscription = leaf;
         request.freedoms.nics_per_node = nics;

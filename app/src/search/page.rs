@@ -85,6 +85,8 @@ fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
                 <input id="search-tiers" name="tiers" type="text" inputmode="numeric" value=form.max_tiers.clone() placeholder="any"/>
                 <label for="search-failure-gpus">"Most GPUs one failure may cut off"</label>
                 <input id="search-failure-gpus" name="failure-gpus" type="text" inputmode="numeric" value=form.failure_gpus.clone() placeholder="any"/>
+                <label for="search-goodput">"Smallest training goodput, %"</label>
+                <input id="search-goodput" name="goodput" type="text" inputmode="decimal" value=form.goodput_percent.clone() placeholder="any"/>
                 <label for="search-growth">"Grow to, nodes, without re-cabling"</label>
                 <input id="search-growth" name="growth" type="text" inputmode="numeric" value=form.growth_nodes.clone() placeholder="as designed"/>
             </fieldset>

@@ -75,6 +75,7 @@ pub fn ClusterStep() -> AnyView {
                 set=set_growth
             />
         </div>
+        <super::growth::GrowthFields/>
     }
     .into_any()
 }

@@ -14,6 +14,11 @@ fn cluster_gpus(spec: &DesignSpec) -> u64 {
 pub fn cluster_change(spec: &mut DesignSpec, change: impl FnOnce(&mut DesignSpec)) {
     let before = cluster_gpus(spec);
     change(spec);
+    // The final phase is the design: it follows the cluster's nodes.
+    let nodes = spec.cluster.nodes;
+    if let Some(last) = spec.growth.as_mut().and_then(|g| g.phases.last_mut()) {
+        last.nodes = nodes;
+    }
     let after = cluster_gpus(spec);
     if before == after {
         return;

@@ -6,6 +6,7 @@ mod costs;
 mod fabrics;
 mod floor;
 mod follow;
+mod growth;
 mod lens;
 pub(crate) mod options;
 mod review;

@@ -62,6 +62,24 @@ impl<F: FnMut(Link)> Visit for F {
     }
 }
 
+/// Where leaf `index` of `fabric` stands: (its block of nodes, its rail) on a rail-optimised
+/// fabric, whose leaves are numbered rail by rail (the leaf of rail r for block b is
+/// r × leaves per rail + b), else (its number, 0). A leaf keeps its position as the fabric
+/// grows, though its number may change.
+pub(crate) fn leaf_position(fabric: &FabricReport, index: u32) -> (u32, u32) {
+    if fabric.plan.layout == Layout::RailOptimized {
+        let per_rail = leaves_per_rail(fabric);
+        (index % per_rail, index / per_rail)
+    } else {
+        (index, 0)
+    }
+}
+
+/// The leaves of each rail of a rail-optimised fabric.
+fn leaves_per_rail(fabric: &FabricReport) -> u32 {
+    (fabric.plan.leaves / fabric.ports_per_node.max(1)).max(1)
+}
+
 /// Calls `visit` with every link of `fabric`, in sheet order, without naming anything (the
 /// floor counts tens of thousands of links on every evaluation). Inlined, so that each caller's
 /// visit is specialised to the kind of link each loop makes.
@@ -90,7 +108,7 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
     // rail-optimised, NIC r of node n goes to leaf r × leaves per rail + n ÷ down, port n mod
     // down; otherwise the node ports fill the leaves in order.
     let rail_optimized = plan.layout == Layout::RailOptimized;
-    let leaves_per_rail = (plan.leaves / rails).max(1);
+    let leaves_per_rail = leaves_per_rail(fabric);
     let (mut block, mut slot) = (0u32, 0u32);
     let (mut next_leaf, mut next_port) = (0u32, 0u32);
     // Nodes by their number in the cluster, from 0: the fabric's are the `nodes` from its first.

@@ -28,6 +28,10 @@ pub enum Measure {
     Tiers,
     /// GPUs the worst single failure of any fabric cuts off.
     FailureGpus,
+    /// Goodput, percent of time training, of a training job on `gpus` GPUs that checkpoints to
+    /// storage workload `storage`, at that workload's checkpoint interval
+    /// ([`crate::goodput`]): it moves with the storage fabric's write bandwidth.
+    Goodput { storage: usize, gpus: u64 },
 }
 
 impl Measure {
@@ -37,7 +41,8 @@ impl Measure {
             Measure::Slowdown(i)
             | Measure::AddedLatency(i)
             | Measure::Checkpoint(i)
-            | Measure::ReadHeadroom(i) => Some(i),
+            | Measure::ReadHeadroom(i)
+            | Measure::Goodput { storage: i, .. } => Some(i),
             Measure::Cost | Measure::Power | Measure::Tiers | Measure::FailureGpus => None,
         }
     }
@@ -49,6 +54,7 @@ impl Measure {
             Measure::AddedLatency(_) => Measure::AddedLatency(i),
             Measure::Checkpoint(_) => Measure::Checkpoint(i),
             Measure::ReadHeadroom(_) => Measure::ReadHeadroom(i),
+            Measure::Goodput { gpus, .. } => Measure::Goodput { storage: i, gpus },
             other => other,
         }
     }
@@ -123,7 +129,7 @@ pub fn checks(request: &SearchRequest) -> Vec<Check> {
             Some(n) => format!("targets.workloads[{n}].limits"),
             None => "targets.every_workload".to_string(),
         };
-        workload_checks(&mut out, &at, i, w, limits);
+        workload_checks(&mut out, &request.base, &at, i, w, limits);
     }
     let c = &request.constraints;
     let constraint = |path: &str, label: &str, unit: &str, measure, limit| Check {
@@ -173,7 +179,14 @@ pub fn checks(request: &SearchRequest) -> Vec<Check> {
     out
 }
 
-fn workload_checks(out: &mut Vec<Check>, at: &str, i: usize, w: &Workload, l: &Limits) {
+fn workload_checks(
+    out: &mut Vec<Check>,
+    spec: &crate::spec::DesignSpec,
+    at: &str,
+    i: usize,
+    w: &Workload,
+    l: &Limits,
+) {
     let name = w.name();
     let mut push = |field: &str, label: String, unit: &str, measure, limit, at_least| {
         out.push(Check {
@@ -186,7 +199,7 @@ fn workload_checks(out: &mut Vec<Check>, at: &str, i: usize, w: &Workload, l: &L
         })
     };
     match w {
-        Workload::Training(_) => {
+        Workload::Training(t) => {
             if let Some(limit) = l.max_slowdown_percent {
                 push(
                     "max_slowdown_percent",
@@ -195,6 +208,21 @@ fn workload_checks(out: &mut Vec<Check>, at: &str, i: usize, w: &Workload, l: &L
                     Measure::Slowdown(i),
                     limit,
                     false,
+                );
+            }
+            // A job with no storage workload to checkpoint to has no goodput to hold: the
+            // request's validation refuses the limit for it.
+            let storage = crate::goodput::storage_index(spec, t);
+            if let (Some(limit), Some(storage)) = (l.min_goodput_percent, storage) {
+                let p = &t.parallelism;
+                let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
+                push(
+                    "min_goodput_percent",
+                    format!("goodput of “{name}” at its checkpoint interval"),
+                    "%",
+                    Measure::Goodput { storage, gpus },
+                    limit,
+                    true,
                 );
             }
         }
@@ -272,5 +300,16 @@ pub fn value(measure: Measure, spec: &crate::spec::DesignSpec, report: &Report) 
                 .unwrap_or(0),
         ),
         Measure::FailureGpus => crate::failures::worst_cut_off(spec, report) as f64,
+        Measure::Goodput { storage, gpus } => {
+            match (spec.workloads.get(storage), report.workloads.get(storage)) {
+                (Some(Workload::Storage(s)), Some(WorkloadReport::Storage(r))) => {
+                    let c = &spec.calibration;
+                    let m = crate::goodput::mean_time_between(c, gpus);
+                    let write = r.checkpoint_write_time.value;
+                    crate::goodput::goodput_checkpointing_to(c, s, write, m).0 * 100.0
+                }
+                _ => 0.0,
+            }
+        }
     }
 }

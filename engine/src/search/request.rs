@@ -5,7 +5,7 @@
 
 use crate::catalog::{switch, SwitchFamily};
 use crate::error::{FieldError, SpecErrors};
-use crate::spec::{DesignSpec, Topology, MAX_NODES};
+use crate::spec::{DesignSpec, Topology, Workload, MAX_NODES};
 use crate::technology::Technology;
 use crate::units::{Usd, Watts};
 use serde::{Deserialize, Serialize};
@@ -67,6 +67,11 @@ pub struct Limits {
     /// Storage: smallest read headroom (available ÷ provisioned read bandwidth).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_read_headroom: Option<f64>,
+    /// Training: smallest goodput, the percent of time the job trains, at the checkpoint
+    /// interval of the storage workload it checkpoints to, interrupted at the calibration's rate
+    /// ([`crate::goodput`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_goodput_percent: Option<f64>,
 }
 
 /// Limits for a workload named in the base design; they replace `every_workload`'s.
@@ -290,6 +295,34 @@ impl SearchRequest {
             }
             limits(&mut errors, &format!("{at}.limits"), &w.limits);
         }
+        // Goodput is set by the checkpoint's write time: a design with no storage workload to
+        // checkpoint to has none to hold.
+        if !self
+            .base
+            .workloads
+            .iter()
+            .any(|w| matches!(w, Workload::Storage(_)))
+        {
+            let asked = std::iter::once((
+                "targets.every_workload".to_string(),
+                &self.targets.every_workload,
+            ))
+            .chain(
+                self.targets
+                    .workloads
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| (format!("targets.workloads[{i}].limits"), &w.limits)),
+            );
+            for (at, l) in asked {
+                if l.min_goodput_percent.is_some() {
+                    errors.push(FieldError::new(
+                        format!("{at}.min_goodput_percent"),
+                        "the design has no storage workload for its training jobs to checkpoint to, so no goodput to hold",
+                    ));
+                }
+            }
+        }
         let c = &self.constraints;
         positive(
             &mut errors,
@@ -389,6 +422,14 @@ fn limits(errors: &mut Vec<FieldError>, at: &str, l: &Limits) {
         &format!("{at}.min_read_headroom"),
         l.min_read_headroom,
     );
+    if let Some(v) = l.min_goodput_percent {
+        if !(v.is_finite() && v > 0.0 && v <= 100.0) {
+            errors.push(FieldError::new(
+                format!("{at}.min_goodput_percent"),
+                format!("must be a percentage above 0 and at most 100, not {v}"),
+            ));
+        }
+    }
 }
 
 fn freedoms(errors: &mut Vec<FieldError>, f: &Freedoms) {

@@ -274,6 +274,7 @@ impl Space {
             calibration: template.calibration.clone(),
             overrides: template.overrides.clone(),
             floor: template.floor.clone(),
+            growth: None,
         };
         self.choose_switches(&mut part);
         Some(part)

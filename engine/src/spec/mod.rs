@@ -11,6 +11,7 @@ mod calibration_fields;
 mod cluster;
 mod fabric;
 mod floor;
+mod growth;
 pub mod names;
 mod v1;
 pub(crate) mod validate;
@@ -21,10 +22,11 @@ pub use calibration_fields::{CalibrationField, CALIBRATION_FIELDS};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
 pub use floor::{Cooling, Feeds, Floor, Placement};
+pub use growth::{Growth, GrowthPolicy, Phase};
 pub use v1::{SpecV1, TrainingV1};
 pub use validate::{
     MAX_FABRICS, MAX_FABRIC_ENDPOINTS, MAX_GPUS_PER_NODE, MAX_NODES, MAX_OVERRIDES, MAX_PARAMETERS,
-    MAX_TITLE_CHARS, MAX_WORKLOADS,
+    MAX_PHASES, MAX_TITLE_CHARS, MAX_WORKLOADS,
 };
 pub use workload::{
     default_checkpoint_bytes, default_overlap, default_read_headroom, Checkpoint, Compute,
@@ -60,6 +62,9 @@ pub struct DesignSpec {
     /// Racks and rows (version 3); a version-2 design gets the default floor.
     #[serde(default)]
     pub floor: Floor,
+    /// The phases the cluster is installed in, when it grows over time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth: Option<Growth>,
 }
 
 impl DesignSpec {

@@ -172,6 +172,7 @@ impl SpecV1 {
             calibration: Default::default(),
             overrides: Vec::new(),
             floor: Default::default(),
+            growth: None,
         }
     }
 }

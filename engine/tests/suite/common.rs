@@ -55,6 +55,7 @@ pub fn design(cluster: Cluster, workloads: Vec<Workload>, fabrics: Vec<Fabric>) 
         calibration: Calibration::default(),
         overrides: Vec::new(),
         floor: Default::default(),
+        growth: None,
     }
 }
 

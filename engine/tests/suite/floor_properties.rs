@@ -21,6 +21,8 @@ fn spec(leaves: &str, width: f64, pitch: f64, tray: f64, slack: f64, per_rack: u
     let mut value: Value = serde_json::from_str(examples::SUPERPOD_4SU).unwrap();
     value["schema_version"] = json!(3);
     value["cluster"]["nodes"] = json!(63);
+    // Two scalable units are the example's first phase: here they are the whole design.
+    value.as_object_mut().unwrap().remove("growth");
     value["workloads"][0]["parallelism"] =
         json!({ "dp": 4, "tp": 8, "pp": 14, "sharding": "zero1" });
     value["workloads"][0]["global_batch"] = json!(1024);

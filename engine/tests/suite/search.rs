@@ -643,3 +643,85 @@ fn a_search_held_to_no_gpu_cut_off_by_one_failure_keeps_nodes_on_several_links()
         assert!(candidate.choice.nics_per_node > 1, "{:?}", candidate.choice);
     }
 }
+
+/// The training example's job's goodput at its checkpoint interval, percent, in `spec`'s report.
+fn goodput_percent(spec: &DesignSpec) -> f64 {
+    let report = evaluate(spec).unwrap();
+    let g = &engine::goodput::goodput(spec, &report)[0];
+    g.checkpoint.as_ref().unwrap().goodput.value.0 * 100.0
+}
+
+/// A search held to a goodput keeps the designs whose storage fabric writes the job's checkpoint
+/// fast enough: the limit sits between the goodput the example reaches with storage on 400G
+/// InfiniBand and with storage on 25G TCP; every candidate kept reaches it in its own report,
+/// and every candidate refused for it breaks it by the goodput its report gives.
+#[test]
+fn a_search_held_to_a_goodput_keeps_designs_whose_checkpoint_writes_fast_enough() {
+    let base = training_base();
+    let fast = goodput_percent(&base);
+    let mut slow_storage = base.clone();
+    slow_storage.fabrics[1].technology = Technology::Tcp25;
+    slow_storage.fabrics[1].switch = None;
+    let slow = goodput_percent(&slow_storage);
+    assert!(slow < fast, "{slow} {fast}");
+    let limit = (slow + fast) / 2.0;
+    let mut request = SearchRequest::new(base);
+    request.freedoms.technologies = vec![Technology::IbNdr, Technology::Tcp25];
+    request.targets.every_workload.min_goodput_percent = Some(limit);
+    let mut search = Search::new(request).unwrap();
+    search.run();
+    let check = search
+        .checks()
+        .iter()
+        .position(|c| matches!(c.measure, Measure::Goodput { .. }))
+        .expect("a goodput check");
+    let (mut kept, mut refused) = (0, 0);
+    for record in search.records() {
+        let Some(spec) = search.spec(record.id) else {
+            continue;
+        };
+        match &record.status {
+            Status::Frontier | Status::Dominated { .. } => {
+                kept += 1;
+                assert!(goodput_percent(&spec) >= limit);
+            }
+            Status::Infeasible { breach } if breach.check == check => {
+                refused += 1;
+                let goodput = goodput_percent(&spec);
+                assert!(goodput < limit);
+                assert!(
+                    (breach.value - goodput).abs() < 1e-9,
+                    "{breach:?} {goodput}"
+                );
+            }
+            _ => {}
+        }
+    }
+    assert!(kept > 0 && refused > 0, "{kept} kept, {refused} refused");
+}
+
+/// A goodput limit needs a checkpoint to write: a design without a storage workload refuses it,
+/// naming the field, and so does a limit that is not a percentage.
+#[test]
+fn a_goodput_limit_without_storage_or_out_of_range_is_refused() {
+    let mut base = training_base();
+    base.workloads
+        .retain(|w| matches!(w, Workload::Training(_)));
+    let mut request = SearchRequest::new(base);
+    request.targets.every_workload.min_goodput_percent = Some(99.0);
+    let errors = request.validate().unwrap_err();
+    let error = errors
+        .for_path("targets.every_workload.min_goodput_percent")
+        .unwrap();
+    assert!(
+        error.reason.contains("no storage workload"),
+        "{}",
+        error.reason
+    );
+    let mut request = SearchRequest::new(training_base());
+    request.targets.every_workload.min_goodput_percent = Some(101.0);
+    let errors = request.validate().unwrap_err();
+    assert!(errors
+        .for_path("targets.every_workload.min_goodput_percent")
+        .is_some());
+}

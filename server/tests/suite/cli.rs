@@ -32,6 +32,15 @@ fn evaluate_prints_the_report_as_json() {
         (Some("storage"), Some("leaf"))
     );
     assert!(worst["nodes_cut_off"].as_u64() > Some(0), "{worst}");
+    // Its two phases, the spines for 4 SU bought with the first 2.
+    let phases = report["phases"]["phases"].as_array().unwrap();
+    assert_eq!(phases.len(), 2);
+    let first = &phases[0]["fabrics"][0];
+    assert_eq!(
+        (first["leaves"].as_u64(), first["spines"].as_u64()),
+        (Some(16), Some(16))
+    );
+    assert_eq!(report["phases"]["policy"], "provision_final");
 }
 
 #[test]
@@ -51,6 +60,16 @@ fn evaluate_with_summary_prints_lines_for_people() {
             "worst single failure: a leaf switch of fabric inference (1 alike) cuts 4 nodes off"
         ),
         "{text}"
+    );
+    let out = fabric_planner()
+        .args(["evaluate", "--summary"])
+        .arg(examples().join("superpod-4su.json"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("phase SU 1-2: 504 GPUs, network $"),
+        "each phase in a line: {text}"
     );
 }
 

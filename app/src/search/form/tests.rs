@@ -49,6 +49,7 @@ fn lists_of_choices_are_read_and_each_wrong_value_is_named() {
         ("tiers", "2"),
         ("growth", "512"),
         ("read-headroom", "1.2"),
+        ("goodput", "97.5"),
     ]));
     let request = form.request(crate::templates::first_design()).unwrap();
     assert_eq!(request.freedoms.leaf_oversubscription, vec![1.0, 2.0, 3.0]);
@@ -60,6 +61,10 @@ fn lists_of_choices_are_read_and_each_wrong_value_is_named() {
     assert_eq!(request.constraints.max_tiers, Some(2));
     assert_eq!(request.constraints.growth_target_nodes, Some(512));
     assert_eq!(request.targets.every_workload.min_read_headroom, Some(1.2));
+    assert_eq!(
+        request.targets.every_workload.min_goodput_percent,
+        Some(97.5)
+    );
 
     let form = SearchForm::from_query(&query(&[
         ("run", "1"),

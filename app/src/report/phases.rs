@@ -1,0 +1,247 @@
+//! The cluster's growth phases: what each phase buys and what it leaves unused, the racks and
+//! power kept for later phases, and the cables each step adds, removes and moves; and the plan
+//! in a sentence for the executive summary.
+
+use super::blocks::{heading, note, paragraph, table};
+use super::Block;
+use crate::money::{kw, usd, watts};
+use crate::words::counted;
+use engine::phases::{PhasePlan, PhaseReport};
+use engine::GrowthPolicy;
+
+const HOW: &str = "Each phase is the design at that phase's nodes, sized on the design's switches; bills are at each tier's nominal cable run (the design's own cost as placed on its floor is in the summary). A cable is moved when one end stays and the other is plugged into another switch; each end keeps as many of its links to each switch as both phases give it, so the counts are the fewest cables touched. Endpoints beyond the nodes (a UFM server, storage servers) take the leaf ports the nodes leave free, so a phase whose nodes need those ports moves them. Racks are those of the final floor: a rack holding none of a phase's nodes is kept for a later one.";
+
+/// The growth section: the plan per phase, its chart, and what each phase buys.
+pub fn phase_blocks(plan: Option<&PhasePlan>) -> Vec<Block> {
+    let Some(plan) = plan else {
+        return Vec::new();
+    };
+    let mut blocks = vec![
+        heading(1, "phases", "Growth phases"),
+        paragraph(format!(
+            "{} phases, {}: {}",
+            plan.phases.len(),
+            plan.policy.label(),
+            policy_meaning(plan.policy)
+        )),
+        note(HOW),
+        Block::Chart {
+            id: "phases-timeline".into(),
+            caption: "Network installed per phase".into(),
+            svg: crate::charts::phases::timeline(plan),
+        },
+    ];
+    let mut bought = table(
+        "What each phase has and buys",
+        &[
+            ("Phase", false),
+            ("GPUs", true),
+            ("Switches", false),
+            ("Network installed", true),
+            ("Bought in the phase", true),
+            ("Ports unused", true),
+            ("Their share of the switches", true),
+        ],
+        plan.phases.iter().map(bought_row).collect(),
+    );
+    bought.id = Some("phase-bills".into());
+    blocks.push(Block::Table(bought));
+    let mut cabling = table(
+        "What each phase installs, keeps for later and re-cables",
+        &[
+            ("Phase", false),
+            ("Racks in use", true),
+            ("Racks kept for later", true),
+            ("Power still to come", true),
+            ("Cables added", true),
+            ("Cables removed", true),
+            ("Cables in service moved", true),
+        ],
+        plan.phases.iter().map(cabling_row).collect(),
+    );
+    cabling.id = Some("phase-cabling".into());
+    blocks.push(Block::Table(cabling));
+    let items: Vec<Vec<String>> = plan
+        .phases
+        .iter()
+        .flat_map(|p| {
+            p.bought.items.iter().map(move |i| {
+                vec![
+                    p.label.clone(),
+                    i.fabric.clone(),
+                    i.description.clone(),
+                    format!("{} → {}", i.quantity_before, i.quantity_after),
+                    usd(i.cost_delta),
+                    watts(i.power_delta),
+                ]
+            })
+        })
+        .collect();
+    blocks.push(Block::Table(table(
+        "The bill of each phase: what it adds to the one before",
+        &[
+            ("Phase", false),
+            ("Fabric", false),
+            ("Item", false),
+            ("Quantity", true),
+            ("Cost", true),
+            ("Power", true),
+        ],
+        items,
+    )));
+    blocks
+}
+
+fn policy_meaning(policy: GrowthPolicy) -> &'static str {
+    match policy {
+        GrowthPolicy::ProvisionFinal => "the spines and cores of the final size are bought with the first phase (as NVIDIA's SuperPOD reference architecture cables its 3-SU design with the spines of 4 SU), so each later phase adds leaves and their cables and no cable in service is moved; the price is capital on unused spine ports until the last phase.",
+        GrowthPolicy::AsNeeded => "each phase buys only what its own nodes need; the spines added later take a share of every leaf's uplinks, which are moved while the fabric runs, and a step from two tiers to three re-cables the fabric.",
+    }
+}
+
+fn phase_name(p: &PhaseReport) -> String {
+    match &p.date {
+        Some(date) => format!("{} ({date})", p.label),
+        None => p.label.clone(),
+    }
+}
+
+fn bought_row(p: &PhaseReport) -> Vec<String> {
+    let switches = p
+        .fabrics
+        .iter()
+        .map(|f| {
+            let mut parts = vec![counted(f.leaves, "leaf", "leaves")];
+            if f.spines > 0 {
+                parts.push(counted(f.spines, "spine", "spines"));
+            }
+            if f.cores > 0 {
+                parts.push(counted(f.cores, "core", "cores"));
+            }
+            format!("{}: {}", f.name, parts.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    vec![
+        phase_name(p),
+        engine::thousands(p.gpus as f64),
+        switches,
+        usd(p.network_cost),
+        usd(p.bought.cost_delta),
+        engine::thousands(p.stranded_ports as f64),
+        usd(p.stranded_capital.value),
+    ]
+}
+
+fn cabling_row(p: &PhaseReport) -> Vec<String> {
+    vec![
+        phase_name(p),
+        p.racks_in_use.to_string(),
+        p.racks_reserved.to_string(),
+        kw(p.power_reserved.value),
+        engine::thousands(p.added() as f64),
+        engine::thousands(p.removed() as f64),
+        engine::thousands(p.re_terminated() as f64),
+    ]
+}
+
+/// The plan in a sentence for the executive summary: what the first phase buys and leaves
+/// unused, and the step that disturbs the most cables in service.
+pub fn in_a_sentence(plan: &PhasePlan) -> Option<String> {
+    let first = plan.phases.first()?;
+    let last = plan.phases.last()?;
+    let mut sentence = format!(
+        "Grown in {} phases ({}): “{}” installs {} of network for {} GPUs, {} of it on ports no cable uses yet; “{}” reaches {} for {} GPUs.",
+        plan.phases.len(),
+        plan.policy.label(),
+        first.label,
+        usd(first.network_cost),
+        engine::thousands(first.gpus as f64),
+        usd(first.stranded_capital.value),
+        last.label,
+        usd(last.network_cost),
+        engine::thousands(last.gpus as f64),
+    );
+    let touched = |p: &PhaseReport| p.re_terminated() + p.removed();
+    match plan.phases.iter().skip(1).max_by_key(|p| touched(p)) {
+        Some(p) if touched(p) > 0 => {
+            sentence.push_str(&format!(
+                " The step to “{}” moves {}",
+                p.label,
+                counted(p.re_terminated(), "cable", "cables")
+            ));
+            if p.removed() > 0 {
+                sentence.push_str(&format!(
+                    " and removes {}",
+                    engine::thousands(p.removed() as f64)
+                ));
+            }
+            sentence.push_str(" in service.");
+        }
+        _ => sentence.push_str(" No cable in service is moved or removed."),
+    }
+    Some(sentence)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{DesignSpec, Growth, Phase};
+
+    fn superpod(policy: GrowthPolicy) -> PhasePlan {
+        let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+        spec.growth = Some(Growth {
+            policy,
+            phases: vec![
+                Phase {
+                    label: "Year 1".into(),
+                    date: Some("2027-03".into()),
+                    nodes: 63,
+                },
+                Phase {
+                    label: "Year 2".into(),
+                    date: None,
+                    nodes: 127,
+                },
+            ],
+        });
+        let report = engine::evaluate(&spec).unwrap();
+        engine::phases::phases(&spec, &report).unwrap().unwrap()
+    }
+
+    /// The SuperPOD example grown from 2 SU to 4: provisioned for the final size, the summary
+    /// says what the first phase leaves unused; bought as needed, it names the step that moves
+    /// cables in service, with the counts the section's table gives.
+    #[test]
+    fn the_summary_names_the_unused_capital_and_the_step_that_moves_cables() {
+        let provisioned = superpod(GrowthPolicy::ProvisionFinal);
+        let sentence = in_a_sentence(&provisioned).unwrap();
+        assert!(sentence.contains("“Year 1” installs $"), "{sentence}");
+        assert!(
+            sentence.contains("on ports no cable uses yet"),
+            "{sentence}"
+        );
+        let as_needed = superpod(GrowthPolicy::AsNeeded);
+        let second = &as_needed.phases[1];
+        assert!(second.re_terminated() >= 256, "{:?}", second.moves);
+        let sentence = in_a_sentence(&as_needed).unwrap();
+        assert!(
+            sentence.contains(&format!(
+                "The step to “Year 2” moves {} cables",
+                second.re_terminated()
+            )),
+            "{sentence}"
+        );
+        let blocks = phase_blocks(Some(&as_needed));
+        let Some(Block::Table(cabling)) = blocks.get(5) else {
+            panic!("the second table is the cabling's");
+        };
+        assert_eq!(cabling.rows[0][0], "Year 1 (2027-03)");
+        assert_eq!(cabling.rows[1][6], second.re_terminated().to_string());
+    }
+
+    #[test]
+    fn a_design_without_phases_has_no_section() {
+        assert!(phase_blocks(None).is_empty());
+    }
+}

@@ -1,0 +1,364 @@
+//! The cluster over its growth phases: what each phase buys, what it installs and leaves unused,
+//! the racks and power kept for later phases, and the cables added, removed or moved from the
+//! phase before.
+//!
+//! Each phase is the design at that phase's nodes, sized on the design's switches under the
+//! growth policy: provisioning the final size sizes the spines and cores of every phase for
+//! the final nodes [RA-11333-001: the 3-SU design is cabled with spines for 4 SU]; buying as
+//! needed sizes each phase for its own nodes. Bills are at each tier's nominal cable run, so
+//! that each phase's cost is what its own switches and cables cost wherever they stand; the
+//! racks kept for later are those of the final floor that hold none of a phase's nodes.
+//!
+//! A cable is moved when one of its ends stays (a node's port, a leaf's, a spine's) and the
+//! other changes: between two phases, each end keeps as many of its links to each switch as
+//! both phases give it, and the rest are added, removed or, where one is removed and another
+//! added at the same end, re-terminated. So the count is the fewest cables touched: a leaf of U
+//! uplinks spread over S spines that are then spread over S' moves U·(1 − S/S') of them.
+
+use crate::bill_diff::{bill_diff, BillDiff};
+use crate::cabling::{leaf_position, links, End, Role};
+use crate::error::SpecErrors;
+use crate::figure::Figure;
+use crate::links::Conditions;
+use crate::report::{FabricReport, Report};
+use crate::spec::{DesignSpec, GrowthPolicy};
+use crate::topology::Layout;
+use crate::units::{Kilowatts, Usd, Watts};
+use serde::{Deserialize, Serialize};
+
+/// The phase plan of a design.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PhasePlan {
+    pub policy: GrowthPolicy,
+    /// Earliest first; the last is the design.
+    pub phases: Vec<PhaseReport>,
+}
+
+/// One phase, once installed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PhaseReport {
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    pub nodes: u32,
+    pub gpus: u64,
+    pub fabrics: Vec<PhaseFabric>,
+    /// The network installed by this phase, every cable at its tier's nominal run.
+    pub network_cost: Usd,
+    pub network_power: Watts,
+    /// What the phase buys: the bill's changes from the phase before (from nothing, for the
+    /// first).
+    pub bought: BillDiff,
+    /// Switch ports installed and not cabled, of every fabric.
+    pub stranded_ports: u64,
+    /// Their share of the switches' price.
+    pub stranded_capital: Figure<Usd>,
+    /// Compute racks of the final floor holding a node of this phase, and those kept empty for
+    /// later phases.
+    pub racks_in_use: u32,
+    pub racks_reserved: u32,
+    /// The power the later phases add: their nodes and network.
+    pub power_reserved: Figure<Kilowatts>,
+    /// The cables from the phase before, per fabric and tier (none for the first).
+    pub moves: Vec<TierMoves>,
+}
+
+impl PhaseReport {
+    /// Cables in service that must be unplugged and plugged elsewhere to reach this phase.
+    pub fn re_terminated(&self) -> u64 {
+        self.moves.iter().map(|m| m.re_terminated).sum()
+    }
+
+    pub fn added(&self) -> u64 {
+        self.moves.iter().map(|m| m.added).sum()
+    }
+
+    pub fn removed(&self) -> u64 {
+        self.moves.iter().map(|m| m.removed).sum()
+    }
+}
+
+/// One fabric at one phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PhaseFabric {
+    pub name: String,
+    pub layout: Layout,
+    pub tiers: u32,
+    pub leaves: u32,
+    pub spines: u32,
+    pub cores: u32,
+    pub ports_installed: u64,
+    pub ports_used: u64,
+}
+
+/// The cables of one tier of one fabric from one phase to the next.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TierMoves {
+    pub fabric: String,
+    /// `node-leaf`, `leaf-spine` or `spine-core`.
+    pub tier: String,
+    /// In service before and untouched.
+    pub kept: u64,
+    pub added: u64,
+    pub removed: u64,
+    /// In service before, unplugged at one end and plugged into another switch.
+    pub re_terminated: u64,
+}
+
+const STRANDED_FORMULA: &str =
+    "Σ fabrics: (switches × ports − ports cabled) × switch price ÷ ports";
+const RESERVED_FORMULA: &str =
+    "(final nodes − nodes) × node power + (final network power − network power)";
+const PHASE_SOURCE: &str = "the design at each phase's nodes, sized on its switches";
+
+/// The phase plan of `spec`, whose evaluation is `report`; `None` when the design lists no
+/// phases.
+pub fn phases(spec: &DesignSpec, report: &Report) -> Option<Result<PhasePlan, SpecErrors>> {
+    let growth = spec.growth.as_ref()?;
+    Some(plan(spec, report, growth.policy))
+}
+
+fn plan(spec: &DesignSpec, report: &Report, policy: GrowthPolicy) -> Result<PhasePlan, SpecErrors> {
+    let growth = spec.growth.as_ref().map_or(&[][..], |g| &g.phases[..]);
+    let (chosen, _) = crate::switch_choice::choose_all(spec);
+    let floor = crate::floor::plan(spec, report);
+    let node_kw = floor.node_power_kw.value.0;
+    let mut evaluated = Vec::with_capacity(growth.len());
+    for (i, phase) in growth.iter().enumerate() {
+        let at_phase = phase_spec(&chosen, phase.nodes, policy);
+        let report = crate::evaluate_unplaced(&at_phase, Conditions::NORMAL).map_err(|e| {
+            SpecErrors::single(
+                format!("growth.phases[{i}]"),
+                format!(
+                    "the design at {} nodes does not size: {}",
+                    phase.nodes,
+                    e.0.first().map_or("", |f| f.reason.as_str())
+                ),
+            )
+        })?;
+        evaluated.push(report);
+    }
+    let last = evaluated.last().map(|r| r.totals.power_w.0).unwrap_or(0.0);
+    let empty = Report {
+        fabrics: Vec::new(),
+        ..report.clone()
+    };
+    let phases = growth
+        .iter()
+        .zip(&evaluated)
+        .enumerate()
+        .map(|(i, (phase, at))| {
+            let before = i.checked_sub(1).map(|b| &evaluated[b]);
+            let stranded_ports: u64 = at
+                .fabrics
+                .iter()
+                .map(|f| f.plan.ports_total().saturating_sub(f.plan.ports_used()))
+                .sum();
+            let stranded_usd: f64 = at.fabrics.iter().map(stranded_capital).sum();
+            let nodes_later = f64::from(spec.cluster.nodes - phase.nodes.min(spec.cluster.nodes));
+            let reserved_kw =
+                nodes_later * node_kw + Watts(last - at.totals.power_w.0).to_kilowatts().0;
+            let racks_in_use = floor
+                .racks
+                .iter()
+                .filter(|r| !r.network && r.devices.iter().any(|d| holds_node(d, phase.nodes)))
+                .count() as u32;
+            let compute_racks = floor.racks.iter().filter(|r| !r.network).count() as u32;
+            PhaseReport {
+                label: phase.label.clone(),
+                date: phase.date.clone(),
+                nodes: phase.nodes,
+                gpus: u64::from(phase.nodes) * u64::from(spec.cluster.gpus_per_node),
+                fabrics: at.fabrics.iter().map(phase_fabric).collect(),
+                network_cost: at.totals.cost_usd,
+                network_power: at.totals.power_w,
+                bought: bill_diff(before.unwrap_or(&empty), at),
+                stranded_ports,
+                stranded_capital: Figure::new(Usd(stranded_usd), STRANDED_FORMULA, PHASE_SOURCE),
+                racks_in_use,
+                racks_reserved: compute_racks.saturating_sub(racks_in_use),
+                power_reserved: Figure::new(Kilowatts(reserved_kw), RESERVED_FORMULA, PHASE_SOURCE),
+                moves: before.map(|b| moves(b, at)).unwrap_or_default(),
+            }
+        })
+        .collect();
+    Ok(PhasePlan { policy, phases })
+}
+
+/// `chosen` (the design with its switches chosen) at `nodes` under `policy`: its fabrics only,
+/// since a phase is what is bought and cabled; the design's workloads run on the final one.
+fn phase_spec(chosen: &DesignSpec, nodes: u32, policy: GrowthPolicy) -> DesignSpec {
+    let final_nodes = chosen.cluster.nodes;
+    let mut at = DesignSpec {
+        workloads: Vec::new(),
+        growth: None,
+        ..chosen.clone()
+    };
+    at.cluster.nodes = nodes;
+    if nodes < final_nodes {
+        at.cluster.growth_target_nodes = match policy {
+            GrowthPolicy::ProvisionFinal => Some(
+                chosen
+                    .cluster
+                    .growth_target_nodes
+                    .unwrap_or(final_nodes)
+                    .max(final_nodes),
+            ),
+            GrowthPolicy::AsNeeded => None,
+        };
+    }
+    for f in &mut at.fabrics {
+        f.attached_nodes = f.attached_nodes.map(|a| a.min(nodes));
+    }
+    at
+}
+
+fn phase_fabric(f: &FabricReport) -> PhaseFabric {
+    PhaseFabric {
+        name: f.name.clone(),
+        layout: f.plan.layout,
+        tiers: f.plan.tiers,
+        leaves: f.plan.leaves,
+        spines: f.plan.spines,
+        cores: f.plan.cores,
+        ports_installed: f.plan.ports_total(),
+        ports_used: f.plan.ports_used(),
+    }
+}
+
+/// The price of `fabric`'s switch ports that hold no cable.
+fn stranded_capital(fabric: &FabricReport) -> f64 {
+    let plan = &fabric.plan;
+    let unit = fabric
+        .bom
+        .iter()
+        .find(|l| l.item == format!("switch:{}", fabric.switch))
+        .map_or(0.0, |l| l.unit_price_usd.0);
+    let stranded = plan.ports_total().saturating_sub(plan.ports_used());
+    stranded as f64 * unit / f64::from(plan.radix.max(1))
+}
+
+/// Whether `device` is a node among the first `nodes`.
+fn holds_node(device: &crate::floor::Device, nodes: u32) -> bool {
+    device.role == "node"
+        && device
+            .label
+            .strip_prefix("node-")
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| n <= nodes)
+}
+
+/// What stands at one end of a link, by its place in the fabric rather than its number, which
+/// can change as the fabric grows (a rail-optimised fabric numbers its leaves rail by rail).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Place {
+    NodePort(u32, u32),
+    Endpoint(u32),
+    Leaf(u32, u32),
+    Spine(u32),
+    Core(u32),
+}
+
+/// Every link of `fabric` as (tier level, lower end, upper end), sorted.
+fn placed_links(fabric: &FabricReport) -> Vec<(usize, Place, Place)> {
+    let place = |end: End| match end {
+        End::Node { node, nic } => Place::NodePort(node, nic),
+        End::Endpoint(e) => Place::Endpoint(e),
+        End::Switch { role, index, .. } => match role {
+            Role::Leaf => {
+                let (block, rail) = leaf_position(fabric, index);
+                Place::Leaf(block, rail)
+            }
+            Role::Spine => Place::Spine(index),
+            Role::Core => Place::Core(index),
+        },
+    };
+    let mut all = Vec::with_capacity(fabric.endpoints as usize * 2);
+    // A fabric whose links do not fit has no cabling to compare; its report says why.
+    let _ = links(fabric, &mut |l: crate::cabling::Link| {
+        all.push((l.level, place(l.a), place(l.z)))
+    });
+    all.sort_unstable();
+    all
+}
+
+const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
+
+/// The cables of each fabric of `after` against `before`, per tier.
+fn moves(before: &Report, after: &Report) -> Vec<TierMoves> {
+    let mut out = Vec::new();
+    for fabric in &after.fabrics {
+        let old = before
+            .fabrics
+            .iter()
+            .find(|f| f.name == fabric.name)
+            .map(placed_links)
+            .unwrap_or_default();
+        let new = placed_links(fabric);
+        let mut tiers: [TierMoves; 3] = TIERS.map(|tier| TierMoves {
+            fabric: fabric.name.clone(),
+            tier: tier.to_string(),
+            kept: 0,
+            added: 0,
+            removed: 0,
+            re_terminated: 0,
+        });
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < new.len() {
+            // The next lower end, and its links in each phase.
+            let end = match (old.get(i), new.get(j)) {
+                (Some(a), Some(b)) => (a.0, a.1).min((b.0, b.1)),
+                (Some(a), None) => (a.0, a.1),
+                (None, Some(b)) => (b.0, b.1),
+                (None, None) => break,
+            };
+            let run = |links: &[(usize, Place, Place)], from: usize| {
+                links[from..]
+                    .iter()
+                    .take_while(|l| (l.0, l.1) == end)
+                    .count()
+            };
+            let (n_old, n_new) = (run(&old, i), run(&new, j));
+            let kept = common(&old[i..i + n_old], &new[j..j + n_new]);
+            let (gone, came) = ((n_old - kept) as u64, (n_new - kept) as u64);
+            let moved = gone.min(came);
+            let t = &mut tiers[end.0.min(2)];
+            t.kept += kept as u64;
+            t.re_terminated += moved;
+            t.removed += gone - moved;
+            t.added += came - moved;
+            i += n_old;
+            j += n_new;
+        }
+        out.extend(
+            tiers
+                .into_iter()
+                .filter(|t| t.kept + t.added + t.removed + t.re_terminated > 0),
+        );
+    }
+    out
+}
+
+/// How many links two sorted runs of one end share (as multisets of upper ends).
+fn common(a: &[(usize, Place, Place)], b: &[(usize, Place, Place)]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].2.cmp(&b[j].2) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests;
