@@ -30,20 +30,10 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     let charts = studies::charts(spec, report);
     // The floor is planned once: the summary's risks and the floor section read it.
     let floor = engine::floor::plan(spec, report);
-    // What each element's failure takes: the summary names the worst, its section lists them.
-    let failures = engine::failures::failures(spec, report);
-    let goodput = engine::goodput::goodput(spec, report);
-    let phases = engine::phases::phases(spec, report).and_then(Result::ok);
-    super::summary::summary(
-        &mut blocks,
-        spec,
-        report,
-        &floor,
-        &failures,
-        &goodput,
-        phases.as_ref(),
-        charts.compared.as_ref(),
-    );
+    // What each element's failure takes, each job's goodput and the growth phases: the summary
+    // names the worst failure, the goodput and the phases' cost, their sections list them.
+    let report = &report.clone().over_its_life(spec);
+    super::summary::summary(&mut blocks, spec, report, &floor, charts.compared.as_ref());
     cluster(&mut blocks, spec, report);
     fabrics(&mut blocks, report);
     workloads(&mut blocks, report);
@@ -55,9 +45,9 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         &report.allocations,
         &losses,
     ));
-    blocks.extend(super::failures::failure_blocks(spec, report, &failures));
-    blocks.extend(super::goodput::goodput_blocks(&goodput));
-    blocks.extend(super::phases::phase_blocks(phases.as_ref()));
+    blocks.extend(super::failures::failure_blocks(spec, report, &report.failures));
+    blocks.extend(super::goodput::goodput_blocks(&report.goodput));
+    blocks.extend(super::phases::phase_blocks(report.phases.as_ref()));
     blocks.extend(operating_blocks(spec, report));
     blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);

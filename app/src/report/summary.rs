@@ -187,11 +187,10 @@ pub fn summary(
     spec: &DesignSpec,
     report: &Report,
     floor: &FloorReport,
-    failures: &[engine::failures::Failure],
-    goodput: &[engine::goodput::Goodput],
-    phases: Option<&engine::phases::PhasePlan>,
     compared: Option<&(usize, Vec<TechnologyPoint>)>,
 ) {
+    // What the design is over its life ([`Report::over_its_life`]).
+    let (failures, goodput) = (&report.failures, &report.goodput);
     blocks.push(heading(1, "summary", "Executive summary"));
     blocks.push(Block::Metrics {
         items: headline_figures(&report.headline)
@@ -263,7 +262,7 @@ pub fn summary(
     for sentence in goodput.iter().filter_map(super::goodput::in_a_sentence) {
         blocks.push(paragraph(sentence));
     }
-    if let Some(sentence) = phases.and_then(super::phases::in_a_sentence) {
+    if let Some(sentence) = report.phases.as_ref().and_then(super::phases::in_a_sentence) {
         blocks.push(paragraph(sentence));
     }
     blocks.push(heading(
