@@ -127,6 +127,7 @@ fn plan(spec: &DesignSpec, report: &Report, policy: GrowthPolicy) -> Result<Phas
     let (chosen, _) = crate::switch_choice::choose_all(spec);
     let floor = crate::floor::plan(spec, report);
     let node_kw = floor.node_power_kw.value.0;
+    let first_nodes = first_nodes(&floor);
     let mut evaluated = Vec::with_capacity(growth.len());
     for (i, phase) in growth.iter().enumerate() {
         let at_phase = phase_spec(&chosen, phase.nodes, policy);
@@ -162,12 +163,11 @@ fn plan(spec: &DesignSpec, report: &Report, policy: GrowthPolicy) -> Result<Phas
             let nodes_later = f64::from(spec.cluster.nodes - phase.nodes.min(spec.cluster.nodes));
             let reserved_kw =
                 nodes_later * node_kw + Watts(last - at.totals.power_w.0).to_kilowatts().0;
-            let racks_in_use = floor
-                .racks
+            let racks_in_use = first_nodes
                 .iter()
-                .filter(|r| !r.network && r.devices.iter().any(|d| holds_node(d, phase.nodes)))
+                .filter(|n| n.is_some_and(|n| n <= phase.nodes))
                 .count() as u32;
-            let compute_racks = floor.racks.iter().filter(|r| !r.network).count() as u32;
+            let compute_racks = first_nodes.iter().flatten().count() as u32;
             PhaseReport {
                 label: phase.label.clone(),
                 date: phase.date.clone(),
@@ -187,6 +187,23 @@ fn plan(spec: &DesignSpec, report: &Report, policy: GrowthPolicy) -> Result<Phas
         })
         .collect();
     Ok(PhasePlan { policy, phases })
+}
+
+/// The phase (an index into `plan.phases`) that first uses each rack of `floor`, the design's
+/// final floor: a compute rack's is the first phase holding one of its nodes; a network rack
+/// stands from the first phase.
+pub fn rack_phases(plan: &PhasePlan, floor: &crate::floor::FloorReport) -> Vec<usize> {
+    first_nodes(floor)
+        .into_iter()
+        .map(|first| match first {
+            Some(n) => plan
+                .phases
+                .iter()
+                .position(|p| p.nodes >= n)
+                .unwrap_or(plan.phases.len().saturating_sub(1)),
+            None => 0,
+        })
+        .collect()
 }
 
 /// `chosen` (the design with its switches chosen) at `nodes` under `policy`: its fabrics only,
@@ -242,14 +259,16 @@ fn stranded_capital(fabric: &FabricReport) -> f64 {
     stranded as f64 * unit / f64::from(plan.radix.max(1))
 }
 
-/// Whether `device` is a node among the first `nodes`.
-fn holds_node(device: &crate::floor::Device, nodes: u32) -> bool {
-    device.role == "node"
-        && device
-            .label
-            .strip_prefix("node-")
-            .and_then(|n| n.parse::<u32>().ok())
-            .is_some_and(|n| n <= nodes)
+/// The lowest node each rack of `floor` holds: `None` for a network rack.
+fn first_nodes(floor: &crate::floor::FloorReport) -> Vec<Option<u32>> {
+    floor
+        .racks
+        .iter()
+        .map(|rack| {
+            let nodes = rack.devices.iter().filter_map(|d| d.node_number());
+            nodes.min().filter(|_| !rack.network)
+        })
+        .collect()
 }
 
 /// What stands at one end of a link, by its place in the fabric rather than its number, which

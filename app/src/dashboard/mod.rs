@@ -184,7 +184,14 @@ pub mod render {
         ));
         let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(&spec, &report)));
         let phases = engine::phases::phases(&spec, &report).and_then(Result::ok);
-        let phases = blocks_view(&phase_blocks(phases.as_ref()));
+        let phases = match &phases {
+            // The floor is planned again only for a design grown in phases.
+            Some(plan) => blocks_view(&phase_blocks(
+                Some(plan),
+                &engine::floor::plan(&spec, &report),
+            )),
+            None => blocks_view(&[]),
+        };
         let operations = blocks_view(&operating_blocks(&spec, &report));
         let fabrics = report
             .fabrics

@@ -45,9 +45,13 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         &report.allocations,
         &losses,
     ));
-    blocks.extend(super::failures::failure_blocks(spec, report, &report.failures));
+    blocks.extend(super::failures::failure_blocks(
+        spec,
+        report,
+        &report.failures,
+    ));
     blocks.extend(super::goodput::goodput_blocks(&report.goodput));
-    blocks.extend(super::phases::phase_blocks(report.phases.as_ref()));
+    blocks.extend(super::phases::phase_blocks(report.phases.as_ref(), &floor));
     blocks.extend(operating_blocks(spec, report));
     blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);

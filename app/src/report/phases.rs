@@ -6,13 +6,15 @@ use super::blocks::{heading, note, paragraph, table};
 use super::Block;
 use crate::money::{kw, usd, watts};
 use crate::words::counted;
+use engine::floor::FloorReport;
 use engine::phases::{PhasePlan, PhaseReport};
 use engine::GrowthPolicy;
 
 const HOW: &str = "Each phase is the design at that phase's nodes, sized on the design's switches; bills are at each tier's nominal cable run (the design's own cost as placed on its floor is in the summary). A cable is moved when one end stays and the other is plugged into another switch; each end keeps as many of its links to each switch as both phases give it, so the counts are the fewest cables touched. Endpoints beyond the nodes (a UFM server, storage servers) take the leaf ports the nodes leave free, so a phase whose nodes need those ports moves them. Racks are those of the final floor: a rack holding none of a phase's nodes is kept for a later one.";
 
-/// The growth section: the plan per phase, its chart, and what each phase buys.
-pub fn phase_blocks(plan: Option<&PhasePlan>) -> Vec<Block> {
+/// The growth section: the plan per phase, its chart, what each phase buys, and the design's
+/// `floor` with each rack coloured by the phase that first uses it.
+pub fn phase_blocks(plan: Option<&PhasePlan>, floor: &FloorReport) -> Vec<Block> {
     let Some(plan) = plan else {
         return Vec::new();
     };
@@ -61,6 +63,16 @@ pub fn phase_blocks(plan: Option<&PhasePlan>) -> Vec<Block> {
     );
     cabling.id = Some("phase-cabling".into());
     blocks.push(Block::Table(cabling));
+    let labels: Vec<String> = plan.phases.iter().map(phase_name).collect();
+    blocks.push(Block::Chart {
+        id: "phases-floor".into(),
+        caption: "The floor, each rack coloured by the phase that first uses it: the racks a phase keeps for later ones".into(),
+        svg: engine::floor::svg::floor_plan_by_phase(
+            floor,
+            &engine::phases::rack_phases(plan, floor),
+            &labels,
+        ),
+    });
     let items: Vec<Vec<String>> = plan
         .phases
         .iter()
@@ -188,7 +200,8 @@ mod tests {
     use super::*;
     use engine::{DesignSpec, Growth, Phase};
 
-    fn superpod(policy: GrowthPolicy) -> PhasePlan {
+    /// The SuperPOD example grown from 2 SU to 4 under `policy`, with its final floor.
+    fn superpod(policy: GrowthPolicy) -> (PhasePlan, FloorReport) {
         let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
         spec.growth = Some(Growth {
             policy,
@@ -206,7 +219,8 @@ mod tests {
             ],
         });
         let report = engine::evaluate(&spec).unwrap();
-        engine::phases::phases(&spec, &report).unwrap().unwrap()
+        let plan = engine::phases::phases(&spec, &report).unwrap().unwrap();
+        (plan, engine::floor::plan(&spec, &report))
     }
 
     /// The SuperPOD example grown from 2 SU to 4: provisioned for the final size, the summary
@@ -214,14 +228,14 @@ mod tests {
     /// cables in service, with the counts the section's table gives.
     #[test]
     fn the_summary_names_the_unused_capital_and_the_step_that_moves_cables() {
-        let provisioned = superpod(GrowthPolicy::ProvisionFinal);
+        let (provisioned, _) = superpod(GrowthPolicy::ProvisionFinal);
         let sentence = in_a_sentence(&provisioned).unwrap();
         assert!(sentence.contains("“Year 1” installs $"), "{sentence}");
         assert!(
             sentence.contains("on ports no cable uses yet"),
             "{sentence}"
         );
-        let as_needed = superpod(GrowthPolicy::AsNeeded);
+        let (as_needed, floor) = superpod(GrowthPolicy::AsNeeded);
         let second = &as_needed.phases[1];
         assert!(second.re_terminated() >= 256, "{:?}", second.moves);
         let sentence = in_a_sentence(&as_needed).unwrap();
@@ -232,16 +246,31 @@ mod tests {
             )),
             "{sentence}"
         );
-        let blocks = phase_blocks(Some(&as_needed));
+        let blocks = phase_blocks(Some(&as_needed), &floor);
         let Some(Block::Table(cabling)) = blocks.get(5) else {
             panic!("the second table is the cabling's");
         };
         assert_eq!(cabling.rows[0][0], "Year 1 (2027-03)");
         assert_eq!(cabling.rows[1][6], second.re_terminated().to_string());
+        // The floor shows the racks kept for the second phase in its colour, named in their
+        // titles: as many as the table counts.
+        let Some(Block::Chart { svg, .. }) = blocks
+            .iter()
+            .find(|b| matches!(b, Block::Chart { id, .. } if id == "phases-floor"))
+        else {
+            panic!("the floor by phase");
+        };
+        let kept = svg.matches(": Year 2</title>").count() as u32;
+        assert_eq!(kept, as_needed.phases[0].racks_reserved, "{svg}");
+        assert!(
+            svg.contains(">Year 1 (2027-03)</text>"),
+            "the legend names each phase"
+        );
     }
 
     #[test]
     fn a_design_without_phases_has_no_section() {
-        assert!(phase_blocks(None).is_empty());
+        let (_, floor) = superpod(GrowthPolicy::AsNeeded);
+        assert!(phase_blocks(None, &floor).is_empty());
     }
 }

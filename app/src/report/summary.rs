@@ -262,7 +262,11 @@ pub fn summary(
     for sentence in goodput.iter().filter_map(super::goodput::in_a_sentence) {
         blocks.push(paragraph(sentence));
     }
-    if let Some(sentence) = report.phases.as_ref().and_then(super::phases::in_a_sentence) {
+    if let Some(sentence) = report
+        .phases
+        .as_ref()
+        .and_then(super::phases::in_a_sentence)
+    {
         blocks.push(paragraph(sentence));
     }
     blocks.push(heading(

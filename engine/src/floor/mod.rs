@@ -91,13 +91,9 @@ impl FloorReport {
         self.racks
             .iter()
             .filter(|r| {
-                r.devices.iter().any(|d| {
-                    d.role == "node"
-                        && d.label
-                            .strip_prefix("node-")
-                            .and_then(|n| n.parse().ok())
-                            .is_some_and(|n| a.holds(n))
-                })
+                r.devices
+                    .iter()
+                    .any(|d| d.node_number().is_some_and(|n| a.holds(n)))
             })
             .map(|r| r.name.as_str())
             .collect()
@@ -134,6 +130,16 @@ pub struct Device {
     pub u: u32,
     pub height_u: u32,
     pub power_w: Watts,
+}
+
+impl Device {
+    /// The cluster's node (from 1) this device is, if it is a node.
+    pub fn node_number(&self) -> Option<u32> {
+        if self.role != "node" {
+            return None;
+        }
+        self.label.strip_prefix("node-")?.parse().ok()
+    }
 }
 
 /// Cables of one length.

@@ -45,6 +45,54 @@ const MARGIN: f64 = 20.0;
 /// The floor plan: rows of racks seen from above, coloured by power against the rack budget,
 /// with the tray routes of the longest cables.
 pub fn floor_plan(floor: &FloorReport) -> String {
+    drawn(
+        floor,
+        |_, rack| {
+            (
+                heat(rack.load_kw, floor.rack_power_kw),
+                format!("{} {:.1} kW", rack.name, rack.load_kw.0),
+            )
+        },
+        true,
+        &[],
+    )
+}
+
+/// Colours of the phases on [`floor_plan_by_phase`], the first phase darkest.
+pub const PHASE_COLOURS: [&str; 8] = [
+    "#08519c", "#3182bd", "#6baed6", "#9ecae1", "#c6dbef", "#e5d8bd", "#fddaec", "#f2f2f2",
+];
+
+/// The floor plan with each rack coloured by the phase that first uses it (`phase_of[i]` of
+/// rack i, an index into `labels`): the racks a phase keeps for later ones stand out.
+pub fn floor_plan_by_phase(floor: &FloorReport, phase_of: &[usize], labels: &[String]) -> String {
+    let colour = |p: usize| PHASE_COLOURS[p.min(PHASE_COLOURS.len() - 1)];
+    let legend: Vec<(&str, &str)> = labels
+        .iter()
+        .enumerate()
+        .map(|(p, label)| (colour(p), label.as_str()))
+        .collect();
+    drawn(
+        floor,
+        |i, rack| {
+            let p = phase_of.get(i).copied().unwrap_or(0);
+            let label = labels.get(p).map_or("", String::as_str);
+            (colour(p), format!("{}: {label}", rack.name))
+        },
+        false,
+        &legend,
+    )
+}
+
+/// Rows of racks seen from above, each filled as `fill` (its index and the rack) says with the
+/// title it gives; with the tray routes of the longest cables when `routes`, and a line of
+/// `legend` entries (colour, label) under the rows.
+fn drawn(
+    floor: &FloorReport,
+    fill: impl Fn(usize, &super::Rack) -> (&'static str, String),
+    routes: bool,
+    legend: &[(&str, &str)],
+) -> String {
     let width_m = floor.rack_width_m.0.max(0.1);
     let pitch_m = floor.row_pitch_m.0;
     let depth = (pitch_m * 0.45).clamp(0.3, 1.2);
@@ -54,8 +102,10 @@ pub fn floor_plan(floor: &FloorReport) -> String {
         .map(|r| r.position + 1)
         .max()
         .unwrap_or(1);
-    let w = 2.0 * MARGIN + f64::from(positions) * width_m * SCALE + 80.0;
-    let h = 2.0 * MARGIN + f64::from(floor.rows.max(1)) * pitch_m * SCALE + 20.0;
+    let w = (2.0 * MARGIN + f64::from(positions) * width_m * SCALE + 80.0)
+        .max(2.0 * MARGIN + legend.len() as f64 * LEGEND_PX);
+    let rows_h = 2.0 * MARGIN + f64::from(floor.rows.max(1)) * pitch_m * SCALE;
+    let h = rows_h + if legend.is_empty() { 20.0 } else { 40.0 };
     let mut s = String::with_capacity(200 + floor.racks.len() * 220);
     let _ = write!(
         s,
@@ -63,18 +113,17 @@ pub fn floor_plan(floor: &FloorReport) -> String {
     );
     let x = |m: f64| MARGIN + m * SCALE;
     let y = |m: f64| MARGIN + m * SCALE;
-    for rack in &floor.racks {
+    for (i, rack) in floor.racks.iter().enumerate() {
         let rx = x(f64::from(rack.position) * width_m);
         let ry = y(f64::from(rack.row) * pitch_m);
         let stroke = if rack.network { "#2b5b84" } else { "#555" };
+        let (colour, title) = fill(i, rack);
         let _ = write!(
             s,
-            r##"<g><title>{} {:.1} kW</title><rect x="{rx:.1}" y="{ry:.1}" width="{:.1}" height="{:.1}" fill="{}" stroke="{stroke}"/></g>"##,
-            escape(&rack.name),
-            rack.load_kw.0,
+            r##"<g><title>{}</title><rect x="{rx:.1}" y="{ry:.1}" width="{:.1}" height="{:.1}" fill="{colour}" stroke="{stroke}"/></g>"##,
+            escape(&title),
             width_m * SCALE - 2.0,
             depth * SCALE,
-            heat(rack.load_kw, floor.rack_power_kw),
         );
     }
     for row in 0..floor.rows {
@@ -87,7 +136,7 @@ pub fn floor_plan(floor: &FloorReport) -> String {
         );
     }
     // Tray routes: up from each rack, along the row, across the rows.
-    for route in &floor.longest {
+    for route in floor.longest.iter().filter(|_| routes) {
         let (ax, ay) = (x(route.a_xy.0 + width_m / 2.0), y(route.a_xy.1));
         let (zx, zy) = (x(route.z_xy.0 + width_m / 2.0), y(route.z_xy.1));
         let _ = write!(
@@ -100,9 +149,23 @@ pub fn floor_plan(floor: &FloorReport) -> String {
             route.route_m.0
         );
     }
+    for (i, (colour, label)) in legend.iter().enumerate() {
+        let lx = MARGIN + i as f64 * LEGEND_PX;
+        let _ = write!(
+            s,
+            r##"<rect x="{lx:.1}" y="{:.1}" width="10" height="10" fill="{colour}" stroke="#555"/><text x="{:.1}" y="{:.1}">{}</text>"##,
+            rows_h + 4.0,
+            lx + 14.0,
+            rows_h + 13.0,
+            escape(label)
+        );
+    }
     s.push_str("</svg>");
     s
 }
+
+/// Width of one entry of a floor plan's legend.
+const LEGEND_PX: f64 = 130.0;
 
 const U_PX: f64 = 6.0;
 const RACK_PX: f64 = 90.0;
