@@ -136,7 +136,7 @@ pub fn summary(report: &engine::Report) -> String {
     for p in report.phases.iter().flat_map(|plan| &plan.phases) {
         let _ = writeln!(
             out,
-            "phase {}: {} GPUs, network ${:.0} (${:.0} bought, ${:.0} on unused ports), {} racks kept for later, cables {} added, {} removed, {} moved",
+            "phase {}: {} GPUs, network ${:.0} (${:.0} bought, ${:.0} on unused ports), racks kept for later {}, cables {} added, {} removed, {} moved",
             p.label,
             p.gpus,
             p.network_cost.0,

@@ -82,7 +82,11 @@ pub fn phase_blocks(plan: Option<&PhasePlan>, floor: &FloorReport) -> Vec<Block>
                     p.label.clone(),
                     i.fabric.clone(),
                     i.description.clone(),
-                    format!("{} → {}", i.quantity_before, i.quantity_after),
+                    format!(
+                        "{} → {}",
+                        engine::thousands(f64::from(i.quantity_before)),
+                        engine::thousands(f64::from(i.quantity_after))
+                    ),
                     usd(i.cost_delta),
                     watts(i.power_delta),
                 ]

@@ -106,7 +106,7 @@ fn PhaseRow(i: usize, last: bool) -> AnyView {
             <TextInput path=format!("{at}.label") label="Phase" value=get(|p| p.label.clone()) set=set(|p, v| p.label = v)/>
             <TextInput path=format!("{at}.date") label="Date (YYYY-MM)" value=get(|p| p.date.clone().unwrap_or_default()) set=set(|p, v| p.date = (!v.trim().is_empty()).then(|| v.trim().to_string()))/>
             {if last {
-                view! { <p class="note">"The design's nodes"</p> }.into_any()
+                view! { <p class="note">"Nodes: the design's"</p> }.into_any()
             } else {
                 view! { <NumInput path=format!("{at}.nodes") label="Nodes" kind=Kind::Count value=nodes set=set_nodes/> }.into_any()
             }}
