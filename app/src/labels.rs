@@ -148,6 +148,7 @@ static LABELS: &[(&str, &str)] = &[
         "calibration.ethernet_load_balancing",
         "Ethernet load balancing",
     ),
+    ("growth.policy", "How the fabric grows"),
     ("unit_price_usd", "Your unit price"),
     ("power_w", "Your power per unit"),
 ];
@@ -203,6 +204,11 @@ pub fn field_name(spec: &DesignSpec, path: &str) -> String {
             .fabrics
             .get(index)
             .map(|f| format!("Fabric “{}”", f.name)),
+        "growth.phases" => spec
+            .growth
+            .as_ref()
+            .and_then(|g| g.phases.get(index))
+            .map(|p| format!("Phase “{}”", p.label)),
         _ => None,
     }
     .unwrap_or_else(|| {
@@ -210,6 +216,7 @@ pub fn field_name(spec: &DesignSpec, path: &str) -> String {
             "workloads" => "Workload",
             "fabrics" => "Fabric",
             "overrides" => "Quote",
+            "growth.phases" => "Phase",
             other => other.trim_end_matches('s'),
         };
         format!("{kind} {}", index + 1)
@@ -244,11 +251,30 @@ mod tests {
             "Fabric “storage” · Port speed"
         );
         assert_eq!(field_name(&spec, "workloads[7]"), "Workload 8");
+        let mut grown = spec.clone();
+        grown.growth = Some(engine::Growth {
+            policy: engine::GrowthPolicy::AsNeeded,
+            phases: vec![engine::Phase {
+                label: "Year 1".into(),
+                date: None,
+                nodes: 8,
+            }],
+        });
+        assert_eq!(
+            field_name(&grown, "growth.phases[0].nodes"),
+            "Phase “Year 1” · Nodes"
+        );
     }
 
     #[test]
     fn every_path_the_engine_names_reads_as_words() {
-        for path in ["floor.rack_width_m", "overrides[3].price_usd", ""] {
+        for path in [
+            "floor.rack_width_m",
+            "overrides[3].price_usd",
+            "growth.phases[1].nodes",
+            "growth.policy",
+            "",
+        ] {
             let name = field_name(&crate::templates::first_design(), path);
             assert!(!name.contains(['[', '.', '_']), "{path} → {name}");
         }

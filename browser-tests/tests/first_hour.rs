@@ -624,9 +624,13 @@ async fn a_cluster_grown_in_phases_reads_the_same_from_the_planner_to_the_report
     browser.click("#add-phase").await;
     browser.wait_for("#growth-phases-2-label", true).await;
     browser.select("#growth-policy", "as_needed").await;
-    let table = browser
-        .wait_for_text("#phase-cabling", |t| t.contains("Phase 2"))
+    // The dashboard is drawn anew after each change: read it once it shows both.
+    browser
+        .wait_for_text(".phases", |t| {
+            t.contains("Phase 2") && t.contains("buy what each phase needs")
+        })
         .await;
+    let table = browser.text("#phase-cabling").await;
     let row = table
         .lines()
         .find(|l| l.starts_with("Phase 2"))

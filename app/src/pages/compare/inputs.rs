@@ -4,7 +4,7 @@
 
 use crate::wizard::options;
 use engine::catalog::{GPUS, SWITCHES};
-use engine::{DesignSpec, LoadBalancing, CALIBRATION_FIELDS};
+use engine::{DesignSpec, GrowthPolicy, LoadBalancing, CALIBRATION_FIELDS};
 use std::collections::BTreeMap;
 
 /// One input of the comparison: its name in the form's words and its value on each side
@@ -144,6 +144,11 @@ fn choice(field: &str, key: &str) -> Option<String> {
             serde_json::from_value::<LoadBalancing>(serde_json::Value::String(key.to_string()))
                 .ok()
                 .map(|l| l.label().to_string())
+        }
+        "growth.policy" => {
+            serde_json::from_value::<GrowthPolicy>(serde_json::Value::String(key.to_string()))
+                .ok()
+                .map(|p| p.label().to_string())
         }
         // Free text (a title, a name), or a key the catalog no longer has: as written.
         _ => None,
