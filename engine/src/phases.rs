@@ -189,21 +189,75 @@ fn plan(spec: &DesignSpec, report: &Report, policy: GrowthPolicy) -> Result<Phas
     Ok(PhasePlan { policy, phases })
 }
 
-/// The phase (an index into `plan.phases`) that first uses each rack of `floor`, the design's
-/// final floor: a compute rack's is the first phase holding one of its nodes; a network rack
-/// stands from the first phase.
-pub fn rack_phases(plan: &PhasePlan, floor: &crate::floor::FloorReport) -> Vec<usize> {
-    first_nodes(floor)
-        .into_iter()
-        .map(|first| match first {
-            Some(n) => plan
-                .phases
+/// The phase (an index into `plan.phases`) that first uses each rack of `floor`, the final
+/// floor of the design evaluated as `report`: a compute rack's is the first phase holding one
+/// of its nodes, a network rack's the first phase that has one of its switches.
+pub fn rack_phases(
+    plan: &PhasePlan,
+    report: &Report,
+    floor: &crate::floor::FloorReport,
+) -> Vec<usize> {
+    let last = plan.phases.len().saturating_sub(1);
+    let first_with =
+        |has: &dyn Fn(&PhaseReport) -> bool| plan.phases.iter().position(has).unwrap_or(last);
+    floor
+        .racks
+        .iter()
+        .zip(first_nodes(floor))
+        .map(|(rack, first)| match first {
+            Some(n) => first_with(&|p| p.nodes >= n),
+            None => rack
+                .devices
                 .iter()
-                .position(|p| p.nodes >= n)
-                .unwrap_or(plan.phases.len().saturating_sub(1)),
-            None => 0,
+                .filter_map(|d| switch_of(report, &d.role, &d.label))
+                .map(|(fabric, role, index)| first_with(&|p| has_switch(p, fabric, role, index)))
+                .min()
+                .unwrap_or(0),
         })
         .collect()
+}
+
+/// The final fabric, role and index of the switch a floor labels `label`
+/// (`compute-leaf-05`).
+fn switch_of<'r>(
+    report: &'r Report,
+    role: &str,
+    label: &str,
+) -> Option<(&'r FabricReport, Role, u32)> {
+    let role = match role {
+        "leaf" => Role::Leaf,
+        "spine" => Role::Spine,
+        "core" => Role::Core,
+        _ => return None,
+    };
+    report.fabrics.iter().find_map(|f| {
+        let number = label
+            .strip_prefix(f.name.as_str())?
+            .strip_prefix('-')?
+            .strip_prefix(role.label())?
+            .strip_prefix('-')?
+            .parse::<u32>()
+            .ok()?;
+        Some((f, role, number.checked_sub(1)?))
+    })
+}
+
+/// Whether phase `p` has switch `index` of `role` of final fabric `fabric`: the leaf at the
+/// same place (its block of nodes and rail, on a rail-optimised fabric), the spine or core of
+/// the same number.
+fn has_switch(p: &PhaseReport, fabric: &FabricReport, role: Role, index: u32) -> bool {
+    let Some(at) = p.fabrics.iter().find(|f| f.name == fabric.name) else {
+        return false;
+    };
+    match role {
+        Role::Leaf if at.layout == Layout::RailOptimized && fabric.plan.layout == at.layout => {
+            let per_rail = (at.leaves / fabric.ports_per_node.max(1)).max(1);
+            leaf_position(fabric, index).0 < per_rail
+        }
+        Role::Leaf => index < at.leaves,
+        Role::Spine => index < at.spines,
+        Role::Core => index < at.cores,
+    }
 }
 
 /// `chosen` (the design with its switches chosen) at `nodes` under `policy`: its fabrics only,

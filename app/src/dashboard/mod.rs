@@ -188,6 +188,7 @@ pub mod render {
             // The floor is planned again only for a design grown in phases.
             Some(plan) => blocks_view(&phase_blocks(
                 Some(plan),
+                &report,
                 &engine::floor::plan(&spec, &report),
             )),
             None => blocks_view(&[]),

@@ -51,7 +51,11 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         &report.failures,
     ));
     blocks.extend(super::goodput::goodput_blocks(&report.goodput));
-    blocks.extend(super::phases::phase_blocks(report.phases.as_ref(), &floor));
+    blocks.extend(super::phases::phase_blocks(
+        report.phases.as_ref(),
+        report,
+        &floor,
+    ));
     blocks.extend(operating_blocks(spec, report));
     blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);

@@ -12,9 +12,13 @@ use engine::GrowthPolicy;
 
 const HOW: &str = "Each phase is the design at that phase's nodes, sized on the design's switches; bills are at each tier's nominal cable run (the design's own cost as placed on its floor is in the summary). A cable is moved when one end stays and the other is plugged into another switch; each end keeps as many of its links to each switch as both phases give it, so the counts are the fewest cables touched. Endpoints beyond the nodes (a UFM server, storage servers) take the leaf ports the nodes leave free, so a phase whose nodes need those ports moves them. Racks are those of the final floor: a rack holding none of a phase's nodes is kept for a later one.";
 
-/// The growth section: the plan per phase, its chart, what each phase buys, and the design's
-/// `floor` with each rack coloured by the phase that first uses it.
-pub fn phase_blocks(plan: Option<&PhasePlan>, floor: &FloorReport) -> Vec<Block> {
+/// The growth section: the plan per phase, its chart, what each phase buys, and the floor of
+/// the design evaluated as `report` with each rack coloured by the phase that first uses it.
+pub fn phase_blocks(
+    plan: Option<&PhasePlan>,
+    report: &engine::Report,
+    floor: &FloorReport,
+) -> Vec<Block> {
     let Some(plan) = plan else {
         return Vec::new();
     };
@@ -69,7 +73,7 @@ pub fn phase_blocks(plan: Option<&PhasePlan>, floor: &FloorReport) -> Vec<Block>
         caption: "The floor, each rack coloured by the phase that first uses it: the racks a phase keeps for later ones".into(),
         svg: engine::floor::svg::floor_plan_by_phase(
             floor,
-            &engine::phases::rack_phases(plan, floor),
+            &engine::phases::rack_phases(plan, report, floor),
             &labels,
         ),
     });
@@ -204,8 +208,8 @@ mod tests {
     use super::*;
     use engine::{DesignSpec, Growth, Phase};
 
-    /// The SuperPOD example grown from 2 SU to 4 under `policy`, with its final floor.
-    fn superpod(policy: GrowthPolicy) -> (PhasePlan, FloorReport) {
+    /// The SuperPOD example grown from 2 SU to 4 under `policy`, with its report and final floor.
+    fn superpod(policy: GrowthPolicy) -> (PhasePlan, engine::Report, FloorReport) {
         let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
         spec.growth = Some(Growth {
             policy,
@@ -224,7 +228,8 @@ mod tests {
         });
         let report = engine::evaluate(&spec).unwrap();
         let plan = engine::phases::phases(&spec, &report).unwrap().unwrap();
-        (plan, engine::floor::plan(&spec, &report))
+        let floor = engine::floor::plan(&spec, &report);
+        (plan, report, floor)
     }
 
     /// The SuperPOD example grown from 2 SU to 4: provisioned for the final size, the summary
@@ -232,14 +237,14 @@ mod tests {
     /// cables in service, with the counts the section's table gives.
     #[test]
     fn the_summary_names_the_unused_capital_and_the_step_that_moves_cables() {
-        let (provisioned, _) = superpod(GrowthPolicy::ProvisionFinal);
+        let (provisioned, _, _) = superpod(GrowthPolicy::ProvisionFinal);
         let sentence = in_a_sentence(&provisioned).unwrap();
         assert!(sentence.contains("“Year 1” installs $"), "{sentence}");
         assert!(
             sentence.contains("on ports no cable uses yet"),
             "{sentence}"
         );
-        let (as_needed, floor) = superpod(GrowthPolicy::AsNeeded);
+        let (as_needed, report, floor) = superpod(GrowthPolicy::AsNeeded);
         let second = &as_needed.phases[1];
         assert!(second.re_terminated() >= 256, "{:?}", second.moves);
         let sentence = in_a_sentence(&as_needed).unwrap();
@@ -250,14 +255,14 @@ mod tests {
             )),
             "{sentence}"
         );
-        let blocks = phase_blocks(Some(&as_needed), &floor);
+        let blocks = phase_blocks(Some(&as_needed), &report, &floor);
         let Some(Block::Table(cabling)) = blocks.get(5) else {
             panic!("the second table is the cabling's");
         };
         assert_eq!(cabling.rows[0][0], "Year 1 (2027-03)");
         assert_eq!(cabling.rows[1][6], second.re_terminated().to_string());
         // The floor shows the racks kept for the second phase in its colour, named in their
-        // titles: as many as the table counts.
+        // titles: the compute racks the table counts, and the network racks of its leaves.
         let Some(Block::Chart { svg, .. }) = blocks
             .iter()
             .find(|b| matches!(b, Block::Chart { id, .. } if id == "phases-floor"))
@@ -265,7 +270,18 @@ mod tests {
             panic!("the floor by phase");
         };
         let kept = svg.matches(": Year 2</title>").count() as u32;
-        assert_eq!(kept, as_needed.phases[0].racks_reserved, "{svg}");
+        let later = engine::phases::rack_phases(&as_needed, &report, &floor);
+        let later_network = floor
+            .racks
+            .iter()
+            .zip(&later)
+            .filter(|(r, p)| r.network && **p == 1)
+            .count() as u32;
+        assert!(
+            later_network > 0,
+            "the leaves of SU 3 and 4 stand in racks of their own"
+        );
+        assert_eq!(kept, as_needed.phases[0].racks_reserved + later_network);
         assert!(
             svg.contains(">Year 1 (2027-03)</text>"),
             "the legend names each phase"
@@ -274,7 +290,7 @@ mod tests {
 
     #[test]
     fn a_design_without_phases_has_no_section() {
-        let (_, floor) = superpod(GrowthPolicy::AsNeeded);
-        assert!(phase_blocks(None, &floor).is_empty());
+        let (_, report, floor) = superpod(GrowthPolicy::AsNeeded);
+        assert!(phase_blocks(None, &report, &floor).is_empty());
     }
 }

@@ -199,3 +199,34 @@ fn phases_that_shrink_or_outgrow_the_design_are_refused() {
         "{errors:?}"
     );
 }
+
+/// On the final floor, a rack stands from the first phase that uses it: the spines bought for
+/// the final size stand from the first phase, the leaves of the scalable units a later phase
+/// adds from that phase, and each compute rack from the phase whose nodes it holds.
+#[test]
+fn each_rack_stands_from_the_first_phase_that_uses_it() {
+    let (spec, plan) = superpod(4 * SU, &[2 * SU, 4 * SU], GrowthPolicy::ProvisionFinal);
+    let report = crate::evaluate(&spec).unwrap();
+    let floor = crate::floor::plan(&spec, &report);
+    let phases = rack_phases(&plan, &report, &floor);
+    for (rack, phase) in floor.racks.iter().zip(&phases) {
+        let roles: Vec<&str> = rack.devices.iter().map(|d| d.role.as_str()).collect();
+        if roles.contains(&"spine") {
+            assert_eq!(*phase, 0, "{}: spines for the final size", rack.name);
+        }
+        if let Some(n) = rack.devices.iter().filter_map(|d| d.node_number()).min() {
+            assert_eq!(*phase, usize::from(n > 2 * SU), "{}", rack.name);
+        }
+    }
+    let leaf_racks: Vec<usize> = floor
+        .racks
+        .iter()
+        .zip(&phases)
+        .filter(|(r, _)| r.network && r.devices.iter().all(|d| d.role == "leaf"))
+        .map(|(_, p)| *p)
+        .collect();
+    assert!(
+        leaf_racks.contains(&0) && leaf_racks.contains(&1),
+        "{leaf_racks:?}"
+    );
+}
