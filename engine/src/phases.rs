@@ -197,39 +197,53 @@ pub fn rack_phases(
     report: &Report,
     floor: &crate::floor::FloorReport,
 ) -> Vec<usize> {
-    let last = plan.phases.len().saturating_sub(1);
-    let first_with =
-        |has: &dyn Fn(&PhaseReport) -> bool| plan.phases.iter().position(has).unwrap_or(last);
     floor
         .racks
         .iter()
-        .zip(first_nodes(floor))
-        .map(|(rack, first)| match first {
-            Some(n) => first_with(&|p| p.nodes >= n),
-            None => rack
-                .devices
+        .map(|rack| {
+            rack.devices
                 .iter()
-                .filter_map(|d| switch_of(report, &d.role, &d.label))
-                .map(|(fabric, role, index)| first_with(&|p| has_switch(p, fabric, role, index)))
+                .map(|d| device_phase(plan, report, &d.label))
                 .min()
-                .unwrap_or(0),
+                .unwrap_or(0)
         })
         .collect()
 }
 
-/// The final fabric, role and index of the switch a floor labels `label`
+/// The phase (an index into `plan.phases`) a cable of the final design's cabling sheet is
+/// first laid in: the later of the phases its two ends stand from.
+pub fn cable_phase(plan: &PhasePlan, report: &Report, cable: &crate::cabling::Cable) -> usize {
+    device_phase(plan, report, &cable.a_device).max(device_phase(plan, report, &cable.z_device))
+}
+
+/// The phase the device the final design names `device` stands from: a node from the first
+/// phase that has it, a switch from the first that has it (the same place in its fabric), any
+/// other endpoint (a UFM server, a storage server) from the first.
+fn device_phase(plan: &PhasePlan, report: &Report, device: &str) -> usize {
+    let last = plan.phases.len().saturating_sub(1);
+    let first_with =
+        |has: &dyn Fn(&PhaseReport) -> bool| plan.phases.iter().position(has).unwrap_or(last);
+    if let Some(n) = device
+        .strip_prefix("node-")
+        .and_then(|n| n.parse::<u32>().ok())
+    {
+        return first_with(&|p| p.nodes >= n);
+    }
+    [Role::Leaf, Role::Spine, Role::Core]
+        .into_iter()
+        .find_map(|role| switch_of(report, role, device))
+        .map_or(0, |(fabric, role, index)| {
+            first_with(&|p| has_switch(p, fabric, role, index))
+        })
+}
+
+/// The final fabric and index of the switch of `role` the final design names `label`
 /// (`compute-leaf-05`).
 fn switch_of<'r>(
     report: &'r Report,
-    role: &str,
+    role: Role,
     label: &str,
 ) -> Option<(&'r FabricReport, Role, u32)> {
-    let role = match role {
-        "leaf" => Role::Leaf,
-        "spine" => Role::Spine,
-        "core" => Role::Core,
-        _ => return None,
-    };
     report.fabrics.iter().find_map(|f| {
         let number = label
             .strip_prefix(f.name.as_str())?

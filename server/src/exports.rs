@@ -126,8 +126,9 @@ pub fn cables(report: &Report) -> u64 {
 }
 
 /// One row per cable of every fabric of `report`, placed on the floor of `spec`: both ends
-/// with rack and rack unit, the routed and orderable length and the medium; `Err` says why
-/// there is no sheet (too many rows, or a fabric whose switches cannot take its cables).
+/// with rack and rack unit, the routed and orderable length and the medium, and for a design
+/// grown in phases the phase that first lays it; `Err` says why there is no sheet (too many
+/// rows, or a fabric whose switches cannot take its cables).
 pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::Error>, String> {
     // Counted from the sized fabric before any row is built, so that a sheet too large to
     // write costs nothing.
@@ -138,7 +139,7 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
              Its bill of materials counts every cable by tier and reach."
         ));
     }
-    let header = [
+    let mut header = [
         "cable",
         "fabric",
         "tier",
@@ -157,6 +158,10 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
     ]
     .map(String::from)
     .to_vec();
+    let phases = engine::phases::phases(spec, report).and_then(Result::ok);
+    if phases.is_some() {
+        header.push("phase".into());
+    }
     let sheet = engine::floor::cabling(spec, report).map_err(|e| e.to_string())?;
     let speeds: std::collections::HashMap<&str, f64> = report
         .fabrics
@@ -169,7 +174,11 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
         let speed = speeds.get(cable.fabric.as_str()).copied().unwrap_or(0.0);
         let number = |u: Option<u32>| u.map(|u| u.to_string()).unwrap_or_default();
         let metres = |m: Option<engine::Metres>| m.map(|m| format!("{}", m.0)).unwrap_or_default();
-        rows.push(vec![
+        let phase = phases.as_ref().map(|plan| {
+            let p = &plan.phases[engine::phases::cable_phase(plan, report, &cable)];
+            cell(&p.label)
+        });
+        let mut row = vec![
             format!("C{:05}", rows.len()),
             cell(&cable.fabric),
             cable.tier.to_string(),
@@ -185,7 +194,9 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
             cable.reach.map(|r| r.key()).unwrap_or("none").to_string(),
             metres(cable.route_m),
             metres(cable.length_m),
-        ]);
+        ];
+        row.extend(phase);
+        rows.push(row);
     }
     Ok(write(rows))
 }

@@ -10,7 +10,7 @@ use engine::floor::FloorReport;
 use engine::phases::{PhasePlan, PhaseReport};
 use engine::GrowthPolicy;
 
-const HOW: &str = "Each phase is the design at that phase's nodes, sized on the design's switches; bills are at each tier's nominal cable run (the design's own cost as placed on its floor is in the summary). A cable is moved when one end stays and the other is plugged into another switch; each end keeps as many of its links to each switch as both phases give it, so the counts are the fewest cables touched. Endpoints beyond the nodes (a UFM server, storage servers) take the leaf ports the nodes leave free, so a phase whose nodes need those ports moves them. Racks are those of the final floor: a rack holding none of a phase's nodes is kept for a later one.";
+const HOW: &str = "Each phase is the design at that phase's nodes, sized on the design's switches; bills are at each tier's nominal cable run (the design's own cost as placed on its floor is in the summary). A cable is moved when one end stays and the other is plugged into another switch; each end keeps as many of its links to each switch as both phases give it, so the counts are the fewest cables touched. Endpoints beyond the nodes (a UFM server, storage servers) take the leaf ports the nodes leave free, so a phase whose nodes need those ports moves them. Racks are those of the final floor: a rack holding none of a phase's nodes is kept for a later one. The cabling sheet gives each cable of the final design the phase that first lays it.";
 
 /// The growth section: the plan per phase, its chart, what each phase buys, and the floor of
 /// the design evaluated as `report` with each rack coloured by the phase that first uses it.

@@ -145,6 +145,19 @@ async fn the_cabling_sheet_of_a_four_su_superpod_has_one_row_per_cable_and_uses_
         (&first[5], &first[6], &first[9], &first[10]),
         ("node-001", "compute-nic1", "compute-leaf-01", "p1")
     );
+    // Grown 2 SU then 4, each cable carries the phase that first lays it: a node's cables its
+    // node's phase, a compute leaf's uplinks to the spines bought for 4 SU that leaf's.
+    for r in rows.iter().filter(|r| r[5].starts_with("node-")) {
+        let node: u32 = r[5]["node-".len()..].parse().unwrap();
+        let phase = if node <= 63 { "SU 1-2" } else { "SU 3-4" };
+        assert_eq!(&r[15], phase, "{r:?}");
+    }
+    let uplinks = |phase: &str| {
+        rows.iter()
+            .filter(|r| &r[1] == "compute" && &r[2] == "leaf-spine" && &r[15] == phase)
+            .count()
+    };
+    assert_eq!((uplinks("SU 1-2"), uplinks("SU 3-4")), (512, 512));
     server.stop().await;
 }
 
