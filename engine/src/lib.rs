@@ -20,6 +20,7 @@ pub mod baseline;
 pub mod bill_diff;
 mod bom;
 pub mod cabling;
+pub mod calibration_fit;
 pub mod catalog;
 mod collective;
 pub mod ecmp;

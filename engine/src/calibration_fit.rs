@@ -1,0 +1,441 @@
+//! The calibration fitted to what the built fabric measured. From a fabric's nccl-tests
+//! baselines, the transport's bandwidth efficiency and a scale on its network-hop latencies
+//! (Simple's, LL's and LL128's alike) that bring the engine's own predictions of those runs
+//! ([`crate::baseline::check_assuming`]) closest to what was measured, with the fit's error on
+//! the points it used and on points it held out.
+//!
+//! The model has one efficiency per transport and one set of network-hop latencies, so the fit
+//! is for what crosses nodes: a run within one node crosses NVLink only and is left out. It is
+//! refused, with the reason, where the data cannot determine a value: one message size cannot
+//! tell latency from bandwidth; messages all large enough to hide the latency leave it at its
+//! default (said so), and messages all too small to show the bandwidth leave nothing to fit.
+//!
+//! The error of a point is the relative error of the predicted bus bandwidth against the
+//! measured one; the fit minimises the sum of squared logarithms of predicted ÷ measured, so
+//! that a message of 8 B and one of 8 GB weigh alike (as simllm calibrates and inference-sim's
+//! `blis calibrate` reports: MAPE, bias and the worst point).
+
+use crate::baseline::{check_assuming, Stated};
+use crate::collective::Algorithm;
+use crate::nccl_tests::Run;
+use crate::spec::{Calibration, DesignSpec};
+use crate::technology::Transport;
+use serde::{Deserialize, Serialize};
+
+/// One stored baseline of the fabric: the run and what its person said about it.
+#[derive(Debug, Clone, Copy)]
+pub struct Baseline<'a> {
+    pub run: &'a Run,
+    pub stated: Stated,
+    pub algorithm: Option<Algorithm>,
+}
+
+/// The fitted calibration of one fabric and how well it predicts the measurements.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Fit {
+    pub fabric: String,
+    /// The calibration field of the fabric's transport (`roce_efficiency`).
+    pub efficiency_field: String,
+    pub efficiency_before: f64,
+    pub efficiency: f64,
+    /// Why the measurements only bound the efficiency from below, where they do: above the
+    /// fitted value something else (NVLink inside the node) bounds every run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub efficiency_only_at_least: Option<String>,
+    /// Simple's network-hop latency, µs, before and fitted (LL's and LL128's scale with it);
+    /// `None` where the data cannot determine it, with the reason.
+    pub network_hop_latency_before_us: f64,
+    pub network_hop_latency_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_not_fitted: Option<String>,
+    /// Message sizes of runs across nodes that the fit used.
+    pub points: usize,
+    /// The error of the fitted model on the points it used.
+    pub quality: Quality,
+    /// Fitted on part of the points, its error on the rest; `None` where too few remain.
+    pub held_out: Option<HeldOut>,
+}
+
+/// Errors of predicted against measured bus bandwidth, in percent of the measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Quality {
+    /// Mean absolute percentage error.
+    pub mape_percent: f64,
+    /// Mean signed error: positive when the model predicts more than was measured.
+    pub bias_percent: f64,
+    pub worst: WorstPoint,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WorstPoint {
+    pub bytes: u64,
+    pub ranks: u32,
+    pub error_percent: f64,
+}
+
+/// The fit's error on points it did not use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct HeldOut {
+    /// What was held out: "the largest rank count, 128" or "every other message size".
+    pub held_out: String,
+    pub quality: Quality,
+}
+
+/// A measured message size of a run across nodes.
+#[derive(Debug, Clone, Copy)]
+struct Point {
+    baseline: usize,
+    row: usize,
+    bytes: u64,
+    ranks: u32,
+    measured: f64,
+}
+
+/// The calibration values the fit varies: the efficiency and the latency scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Values {
+    efficiency: f64,
+    latency_scale: f64,
+}
+
+/// A change of a prediction smaller than this share says the data does not see a value.
+const UNSEEN: f64 = 0.02;
+
+/// Fits the calibration of fabric `fabric` of `spec` to its `baselines`.
+pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fit, String> {
+    // The switches chosen once: each prediction below would choose them again.
+    let spec = &*crate::switch_choice::with_switches_chosen(spec);
+    let on = spec
+        .fabrics
+        .iter()
+        .find(|f| f.name == fabric)
+        .ok_or_else(|| format!("the design has no fabric named {fabric:?}"))?;
+    let transport = on.technology.transport();
+    let (field, before) = efficiency(&spec.calibration, transport);
+    let points = points(spec, fabric, baselines)?;
+    let mut sizes: Vec<u64> = points.iter().map(|p| p.bytes).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    if sizes.len() < 2 {
+        return Err(format!(
+            "the baselines across nodes measure one message size ({} B): one size cannot tell the latency from the bandwidth; add runs over a range of sizes (nccl-tests -b 8 -e 8G -f 2)",
+            sizes.first().copied().unwrap_or(0)
+        ));
+    }
+    let model = Model {
+        spec,
+        fabric,
+        baselines,
+        transport,
+    };
+    let start = Values {
+        efficiency: before,
+        latency_scale: 1.0,
+    };
+    // The bandwidth must show in the largest message: else nothing here can be fitted.
+    let largest = *points.iter().max_by_key(|p| p.bytes).expect("two sizes");
+    let moved = |a: Values, b: Values, p: Point| {
+        let (x, y) = (model.predict(a, &[p])[0], model.predict(b, &[p])[0]);
+        ((x - y) / x).abs()
+    };
+    let less_efficient = Values {
+        efficiency: before * 0.9,
+        ..start
+    };
+    if moved(start, less_efficient, largest) < UNSEEN * 0.9 {
+        return Err(format!(
+            "every measured message is too small for the bandwidth to show (the largest, {} B, is latency-bound): add larger messages",
+            largest.bytes
+        ));
+    }
+    let smallest = *points.iter().min_by_key(|p| p.bytes).expect("two sizes");
+    let slower = Values {
+        latency_scale: 2.0,
+        ..start
+    };
+    let latency_seen = moved(start, slower, smallest) >= UNSEEN;
+    let best = model.minimise(&points, latency_seen);
+    let higher = Values {
+        efficiency: (best.efficiency * 1.05).min(1.0),
+        ..best
+    };
+    let bounded =
+        higher.efficiency > best.efficiency && moved(best, higher, largest) < UNSEEN / 4.0;
+    let quality = quality(&points, &model.predict(best, &points));
+    let held_out = held_out(&model, &points, &sizes, latency_seen);
+    let c = &spec.calibration;
+    Ok(Fit {
+        fabric: fabric.to_string(),
+        efficiency_field: field.to_string(),
+        efficiency_before: before,
+        efficiency: best.efficiency,
+        efficiency_only_at_least: bounded.then(|| {
+            format!(
+                "a higher efficiency changes no prediction: the runs across these nodes are bound inside the node (NVLink) at {:.3} and above, so the efficiency is at least that and the fit keeps the value nearest the design's",
+                best.efficiency
+            )
+        }),
+        network_hop_latency_before_us: c.network_hop_latency_us,
+        network_hop_latency_us: latency_seen
+            .then_some(c.network_hop_latency_us * best.latency_scale),
+        latency_not_fitted: (!latency_seen).then(|| {
+            format!(
+                "every measured message is large enough to hide the latency (doubling it moves the prediction of the smallest, {} B, by under {:.0} %): the default stays",
+                smallest.bytes,
+                UNSEEN * 100.0
+            )
+        }),
+        points: points.len(),
+        quality,
+        held_out,
+    })
+}
+
+/// The calibration field of `transport`'s efficiency and its value.
+fn efficiency(c: &Calibration, transport: Transport) -> (&'static str, f64) {
+    match transport {
+        Transport::InfiniBand => ("infiniband_efficiency", c.infiniband_efficiency),
+        Transport::Roce => ("roce_efficiency", c.roce_efficiency),
+        Transport::Tcp => ("tcp_efficiency", c.tcp_efficiency),
+    }
+}
+
+/// Every measured size of the baselines that cross nodes and that the design predicts.
+fn points(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Vec<Point>, String> {
+    let mut out = Vec::new();
+    for (i, b) in baselines.iter().enumerate() {
+        let check = check_assuming(spec, fabric, b.run, b.stated, b.algorithm)
+            .map_err(|e| format!("baseline {}: {e}", i + 1))?;
+        if check.nodes < 2 {
+            continue;
+        }
+        for (row, size) in check.sizes.iter().enumerate() {
+            if size.predicted_busbw_gbytes_per_s.is_some() && size.measured_busbw_gbytes_per_s > 0.0
+            {
+                out.push(Point {
+                    baseline: i,
+                    row,
+                    bytes: size.bytes,
+                    ranks: check.ranks,
+                    measured: size.measured_busbw_gbytes_per_s,
+                });
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(
+            "no baseline of this fabric crosses nodes with a collective the design predicts (AllReduce, AllGather, ReduceScatter): nothing to fit".into(),
+        );
+    }
+    Ok(out)
+}
+
+struct Model<'a> {
+    spec: &'a DesignSpec,
+    fabric: &'a str,
+    baselines: &'a [Baseline<'a>],
+    transport: Transport,
+}
+
+impl Model<'_> {
+    /// The design's calibration with `v` in place.
+    fn calibration(&self, v: Values) -> Calibration {
+        let mut c = self.spec.calibration.clone();
+        match self.transport {
+            Transport::InfiniBand => c.infiniband_efficiency = v.efficiency,
+            Transport::Roce => c.roce_efficiency = v.efficiency,
+            Transport::Tcp => c.tcp_efficiency = v.efficiency,
+        }
+        c.network_hop_latency_us *= v.latency_scale;
+        c.ll_network_hop_latency_us *= v.latency_scale;
+        c.ll128_network_hop_latency_us *= v.latency_scale;
+        c
+    }
+
+    /// The predicted bus bandwidth of each of `points` with `v`, GB/s.
+    fn predict(&self, v: Values, points: &[Point]) -> Vec<f64> {
+        let spec = DesignSpec {
+            calibration: self.calibration(v),
+            ..self.spec.clone()
+        };
+        // Each baseline checked once; a check cannot fail here that did not fail before, but
+        // one that did would read as a point the model misses (NaN), never a panic.
+        let checks: Vec<Option<crate::baseline::BaselineCheck>> = self
+            .baselines
+            .iter()
+            .map(|b| check_assuming(&spec, self.fabric, b.run, b.stated, b.algorithm).ok())
+            .collect();
+        points
+            .iter()
+            .map(|p| {
+                checks[p.baseline]
+                    .as_ref()
+                    .and_then(|c| c.sizes.get(p.row))
+                    .and_then(|s| s.predicted_busbw_gbytes_per_s)
+                    .unwrap_or(f64::NAN)
+            })
+            .collect()
+    }
+
+    /// Σ ln(predicted ÷ measured)² over `points`, and a pull towards the design's values far
+    /// too weak to move a fit the data determines: where the measurements cannot tell two
+    /// values apart (a run bound by NVLink at any efficiency above some value), the fit keeps
+    /// the one nearest the design's.
+    fn loss(&self, v: Values, points: &[Point]) -> f64 {
+        let start = efficiency(&self.spec.calibration, self.transport).1;
+        let pull = 1e-9 * ((v.efficiency / start).ln().powi(2) + v.latency_scale.ln().powi(2));
+        self.predict(v, points)
+            .iter()
+            .zip(points)
+            .map(|(p, m)| (p / m.measured).ln().powi(2))
+            .sum::<f64>()
+            + pull
+    }
+
+    /// The values that minimise the loss: a coarse grid, then golden-section searches on each
+    /// value in turn (the latency scale on a logarithmic axis); the latency stays at its
+    /// default where the data does not see it.
+    fn minimise(&self, points: &[Point], latency: bool) -> Values {
+        let scales: &[f64] = if latency {
+            &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0]
+        } else {
+            &[1.0]
+        };
+        let mut best = Values {
+            efficiency: 0.5,
+            latency_scale: 1.0,
+        };
+        let mut lowest = f64::INFINITY;
+        for e in (1..=20).map(|i| f64::from(i) * 0.05) {
+            for &s in scales {
+                let v = Values {
+                    efficiency: e,
+                    latency_scale: s,
+                };
+                let loss = self.loss(v, points);
+                if loss < lowest {
+                    (best, lowest) = (v, loss);
+                }
+            }
+        }
+        for _ in 0..4 {
+            let e = golden(
+                (best.efficiency - 0.05).max(0.01),
+                (best.efficiency + 0.05).min(1.0),
+                |e| {
+                    self.loss(
+                        Values {
+                            efficiency: e,
+                            ..best
+                        },
+                        points,
+                    )
+                },
+            );
+            best.efficiency = e;
+            if latency {
+                let ln = golden(
+                    (best.latency_scale / 2.0).ln(),
+                    (best.latency_scale * 2.0).ln(),
+                    |ln| {
+                        self.loss(
+                            Values {
+                                latency_scale: ln.exp(),
+                                ..best
+                            },
+                            points,
+                        )
+                    },
+                );
+                best.latency_scale = ln.exp();
+            }
+        }
+        best
+    }
+}
+
+/// The minimum of `f` on [a, b], by golden-section search to a millionth of the interval.
+fn golden(mut a: f64, mut b: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - r * (b - a), a + r * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..30 {
+        if fc < fd {
+            (b, d, fd) = (d, c, fc);
+            c = b - r * (b - a);
+            fc = f(c);
+        } else {
+            (a, c, fc) = (c, d, fd);
+            d = a + r * (b - a);
+            fd = f(d);
+        }
+    }
+    (a + b) / 2.0
+}
+
+fn quality(points: &[Point], predicted: &[f64]) -> Quality {
+    let errors: Vec<(Point, f64)> = points
+        .iter()
+        .zip(predicted)
+        .map(|(p, q)| (*p, (q - p.measured) / p.measured * 100.0))
+        .collect();
+    let n = errors.len().max(1) as f64;
+    let worst = errors
+        .iter()
+        .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+        .map(|(p, e)| WorstPoint {
+            bytes: p.bytes,
+            ranks: p.ranks,
+            error_percent: *e,
+        })
+        .unwrap_or(WorstPoint {
+            bytes: 0,
+            ranks: 0,
+            error_percent: 0.0,
+        });
+    Quality {
+        mape_percent: errors.iter().map(|(_, e)| e.abs()).sum::<f64>() / n,
+        bias_percent: errors.iter().map(|(_, e)| e).sum::<f64>() / n,
+        worst,
+    }
+}
+
+/// Fitted on part of `points`, the error on the rest: the largest rank count held out where
+/// the baselines have several (can the fit extrapolate to more ranks?), else every other
+/// message size.
+fn held_out(model: &Model, points: &[Point], sizes: &[u64], latency: bool) -> Option<HeldOut> {
+    let most = points.iter().map(|p| p.ranks).max()?;
+    let several_ranks = points.iter().any(|p| p.ranks != most);
+    let odd: Vec<u64> = sizes.iter().skip(1).step_by(2).copied().collect();
+    let label = if several_ranks {
+        format!("the largest rank count, {most}")
+    } else {
+        "every other message size".to_string()
+    };
+    let test = |p: &Point| {
+        if several_ranks {
+            p.ranks == most
+        } else {
+            odd.contains(&p.bytes)
+        }
+    };
+    let (kept, held): (Vec<Point>, Vec<Point>) = points.iter().partition(|p| !test(p));
+    let mut kept_sizes: Vec<u64> = kept.iter().map(|p| p.bytes).collect();
+    kept_sizes.sort_unstable();
+    kept_sizes.dedup();
+    if held.is_empty() || kept_sizes.len() < 2 {
+        return None;
+    }
+    let v = model.minimise(&kept, latency);
+    Some(HeldOut {
+        held_out: label,
+        quality: quality(&held, &model.predict(v, &held)),
+    })
+}
+
+#[cfg(test)]
+mod tests;

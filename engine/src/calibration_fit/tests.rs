@@ -1,0 +1,151 @@
+use super::*;
+use crate::nccl_tests::{Collective, Measurement, Row};
+
+fn design() -> DesignSpec {
+    DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap()
+}
+
+/// An all_reduce_perf run on `nodes` nodes of 8 GPUs, over `sizes`, that measured exactly what
+/// `spec` predicts: the cluster as if it were built with `spec`'s calibration.
+fn measured_as(spec: &DesignSpec, nodes: u32, sizes: &[u64]) -> Run {
+    let ranks = nodes * 8;
+    let blank = |bytes: u64| Row {
+        line: 1,
+        bytes,
+        count: bytes / 4,
+        data_type: "float".into(),
+        out_of_place: Measurement {
+            time_us: 1.0,
+            algbw_gbytes_per_s: 1.0,
+            busbw_gbytes_per_s: 1.0,
+            wrong: Some(0),
+        },
+        in_place: None,
+    };
+    let mut run = Run {
+        collective: Some(Collective::AllReduce),
+        ranks: Some(ranks),
+        nodes: Some(nodes),
+        rows: sizes.iter().map(|&b| blank(b)).collect(),
+        average_busbw_gbytes_per_s: None,
+    };
+    let check = check_assuming(spec, "compute", &run, Stated::default(), None).unwrap();
+    let factor = 2.0 * f64::from(ranks - 1) / f64::from(ranks);
+    for (row, size) in run.rows.iter_mut().zip(&check.sizes) {
+        let busbw = size.predicted_busbw_gbytes_per_s.unwrap();
+        let algbw = busbw / factor;
+        row.out_of_place = Measurement {
+            time_us: row.bytes as f64 / (algbw * 1e9) * 1e6,
+            algbw_gbytes_per_s: algbw,
+            busbw_gbytes_per_s: busbw,
+            wrong: Some(0),
+        };
+    }
+    run
+}
+
+/// 8 B to 8 GiB, doubling: what `nccl-tests -b 8 -e 8G -f 2` measures.
+fn sweep() -> Vec<u64> {
+    (3..=33).map(|p| 1u64 << p).collect()
+}
+
+fn baselines(runs: &[Run]) -> Vec<Baseline<'_>> {
+    runs.iter()
+        .map(|run| Baseline {
+            run,
+            stated: Stated::default(),
+            algorithm: None,
+        })
+        .collect()
+}
+
+/// A fabric built with 80 % efficiency and network hops 1.5 times slower than the defaults,
+/// measured at 2, 8 and 16 nodes over the whole sweep: the fit finds both values again, its
+/// predictions meet the measurements, and fitted without the 16-node run it predicts that run
+/// too.
+#[test]
+fn the_fit_recovers_the_calibration_the_measurements_were_made_with() {
+    let mut built = design();
+    built.calibration.infiniband_efficiency = 0.80;
+    built.calibration.network_hop_latency_us *= 1.5;
+    built.calibration.ll_network_hop_latency_us *= 1.5;
+    built.calibration.ll128_network_hop_latency_us *= 1.5;
+    let runs: Vec<Run> = [2, 8, 16]
+        .iter()
+        .map(|&n| measured_as(&built, n, &sweep()))
+        .collect();
+    let spec = design();
+    let fit = fit(&spec, "compute", &baselines(&runs)).unwrap();
+    assert_eq!(fit.efficiency_field, "infiniband_efficiency");
+    assert!((fit.efficiency - 0.80).abs() < 0.005, "{fit:?}");
+    assert_eq!(
+        fit.efficiency_only_at_least, None,
+        "at 0.80 the network bounds the runs"
+    );
+    let latency = fit.network_hop_latency_us.unwrap();
+    let truth = spec.calibration.network_hop_latency_us * 1.5;
+    assert!(
+        (latency - truth).abs() < 0.03 * truth,
+        "{latency} µs, built with {truth}"
+    );
+    assert!(fit.quality.mape_percent < 1.0, "{:?}", fit.quality);
+    let held = fit.held_out.unwrap();
+    assert_eq!(held.held_out, "the largest rank count, 128");
+    assert!(held.quality.mape_percent < 2.0, "{:?}", held.quality);
+}
+
+/// The defaults' own predictions measured back: the fit keeps the defaults, with no error.
+#[test]
+fn measurements_that_match_the_defaults_fit_the_defaults() {
+    let spec = design();
+    let runs = vec![measured_as(&spec, 4, &sweep())];
+    let fit = fit(&spec, "compute", &baselines(&runs)).unwrap();
+    assert!(
+        (fit.efficiency - fit.efficiency_before).abs() < 0.005,
+        "{fit:?}"
+    );
+    assert!(fit.quality.mape_percent < 0.5, "{:?}", fit.quality);
+    // At 0.95 the 8 NICs of a node carry more than NVLink's 370 GB/s: the data bounds the
+    // efficiency from below only, and the fit says so.
+    assert!(
+        fit.efficiency_only_at_least
+            .as_deref()
+            .is_some_and(|why| why.contains("NVLink")),
+        "{fit:?}"
+    );
+    assert_eq!(
+        fit.held_out.unwrap().held_out,
+        "every other message size",
+        "one rank count: sizes are held out instead"
+    );
+}
+
+/// What the data cannot determine is refused with the reason: one message size cannot tell
+/// latency from bandwidth; large messages only leave the latency at its default; a run inside
+/// one node says nothing about the network.
+#[test]
+fn what_the_data_cannot_determine_is_refused_with_the_reason() {
+    let spec = design();
+    let one_size = vec![measured_as(&spec, 4, &[1 << 30])];
+    let refused = fit(&spec, "compute", &baselines(&one_size)).unwrap_err();
+    assert!(refused.contains("one message size"), "{refused}");
+
+    // 16 ranks: the ring's 30 steps of 17 µs are about 1 % of the time of 8 GiB or more.
+    let large = vec![measured_as(&spec, 2, &[1 << 33, 1 << 34])];
+    let fit_large = fit(&spec, "compute", &baselines(&large)).unwrap();
+    assert_eq!(fit_large.network_hop_latency_us, None);
+    assert!(
+        fit_large
+            .latency_not_fitted
+            .as_deref()
+            .is_some_and(|why| why.contains("hide the latency")),
+        "{fit_large:?}"
+    );
+
+    let one_node = vec![measured_as(&spec, 1, &sweep())];
+    let refused = fit(&spec, "compute", &baselines(&one_node)).unwrap_err();
+    assert!(refused.contains("crosses nodes"), "{refused}");
+
+    let refused = fit(&spec, "nowhere", &baselines(&large)).unwrap_err();
+    assert!(refused.contains("no fabric named"), "{refused}");
+}
