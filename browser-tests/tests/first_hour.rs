@@ -569,6 +569,19 @@ async fn a_job_that_does_not_fit_its_gpus_memory_is_flagged_and_one_click_makes_
     browser.close().await;
 }
 
+/// Saves the planner's design from its review step and opens the saved revision's report.
+async fn save_and_open_the_report(browser: &Browser, server: &Server) {
+    browser.click("#step-review").await;
+    browser.click("#save").await;
+    let share = browser
+        .wait_for_text("#share-link", |t| t.starts_with("http://"))
+        .await;
+    let id = share.rsplit('/').next().unwrap().to_string();
+    browser
+        .goto(&server.url(&format!("/d/{id}/r/1/report")))
+        .await;
+}
+
 /// "What happens if a leaf fails?", asked as a user would: the planner's dashboard on the 70B
 /// training example ranks every single failure, the compute leaf among them costing its nodes
 /// a rail, not their GPUs; saved, the design's report names the worst failure in its executive
@@ -592,15 +605,7 @@ async fn what_one_failure_takes_away_reads_the_same_from_the_planner_to_the_repo
         planned.contains("8 0 16") && planned.contains("step time 40.4 s →"),
         "{planned}"
     );
-    browser.click("#step-review").await;
-    browser.click("#save").await;
-    let share = browser
-        .wait_for_text("#share-link", |t| t.starts_with("http://"))
-        .await;
-    let id = share.rsplit('/').next().unwrap().to_string();
-    browser
-        .goto(&server.url(&format!("/d/{id}/r/1/report")))
-        .await;
+    save_and_open_the_report(&browser, &server).await;
     let summary = browser.text("article.report").await;
     assert!(
         summary.contains("The worst single failure is a leaf switch of fabric storage"),
@@ -645,15 +650,7 @@ async fn a_cluster_grown_in_phases_reads_the_same_from_the_planner_to_the_report
         moved >= 256,
         "16 leaves re-spread 16 of their 32 uplinks each: {row}"
     );
-    browser.click("#step-review").await;
-    browser.click("#save").await;
-    let share = browser
-        .wait_for_text("#share-link", |t| t.starts_with("http://"))
-        .await;
-    let id = share.rsplit('/').next().unwrap().to_string();
-    browser
-        .goto(&server.url(&format!("/d/{id}/r/1/report")))
-        .await;
+    save_and_open_the_report(&browser, &server).await;
     let report = browser.text("article.report").await;
     assert!(
         report.contains(&format!("The step to “Phase 2” moves {moved} cables")),
