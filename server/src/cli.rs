@@ -1,4 +1,4 @@
-//! The command line: `serve` (the default), `migrate`, `evaluate`. Every setting comes from a
+//! The command line: `serve` (the default), `migrate`, `evaluate`, `search`, `handoff`, `fit`. Every setting comes from a
 //! flag or the environment, with defaults that run the app from a checkout.
 
 use app::store::Database;
@@ -34,6 +34,25 @@ pub enum Command {
     /// Write a design's hand-off bundle (cabling, InfiniBand topology, Arista AVD, NetBox,
     /// Slurm, Kubernetes, Graphviz and a README) as one zip file.
     Handoff(HandoffArgs),
+    /// Fit a fabric's calibration (its transport's efficiency and network-hop latency) to
+    /// nccl-tests outputs measured on the built fabric, and print it as JSON.
+    Fit(FitArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct FitArgs {
+    /// The design spec, as JSON (`-` for standard input).
+    pub spec: PathBuf,
+    /// The fabric the runs crossed.
+    #[arg(long)]
+    pub fabric: String,
+    /// The output of each nccl-tests run (all_reduce_perf, all_gather_perf,
+    /// reduce_scatter_perf), as it printed it.
+    #[arg(required = true)]
+    pub runs: Vec<PathBuf>,
+    /// Print the fit as lines instead of JSON.
+    #[arg(long)]
+    pub summary: bool,
 }
 
 #[derive(Debug, Clone, Args)]

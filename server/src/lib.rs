@@ -12,6 +12,7 @@ mod connections;
 pub mod csrf;
 pub mod evaluate;
 pub mod exports;
+pub mod fit;
 pub mod handoff;
 pub mod heavy;
 mod kept;

@@ -31,6 +31,7 @@ async fn main() -> std::process::ExitCode {
         Command::Handoff(args) => {
             return std::process::ExitCode::from(server::handoff::run(&args) as u8)
         }
+        Command::Fit(args) => return std::process::ExitCode::from(server::fit::run(&args) as u8),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

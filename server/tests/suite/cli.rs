@@ -196,3 +196,80 @@ fn handoff_writes_the_bundle_as_a_zip_and_refuses_a_bad_spec_by_its_field() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cluster"));
     assert!(!out_path.exists(), "nothing is written for a refused spec");
 }
+
+/// all_reduce_perf's output on `nodes` nodes of 8 GPUs at `sizes`, each measuring `busbw(size)`
+/// GB/s.
+fn all_reduce_output(nodes: u32, sizes: &[u64], busbw: impl Fn(u64) -> f64) -> String {
+    let ranks = nodes * 8;
+    let mut text = String::from("# Collective test starting: all_reduce_perf\n#\n");
+    for rank in 0..ranks {
+        text.push_str(&format!(
+            "#  Rank {rank:3} Group  0 Pid {} on node{:02} device  {} [0x18] NVIDIA H100 80GB HBM3\n",
+            40000 + rank,
+            rank / 8,
+            rank % 8
+        ));
+    }
+    text.push_str("#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n");
+    let factor = 2.0 * f64::from(ranks - 1) / f64::from(ranks);
+    for &size in sizes {
+        let bus = busbw(size);
+        let algbw = bus / factor;
+        let time = size as f64 / (algbw * 1e9) * 1e6;
+        text.push_str(&format!(
+            "{size:>12} {:>13}     float     sum      -1 {time:8.1} {algbw:7.2} {bus:7.2}      0 {time:8.1} {algbw:7.2} {bus:7.2}      0\n",
+            size / 4
+        ));
+    }
+    text
+}
+
+/// `fit` reads a design and nccl-tests outputs and prints the fabric's fitted calibration with
+/// its error on the points used and held out; a run of one message size is refused with the
+/// reason and exit 2.
+#[test]
+fn fit_prints_the_calibration_fitted_to_nccl_tests_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let sizes: Vec<u64> = (10..=33).map(|p| 1u64 << p).collect();
+    // Saturating at 300 GB/s, half of it at 16 MB.
+    let curve = |s: u64| 300.0 * s as f64 / (s as f64 + 16e6);
+    let mut runs = Vec::new();
+    for nodes in [4, 16] {
+        let path = dir.path().join(format!("nodes-{nodes}.txt"));
+        std::fs::write(&path, all_reduce_output(nodes, &sizes, curve)).unwrap();
+        runs.push(path);
+    }
+    let out = fabric_planner()
+        .args(["fit", "--fabric", "compute"])
+        .arg(examples().join("seventy-b-training.json"))
+        .args(&runs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fit: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(fit["efficiency_field"], "infiniband_efficiency");
+    let efficiency = fit["efficiency"].as_f64().unwrap();
+    assert!(efficiency > 0.0 && efficiency <= 1.0, "{fit}");
+    assert_eq!(fit["points"], 2 * sizes.len());
+    assert!(fit["quality"]["mape_percent"].as_f64().is_some(), "{fit}");
+    assert_eq!(fit["held_out"]["held_out"], "the largest rank count, 128");
+
+    let one = dir.path().join("one-size.txt");
+    std::fs::write(&one, all_reduce_output(4, &[1 << 30], curve)).unwrap();
+    let out = fabric_planner()
+        .args(["fit", "--fabric", "compute"])
+        .arg(examples().join("seventy-b-training.json"))
+        .arg(&one)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        said.contains("no fit: the baselines across nodes measure one message size"),
+        "{said}"
+    );
+}
