@@ -63,6 +63,10 @@ pub struct PhaseReport {
     pub power_reserved: Figure<Kilowatts>,
     /// The cables from the phase before, per fabric and tier (none for the first).
     pub moves: Vec<TierMoves>,
+    /// Why the cables of this step are not counted, where they are not: a step of more cables
+    /// than [`MAX_COUNTED_CABLES`] would cost a request seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_not_counted: Option<String>,
 }
 
 impl PhaseReport {
@@ -182,7 +186,17 @@ fn plan(spec: &DesignSpec, report: &Report, policy: GrowthPolicy) -> Result<Phas
                 racks_in_use,
                 racks_reserved: compute_racks.saturating_sub(racks_in_use),
                 power_reserved: Figure::new(Kilowatts(reserved_kw), RESERVED_FORMULA, PHASE_SOURCE),
-                moves: before.map(|b| moves(b, at)).unwrap_or_default(),
+                moves: before
+                    .filter(|b| counted(b, at))
+                    .map(|b| moves(b, at))
+                    .unwrap_or_default(),
+                moves_not_counted: before.filter(|b| !counted(b, at)).map(|b| {
+                    format!(
+                        "{} cables in the two phases, more than the {} whose moves are counted",
+                        crate::thousands((cables(b) + cables(at)) as f64),
+                        crate::thousands(MAX_COUNTED_CABLES as f64)
+                    )
+                }),
             }
         })
         .collect();
@@ -374,6 +388,20 @@ fn placed_links(fabric: &FabricReport) -> Vec<(usize, Place, Place)> {
 }
 
 const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
+
+/// The most cables of the two phases of a step whose moves are counted: each is sorted and
+/// compared (a 2,048-node, 8-rail design has about 50,000; 100,000 GPUs about 300,000).
+pub const MAX_COUNTED_CABLES: u64 = 400_000;
+
+/// Cables of `report`'s fabrics.
+fn cables(report: &Report) -> u64 {
+    crate::failures::cables(report)
+}
+
+/// Whether the step from `before` to `after` is small enough to count its moves.
+fn counted(before: &Report, after: &Report) -> bool {
+    cables(before) + cables(after) <= MAX_COUNTED_CABLES
+}
 
 /// The cables of each fabric of `after` against `before`, per tier.
 fn moves(before: &Report, after: &Report) -> Vec<TierMoves> {

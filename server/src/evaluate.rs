@@ -134,18 +134,24 @@ pub fn summary(report: &engine::Report) -> String {
         );
     }
     for p in report.phases.iter().flat_map(|plan| &plan.phases) {
+        let cables = match &p.moves_not_counted {
+            Some(why) => format!("cables not counted ({why})"),
+            None => format!(
+                "cables {} added, {} removed, {} moved",
+                p.added(),
+                p.removed(),
+                p.re_terminated()
+            ),
+        };
         let _ = writeln!(
             out,
-            "phase {}: {} GPUs, network ${:.0} (${:.0} bought, ${:.0} on unused ports), racks kept for later {}, cables {} added, {} removed, {} moved",
+            "phase {}: {} GPUs, network ${:.0} (${:.0} bought, ${:.0} on unused ports), racks kept for later {}, {cables}",
             p.label,
             p.gpus,
             p.network_cost.0,
             p.bought.cost_delta.0,
             p.stranded_capital.value.0,
             p.racks_reserved,
-            p.added(),
-            p.removed(),
-            p.re_terminated()
         );
     }
     let _ = writeln!(

@@ -154,14 +154,18 @@ fn bought_row(p: &PhaseReport) -> Vec<String> {
 }
 
 fn cabling_row(p: &PhaseReport) -> Vec<String> {
+    let count = |n: u64| match &p.moves_not_counted {
+        Some(_) => "not counted".to_string(),
+        None => engine::thousands(n as f64),
+    };
     vec![
         phase_name(p),
         p.racks_in_use.to_string(),
         p.racks_reserved.to_string(),
         kw(p.power_reserved.value),
-        engine::thousands(p.added() as f64),
-        engine::thousands(p.removed() as f64),
-        engine::thousands(p.re_terminated() as f64),
+        count(p.added()),
+        count(p.removed()),
+        count(p.re_terminated()),
     ]
 }
 
@@ -198,7 +202,16 @@ pub fn in_a_sentence(plan: &PhasePlan) -> Option<String> {
             }
             sentence.push_str(" in service.");
         }
-        _ => sentence.push_str(" No cable in service is moved or removed."),
+        _ if plan.phases.iter().all(|p| p.moves_not_counted.is_none()) => {
+            sentence.push_str(" No cable in service is moved or removed.")
+        }
+        _ => {}
+    }
+    for p in plan.phases.iter().filter(|p| p.moves_not_counted.is_some()) {
+        sentence.push_str(&format!(
+            " The cables of the step to “{}” are too many to count here.",
+            p.label
+        ));
     }
     Some(sentence)
 }

@@ -230,3 +230,35 @@ fn each_rack_stands_from_the_first_phase_that_uses_it() {
         "{leaf_racks:?}"
     );
 }
+
+/// A step too large to compare cable by cable within a request is said so, not counted: 100,000
+/// GPUs (12,500 nodes of 8 on XDR switches, three tiers) grown from half of them.
+#[test]
+fn a_step_of_too_many_cables_is_not_counted_and_says_so() {
+    let mut spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
+    spec.cluster.nodes = 12_500;
+    spec.fabrics.retain(|f| f.name == "compute");
+    spec.fabrics[0].technology = crate::Technology::IbXdr;
+    spec.fabrics[0].switch = Some("q3400".into());
+    spec.workloads.retain(|w| w.fabric() == "compute");
+    spec.growth = Some(Growth {
+        policy: GrowthPolicy::ProvisionFinal,
+        phases: [6_250, 12_500]
+            .map(|nodes| Phase {
+                label: format!("{nodes} nodes"),
+                date: None,
+                nodes,
+            })
+            .to_vec(),
+    });
+    let report = crate::evaluate(&spec).unwrap();
+    let plan = phases(&spec, &report).unwrap().unwrap();
+    let step = &plan.phases[1];
+    assert!(step.moves.is_empty());
+    let why = step.moves_not_counted.as_deref().unwrap();
+    assert!(why.contains("more than the 400,000"), "{why}");
+    assert_eq!(
+        plan.phases[0].moves_not_counted, None,
+        "the first phase has no step"
+    );
+}
