@@ -75,7 +75,7 @@ pub fn allocate(spec: &DesignSpec) -> Vec<Option<Allocation>> {
         .map(|(index, w)| match w {
             Workload::Training(t) => {
                 let p = &t.parallelism;
-                let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
+                let gpus = p.gpus();
                 Some(Ask {
                     index,
                     nodes: Some(u32::try_from(gpus.div_ceil(gpus_per_node)).unwrap_or(u32::MAX)),

@@ -3,7 +3,7 @@
 //! it adds or takes away. The bills are those the reports order (as placed on their floors), so
 //! the deltas add up to the difference of their headline costs.
 
-use crate::report::{BomLine, Report};
+use crate::report::{BomLine, FabricReport, Report};
 use crate::units::{Usd, Watts};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -55,9 +55,8 @@ pub struct BillDiff {
 }
 
 /// Each fabric's bill lines by (fabric, item).
-fn lines(report: &Report) -> BTreeMap<(&str, &str), &BomLine> {
-    report
-        .fabrics
+fn lines(fabrics: &[FabricReport]) -> BTreeMap<(&str, &str), &BomLine> {
+    fabrics
         .iter()
         .flat_map(|f| {
             f.bom
@@ -69,6 +68,12 @@ fn lines(report: &Report) -> BTreeMap<(&str, &str), &BomLine> {
 
 /// What changes in the bill from `before` to `after`.
 pub fn bill_diff(before: &Report, after: &Report) -> BillDiff {
+    fabrics_diff(&before.fabrics, &after.fabrics)
+}
+
+/// What changes in the bill from the fabrics `before` to the fabrics `after` (from none, for
+/// what a first phase buys).
+pub(crate) fn fabrics_diff(before: &[FabricReport], after: &[FabricReport]) -> BillDiff {
     let (a, b) = (lines(before), lines(after));
     let mut keys: Vec<(&str, &str)> = a.keys().chain(b.keys()).copied().collect();
     keys.sort_unstable();
@@ -110,8 +115,8 @@ pub fn bill_diff(before: &Report, after: &Report) -> BillDiff {
             .total_cmp(&x.cost_delta.0.abs())
             .then_with(|| (&x.fabric, &x.item).cmp(&(&y.fabric, &y.item)))
     });
-    let total = |r: &Report| {
-        r.fabrics
+    let total = |fabrics: &[FabricReport]| {
+        fabrics
             .iter()
             .flat_map(|f| &f.bom)
             .map(|l| (l.total_usd.0, l.total_power_w.0))

@@ -97,9 +97,14 @@ pub fn goodput_at(write: Seconds, interval: Seconds, restart: Seconds, mtbi: Sec
     Share((1.0 - lost).clamp(0.0, 1.0))
 }
 
+/// Interruptions a day of a job on `gpus` GPUs at the calibration's rate.
+fn interruptions_per_day(c: &crate::spec::Calibration, gpus: u64) -> f64 {
+    c.interruptions_per_1000_gpu_days / 1000.0 * gpus as f64
+}
+
 /// M, the mean time between interruptions of a job on `gpus` GPUs at the calibration's rate.
 pub(crate) fn mean_time_between(c: &crate::spec::Calibration, gpus: u64) -> Seconds {
-    let per_day = c.interruptions_per_1000_gpu_days / 1000.0 * gpus as f64;
+    let per_day = interruptions_per_day(c, gpus);
     if per_day > 0.0 {
         Seconds(SECONDS_PER_DAY / per_day)
     } else {
@@ -163,7 +168,7 @@ pub fn goodput(spec: &DesignSpec, report: &Report) -> Vec<Goodput> {
             _ => None,
         })
         .map(|(t, r)| {
-            let per_day = c.interruptions_per_1000_gpu_days / 1000.0 * r.gpus as f64;
+            let per_day = interruptions_per_day(c, r.gpus);
             let m = mean_time_between(c, r.gpus);
             let mean_time_between = Figure::new(
                 m,

@@ -15,7 +15,7 @@
 //! added at the same end, re-terminated. So the count is the fewest cables touched: a leaf of U
 //! uplinks spread over S spines that are then spread over S' moves U·(1 − S/S') of them.
 
-use crate::bill_diff::{bill_diff, BillDiff};
+use crate::bill_diff::{fabrics_diff, BillDiff};
 use crate::cabling::{leaf_position, links, End, Role};
 use crate::error::SpecErrors;
 use crate::figure::Figure;
@@ -122,16 +122,28 @@ const PHASE_SOURCE: &str = "the design at each phase's nodes, sized on its switc
 /// The phase plan of `spec`, whose evaluation is `report`; `None` when the design lists no
 /// phases.
 pub fn phases(spec: &DesignSpec, report: &Report) -> Option<Result<PhasePlan, SpecErrors>> {
-    let growth = spec.growth.as_ref()?;
-    Some(plan(spec, report, growth.policy))
+    spec.growth.as_ref()?;
+    phases_on(spec, &crate::floor::plan(spec, report))
 }
 
-fn plan(spec: &DesignSpec, report: &Report, policy: GrowthPolicy) -> Result<PhasePlan, SpecErrors> {
-    let growth = spec.growth.as_ref().map_or(&[][..], |g| &g.phases[..]);
+/// [`phases`] with the design's final `floor` already planned.
+pub fn phases_on(
+    spec: &DesignSpec,
+    floor: &crate::floor::FloorReport,
+) -> Option<Result<PhasePlan, SpecErrors>> {
+    let growth = spec.growth.as_ref()?;
+    Some(plan(spec, growth, floor))
+}
+
+fn plan(
+    spec: &DesignSpec,
+    growth: &crate::spec::Growth,
+    floor: &crate::floor::FloorReport,
+) -> Result<PhasePlan, SpecErrors> {
+    let (policy, growth) = (growth.policy, &growth.phases);
     let (chosen, _) = crate::switch_choice::choose_all(spec);
-    let floor = crate::floor::plan(spec, report);
     let node_kw = floor.node_power_kw.value.0;
-    let first_nodes = first_nodes(&floor);
+    let first_nodes = first_nodes(floor);
     let mut evaluated = Vec::with_capacity(growth.len());
     for (i, phase) in growth.iter().enumerate() {
         let at_phase = phase_spec(&chosen, phase.nodes, policy);
@@ -148,10 +160,6 @@ fn plan(spec: &DesignSpec, report: &Report, policy: GrowthPolicy) -> Result<Phas
         evaluated.push(report);
     }
     let last = evaluated.last().map(|r| r.totals.power_w.0).unwrap_or(0.0);
-    let empty = Report {
-        fabrics: Vec::new(),
-        ..report.clone()
-    };
     let phases = growth
         .iter()
         .zip(&evaluated)
@@ -180,7 +188,7 @@ fn plan(spec: &DesignSpec, report: &Report, policy: GrowthPolicy) -> Result<Phas
                 fabrics: at.fabrics.iter().map(phase_fabric).collect(),
                 network_cost: at.totals.cost_usd,
                 network_power: at.totals.power_w,
-                bought: bill_diff(before.unwrap_or(&empty), at),
+                bought: fabrics_diff(before.map_or(&[][..], |b| &b.fabrics[..]), &at.fabrics),
                 stranded_ports,
                 stranded_capital: Figure::new(Usd(stranded_usd), STRANDED_FORMULA, PHASE_SOURCE),
                 racks_in_use,
@@ -237,10 +245,7 @@ fn device_phase(plan: &PhasePlan, report: &Report, device: &str) -> usize {
     let last = plan.phases.len().saturating_sub(1);
     let first_with =
         |has: &dyn Fn(&PhaseReport) -> bool| plan.phases.iter().position(has).unwrap_or(last);
-    if let Some(n) = device
-        .strip_prefix("node-")
-        .and_then(|n| n.parse::<u32>().ok())
-    {
+    if let Some(n) = crate::floor::node_number(device) {
         return first_with(&|p| p.nodes >= n);
     }
     [Role::Leaf, Role::Spine, Role::Core]

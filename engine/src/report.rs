@@ -67,10 +67,26 @@ impl FabricReport {
 impl Report {
     /// This report of `spec` with what one failure of each element takes away, each training
     /// job's interruptions and goodput, and its growth phases.
-    pub fn over_its_life(mut self, spec: &crate::spec::DesignSpec) -> Report {
+    pub fn over_its_life(self, spec: &crate::spec::DesignSpec) -> Report {
+        // The phases read the racks of the design's floor: planned only for a design that has
+        // them.
+        let floor = spec
+            .growth
+            .is_some()
+            .then(|| crate::floor::plan(spec, &self));
+        self.over_its_life_on(spec, floor.as_ref())
+    }
+
+    /// [`Self::over_its_life`] with the design's `floor` already planned (needed only by a
+    /// design grown in phases).
+    pub fn over_its_life_on(
+        mut self,
+        spec: &crate::spec::DesignSpec,
+        floor: Option<&crate::floor::FloorReport>,
+    ) -> Report {
         self.failures = crate::failures::failures(spec, &self);
         self.goodput = crate::goodput::goodput(spec, &self);
-        match crate::phases::phases(spec, &self) {
+        match floor.and_then(|floor| crate::phases::phases_on(spec, floor)) {
             Some(Ok(plan)) => self.phases = Some(plan),
             Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {
                 severity: Severity::Warning,

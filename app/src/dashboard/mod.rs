@@ -176,23 +176,17 @@ pub mod render {
     pub fn dashboard(spec: DesignSpec, report: Report) -> String {
         let charts = studies::charts(&spec, &report);
         let assumptions = blocks_view(&[Block::Table(assumption_table(&spec))]);
-        let floor = blocks_view(&floor_blocks(&spec, &report));
+        // The floor planned once: its section and the growth phases' racks read it.
+        let plan = engine::floor::plan(&spec, &report);
+        let floor = blocks_view(&floor_blocks(&spec, &report, &plan));
         let failures = blocks_view(&failure_blocks(
             &spec,
             &report,
             &engine::failures::failures(&spec, &report),
         ));
         let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(&spec, &report)));
-        let phases = engine::phases::phases(&spec, &report).and_then(Result::ok);
-        let phases = match &phases {
-            // The floor is planned again only for a design grown in phases.
-            Some(plan) => blocks_view(&phase_blocks(
-                Some(plan),
-                &report,
-                &engine::floor::plan(&spec, &report),
-            )),
-            None => blocks_view(&[]),
-        };
+        let phases = engine::phases::phases_on(&spec, &plan).and_then(Result::ok);
+        let phases = blocks_view(&phase_blocks(phases.as_ref(), &report, &plan));
         let operations = blocks_view(&operating_blocks(&spec, &report));
         let fabrics = report
             .fabrics

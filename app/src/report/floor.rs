@@ -81,10 +81,9 @@ pub(super) fn cabling_as_placed(plan: &FloorReport) -> String {
 }
 
 /// The floor section of `spec` evaluated as `report`, planned here.
-pub fn floor_blocks(spec: &DesignSpec, report: &Report) -> Vec<Block> {
-    let plan = floor::plan(spec, report);
-    let losses = rack_losses(spec, report, &plan);
-    floor_section(&plan, &report.allocations, &losses)
+pub fn floor_blocks(spec: &DesignSpec, report: &Report, plan: &FloorReport) -> Vec<Block> {
+    let losses = rack_losses(spec, report, plan);
+    floor_section(plan, &report.allocations, &losses)
 }
 
 /// What each rack's loss takes away, on `plan` as the floor places and cables `report`.

@@ -135,11 +135,13 @@ pub struct Device {
 impl Device {
     /// The cluster's node (from 1) this device is, if it is a node.
     pub fn node_number(&self) -> Option<u32> {
-        if self.role != "node" {
-            return None;
-        }
-        self.label.strip_prefix("node-")?.parse().ok()
+        (self.role == "node").then(|| node_number(&self.label))?
     }
+}
+
+/// The cluster's node (from 1) a device named `label` is (`node-007`), if it names a node.
+pub fn node_number(label: &str) -> Option<u32> {
+    label.strip_prefix("node-")?.parse().ok()
 }
 
 /// Cables of one length.

@@ -214,8 +214,7 @@ fn workload_checks(
             // request's validation refuses the limit for it.
             let storage = crate::goodput::storage_index(spec, t);
             if let (Some(limit), Some(storage)) = (l.min_goodput_percent, storage) {
-                let p = &t.parallelism;
-                let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
+                let gpus = t.parallelism.gpus();
                 push(
                     "min_goodput_percent",
                     format!("goodput of “{name}” at its checkpoint interval"),

@@ -132,6 +132,14 @@ fn one() -> u32 {
     1
 }
 
+impl Parallelism {
+    /// The GPUs the job runs on: data × tensor × pipeline parallel (expert parallelism is
+    /// within data parallelism).
+    pub fn gpus(&self) -> u64 {
+        u64::from(self.dp) * u64::from(self.tp) * u64::from(self.pp)
+    }
+}
+
 /// Where the compute time per step comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

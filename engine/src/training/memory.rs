@@ -160,7 +160,7 @@ fn fits(held: [f64; 4], usable: f64) -> bool {
 /// with today's recomputation first, then with full recomputation.
 fn fits_with(w: &Training, gpus_per_node: u32, usable: f64) -> Option<Degrees> {
     let p = &w.parallelism;
-    let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
+    let gpus = p.gpus();
     let try_degrees = |tp: u32, pp: u32, recompute: Recompute| -> Option<Degrees> {
         let per_replica = u64::from(tp) * u64::from(pp);
         if per_replica == 0 || !gpus.is_multiple_of(per_replica) {

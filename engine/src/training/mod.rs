@@ -307,7 +307,7 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
     });
     let ideal_exposed = ideal_step - compute;
     let place = Placement::new(w, links.gpus_per_node);
-    let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
+    let gpus = p.gpus();
     TrainingReport {
         name: w.name.clone(),
         fabric: w.fabric.clone(),

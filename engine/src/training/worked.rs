@@ -61,7 +61,7 @@ pub fn compute(w: &Training, gpu: &Gpu, core: Seconds) -> String {
     let work = match w.compute {
         Compute::StepSeconds(_) => format!("{core} per step as given"),
         Compute::Mfu(mfu) => {
-            let gpus = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
+            let gpus = p.gpus();
             let tokens = f64::from(w.global_batch) * f64::from(w.model.sequence_length);
             let factor = recompute_factor(w);
             let recompute = if factor == 1.0 {

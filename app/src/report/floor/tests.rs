@@ -34,7 +34,7 @@ fn a_rack_says_what_it_holds_in_words_singular_for_one() {
 fn a_floor_of_several_rows_says_what_losing_one_takes() {
     let spec = engine::DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
     let report = engine::evaluate(&spec).unwrap();
-    let blocks = super::floor_blocks(&spec, &report);
+    let blocks = super::floor_blocks(&spec, &report, &engine::floor::plan(&spec, &report));
     let table = |id: &str| {
         blocks.iter().find_map(|b| match b {
             super::Block::Table(t) if t.id.as_deref() == Some(id) => Some(t),

@@ -34,7 +34,7 @@ pub(super) fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Wor
             for (field, degree) in [("dp", p.dp), ("tp", p.tp), ("pp", p.pp), ("ep", p.ep)] {
                 check.count(At(&parallelism, field), degree, 1, 1_000_000);
             }
-            let used = u64::from(p.dp) * u64::from(p.tp) * u64::from(p.pp);
+            let used = p.gpus();
             if used > gpus {
                 check.fail(
                     At(&at, "parallelism"),
