@@ -130,12 +130,22 @@ pub(crate) fn push_cumulus_port(out: &mut String, n: u32, links_per_cage: u32) {
 /// EOS name of switch port `pN`: a split 8-lane cage names each link by its first lane
 /// (`Ethernet1/1`, `Ethernet1/5` for two links) [Arista EOS interface naming].
 pub fn eos_port(n: u32, links_per_cage: u32) -> String {
+    let mut out = String::with_capacity(14);
+    push_eos_port(&mut out, n, links_per_cage);
+    out
+}
+
+/// [`eos_port`], appended to `out`.
+pub(crate) fn push_eos_port(out: &mut String, n: u32, links_per_cage: u32) {
     let links = links_per_cage.max(1);
+    out.push_str("Ethernet");
     if links == 1 {
-        format!("Ethernet{n}")
+        push_decimal(out, u64::from(n), 0);
     } else {
         let i = n.saturating_sub(1);
         let step = (8 / links).max(1);
-        format!("Ethernet{}/{}", i / links + 1, (i % links) * step + 1)
+        push_decimal(out, u64::from(i / links + 1), 0);
+        out.push('/');
+        push_decimal(out, u64::from((i % links) * step + 1), 0);
     }
 }

@@ -9,8 +9,16 @@ import sys
 
 import yaml
 
+def keys(doc):
+    """A mapping's keys; a list's items' keys, each as `- key` (an NVUE file is a list of
+    operations)."""
+    if isinstance(doc, list):
+        return sorted(f"- {k}" for item in doc for k in (item or {}))
+    return sorted((doc or {}).keys())
+
+
 out = {}
 for path in sys.argv[1:]:
     with open(path, encoding="utf-8") as f:
-        out[path] = [sorted((doc or {}).keys()) for doc in yaml.safe_load_all(f)]
+        out[path] = [keys(doc) for doc in yaml.safe_load_all(f)]
 print(json.dumps(out))

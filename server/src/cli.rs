@@ -31,8 +31,8 @@ pub enum Command {
     /// Search for the cheapest fabrics that meet a design's targets (a search request, or a
     /// design spec searched with the default question) and print the Pareto frontier as JSON.
     Search(SearchArgs),
-    /// Write a design's hand-off bundle (cabling, InfiniBand topology, Arista AVD, NetBox,
-    /// Slurm, Kubernetes, Graphviz and a README) as one zip file.
+    /// Write a design's hand-off bundle (cabling, InfiniBand topology, Cumulus NVUE or Arista AVD
+    /// switch configuration, NetBox, Slurm, Kubernetes, Graphviz and a README) as one zip file.
     Handoff(HandoffArgs),
     /// Fit a fabric's calibration (its transport's efficiency and network-hop latency) to
     /// nccl-tests outputs measured on the built fabric, and print it as JSON.

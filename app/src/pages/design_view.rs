@@ -86,7 +86,7 @@ pub fn design_page(
                     <li><a id="bom-csv" href=format!("/d/{id}/r/{n}/bom.csv") download="">"Bill of materials (CSV)"</a></li>
                     <li><a id="cabling-csv" href=format!("/d/{id}/r/{n}/cabling.csv") download="">"Cabling sheet (CSV)"</a></li>
                     <li><a id="design-asbuilt" href=format!("/d/{id}/r/{n}/asbuilt")>"As-built check (ibnetdiscover, LLDP)"</a></li>
-                    <li><a id="handoff-files" href=format!("/d/{id}/r/{n}/handoff")>"Hand-off files (UFM, AVD, NetBox, Slurm, Kubernetes, DOT)"</a></li>
+                    <li><a id="handoff-files" href=format!("/d/{id}/r/{n}/handoff")>"Hand-off files (UFM, NVUE, AVD, NetBox, Slurm, Kubernetes, DOT)"</a></li>
                 </ul>
                 <p class="share">
                     "Share link: " <a id="share-latest" href=format!("/d/{id}")>{format!("/d/{id}")}</a>

@@ -16,7 +16,7 @@ pub use models::{model_preset, ModelPreset, MODEL_PRESETS};
 pub use nodes::{
     adapters_of, node_preset, rail_of, Adapter, NodePreset, PowerSupplies, NODE_PRESETS,
 };
-pub use switches::{switch, Switch, SwitchFamily, SWITCHES};
+pub use switches::{switch, Switch, SwitchFamily, SwitchOs, SWITCHES};
 
 /// Where a catalog figure comes from, and whether it is only an estimate.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -10,12 +10,47 @@ pub enum SwitchFamily {
     Ethernet,
 }
 
+/// The operating system a switch runs, which decides how its configuration is handed off and
+/// how its ports are named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SwitchOs {
+    /// NVIDIA Quantum InfiniBand switches: the subnet manager (UFM, OpenSM) configures the
+    /// fabric; ports are numbers.
+    MlnxOs,
+    /// NVIDIA Cumulus Linux on Spectrum switches, configured through NVUE; ports `swpN`.
+    CumulusLinux,
+    /// Arista EOS, configured through AVD; ports `EthernetN`.
+    Eos,
+}
+
+impl SwitchOs {
+    /// Appends the name the operating system gives switch port `pN` of the cabling sheet.
+    pub fn push_port(self, out: &mut String, n: u32, links_per_cage: u32) {
+        match self {
+            SwitchOs::MlnxOs => crate::units::push_decimal(out, u64::from(n), 0),
+            SwitchOs::CumulusLinux => crate::ports::push_cumulus_port(out, n, links_per_cage),
+            SwitchOs::Eos => crate::ports::push_eos_port(out, n, links_per_cage),
+        }
+    }
+
+    /// The `os` a Graphviz topology names (NVIDIA Air, PTM).
+    pub fn dot_name(self) -> &'static str {
+        match self {
+            SwitchOs::MlnxOs => "mlnx-os",
+            SwitchOs::CumulusLinux => "cumulus",
+            SwitchOs::Eos => "eos",
+        }
+    }
+}
+
 /// A fabric switch and the port configurations it supports.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Switch {
     pub key: &'static str,
     pub name: &'static str,
     pub family: SwitchFamily,
+    /// The operating system the bundle configures it for.
+    pub os: SwitchOs,
     /// (port speed in Gb/s, ports at that speed), fastest first.
     pub port_modes: &'static [(f64, u32)],
     /// Line rate of one physical cage (OSFP/QSFP); a cage carries `cage_gbps / port speed` links,
@@ -62,6 +97,7 @@ pub static SWITCHES: &[Switch] = &[
         key: "qm9700",
         name: "NVIDIA Quantum-2 QM9700 (NDR, 64×400G, 32 twin-port OSFP)",
         family: SwitchFamily::InfiniBand,
+        os: SwitchOs::MlnxOs,
         port_modes: &[(400.0, 64), (200.0, 128)],
         cage_gbps: 800.0,
         rack_units: 1,
@@ -76,6 +112,7 @@ pub static SWITCHES: &[Switch] = &[
         key: "q3400",
         name: "NVIDIA Quantum-X800 Q3400 (XDR, 144×800G)",
         family: SwitchFamily::InfiniBand,
+        os: SwitchOs::MlnxOs,
         port_modes: &[(800.0, 144), (400.0, 288)],
         cage_gbps: 1600.0,
         rack_units: 4,
@@ -90,6 +127,7 @@ pub static SWITCHES: &[Switch] = &[
         key: "sn5600",
         name: "NVIDIA Spectrum-4 SN5600 (64×800G OSFP)",
         family: SwitchFamily::Ethernet,
+        os: SwitchOs::CumulusLinux,
         port_modes: &[(800.0, 64), (400.0, 128), (200.0, 256), (100.0, 256)],
         cage_gbps: 800.0,
         rack_units: 2,
@@ -104,6 +142,7 @@ pub static SWITCHES: &[Switch] = &[
         key: "sn5400",
         name: "NVIDIA Spectrum-4 SN5400 (64×400G)",
         family: SwitchFamily::Ethernet,
+        os: SwitchOs::CumulusLinux,
         port_modes: &[(400.0, 64), (200.0, 128), (100.0, 128)],
         cage_gbps: 400.0,
         rack_units: 2,
@@ -118,6 +157,7 @@ pub static SWITCHES: &[Switch] = &[
         key: "tomahawk5",
         name: "Broadcom Tomahawk 5 switch (e.g. Arista 7060X6, 64×800G)",
         family: SwitchFamily::Ethernet,
+        os: SwitchOs::Eos,
         port_modes: &[(800.0, 64), (400.0, 128), (200.0, 256), (100.0, 256)],
         cage_gbps: 800.0,
         rack_units: 2,
@@ -132,6 +172,7 @@ pub static SWITCHES: &[Switch] = &[
         key: "tomahawk6",
         name: "Broadcom Tomahawk 6 switch (64×1.6T / 128×800G / 512×200G)",
         family: SwitchFamily::Ethernet,
+        os: SwitchOs::Eos,
         port_modes: &[(1600.0, 64), (800.0, 128), (400.0, 256), (200.0, 512), (100.0, 512)],
         cage_gbps: 1600.0,
         rack_units: 3,
@@ -146,6 +187,7 @@ pub static SWITCHES: &[Switch] = &[
         key: "sn4600c",
         name: "NVIDIA Spectrum-3 SN4600C (64×100G)",
         family: SwitchFamily::Ethernet,
+        os: SwitchOs::CumulusLinux,
         // 25G through 2× breakout: the logical port count tops out at 128 (UNVERIFIED).
         port_modes: &[(100.0, 64), (25.0, 128)],
         cage_gbps: 100.0,

@@ -13,6 +13,7 @@
 //! the leaf's `structured_config` (`ethernet_interfaces` with the profile as `service_profile`).
 
 use super::text::{comment, yaml_string as q};
+use super::underlay::{leaf_as, loopback_pool, prefix_for, CORE_AS, SPINE_AS};
 use super::{port_number, role_of, PlannedFabric};
 use crate::ports::eos_port;
 use crate::spec::DesignSpec;
@@ -59,12 +60,6 @@ fn uplinks<'a>(f: &'a PlannedFabric, tier: &str) -> Uplinks<'a> {
         ));
     }
     out
-}
-
-/// The smallest prefix holding `addresses` addresses.
-fn prefix_for(addresses: u64) -> u32 {
-    let bits = 64 - addresses.max(2).saturating_sub(1).leading_zeros();
-    32u32.saturating_sub(bits).max(8)
 }
 
 fn list(items: impl IntoIterator<Item = String>) -> String {
@@ -235,10 +230,7 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
         out,
         "underlay_routing_protocol: \"ebgp\"\noverlay_routing_protocol: \"none\"\np2p_uplinks_mtu: {P2P_MTU}"
     );
-    let loopbacks = prefix_for(switches.len() as u64 + 2).min(24);
-    let pool = format!("10.255.0.0/{loopbacks}");
-    // Private 4-byte AS numbers keep every leaf its own AS at any size (RFC 6996).
-    let leaf_as = |i: usize| 4_200_001_000 + i as u64 + 1;
+    let pool = loopback_pool(switches.len());
     if !cores.is_empty() {
         let none = BTreeMap::new();
         node_type(
@@ -249,7 +241,7 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
                 up: &none,
                 loopback: (&pool, 0),
                 uplink_pool: None,
-                bgp_as: &|_| 4_200_000_000,
+                bgp_as: &|_| CORE_AS,
                 groups: false,
                 lossless_hosts: None,
             },
@@ -265,7 +257,7 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
                 up: &up,
                 loopback: (&pool, cores.len()),
                 uplink_pool: (!cores.is_empty()).then_some(253),
-                bgp_as: &|_| 4_200_000_001,
+                bgp_as: &|_| SPINE_AS,
                 groups: false,
                 lossless_hosts: None,
             },

@@ -2,8 +2,8 @@
 //! sheet order. CVT finds its columns by header name: A-Node Name, A-Port, Z-Node Name, Z-Port,
 //! with A-Type and Z-Type (`Host` or `Switch`) on Ethernet fabrics. Ports as CVT names them:
 //! an InfiniBand switch port is its number, an InfiniBand host port the index N of its adapter
-//! (`mlx5_{N-1}` unless an hca_mapping file says otherwise), a Cumulus switch port `swpCsS`
-//! (`swpN` unsplit), an Ethernet host port its interface as the host names it where the node
+//! (`mlx5_{N-1}` unless an hca_mapping file says otherwise), an Ethernet switch port as its
+//! operating system names it (Cumulus `swpCsS`, `swpN` unsplit; EOS `EthernetC/L`), an Ethernet host port its interface as the host names it where the node
 //! type gives its adapters (`enp24s0np0` on a DGX H100), else `railN`
 //! [docs.nvidia.com/networking/display/cablevalidationtool160/P2P+File].
 //!
@@ -13,8 +13,7 @@
 
 use super::text::{csv_row, push_csv_row};
 use super::{nic_number, port_number, role_of, PlannedFabric};
-use crate::catalog::Adapter;
-use crate::ports::push_cumulus_port;
+use crate::catalog::{Adapter, SwitchOs};
 use crate::technology::Transport;
 use crate::units::push_decimal;
 
@@ -40,6 +39,7 @@ pub fn port(f: &PlannedFabric, device: &str, port: &str) -> String {
 pub(crate) struct Ports<'a> {
     fabric: &'a str,
     ib: bool,
+    os: SwitchOs,
     links_per_cage: u32,
     adapters: &'a [Adapter],
 }
@@ -49,6 +49,7 @@ impl<'a> Ports<'a> {
         Ports {
             fabric: &f.fabric.name,
             ib: f.transport() == Transport::InfiniBand,
+            os: f.os(),
             links_per_cage: f.links_per_cage(),
             adapters: f.adapters,
         }
@@ -68,8 +69,8 @@ impl<'a> Ports<'a> {
             nic_number(self.fabric, port).or_else(|| port_number(port))
         };
         match (self.ib, switch, n) {
-            (true, _, Some(n)) => push_decimal(out, u64::from(n), 0),
-            (false, true, Some(n)) => push_cumulus_port(out, n, self.links_per_cage),
+            (_, true, Some(n)) => self.os.push_port(out, n, self.links_per_cage),
+            (true, false, Some(n)) => push_decimal(out, u64::from(n), 0),
             (false, false, Some(n)) => {
                 match n.checked_sub(1).and_then(|i| self.adapters.get(i as usize)) {
                     Some(adapter) => out.push_str(adapter.ethernet),

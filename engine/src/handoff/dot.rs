@@ -1,6 +1,6 @@
 //! Graphviz DOT of a fabric, in the convention the NVIDIA Cable Validation Tool, PTM and Air
 //! read: an undirected `graph`, a node statement per device with `function` and `role`
-//! (`leaf|spine|super_spine`; `os="cumulus"` on Ethernet switches), and one edge per cable
+//! (`leaf|spine|super_spine`; on Ethernet switches their `os`, `cumulus` or `eos`), and one edge per cable
 //! between ports, `"leaf":"swp1" -- "host":"eth1"` [CumulusNetworks/docs nvidia-air-v2
 //! Custom-Topology.md; graphviz.org/docs/attr-types/portPos]. Edges carry the sheet's label.
 
@@ -39,6 +39,7 @@ pub fn graph(f: &PlannedFabric) -> String {
     let name = &f.fabric.name;
     let ethernet = f.transport() != Transport::InfiniBand;
     let ports = cvt::Ports::of(f);
+    let os = f.os().dot_name();
     let mut out = String::with_capacity(64 * (f.cables.len() + 1));
     out.push_str("graph ");
     push_id(&mut out, name);
@@ -49,14 +50,11 @@ pub fn graph(f: &PlannedFabric) -> String {
             Some(r) => r,
             None => "leaf",
         };
-        let os = if ethernet { " os=\"cumulus\"" } else { "" };
-        let _ = writeln!(
-            out,
-            "  {} [function={} role={}{os}]",
-            id(s),
-            id(role),
-            id(role)
-        );
+        let _ = write!(out, "  {} [function={} role={}", id(s), id(role), id(role));
+        if ethernet {
+            let _ = write!(out, " os={}", id(os));
+        }
+        out.push_str("]\n");
     }
     for h in f.hosts() {
         out.push_str("  ");

@@ -13,11 +13,14 @@ pub mod dot;
 pub mod ibnet;
 pub mod k8s;
 pub mod netbox;
+pub mod nvue;
 mod readme;
 pub mod slurm;
 mod text;
+pub mod underlay;
 
 use crate::cabling::{cabling, links, Cable, End, Link, Names};
+use crate::catalog::SwitchOs;
 use crate::fast_hash::FastSet;
 use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Role};
@@ -60,6 +63,11 @@ impl PlannedFabric<'_> {
         speed_gbps(self.fabric)
     }
 
+    /// The operating system of the fabric's switches.
+    pub fn os(&self) -> SwitchOs {
+        os_of(self.fabric)
+    }
+
     /// Switches of the fabric in sheet order: leaves, spines, cores.
     pub fn switches(&self) -> Vec<&str> {
         self.switch_names.iter().map(String::as_str).collect()
@@ -80,6 +88,15 @@ impl PlannedFabric<'_> {
 /// Links that share one switch cage of `fabric` (see [`PlannedFabric::links_per_cage`]).
 pub(crate) fn links_per_cage(fabric: &FabricReport) -> u32 {
     crate::catalog::switch(&fabric.switch).map_or(1, |s| s.links_per_cage(speed_gbps(fabric)))
+}
+
+/// The operating system of `fabric`'s switches: the catalog's, else NVIDIA's for its transport.
+pub(crate) fn os_of(fabric: &FabricReport) -> SwitchOs {
+    match crate::catalog::switch(&fabric.switch) {
+        Some(s) => s.os,
+        None if fabric.technology.transport() == Transport::InfiniBand => SwitchOs::MlnxOs,
+        None => SwitchOs::CumulusLinux,
+    }
 }
 
 pub(crate) fn speed_gbps(fabric: &FabricReport) -> f64 {
@@ -325,8 +342,11 @@ pub fn write_bundle(
         out(name, text);
     };
     let preset = spec.cluster.node_preset.as_deref();
+    let mut first_cable = 0;
     for f in &fabrics {
         let name = &f.fabric.name;
+        let placed = floor.map(|sheet| &sheet[first_cable..first_cable + f.cables.len()]);
+        first_cable += f.cables.len();
         files(format!("cvt/{name}-p2p.csv"), cvt::p2p_csv(f));
         match f.transport() {
             Transport::InfiniBand => {
@@ -342,10 +362,15 @@ pub fn write_bundle(
                     ibnet::topology(f, adapters),
                 );
             }
-            Transport::Roce | Transport::Tcp => {
-                files(format!("avd/{name}.yml"), avd::fabric_vars(spec, f));
-                files(format!("avd/{name}-inventory.yml"), avd::inventory(f));
-            }
+            Transport::Roce | Transport::Tcp => match f.os() {
+                SwitchOs::Eos => {
+                    files(format!("avd/{name}.yml"), avd::fabric_vars(spec, f));
+                    files(format!("avd/{name}-inventory.yml"), avd::inventory(f));
+                }
+                SwitchOs::CumulusLinux | SwitchOs::MlnxOs => {
+                    nvue::switch_configs(spec, f, placed, &mut files);
+                }
+            },
         }
         files(format!("graphviz/{name}.dot"), dot::graph(f));
         if f.cables.len() > dot::SUMMARY_OVER_LINKS {

@@ -13,7 +13,8 @@ fn describe(file: &str) -> &'static str {
         ("avd", _) if file.ends_with("-inventory.yml") => "Ansible inventory for Arista AVD: the fabric group and one group per node type (type: spine, l3leaf, super_spine). https://avd.arista.com",
         ("avd", _) => "Arista AVD eos_designs fabric variables: L3 leaf-spine with eBGP, spines and one node group per leaf, uplink interfaces as cabled; for RoCE the lossless QoS profile (DSCP trust, PFC on priority 3 with watchdog, ECN 150-1,500 KB) on every RoCE-carrying port: the fabric links and each leaf's host-facing ports (its structured_config). https://avd.arista.com",
         ("graphviz", _) if file.ends_with("-summary.dot") => "Graphviz DOT of the fabric by groups, for a reader of a fabric too large to draw cable by cable: a node per scalable unit (or leaf), per spine group and for the cores, with what each holds, and an edge per pair with its number of links (dot -Tsvg). https://graphviz.org/doc/info/lang.html",
-        ("graphviz", _) => "Graphviz DOT of the fabric: one node per device, one edge per cable with its label (dot -Tsvg). Ethernet switch ports as Cumulus names them. https://graphviz.org/doc/info/lang.html",
+        ("graphviz", _) => "Graphviz DOT of the fabric: one node per device, one edge per cable with its label (dot -Tsvg). Ethernet switch ports and os as the switches' operating system names them (Cumulus swpN, EOS EthernetN). https://graphviz.org/doc/info/lang.html",
+        ("nvue", _) => "NVIDIA Cumulus Linux configuration of each Spectrum switch of the fabric, one file per switch as NVUE saves it (nv config replace <file>, then nv config apply): hostname, loopback, every cabled port with its peer and a 9,216 B MTU, split cages broken out, BGP unnumbered on every fabric link (each leaf its own AS); for RoCE, qos roce lossless (PFC on priority 3, ECN 150-1,500 KB, CNPs strict) with the headroom of the switch's longest cable, and the PFC watchdog on every RoCE port, host-facing ones first. https://docs.nvidia.com/networking-ethernet-software/cumulus-linux/",
         ("netbox", "yaml") => "NetBox device types (devicetype-library YAML, one document each, with each type's true height): import after the manufacturers and device roles. https://github.com/netbox-community/devicetype-library",
         ("netbox", _) => "NetBox CSV bulk import, each file on its own import page, in this order: sites, manufacturers, device roles, then the device types (YAML), racks, devices, interfaces and cables; each file names objects of the ones before it. Devices stand in their racks and cables have their routed lengths where the design's floor places every fabric. https://netboxlabs.com/docs/netbox/",
         ("slurm", _) if file.contains("block") => "Slurm topology.conf for the block plugin (TopologyPlugin=topology/block, Slurm 23.11 or later): one block per scalable unit. Rename to topology.conf. https://slurm.schedmd.com/topology.conf.html",
@@ -25,6 +26,17 @@ fn describe(file: &str) -> &'static str {
     }
 }
 
+/// The fabric of a file written once per switch, `nvue/<switch>.yaml`: the switch name before
+/// its tier.
+fn per_switch_fabric(file: &str) -> Option<&str> {
+    let switch = file.strip_prefix("nvue/")?.strip_suffix(".yaml")?;
+    ["-leaf-", "-spine-", "-core-"]
+        .iter()
+        .filter_map(|tier| switch.rfind(tier))
+        .max()
+        .map(|at| &switch[..at])
+}
+
 pub fn readme(spec: &DesignSpec, files: &[String], skipped: &[String]) -> String {
     let mut out = format!(
         "Hand-off bundle: {}\n\n\
@@ -34,8 +46,29 @@ pub fn readme(spec: &DesignSpec, files: &[String], skipped: &[String]) -> String
          labels (C00001 onwards).\n\nFiles:\n",
         comment(&spec.title)
     );
-    for name in files {
-        out.push_str(&format!("\n{name}\n    {}\n", describe(name)));
+    let mut i = 0;
+    while i < files.len() {
+        let name = &files[i];
+        // A fabric's files of one per switch are listed once.
+        match per_switch_fabric(name) {
+            Some(fabric) => {
+                let prefix = format!("nvue/{fabric}-");
+                let n = files[i..]
+                    .iter()
+                    .take_while(|f| f.starts_with(&prefix))
+                    .count();
+                let files = if n == 1 { "file" } else { "files" };
+                out.push_str(&format!(
+                    "\nnvue/{fabric}-*.yaml ({n} {files}, one per switch of fabric {fabric})\n    {}\n",
+                    describe(name)
+                ));
+                i += n;
+            }
+            None => {
+                out.push_str(&format!("\n{name}\n    {}\n", describe(name)));
+                i += 1;
+            }
+        }
     }
     if !skipped.is_empty() {
         out.push_str("\nFabrics without files (their switches cannot take their cables):\n");

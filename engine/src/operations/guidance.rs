@@ -239,8 +239,9 @@ pub(super) fn snippets(fabric: &Fabric) -> Vec<Snippet> {
             Snippet {
                 platform: "NVIDIA Cumulus Linux (NVUE)".into(),
                 text: "nv set qos roce mode lossless\n\
-                       nv set qos roce congestion-control congestion-mode ecn\n\
-                       nv set interface swp1-64 mtu 9216\n\
+                       nv set qos roce cable-length 5   # the longest cable on the switch, m\n\
+                       nv set interface swp1-64 link mtu 9216\n\
+                       nv set interface swp1-64 qos pfc-watchdog state enable\n\
                        nv config apply"
                     .into(),
             },

@@ -22,31 +22,66 @@ fn the_bundle_is_byte_identical_for_the_same_revision_and_its_readme_names_every
         assert_eq!(first, bundle(&spec, &evaluate(&spec).unwrap()));
         assert_eq!(first[0].0, "README.txt");
         for (name, content) in &first[1..] {
+            // One file per switch is listed by its folder.
+            if name.starts_with("nvue/") {
+                continue;
+            }
             assert!(
                 first[0].1.contains(&format!("\n{name}\n    ")),
                 "README misses {name}"
             );
             assert!(!content.is_empty(), "{name} is empty");
         }
+        // One file per switch is listed once per fabric, with its count.
+        for f in &report.fabrics {
+            let prefix = format!("nvue/{}-", f.name);
+            let n = first.iter().filter(|(n, _)| n.starts_with(&prefix)).count();
+            if n > 0 {
+                let entry = format!("\nnvue/{}-*.yaml ({n} file", f.name);
+                assert!(first[0].1.contains(&entry), "README misses {entry}");
+            }
+        }
     }
 }
 
+/// Each fabric's switches are configured for the operating system they run: InfiniBand through
+/// its topology, NVIDIA Spectrum switches with Cumulus NVUE files, Arista switches with AVD.
 #[test]
-fn the_superpod_bundle_has_infiniband_files_and_no_avd_and_the_hybrid_has_avd_for_each_ethernet_fabric(
-) {
+fn each_fabric_gets_the_configuration_of_its_switches_operating_system() {
     let superpod = files(engine::examples::SUPERPOD_4SU);
     assert!(superpod.contains_key("infiniband/compute-ibnetdiscover.net"));
     assert!(superpod.contains_key("infiniband/storage-ibnetdiscover.net"));
-    assert!(!superpod.keys().any(|k| k.starts_with("avd/")));
+    assert!(!superpod
+        .keys()
+        .any(|k| k.starts_with("avd/") || k.starts_with("nvue/")));
+    // The hybrid example's Ethernet fabrics are on SN4600C switches: NVUE, no AVD.
     let hybrid = files(engine::examples::HYBRID);
+    assert!(hybrid.contains_key("infiniband/training-ibnetdiscover.net"));
+    assert!(hybrid.contains_key("nvue/inference-leaf-01.yaml"));
+    assert!(hybrid.contains_key("nvue/storage-spine-01.yaml"));
+    assert!(!hybrid.keys().any(|k| k.starts_with("avd/")));
+    assert!(hybrid["graphviz/storage.dot"].contains("os=\"cumulus\""));
+    // The same fabrics on Arista switches: AVD, no NVUE, and EOS port names everywhere.
+    let (spec, report) = support::on_arista(engine::examples::HYBRID);
+    let arista: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
     for name in [
         "avd/inference.yml",
         "avd/storage.yml",
         "avd/storage-inventory.yml",
-        "infiniband/training-ibnetdiscover.net",
     ] {
-        assert!(hybrid.contains_key(name), "{name}");
+        assert!(arista.contains_key(name), "{name}");
     }
+    assert!(!arista.keys().any(|k| k.starts_with("nvue/")));
+    let dot = &arista["graphviz/storage.dot"];
+    assert!(
+        dot.contains("os=\"eos\"") && !dot.contains("\"swp"),
+        "{dot}"
+    );
+    let p2p = csv_rows(&arista["cvt/storage-p2p.csv"]);
+    assert!(
+        p2p[1..].iter().all(|r| r[5].starts_with("Ethernet")),
+        "{p2p:?}"
+    );
 }
 
 #[test]
@@ -163,7 +198,7 @@ fn ethernet_name(s: &str) -> bool {
 
 #[test]
 fn avd_inputs_are_yaml_whose_uplinks_pair_with_their_switches_as_cabled_with_roce_qos() {
-    let (spec, report) = design(engine::examples::HYBRID);
+    let (spec, report) = support::on_arista(engine::examples::HYBRID);
     let files: HashMap<_, _> = bundle(&spec, &report).into_iter().collect();
     let (fabrics, _) = planned(&report);
     for f in fabrics.iter().filter(|f| f.fabric.technology.is_ethernet()) {
@@ -248,6 +283,7 @@ fn avd_inputs_are_yaml_whose_uplinks_pair_with_their_switches_as_cabled_with_roc
 #[test]
 fn a_three_tier_ethernet_fabric_puts_its_cores_in_super_spine_with_spine_uplinks_as_cabled() {
     let mut value: serde_json::Value = serde_json::from_str(engine::examples::HYBRID).unwrap();
+    support::arista_switches(&mut value);
     value["fabrics"][2]["topology"] = "three_tier".into();
     let spec = DesignSpec::from_value(value).unwrap();
     let report = evaluate(&spec).unwrap();

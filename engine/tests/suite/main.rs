@@ -15,6 +15,7 @@ mod floor_properties;
 mod handoff;
 mod handoff_consumers;
 mod handoff_netbox;
+mod handoff_nvue;
 mod handoff_schedulers;
 mod inference;
 mod limits;

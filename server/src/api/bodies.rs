@@ -43,7 +43,8 @@ pub struct Links {
     bom_csv: String,
     cabling_csv: String,
     /// The hand-off files (cabling for UFM's Cable Validation Tool, ibnetdiscover topology,
-    /// Arista AVD, NetBox, Slurm, Kubernetes, Graphviz), listed with what each is for.
+    /// Cumulus NVUE or Arista AVD switch configuration, NetBox, Slurm, Kubernetes, Graphviz),
+    /// listed with what each is for.
     handoff: String,
     /// Every hand-off file in one zip, with a README.
     handoff_zip: String,

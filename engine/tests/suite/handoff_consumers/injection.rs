@@ -19,7 +19,13 @@ fn fabric_name(name: &str) -> String {
 /// The hybrid example (InfiniBand, RoCE and storage fabrics) with the attack's title and fabric
 /// names, as a stored revision would have them, read the way the store reads it.
 fn hostile() -> (DesignSpec, Report) {
+    hostile_on(|_| {})
+}
+
+/// [`hostile`], its spec's JSON changed by `change` first.
+fn hostile_on(change: impl Fn(&mut serde_json::Value)) -> (DesignSpec, Report) {
     let mut value: serde_json::Value = serde_json::from_str(engine::examples::HYBRID).unwrap();
+    change(&mut value);
     value["title"] = TITLE.into();
     for fabric in value["fabrics"].as_array_mut().unwrap() {
         let name = fabric["name"].as_str().unwrap().to_string();
@@ -59,8 +65,8 @@ fn a_hostile_design_s_names_are_mapped_to_names_every_consumer_reads_as_names() 
     );
 }
 
-/// pyavd: the AVD inputs of the hostile design validate, and no switch's rendered EOS
-/// configuration has a user account (the inputs define none).
+/// pyavd: the AVD inputs of the hostile design on Arista switches validate, and no switch's
+/// rendered EOS configuration has a user account (the inputs define none).
 #[test]
 fn pyavd_renders_no_user_from_a_hostile_title() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -68,7 +74,7 @@ fn pyavd_renders_no_user_from_a_hostile_title() {
     if !installed(&python) {
         return;
     }
-    let (spec, report) = hostile();
+    let (spec, report) = hostile_on(support::arista_switches);
     let files = bundle(&spec, &report);
     assert!(files.iter().any(|(name, _)| name.starts_with("avd/")));
     let out = pyavd_check(&python, &files, &lossless_ports(&report), "hostile");
@@ -76,6 +82,22 @@ fn pyavd_renders_no_user_from_a_hostile_title() {
     let text = output_text(&out);
     assert!(text.contains("lines of EOS configuration"), "{text}");
     assert!(!text.contains("username"), "{text}");
+}
+
+/// NVUE: the hostile design's Spectrum switches are configured within NVUE's object model, every
+/// cabled port included, and no key or user comes from its text.
+#[test]
+fn nvue_reads_only_what_was_written_from_a_hostile_design() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join(".tools/pyavd/bin/python");
+    if !installed(&python) {
+        return;
+    }
+    let (spec, report) = hostile();
+    let files = bundle(&spec, &report);
+    let out = nvue_check(&python, &files, &nvue_ports(&report), "hostile");
+    assert!(out.status.success(), "{}", output_text(&out));
+    assert!(output_text(&out).contains("NVUE configurations read"));
 }
 
 /// Slurm: the hostile design's topology.conf gives back exactly the switches written, none of
@@ -102,7 +124,7 @@ fn slurmctld_sees_no_switch_a_fabric_name_adds() {
 /// A YAML 1.1 reader (PyYAML, as Ansible reads the inventory) sees in every YAML file of the
 /// hostile design exactly the documents and top-level keys written: one `Node` per node in each
 /// labels file, a Kueue `Topology` and its `ResourceFlavor`, one document of AVD fabric variables
-/// and one of inventory.
+/// and one of inventory, one list of one `set` per NVUE file.
 #[test]
 fn a_yaml_reader_sees_exactly_the_documents_written() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -111,7 +133,14 @@ fn a_yaml_reader_sees_exactly_the_documents_written() {
         return;
     }
     let (spec, report) = hostile();
-    let files = bundle(&spec, &report);
+    let mut files = bundle(&spec, &report);
+    // The same design on Arista switches, for its AVD files.
+    let (arista, arista_report) = hostile_on(support::arista_switches);
+    let avd = bundle(&arista, &arista_report);
+    files.extend(avd.into_iter().filter(|(n, _)| n.starts_with("avd/")));
+    for folder in ["avd/", "nvue/"] {
+        assert!(files.iter().any(|(n, _)| n.starts_with(folder)), "{folder}");
+    }
     let folder = scratch_folder("yaml");
     let mut paths = BTreeMap::new();
     for (name, text) in files
@@ -145,6 +174,8 @@ fn a_yaml_reader_sees_exactly_the_documents_written() {
             assert_eq!(documents, [object.clone(), object], "{name}");
         } else if name.ends_with("-inventory.yml") {
             assert_eq!(documents, [keys(&["all"])], "{name}");
+        } else if name.starts_with("nvue/") {
+            assert_eq!(documents, [keys(&["- set"])], "{name}");
         } else if name.starts_with("avd/") {
             assert_eq!(documents.len(), 1, "{name}");
             assert!(

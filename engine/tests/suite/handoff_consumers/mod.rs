@@ -183,7 +183,8 @@ fn pyavd_check(
 
 /// pyavd validates every Ethernet fabric's AVD inputs against its schema, builds the fabric's
 /// facts and renders every switch's EOS configuration, with the lossless QoS profile on every
-/// RoCE-carrying port: each fabric link and each host-facing port of the leaves.
+/// RoCE-carrying port: each fabric link and each host-facing port of the leaves. The examples'
+/// Ethernet fabrics are on NVIDIA switches, so each is checked on Arista ones.
 #[test]
 fn arista_pyavd_accepts_every_avd_fabric_and_configures_every_switch() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -193,8 +194,7 @@ fn arista_pyavd_accepts_every_avd_fabric_and_configures_every_switch() {
     }
     let mut checked = 0;
     for (example, json) in engine::examples::ALL {
-        let spec = DesignSpec::from_json(json).unwrap();
-        let report = evaluate(&spec).unwrap();
+        let (spec, report) = support::on_arista(json);
         let files = bundle(&spec, &report);
         if !files.iter().any(|(name, _)| name.starts_with("avd/")) {
             continue;
@@ -203,5 +203,141 @@ fn arista_pyavd_accepts_every_avd_fabric_and_configures_every_switch() {
         assert!(out.status.success(), "{example}: {}", output_text(&out));
         checked += 1;
     }
-    assert!(checked >= 2, "{checked} examples with Ethernet fabrics");
+    assert!(checked >= 3, "{checked} examples with Ethernet fabrics");
+}
+
+/// What the NVUE checker holds each Spectrum switch's file to: per fabric, whether it carries
+/// RoCE, and per switch its cabled ports and its fabric links, as Cumulus names them.
+fn nvue_ports(report: &Report) -> serde_json::Value {
+    let (fabrics, _) = planned(report);
+    let mut out = serde_json::Map::new();
+    for f in fabrics
+        .iter()
+        .filter(|f| f.os() == engine::catalog::SwitchOs::CumulusLinux)
+    {
+        let cage = f.links_per_cage();
+        let mut switches: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
+        for c in &f.cables {
+            for (device, port) in [
+                (&c.cable.a_device, &c.cable.a_port),
+                (&c.cable.z_device, &c.cable.z_port),
+            ] {
+                let Some(n) = engine::handoff::port_number(port) else {
+                    continue;
+                };
+                if engine::handoff::role_of(&f.fabric.name, device).is_none() {
+                    continue;
+                }
+                let name = engine::asbuilt::cumulus_port(n, cage);
+                let entry = switches.entry(device.clone()).or_default();
+                if c.cable.tier != "node-leaf" {
+                    entry.1.insert(name.clone());
+                }
+                entry.0.insert(name);
+            }
+        }
+        let switches: serde_json::Map<String, serde_json::Value> = switches
+            .into_iter()
+            .map(|(s, (ports, links))| {
+                (
+                    s,
+                    serde_json::json!({"ports": ports, "fabric_links": links}),
+                )
+            })
+            .collect();
+        out.insert(
+            f.fabric.name.clone(),
+            serde_json::json!({"roce": f.transport() == engine::Transport::Roce, "switches": switches}),
+        );
+    }
+    serde_json::Value::Object(out)
+}
+
+/// The NVUE files of `files` read by `scripts/consumers/nvue_check.py` against `expected`.
+fn nvue_check(
+    python: &Path,
+    files: &[(String, String)],
+    expected: &serde_json::Value,
+    what: &str,
+) -> std::process::Output {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let folder = scratch_folder(&format!("nvue-{what}"));
+    for (name, text) in files.iter().filter(|(name, _)| name.starts_with("nvue/")) {
+        let path = folder.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let ports = folder.join("ports.json");
+    std::fs::write(&ports, expected.to_string()).unwrap();
+    let out = Command::new(python)
+        .arg(root.join("scripts/consumers/nvue_check.py"))
+        .arg(folder.join("nvue"))
+        .arg(&ports)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&folder);
+    out
+}
+
+/// Every Spectrum switch of every example is configured as NVUE reads it: each file within NVUE's
+/// object model, every cabled port configured (split cages broken out), RoCE lossless with the
+/// PFC watchdog on every RoCE port, BGP unnumbered on every fabric link.
+#[test]
+fn nvue_reads_every_spectrum_switch_s_configuration_with_every_cabled_port() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join(".tools/pyavd/bin/python");
+    if !installed(&python) {
+        return;
+    }
+    let mut checked = 0;
+    for (example, json) in engine::examples::ALL {
+        let spec = DesignSpec::from_json(json).unwrap();
+        let report = evaluate(&spec).unwrap();
+        let expected = nvue_ports(&report);
+        if expected.as_object().unwrap().is_empty() {
+            continue;
+        }
+        let out = nvue_check(&python, &bundle(&spec, &report), &expected, example);
+        assert!(out.status.success(), "{example}: {}", output_text(&out));
+        assert!(output_text(&out).contains("NVUE configurations read"));
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked} examples with Spectrum fabrics");
+}
+
+/// The checker refuses what NVUE would: a path NVUE does not have, a RoCE port without its
+/// watchdog, a cabled port left out.
+#[test]
+fn the_nvue_checker_refuses_a_file_nvue_would_not_take_or_that_leaves_a_port_out() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join(".tools/pyavd/bin/python");
+    if !installed(&python) {
+        return;
+    }
+    let spec = DesignSpec::from_json(engine::examples::HYBRID).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let expected = nvue_ports(&report);
+    let files = bundle(&spec, &report);
+    let leaf = "nvue/storage-leaf-01.yaml";
+    for (from, to) in [
+        // A key NVUE does not have.
+        (
+            "      swp1:\n        type: swp\n",
+            "      swp1:\n        kind: swp\n",
+        ),
+        // The watchdog off on a RoCE port.
+        (
+            "            state: enable\n",
+            "            state: disable\n",
+        ),
+        // A cabled port left out.
+        ("      swp2:\n", "      swp200:\n"),
+    ] {
+        let mut broken = files.clone();
+        let text = &mut broken.iter_mut().find(|(n, _)| n == leaf).unwrap().1;
+        assert!(text.contains(from), "{from}");
+        *text = text.replacen(from, to, 1);
+        let out = nvue_check(&python, &broken, &expected, "broken");
+        assert!(!out.status.success(), "{to}: {}", output_text(&out));
+    }
 }

@@ -245,6 +245,26 @@ pub fn design(example: &str) -> (engine::DesignSpec, engine::Report) {
     (spec, report)
 }
 
+/// An example whose Ethernet fabrics are built of Arista switches (a Tomahawk 5 the catalog
+/// configures as EOS) rather than NVIDIA Spectrum ones, read and evaluated.
+pub fn on_arista(example: &str) -> (engine::DesignSpec, engine::Report) {
+    let mut value: serde_json::Value = serde_json::from_str(example).unwrap();
+    arista_switches(&mut value);
+    let spec = engine::DesignSpec::from_value(value).unwrap();
+    let report = engine::evaluate(&spec).unwrap();
+    (spec, report)
+}
+
+/// Puts every Ethernet fabric of a spec's JSON on Tomahawk 5 switches, configured as Arista EOS.
+pub fn arista_switches(value: &mut serde_json::Value) {
+    for fabric in value["fabrics"].as_array_mut().unwrap() {
+        let technology = fabric["technology"].as_str().unwrap_or_default();
+        if !technology.starts_with("ib_") {
+            fabric["switch"] = "tomahawk5".into();
+        }
+    }
+}
+
 /// The cables of `fabric` on the sheet of `report`.
 pub fn cable_count(report: &engine::Report, fabric: &str) -> usize {
     let (fabrics, _) = engine::handoff::planned(report);
