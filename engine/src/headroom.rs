@@ -68,7 +68,7 @@ fn leaving(local: u32, nodes: u32) -> f64 {
 pub fn nodes_per_leaf(plan: &Plan, ports_per_node: u32) -> u32 {
     match plan.layout {
         // Every leaf of a rail serves one port of each of its nodes.
-        Layout::RailOptimized => plan.leaf_downlinks,
+        Layout::RailOptimized | Layout::RailOptimizedThreeTier => plan.leaf_downlinks,
         _ => plan.leaf_downlinks / ports_per_node.max(1),
     }
     .max(1)

@@ -283,7 +283,7 @@ fn has_switch(p: &PhaseReport, fabric: &FabricReport, role: Role, index: u32) ->
         return false;
     };
     match role {
-        Role::Leaf if at.layout == Layout::RailOptimized && fabric.plan.layout == at.layout => {
+        Role::Leaf if at.layout.by_rail() && fabric.plan.layout.by_rail() => {
             let per_rail = (at.leaves / fabric.ports_per_node.max(1)).max(1);
             leaf_position(fabric, index).0 < per_rail
         }

@@ -29,6 +29,10 @@ pub enum Layout {
     TwoTier,
     RailOptimized,
     ThreeTier,
+    /// Three tiers wired by rail: the leaves of one rail of each scalable unit form pods under
+    /// their own spines (a spine group per rail), and every spine reaches the core
+    /// [RA-11333-001, 16 SU and larger].
+    RailOptimizedThreeTier,
 }
 
 impl Layout {
@@ -38,7 +42,19 @@ impl Layout {
             Layout::TwoTier => "2-tier leaf-spine",
             Layout::RailOptimized => "rail-optimized 2-tier",
             Layout::ThreeTier => "3-tier fat tree",
+            Layout::RailOptimizedThreeTier => "rail-optimized 3-tier",
         }
+    }
+
+    /// Whether each leaf serves one rail: NIC r of every node of a scalable unit goes to the
+    /// unit's leaf of rail r.
+    pub fn by_rail(self) -> bool {
+        matches!(self, Layout::RailOptimized | Layout::RailOptimizedThreeTier)
+    }
+
+    /// Whether the leaves are grouped in pods under their own spines, with a core above.
+    pub fn has_pods(self) -> bool {
+        matches!(self, Layout::ThreeTier | Layout::RailOptimizedThreeTier)
     }
 }
 
@@ -133,18 +149,19 @@ pub fn size(d: &Demand) -> Plan {
         Topology::TwoTier | Topology::RailOptimized if !needs_three => {
             two_tier(d, k, down, up, d.topology == Topology::RailOptimized)
         }
+        Topology::RailOptimized => rail_three_tier(d, k, down, up),
         _ => three_tier(d, k, down, up),
     };
     plan.layout_max_endpoints = match plan.layout {
         Layout::SingleSwitch => u64::from(k),
         Layout::TwoTier | Layout::RailOptimized => two_tier_max,
-        Layout::ThreeTier => {
+        Layout::ThreeTier | Layout::RailOptimizedThreeTier => {
             let (agg_down, _) = split(k, d.spine_oversubscription);
             u64::from(k) * u64::from(agg_down) * u64::from(down)
         }
     };
-    plan.two_tier_exceeded =
-        matches!(d.topology, Topology::TwoTier | Topology::RailOptimized) && needs_three;
+    // A rail-optimised fabric grows to three tiers by rail, as the reference architecture does.
+    plan.two_tier_exceeded = d.topology == Topology::TwoTier && needs_three;
     plan.beyond_three_tiers = u64::from(d.endpoints) > plan.layout_max_endpoints;
     plan
 }
@@ -285,6 +302,70 @@ fn three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
             };
             pods_by_cores.saturating_mul(leaves_per_pod).saturating_mul(down)
         },
+        layout_max_endpoints: 0,
+        two_tier_exceeded: false,
+        beyond_three_tiers: false,
+    }
+}
+
+/// Three tiers by rail [RA-11333-001, 16 SU and larger]: each rail's leaves, one per scalable
+/// unit, fill pods of at most as many leaves as a spine has ports down; a pod's spines are the
+/// fewest that divide a leaf's uplinks evenly and take every one of them, so each leaf links
+/// to each spine of its pod the same number of times; every spine spreads its uplinks over the
+/// cores. The 16-SU SuperPOD: 8 rails of 16 leaves, each rail one pod of 16 spines (2 links from
+/// each leaf to each), 64 cores.
+fn rail_three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
+    let (agg_down, agg_up) = split(k, d.spine_oversubscription);
+    let rails = d.ports_per_node.max(1);
+    let per_rail = |endpoints: u32| endpoints.div_ceil(rails).div_ceil(down).max(1);
+    let leaves_per_rail = per_rail(d.endpoints);
+    let pods_per_rail = leaves_per_rail.div_ceil(agg_down);
+    let leaves_per_pod = leaves_per_rail.div_ceil(pods_per_rail);
+    // Spines per pod for the pod the fabric grows to: a leaf's `up` links, `up / s` to each.
+    let growth_per_rail = per_rail(d.growth_endpoints.max(d.endpoints));
+    let growth_pod = growth_per_rail.div_ceil(growth_per_rail.div_ceil(agg_down));
+    let spines_per_pod = (1..=up)
+        .filter(|s| up.is_multiple_of(*s))
+        .find(|s| u64::from(growth_pod) * u64::from(up / s) <= u64::from(agg_down))
+        .unwrap_or(up);
+    let pods = rails * pods_per_rail;
+    let spines = pods * spines_per_pod;
+    let growth_spines = rails * growth_per_rail.div_ceil(agg_down) * spines_per_pod;
+    let cores = (u64::from(growth_spines) * u64::from(agg_up))
+        .div_ceil(u64::from(k))
+        .min(u64::from(u32::MAX)) as u32;
+    let leaves = rails * leaves_per_rail;
+    // Endpoints the cores take without more of them: pods whose spines' uplinks they hold, each
+    // of as many leaves as its spines' ports down take.
+    let pods_by_cores = if spines_per_pod * agg_up == 0 {
+        k
+    } else {
+        (u64::from(cores) * u64::from(k) / u64::from(spines_per_pod * agg_up)).min(u64::from(k))
+            as u32
+    };
+    let leaves_a_pod_takes = (agg_down * spines_per_pod / up.max(1)).min(agg_down);
+    Plan {
+        layout: Layout::RailOptimizedThreeTier,
+        tiers: 3,
+        reason: format!(
+            "{} endpoints exceed 2 tiers of {k}-port switches ({}): each of the {rails} rails has its own leaves, in {pods_per_rail} pod(s) of up to {leaves_per_pod} leaves per rail under {spines_per_pod} spines, with a core tier above",
+            d.growth_endpoints.max(d.endpoints),
+            u64::from(k) * u64::from(down)
+        ),
+        radix: k,
+        leaves,
+        spines,
+        cores,
+        leaf_downlinks: down,
+        leaf_uplinks: up,
+        leaves_per_pod,
+        pods,
+        node_leaf_links: d.endpoints,
+        leaf_spine_links: leaves * up,
+        spine_core_links: spines * agg_up,
+        capacity_endpoints: pods_by_cores
+            .saturating_mul(leaves_a_pod_takes)
+            .saturating_mul(down),
         layout_max_endpoints: 0,
         two_tier_exceeded: false,
         beyond_three_tiers: false,

@@ -16,7 +16,6 @@ use crate::handoff::{
 };
 use crate::report::{FabricReport, Report};
 use crate::technology::Transport;
-use crate::topology::Layout;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
@@ -42,7 +41,7 @@ struct Sheet<'a> {
 
 fn rail(f: &FabricReport, a_device: &str, a_port: &str, z_device: &str) -> Option<u32> {
     let name = &f.name;
-    if f.plan.layout != Layout::RailOptimized {
+    if !f.plan.layout.by_rail() {
         return None;
     }
     if let Some(r) = nic_number(name, a_port) {

@@ -206,7 +206,7 @@ mod tests {
     use super::*;
     use crate::spec::DesignSpec;
     use crate::topology::Layout;
-    use std::collections::HashSet;
+    use std::collections::{HashMap, HashSet};
 
     fn fabrics(example: &str) -> Vec<FabricReport> {
         let spec = DesignSpec::from_json(example).unwrap();
@@ -272,6 +272,65 @@ mod tests {
             (first.a_device.as_str(), first.z_port.as_str()),
             ("node-001", "p1")
         );
+    }
+
+    /// The 16-SU SuperPOD: 511 DGX and UFM on a rail-optimised fabric.
+    fn superpod_16_su() -> FabricReport {
+        let mut spec: serde_json::Value =
+            serde_json::from_str(crate::examples::SUPERPOD_4SU).unwrap();
+        spec["cluster"]["nodes"] = 511.into();
+        spec.as_object_mut().unwrap().remove("growth");
+        let spec = DesignSpec::from_value(spec).unwrap();
+        crate::evaluate(&spec).unwrap().fabrics.remove(0)
+    }
+
+    /// As the reference architecture wires 16 SU and more: NIC r of every node on its unit's
+    /// leaf of rail r, each rail's leaves under spines of their own (every leaf of a pod to every
+    /// spine of it, equally often), and every spine up to the cores.
+    #[test]
+    fn a_rail_optimised_three_tier_fabric_keeps_each_rail_under_its_own_spines() {
+        let compute = superpod_16_su();
+        assert_eq!(compute.plan.layout, Layout::RailOptimizedThreeTier);
+        let sheet = cabling(&compute).unwrap();
+        assert_eq!(sheet.len() as u64, cable_count(&compute));
+        ports_used_once(&sheet);
+        let number = |d: &str| -> u32 { d.rsplit('-').next().unwrap().parse().unwrap() };
+        let leaves_per_rail = compute.plan.leaves / compute.ports_per_node;
+        assert_eq!(leaves_per_rail, 16);
+        for c in sheet
+            .iter()
+            .filter(|c| c.tier == "node-leaf" && c.a_device.starts_with("node-"))
+        {
+            let nic: u32 = c.a_port.rsplit("nic").next().unwrap().parse().unwrap();
+            assert_eq!(
+                (number(&c.z_device) - 1) / leaves_per_rail,
+                nic - 1,
+                "{c:?}"
+            );
+        }
+        let pod_spines = compute.plan.spines / compute.plan.pods;
+        let pods_per_rail = compute.plan.pods / compute.ports_per_node;
+        let mut links: HashMap<(u32, u32), u32> = HashMap::new();
+        for c in sheet.iter().filter(|c| c.tier == "leaf-spine") {
+            let (leaf, spine) = (number(&c.a_device) - 1, number(&c.z_device) - 1);
+            let rail_of_spine = spine / pod_spines / pods_per_rail;
+            assert_eq!(leaf / leaves_per_rail, rail_of_spine, "{c:?}");
+            *links.entry((leaf, spine)).or_default() += 1;
+        }
+        let each = compute.plan.leaf_uplinks / pod_spines;
+        assert_eq!(each, 2);
+        assert!(links.values().all(|n| *n == each));
+        assert_eq!(
+            links.len() as u32,
+            compute.plan.leaves * pod_spines,
+            "every leaf reaches every spine of its pod"
+        );
+        let cores: HashSet<&str> = sheet
+            .iter()
+            .filter(|c| c.tier == "spine-core")
+            .map(|c| c.z_device.as_str())
+            .collect();
+        assert_eq!(cores.len(), 64, "every core is cabled");
     }
 
     #[test]

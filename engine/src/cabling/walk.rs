@@ -67,7 +67,7 @@ impl<F: FnMut(Link)> Visit for F {
 /// r × leaves per rail + b), else (its number, 0). A leaf keeps its position as the fabric
 /// grows, though its number may change.
 pub(crate) fn leaf_position(fabric: &FabricReport, index: u32) -> (u32, u32) {
-    if fabric.plan.layout == Layout::RailOptimized {
+    if fabric.plan.layout.by_rail() {
         let per_rail = leaves_per_rail(fabric);
         (index % per_rail, index / per_rail)
     } else {
@@ -107,7 +107,7 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
     // Counters stepped along instead of divisions per link (this walk runs on every floor plan):
     // rail-optimised, NIC r of node n goes to leaf r × leaves per rail + n ÷ down, port n mod
     // down; otherwise the node ports fill the leaves in order.
-    let rail_optimized = plan.layout == Layout::RailOptimized;
+    let rail_optimized = plan.layout.by_rail();
     let leaves_per_rail = leaves_per_rail(fabric);
     let (mut block, mut slot) = (0u32, 0u32);
     let (mut next_leaf, mut next_port) = (0u32, 0u32);
@@ -172,14 +172,27 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
     let up = plan.leaf_uplinks;
     if plan.spines > 0 && up > 0 {
         let three_tier = plan.layout == Layout::ThreeTier;
+        let by_rail = plan.layout == Layout::RailOptimizedThreeTier;
         let per_pod = plan.leaves_per_pod.max(1);
         let per_spine = (up / plan.spines).max(1);
+        // By rail: the pods of each rail in turn, each of `pod_spines` spines that every leaf of
+        // the pod reaches `up / pod_spines` times.
+        let pod_spines = (plan.spines / plan.pods.max(1)).max(1);
+        let pods_per_rail = (plan.pods / rails).max(1);
+        let links_per_spine = (up / pod_spines).max(1);
         let (mut pod, mut in_pod) = (0u32, 0u32);
         for l in 0..plan.leaves {
             // 2-tier: uplink j goes to spine j mod spines, port l × per spine + j ÷ spines.
             let (mut round_robin, mut round) = (0u32, 0u32);
+            let (rail, block) = (l / leaves_per_rail, l % leaves_per_rail);
+            let rail_pod = rail * pods_per_rail + block / per_pod;
             for j in 0..up {
-                let (spine, spine_port) = if three_tier {
+                let (spine, spine_port) = if by_rail {
+                    (
+                        rail_pod * pod_spines + j % pod_spines,
+                        (block % per_pod) * links_per_spine + j / pod_spines,
+                    )
+                } else if three_tier {
                     (pod * up + j, in_pod)
                 } else {
                     let at = (round_robin, l * per_spine + round);

@@ -228,7 +228,7 @@ fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Re
     // A rail: NIC r of every node, and the leaves those NICs reach, on a fabric whose leaves
     // each serve one rail.
     let rails = fabric.ports_per_node;
-    if fabric.plan.layout == crate::topology::Layout::RailOptimized && rails > 1 {
+    if fabric.plan.layout.by_rail() && rails > 1 {
         for rail in 0..rails {
             let mut lost: BTreeMap<u32, u32> = BTreeMap::new();
             let mut leaves: Vec<u32> = Vec::new();

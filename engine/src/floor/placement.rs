@@ -111,7 +111,7 @@ fn home_node(fabric: &FabricReport, leaf: u32) -> u32 {
     let plan = &fabric.plan;
     let down = plan.leaf_downlinks.max(1);
     let rails = fabric.ports_per_node.max(1);
-    let node = if plan.layout == crate::topology::Layout::RailOptimized {
+    let node = if plan.layout.by_rail() {
         crate::cabling::leaf_position(fabric, leaf).0 * down
     } else {
         (leaf * down) / rails

@@ -33,7 +33,7 @@ fn trailing(s: &str) -> Option<u32> {
 /// The blocks of the fabric, in leaf order; extra endpoints (UFM, storage) are not nodes.
 pub fn blocks(f: &PlannedFabric) -> Vec<Block> {
     let name = &f.fabric.name;
-    let rails = f.fabric.plan.layout == Layout::RailOptimized;
+    let rails = f.fabric.plan.layout.by_rail();
     let per_rail = (f.fabric.plan.leaves / f.fabric.ports_per_node.max(1)).max(1);
     let mut groups: BTreeMap<u32, Block> = BTreeMap::new();
     let mut placed: FastSet<&str> = FastSet::default();
@@ -85,7 +85,9 @@ pub fn upper(f: &PlannedFabric, blocks: &[Block]) -> Vec<(String, Vec<String>)> 
                 names(&blocks.iter().collect::<Vec<_>>()),
             )]
         }
-        Layout::ThreeTier => {
+        // A block's first leaf is its own (or, by rail, its rail 1 leaf, numbered as the block):
+        // its pod holds the block.
+        Layout::ThreeTier | Layout::RailOptimizedThreeTier => {
             let per_pod = plan.leaves_per_pod.max(1);
             let mut pods: BTreeMap<u32, Vec<&Block>> = BTreeMap::new();
             for b in blocks {

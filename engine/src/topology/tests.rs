@@ -58,6 +58,56 @@ fn four_superpod_sus_have_32_leaves_16_spines_1020_node_and_1024_spine_cables() 
     assert_eq!(plan.tiers, 2);
 }
 
+/// The reference architecture's large SuperPODs [RA-11333-001]: 16 SU and more add the core
+/// tier, wired by rail, with the RA's switch and cable counts.
+#[test]
+fn sixteen_thirty_two_and_sixty_four_superpod_sus_are_rail_optimised_three_tier_fabrics_of_the_ra_s_counts(
+) {
+    for (units, leaves, spines, cores) in
+        [(16, 128, 128, 64), (32, 256, 256, 128), (64, 512, 512, 256)]
+    {
+        let plan = superpod(units);
+        let nodes = 32 * units - 1;
+        assert_eq!(plan.layout, Layout::RailOptimizedThreeTier, "{units} SU");
+        assert_eq!(
+            (plan.leaves, plan.spines, plan.cores),
+            (leaves, spines, cores),
+            "{units} SU"
+        );
+        assert_eq!(
+            (
+                plan.node_leaf_links,
+                plan.leaf_spine_links,
+                plan.spine_core_links
+            ),
+            (nodes * 8 + 4, leaves * 32, spines * 32),
+            "{units} SU"
+        );
+        assert!(!plan.two_tier_exceeded, "{units} SU: what was asked for");
+        assert!(
+            plan.capacity_endpoints >= plan.node_leaf_links,
+            "{units} SU"
+        );
+        // A spine takes 32 leaf links: its pod's leaves, each linked to it up / pod spines times.
+        let pod_spines = plan.spines / plan.pods;
+        assert_eq!(plan.leaves_per_pod * (32 / pod_spines), 32, "{units} SU");
+        assert_eq!(plan.pods % 8, 0, "{units} SU: every pod is one rail's");
+    }
+    // 16 SU: each rail's 16 leaves under 16 spines of their own.
+    let plan = superpod(16);
+    assert_eq!(
+        (plan.pods, plan.leaves_per_pod, plan.spines / plan.pods),
+        (8, 16, 16)
+    );
+}
+
+#[test]
+fn eight_superpod_sus_stay_two_tier() {
+    let plan = superpod(8);
+    assert_eq!(plan.layout, Layout::RailOptimized);
+    assert_eq!((plan.leaves, plan.spines, plan.cores), (64, 32, 0));
+}
+
 #[test]
 fn planning_one_su_for_growth_to_four_provisions_the_four_su_spines() {
     let mut demand = Demand {

@@ -201,3 +201,26 @@ fn workloads_started_on_the_same_nodes_are_a_finding_with_the_nodes_they_share()
     );
     assert!(findings_of(&apart, "gpus-overbooked").is_empty());
 }
+
+/// The reference architecture's 16- and 64-SU SuperPODs, asked for rail-optimised, are the
+/// rail-optimised three tiers it describes: nothing critical is found in the network.
+#[test]
+fn a_16_and_a_64_su_superpod_asked_for_rail_optimised_have_no_critical_finding() {
+    for nodes in [511, 2047] {
+        let mut value: serde_json::Value =
+            serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+        value["cluster"]["nodes"] = nodes.into();
+        value.as_object_mut().unwrap().remove("growth");
+        // The network alone: the example's job is sized for 127 nodes.
+        value["workloads"] = serde_json::json!([]);
+        let spec = DesignSpec::from_value(value).unwrap();
+        let report = evaluate(&spec).unwrap();
+        assert_eq!(report.fabrics[0].plan.layout, Layout::RailOptimizedThreeTier);
+        let critical: Vec<&Finding> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Critical)
+            .collect();
+        assert!(critical.is_empty(), "{nodes} nodes: {critical:?}");
+    }
+}

@@ -194,3 +194,47 @@ pub(crate) fn ibnetdiscover_finds_every_planned_infiniband_cable_in_ibsim_on_its
     );
     assert!(check(&report, Some("compute"), &links).extra.is_empty());
 }
+
+/// The 16-SU SuperPOD, wired by rail under a core as the reference architecture wires 16 SU and
+/// more, run by ibsim: the real ibnetdiscover finds every one of its 12,284 cables on its planned
+/// ports, and the as-built check reports nothing.
+#[test]
+fn ibnetdiscover_finds_the_16_su_superpod_s_rail_optimised_three_tiers_as_planned() {
+    let Some(umad2sim) = umad2sim() else {
+        missing(&"ibsim's umad2sim library (libumad2sim0)");
+        return;
+    };
+    if !installed(Path::new("ibsim")) || !installed(&sbin("ibnetdiscover")) {
+        return;
+    }
+    let mut value: serde_json::Value =
+        serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    value["cluster"]["nodes"] = 511.into();
+    value.as_object_mut().unwrap().remove("growth");
+    let spec = DesignSpec::from_value(value).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let compute = &report.fabrics[0];
+    assert_eq!(compute.plan.layout, engine::Layout::RailOptimizedThreeTier);
+    let files: BTreeMap<String, String> = bundle(&spec, &report).into_iter().collect();
+    let dump = discovered(
+        &files["infiniband/compute-ibnetdiscover.net"],
+        &umad2sim,
+        "su16",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut links = ports_of(&dump);
+    engine::asbuilt::on_sheet(
+        &mut links,
+        "compute",
+        engine::catalog::adapters_of(&spec, "compute"),
+    );
+    let result = check(&report, Some("compute"), &links);
+    assert!(
+        result.findings.is_empty() && result.extra.is_empty(),
+        "{:?} {:?}",
+        result.findings.first(),
+        result.extra.first()
+    );
+    assert_eq!(result.cables(), 4092 + 4096 + 4096);
+    assert_eq!(result.total.as_planned as usize, result.cables());
+}
