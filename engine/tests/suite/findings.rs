@@ -215,7 +215,10 @@ fn a_16_and_a_64_su_superpod_asked_for_rail_optimised_have_no_critical_finding()
         value["workloads"] = serde_json::json!([]);
         let spec = DesignSpec::from_value(value).unwrap();
         let report = evaluate(&spec).unwrap();
-        assert_eq!(report.fabrics[0].plan.layout, Layout::RailOptimizedThreeTier);
+        assert_eq!(
+            report.fabrics[0].plan.layout,
+            Layout::RailOptimizedThreeTier
+        );
         let critical: Vec<&Finding> = report
             .findings
             .iter()
