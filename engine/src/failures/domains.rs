@@ -231,11 +231,13 @@ fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Re
     if fabric.plan.layout.by_rail() && rails > 1 {
         for rail in 0..rails {
             let mut lost: BTreeMap<u32, u32> = BTreeMap::new();
+            let mut reached = vec![false; w.switch_links[0].len()];
             let mut leaves: Vec<u32> = Vec::new();
             for ((node, nic), leaf) in &w.leaf_of {
                 if *nic == rail {
                     *lost.entry(*node).or_default() += 1;
-                    if !leaves.contains(leaf) {
+                    if let Some(seen) = reached.get_mut(*leaf as usize).filter(|s| !**s) {
+                        *seen = true;
                         leaves.push(*leaf);
                     }
                 }
@@ -293,16 +295,17 @@ fn replicas_lost(
     let p = &t.parallelism;
     let per_replica = u64::from(p.tp) * u64::from(p.pp);
     let g = u64::from(gpus_per_node.max(1));
-    let mut replicas: Vec<u64> = Vec::new();
-    for n in lost {
-        let first_gpu = u64::from(n - a.first_node) * g;
-        for gpu in first_gpu..first_gpu + g {
-            let r = gpu / per_replica.max(1);
-            if r < u64::from(p.dp) && !replicas.contains(&r) {
-                replicas.push(r);
-            }
-        }
-    }
+    // Sorted and deduplicated: a rail's loss reaches every node of the fabric.
+    let mut replicas: Vec<u64> = lost
+        .iter()
+        .flat_map(|n| {
+            let first_gpu = u64::from(n - a.first_node) * g;
+            (first_gpu..first_gpu + g).map(|gpu| gpu / per_replica.max(1))
+        })
+        .filter(|r| *r < u64::from(p.dp))
+        .collect();
+    replicas.sort_unstable();
+    replicas.dedup();
     (replicas.len() as u32, replicas.len() as u64 * per_replica)
 }
 
