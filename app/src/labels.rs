@@ -85,6 +85,7 @@ static LABELS: &[(&str, &str)] = &[
     ("floor.node_rack_units", "Height of one node"),
     ("floor.leaves", "Leaves"),
     ("floor.spines", "Spines and cores"),
+    ("floor.switch_racks", "Network racks"),
     ("floor.rack_power_kw", "Power one rack may draw"),
     ("floor.rack_units", "Rack height"),
     ("floor.feeds", "Feeds"),

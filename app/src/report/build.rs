@@ -39,12 +39,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     workloads(&mut blocks, report);
     super::whatifs::headroom(&mut blocks, charts.clone());
     storage(&mut blocks, report, charts.whatifs);
-    let losses = super::floor::rack_losses(spec, report, &floor);
-    blocks.extend(super::floor::floor_section(
-        &floor,
-        &report.allocations,
-        &losses,
-    ));
+    blocks.extend(super::floor::floor_blocks(spec, report, &floor));
     blocks.extend(super::failures::failure_blocks(
         spec,
         report,

@@ -8,8 +8,8 @@ use crate::money::{kw, usd, watts};
 use crate::words::counted;
 use engine::allocation::Allocation;
 use engine::failures::{self, RackLoss};
-use engine::floor::{self, FloorReport};
-use engine::{DesignSpec, Report};
+use engine::floor::{self, FloorReport, Racking};
+use engine::{DesignSpec, Report, Usd};
 
 /// Racks drawn in the floor plan at most; a larger floor is summarised in words and tables.
 const MAX_DRAWN_RACKS: usize = 1_000;
@@ -83,7 +83,24 @@ pub(super) fn cabling_as_placed(plan: &FloorReport) -> String {
 /// The floor section of `spec` evaluated as `report`, planned here.
 pub fn floor_blocks(spec: &DesignSpec, report: &Report, plan: &FloorReport) -> Vec<Block> {
     let losses = rack_losses(spec, report, plan);
-    floor_section(plan, &report.allocations, &losses)
+    let spread = floor::spread_against_packed(spec, report, plan);
+    floor_section(plan, &report.allocations, &losses, spread)
+}
+
+/// What spreading the switches over racks costs against packing them, when it changes anything.
+fn spread_cost((spread, packed): (Racking, Racking)) -> String {
+    let racks = i64::from(spread.network_racks) - i64::from(packed.network_racks);
+    let metres = spread.cable_m.0 - packed.cable_m.0;
+    let usd_more = spread.cabling_cost_usd - packed.cabling_cost_usd;
+    format!(
+        "Each tier's switches are spread over racks so that no rack holds a whole tier: {} network {} ({} against {} packed), {:+.0} m of cable and {} in cables and optics against each rack packed full.",
+        if racks >= 0 { format!("{racks} more") } else { format!("{} fewer", -racks) },
+        if racks.abs() == 1 { "rack" } else { "racks" },
+        spread.network_racks,
+        packed.network_racks,
+        metres,
+        if usd_more.0 >= 0.0 { format!("{} more", usd(usd_more)) } else { format!("{} less", usd(Usd(-usd_more.0))) },
+    )
 }
 
 /// What each rack's loss takes away, on `plan` as the floor places and cables `report`.
@@ -229,10 +246,11 @@ fn where_workloads_run(plan: &FloorReport, allocations: &[Allocation]) -> super:
 }
 
 /// The floor section: heading, summary, pictures, racks by load, cables by length, optics.
-pub(super) fn floor_section(
+fn floor_section(
     plan: &FloorReport,
     allocations: &[Allocation],
     losses: &Losses,
+    spread: Option<(Racking, Racking)>,
 ) -> Vec<Block> {
     let mut blocks = vec![heading(1, "floor", "Floor, racks and power")];
     let network = plan.racks.iter().filter(|r| r.network).count();
@@ -253,6 +271,9 @@ pub(super) fn floor_section(
         watts(plan.placed_network_power_w.value),
         cabling_as_placed(plan)
     )));
+    if let Some(spread) = spread {
+        blocks.push(paragraph(spread_cost(spread)));
+    }
     if !allocations.is_empty() {
         blocks.push(Block::Table(where_workloads_run(plan, allocations)));
     }

@@ -4,7 +4,7 @@
 
 use super::{lens, options};
 use crate::fields::{Kind, NumInput, SelectInput};
-use engine::{Cooling, DesignSpec, Feeds, Kilowatts, Metres};
+use engine::{Cooling, DesignSpec, Feeds, Kilowatts, Metres, SwitchRacks};
 use leptos::prelude::*;
 
 /// An optional count of the floor, as the form shows it.
@@ -84,6 +84,16 @@ pub fn FloorStep() -> AnyView {
             }
         },
     );
+    let (switch_racks, set_switch_racks) = lens::spec(
+        |s| options::switch_racks_key(s.floor.switch_racks).to_string(),
+        |s, key: String| {
+            s.floor.switch_racks = if key == "packed" {
+                SwitchRacks::Packed
+            } else {
+                SwitchRacks::Spread
+            }
+        },
+    );
     let (feeds, set_feeds) = lens::spec(
         |s| match s.floor.feeds {
             Feeds::Single => "single".to_string(),
@@ -123,6 +133,7 @@ pub fn FloorStep() -> AnyView {
         <div class="field-row">
             <SelectInput path="floor.leaves".into() label="Leaves" options=options::placements() value=leaves set=set_leaves/>
             <SelectInput path="floor.spines".into() label="Spines and cores" options=options::placements() value=spines set=set_spines/>
+            <SelectInput path="floor.switch_racks".into() label="Network racks" help="spread: a rack's loss never takes a whole tier" options=options::switch_racks() value=switch_racks set=set_switch_racks/>
         </div>
         <h3>"Power and cooling"</h3>
         <div class="field-row">

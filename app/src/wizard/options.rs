@@ -1,7 +1,7 @@
 //! The choices the wizard's select boxes offer, from the engine's catalog and enums.
 
 use engine::catalog::{SwitchFamily, GPUS, MODEL_PRESETS, NODE_PRESETS, SWITCHES};
-use engine::{Placement, Precision, Recompute, Role, Sharding, Technology, Topology};
+use engine::{Placement, Precision, Recompute, Role, Sharding, SwitchRacks, Technology, Topology};
 
 /// A select box's choices: each key as the spec writes it, and the words the form shows.
 pub type Options = Vec<(String, String)>;
@@ -195,6 +195,20 @@ pub fn coolings() -> Options {
         ("air", "Room air"),
         ("direct_liquid", "Direct liquid cooling"),
     ])
+}
+
+pub fn switch_racks() -> Options {
+    [SwitchRacks::Spread, SwitchRacks::Packed]
+        .iter()
+        .map(|s| (switch_racks_key(*s).to_string(), s.label().to_string()))
+        .collect()
+}
+
+pub fn switch_racks_key(s: SwitchRacks) -> &'static str {
+    match s {
+        SwitchRacks::Spread => "spread",
+        SwitchRacks::Packed => "packed",
+    }
 }
 
 const PLACEMENTS: [(Placement, &str); 4] = [

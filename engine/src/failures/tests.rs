@@ -1,5 +1,5 @@
 use super::*;
-use crate::spec::{DesignSpec, Placement};
+use crate::spec::{DesignSpec, Placement, SwitchRacks};
 
 fn losses(spec: &DesignSpec) -> Vec<RackLoss> {
     let report = crate::evaluate(spec).unwrap();
@@ -13,12 +13,13 @@ fn losses(spec: &DesignSpec) -> Vec<RackLoss> {
     )
 }
 
-/// The 16-node training example stands its compute leaves in one network rack in the middle of
-/// the row: losing that rack cuts every node off the compute fabric, and the training job loses
-/// all 16 of its nodes. The finding says so.
+/// The 16-node training example, its network racks packed, stands its compute leaves in one
+/// network rack in the middle of the row: losing that rack cuts every node off the compute
+/// fabric, and the training job loses all 16 of its nodes. The finding says so.
 #[test]
 fn a_rack_holding_every_leaf_of_a_fabric_cuts_its_nodes_off_and_is_a_finding() {
-    let spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+    let mut spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+    spec.floor.switch_racks = SwitchRacks::Packed;
     let losses = losses(&spec);
     let worst = &losses[0];
     let compute = worst
@@ -59,6 +60,35 @@ fn leaves_spread_over_the_rows_keep_most_nodes_on_the_fabric() {
     let with_nodes = losses.iter().find(|l| l.nodes > 0).unwrap();
     assert_eq!(with_nodes.gpus, u64::from(with_nodes.nodes) * 8);
     assert!(with_nodes.workloads[0].1 >= with_nodes.nodes);
+}
+
+/// By default each tier's switches are spread over two racks or more: the same example's compute
+/// leaves stand in two racks, whose loss each leaves every node on the fabric on the rails of
+/// the other, and nothing is found about it (its storage fabric is one switch: nothing spreads
+/// one switch).
+#[test]
+fn spreading_a_tier_over_two_racks_keeps_every_node_on_the_fabric_when_one_rack_is_lost() {
+    let spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+    let losses = losses(&spec);
+    for loss in &losses {
+        for f in loss.fabrics.iter().filter(|f| f.fabric == "compute") {
+            assert_eq!(f.cut_off, 0, "{loss:?}");
+        }
+    }
+    let found = findings(&losses);
+    assert!(found.iter().all(|f| f.subject == "storage"), "{found:?}");
+    let report = crate::evaluate(&spec).unwrap();
+    let floor = crate::floor::plan(&spec, &report);
+    let leaf_racks = floor
+        .racks
+        .iter()
+        .filter(|r| {
+            r.devices
+                .iter()
+                .any(|d| d.label.starts_with("compute-leaf"))
+        })
+        .count();
+    assert_eq!(leaf_racks, 2);
 }
 
 /// A row's loss takes every rack of it at once: its nodes are its racks' nodes together, and

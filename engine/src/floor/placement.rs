@@ -7,12 +7,14 @@
 //! - spines stand in the network row, or spread round-robin over the rows' network racks;
 //!   cores always stand in the network row;
 //! - network racks fill top down until the next switch would not fit the rack's height or its
-//!   power budget (and, air-cooled, the air limit), then the next rack opens.
+//!   power budget (and, air-cooled, the air limit), then the next rack opens; spread (the
+//!   default), a group's switches go to its racks in turn, at least two racks where a tier has
+//!   two switches there, so that no rack holds a whole tier.
 
 use crate::cabling::Role;
 use crate::catalog::{chassis, switch};
 use crate::report::FabricReport;
-use crate::spec::{Cooling, DesignSpec, Placement};
+use crate::spec::{Cooling, DesignSpec, Placement, SwitchRacks};
 
 /// Longest network row before another one starts (a guideline keeps rows to 20 racks).
 const NETWORK_ROW_RACKS: u32 = 20;
@@ -134,6 +136,11 @@ pub(crate) fn switch_power_w(spec: &DesignSpec, fabric: &FabricReport) -> (f64, 
 }
 
 pub(crate) fn place(spec: &DesignSpec, fabrics: &[FabricReport]) -> Placed {
+    place_as(spec, fabrics, spec.floor.switch_racks)
+}
+
+/// [`place`], the network racks holding their switches as `how` says.
+pub(crate) fn place_as(spec: &DesignSpec, fabrics: &[FabricReport], how: SwitchRacks) -> Placed {
     let floor = &spec.floor;
     let chassis = chassis(&spec.cluster);
     let height = floor.rack_units.max(1);
@@ -226,7 +233,13 @@ pub(crate) fn place(spec: &DesignSpec, fabrics: &[FabricReport]) -> Placed {
         let mut position = 0;
         for c in first..last {
             if (c - first) == count.div_ceil(2) {
-                net.fill(&mut racks, &middle[row as usize], row, &mut position, false);
+                net.fill(
+                    &mut racks,
+                    &middle[row as usize],
+                    (row, &mut position),
+                    false,
+                    how,
+                );
             }
             let id = racks.len() as u32;
             let in_this = (nodes - c * per_rack).min(per_rack);
@@ -254,14 +267,32 @@ pub(crate) fn place(spec: &DesignSpec, fabrics: &[FabricReport]) -> Placed {
             position += 1;
         }
         if count < 2 {
-            net.fill(&mut racks, &middle[row as usize], row, &mut position, false);
+            net.fill(
+                &mut racks,
+                &middle[row as usize],
+                (row, &mut position),
+                false,
+                how,
+            );
         }
-        net.fill(&mut racks, &end[row as usize], row, &mut position, false);
+        net.fill(
+            &mut racks,
+            &end[row as usize],
+            (row, &mut position),
+            false,
+            how,
+        );
     }
     let mut rows = compute_rows;
     if !network.is_empty() {
         let mut position = 0;
-        rows = net.fill(&mut racks, &network, compute_rows, &mut position, true) + 1;
+        rows = net.fill(
+            &mut racks,
+            &network,
+            (compute_rows, &mut position),
+            true,
+            how,
+        ) + 1;
     }
     Placed {
         racks,
@@ -302,42 +333,92 @@ impl Network<'_> {
     }
 
     /// Fills network racks with `group` from `position` of `row` on; the network row (`wrap`)
-    /// starts another row after [`NETWORK_ROW_RACKS`]. Returns the last row used.
+    /// starts another row after [`NETWORK_ROW_RACKS`]. Packed, each rack takes switches until
+    /// the next would not fit; spread, the group's switches go to its racks in turn, at least
+    /// two racks where a tier has two switches in the group, so that no rack holds a whole tier.
+    /// Returns the last row used.
     fn fill(
         &mut self,
         racks: &mut Vec<PlacedRack>,
         group: &[Pending],
-        row: u32,
-        position: &mut u32,
+        (row, position): (u32, &mut u32),
         wrap: bool,
+        how: SwitchRacks,
     ) -> u32 {
         let mut row = row;
-        let mut current: Option<usize> = None;
-        let mut load = 0.0;
-        for p in group {
-            let fits = current.is_some_and(|i| {
-                racks[i].top + p.height <= self.height && load + p.power_w <= self.limit_w
-            });
-            if !fits {
-                if wrap && *position >= NETWORK_ROW_RACKS {
-                    row += 1;
-                    *position = 0;
-                }
-                racks.push(PlacedRack {
-                    row,
-                    position: *position,
-                    network: true,
-                    slots: Vec::new(),
-                    top: 0,
-                });
-                *position += 1;
-                current = Some(racks.len() - 1);
-                load = 0.0;
+        let open = |racks: &mut Vec<PlacedRack>, row: &mut u32, position: &mut u32| {
+            if wrap && *position >= NETWORK_ROW_RACKS {
+                *row += 1;
+                *position = 0;
             }
-            let i = current.unwrap_or(0);
-            load += p.power_w;
-            self.put(&mut racks[i], i as u32, *p);
+            racks.push(PlacedRack {
+                row: *row,
+                position: *position,
+                network: true,
+                slots: Vec::new(),
+                top: 0,
+            });
+            *position += 1;
+            (racks.len() - 1, 0.0)
+        };
+        let (height, limit_w) = (self.height, self.limit_w);
+        let fits = |rack: &PlacedRack, load: f64, p: &Pending| {
+            rack.top + p.height <= height && load + p.power_w <= limit_w
+        };
+        let turns = match how {
+            SwitchRacks::Packed => 1,
+            SwitchRacks::Spread => {
+                let a_tier_of_two = group
+                    .windows(2)
+                    .any(|w| (w[0].fabric, w[0].role) == (w[1].fabric, w[1].role));
+                self.packed_racks(group)
+                    .max(if a_tier_of_two { 2 } else { 1 })
+            }
+        };
+        // The group's racks, each with the power it holds.
+        let mut held: Vec<(usize, f64)> = Vec::new();
+        for (i, p) in group.iter().enumerate() {
+            let room = |racks: &[PlacedRack], held: &[(usize, f64)], k: usize| {
+                held.get(k)
+                    .is_some_and(|(r, load)| fits(&racks[*r], *load, p))
+            };
+            let at = if turns == 1 {
+                // Packed: the last rack opened.
+                held.len().checked_sub(1).filter(|&k| room(racks, &held, k))
+            } else {
+                // Spread: the next rack in turn, else any of the group's with room.
+                let turn = i % turns;
+                while held.len() <= turn {
+                    held.push(open(racks, &mut row, position));
+                }
+                std::iter::once(turn)
+                    .chain(0..held.len())
+                    .find(|&k| room(racks, &held, k))
+            };
+            let k = at.unwrap_or_else(|| {
+                held.push(open(racks, &mut row, position));
+                held.len() - 1
+            });
+            let (rack, load) = &mut held[k];
+            *load += p.power_w;
+            let rack = *rack;
+            self.put(&mut racks[rack], rack as u32, *p);
         }
         row
+    }
+
+    /// Network racks `group` fills packed.
+    fn packed_racks(&self, group: &[Pending]) -> usize {
+        let (mut racks, mut top, mut load) = (0, 0, 0.0);
+        for p in group {
+            if racks == 0 || top + p.height > self.height || load + p.power_w > self.limit_w {
+                racks += 1;
+                top = 0;
+                load = 0.0;
+            }
+            top += p.height;
+            load += p.power_w;
+        }
+        racks
     }
 }

@@ -33,6 +33,30 @@ impl Placement {
     }
 }
 
+/// How a group of network racks holds its switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwitchRacks {
+    /// Each tier's switches in turn over the group's racks, at least two where a tier has two
+    /// switches there, so that one rack's loss (its power, its cooling, a hand in the wrong rack)
+    /// never takes a whole tier.
+    #[default]
+    Spread,
+    /// Each rack filled before the next opens: the fewest racks and the shortest cables.
+    Packed,
+}
+
+impl SwitchRacks {
+    pub fn label(self) -> &'static str {
+        match self {
+            SwitchRacks::Spread => "spread: no rack holds a whole tier",
+            SwitchRacks::Packed => "packed: each rack full first",
+        }
+    }
+}
+
 /// How a rack is fed with power.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -92,6 +116,9 @@ pub struct Floor {
     /// Spines (and cores, which always stand in the network row).
     #[serde(default = "default_spines")]
     pub spines: Placement,
+    /// How network racks hold their switches.
+    #[serde(default)]
+    pub switch_racks: SwitchRacks,
     /// Distance from one row of racks to the next, metres.
     #[serde(default = "default_row_pitch_m")]
     pub row_pitch_m: Metres,
@@ -159,6 +186,7 @@ impl Default for Floor {
             air_limit_kw: default_air_limit_kw(),
             leaves: default_leaves(),
             spines: default_spines(),
+            switch_racks: SwitchRacks::default(),
             row_pitch_m: default_row_pitch_m(),
             rack_width_m: default_rack_width_m(),
             tray_height_m: default_tray_height_m(),

@@ -21,7 +21,7 @@ pub use calibration::{Calibration, CatalogOverride, LoadBalancing};
 pub use calibration_fields::{CalibrationField, CALIBRATION_FIELDS};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
-pub use floor::{Cooling, Feeds, Floor, Placement};
+pub use floor::{Cooling, Feeds, Floor, Placement, SwitchRacks};
 pub use growth::{Growth, GrowthPolicy, Phase};
 pub use v1::{SpecV1, TrainingV1};
 pub use validate::{

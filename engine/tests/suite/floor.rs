@@ -150,18 +150,24 @@ fn by_default_dgx_h100_stand_four_to_a_rack_with_leaves_mid_row_and_spines_in_a_
     assert_eq!((f.nodes_per_rack, f.node_rack_units), (4, 8));
     assert_eq!(f.node_power_kw.value, Kilowatts(10.2));
     assert_eq!(f.racks.iter().filter(|r| !r.network).count(), 32);
-    // One scalable unit per row: 8 compute racks around a leaf rack, then the network row.
+    // One scalable unit per row: 8 compute racks around two leaf racks, then the network row.
     assert_eq!((f.compute_rows, f.rows, f.racks_per_row), (4, 5, 8));
-    let row_one: Vec<bool> = f
-        .racks
-        .iter()
-        .filter(|r| r.row == 0)
-        .map(|r| r.network)
-        .collect();
+    let row_one: Vec<&engine::floor::Rack> = f.racks.iter().filter(|r| r.row == 0).collect();
     assert_eq!(
-        row_one,
-        [false, false, false, false, true, false, false, false, false]
+        row_one.iter().map(|r| r.network).collect::<Vec<_>>(),
+        [false, false, false, false, true, true, false, false, false, false]
     );
+    // The unit's eight rail leaves in turn, four to each rack: losing one leaves every node on
+    // four rails.
+    for rack in row_one.iter().filter(|r| r.network) {
+        let leaves: Vec<&str> = rack
+            .devices
+            .iter()
+            .filter(|d| d.label.starts_with("compute-leaf"))
+            .map(|d| d.label.as_str())
+            .collect();
+        assert_eq!(leaves.len(), 4, "{leaves:?}");
+    }
     assert!(f
         .racks
         .iter()
@@ -173,6 +179,29 @@ fn by_default_dgx_h100_stand_four_to_a_rack_with_leaves_mid_row_and_spines_in_a_
         .cables
         .iter()
         .all(|c| c.reach == catalog::ReachClass::Multimode));
+}
+
+/// Spreading each tier over racks costs racks and cable: the report weighs them against the
+/// same design packed, figures equal to that packed floor's own.
+#[test]
+fn spreading_each_tier_over_racks_is_weighed_against_the_same_floor_packed() {
+    let (spec, report) = superpod();
+    let f = floor::plan(&spec, &report);
+    let (spread, packed) = floor::spread_against_packed(&spec, &report, &f).unwrap();
+    // One more leaf rack in each of the four compute rows, and the 20 spines (34.4 kW, one
+    // rack packed) in two.
+    assert_eq!((spread.network_racks, packed.network_racks), (10, 5));
+    assert!(spread.cable_m.0 > 0.0 && packed.cable_m.0 > 0.0);
+    let mut packed_spec = spec.clone();
+    packed_spec.floor.switch_racks = SwitchRacks::Packed;
+    let packed_floor = floor::plan(&packed_spec, &report);
+    assert_eq!(
+        packed.network_racks as usize,
+        packed_floor.racks.iter().filter(|r| r.network).count()
+    );
+    assert_eq!(packed.cabling_cost_usd, packed_floor.cabling_cost_usd);
+    assert_eq!(spread.cabling_cost_usd, f.cabling_cost_usd);
+    assert!(floor::spread_against_packed(&packed_spec, &report, &packed_floor).is_none());
 }
 
 #[test]

@@ -138,6 +138,7 @@ fn choice(field: &str, key: &str) -> Option<String> {
         "model.precision" | "embedding_precision" => offered(options::precisions()),
         "floor.leaves" | "floor.spines" => offered(options::placements()),
         "floor.feeds" => offered(options::feeds()),
+        "floor.switch_racks" => offered(options::switch_racks()),
         "floor.cooling" => offered(options::coolings()),
         "kind" => Some(options::kind_label(key).to_string()),
         "calibration.ethernet_load_balancing" => {
