@@ -90,16 +90,31 @@ pub fn floor_blocks(spec: &DesignSpec, report: &Report, plan: &FloorReport) -> V
 /// What spreading the switches over racks costs against packing them, when it changes anything.
 fn spread_cost((spread, packed): (Racking, Racking)) -> String {
     let racks = i64::from(spread.network_racks) - i64::from(packed.network_racks);
+    let racks = match racks {
+        0 => "as many network racks as packing each rack full".to_string(),
+        1 => "one more network rack than packing each rack full".to_string(),
+        n if n > 0 => format!("{n} more network racks than packing each rack full"),
+        n => format!("{} fewer network racks than packing each rack full", -n),
+    };
     let metres = spread.cable_m.0 - packed.cable_m.0;
-    let usd_more = spread.cabling_cost_usd - packed.cabling_cost_usd;
+    let cable = if metres.abs() < 0.5 {
+        "the same length of cable".to_string()
+    } else if metres > 0.0 {
+        format!("{metres:.0} m more cable")
+    } else {
+        format!("{:.0} m less cable", -metres)
+    };
+    let dollars = spread.cabling_cost_usd.0 - packed.cabling_cost_usd.0;
+    let cost = if dollars.abs() < 0.5 {
+        "cables and optics at the same cost".to_string()
+    } else if dollars > 0.0 {
+        format!("{} more in cables and optics", usd(Usd(dollars)))
+    } else {
+        format!("{} less in cables and optics", usd(Usd(-dollars)))
+    };
     format!(
-        "Each tier's switches are spread over racks so that no rack holds a whole tier: {} network {} ({} against {} packed), {:+.0} m of cable and {} in cables and optics against each rack packed full.",
-        if racks >= 0 { format!("{racks} more") } else { format!("{} fewer", -racks) },
-        if racks.abs() == 1 { "rack" } else { "racks" },
-        spread.network_racks,
-        packed.network_racks,
-        metres,
-        if usd_more.0 >= 0.0 { format!("{} more", usd(usd_more)) } else { format!("{} less", usd(Usd(-usd_more.0))) },
+        "Each tier's switches are spread over two racks or more, so that no rack's loss takes a whole tier: {racks} ({} against {}), {cable} and {cost}.",
+        spread.network_racks, packed.network_racks
     )
 }
 

@@ -133,7 +133,7 @@ pub fn FloorStep() -> AnyView {
         <div class="field-row">
             <SelectInput path="floor.leaves".into() label="Leaves" options=options::placements() value=leaves set=set_leaves/>
             <SelectInput path="floor.spines".into() label="Spines and cores" options=options::placements() value=spines set=set_spines/>
-            <SelectInput path="floor.switch_racks".into() label="Network racks" help="spread: a rack's loss never takes a whole tier" options=options::switch_racks() value=switch_racks set=set_switch_racks/>
+            <SelectInput path="floor.switch_racks".into() label="Network racks" help="packed: the fewest racks, a tier in one rack" options=options::switch_racks() value=switch_racks set=set_switch_racks/>
         </div>
         <h3>"Power and cooling"</h3>
         <div class="field-row">

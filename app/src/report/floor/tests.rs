@@ -46,3 +46,24 @@ fn a_floor_of_several_rows_says_what_losing_one_takes() {
     assert!(rows.rows[0][0].starts_with("row "), "{:?}", rows.rows[0]);
     assert!(table("rack-losses").is_some());
 }
+
+/// The floor says what spreading each tier over racks costs against packing them.
+#[test]
+fn the_floor_weighs_spreading_each_tier_against_packing_it() {
+    let spec = engine::DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+    let report = engine::evaluate(&spec).unwrap();
+    let blocks = super::floor_blocks(&spec, &report, &engine::floor::plan(&spec, &report));
+    let said = blocks
+        .iter()
+        .find_map(|b| match b {
+            super::Block::Paragraph { text } if text.contains("spread over two racks") => {
+                Some(text.clone())
+            }
+            _ => None,
+        })
+        .expect("a sentence on spreading");
+    assert!(
+        said.contains("no rack's loss takes a whole tier: 5 more network racks than packing each rack full (10 against 5)"),
+        "{said}"
+    );
+}
