@@ -18,7 +18,7 @@
 use crate::baseline::{check_assuming, Stated};
 use crate::collective::Algorithm;
 use crate::nccl_tests::Run;
-use crate::spec::{Calibration, DesignSpec};
+use crate::spec::{Calibration, DesignSpec, Fitted};
 use crate::technology::Transport;
 use serde::{Deserialize, Serialize};
 
@@ -55,6 +55,41 @@ pub struct Fit {
     pub quality: Quality,
     /// Fitted on part of the points, its error on the rest; `None` where too few remain.
     pub held_out: Option<HeldOut>,
+}
+
+impl Fit {
+    /// `calibration` with this fit in place: the transport's efficiency and, where the fit
+    /// determined it, every protocol's network-hop latency scaled as Simple's was; `fitted`
+    /// says where it came from.
+    pub fn applied_to(&self, calibration: &Calibration, fitted: Fitted) -> Calibration {
+        let mut c = calibration.clone();
+        match self.efficiency_field.as_str() {
+            "infiniband_efficiency" => c.infiniband_efficiency = self.efficiency,
+            "roce_efficiency" => c.roce_efficiency = self.efficiency,
+            _ => c.tcp_efficiency = self.efficiency,
+        }
+        if let Some(us) = self.network_hop_latency_us {
+            let scale = us / self.network_hop_latency_before_us.max(1e-12);
+            c.network_hop_latency_us = us;
+            c.ll_network_hop_latency_us *= scale;
+            c.ll128_network_hop_latency_us *= scale;
+        }
+        c.fitted = Some(fitted);
+        c
+    }
+
+    /// Where a calibration with this fit in place comes from: `baselines` of the design, fitted
+    /// `on` a day.
+    pub fn provenance(&self, baselines: Vec<u32>, on: &str) -> Fitted {
+        Fitted {
+            fabric: self.fabric.clone(),
+            baselines,
+            on: on.to_string(),
+            efficiency_field: self.efficiency_field.clone(),
+            efficiency: self.efficiency,
+            network_hop_latency_us: self.network_hop_latency_us,
+        }
+    }
 }
 
 /// Errors of predicted against measured bus bandwidth, in percent of the measured.

@@ -94,6 +94,87 @@ fn the_fit_recovers_the_calibration_the_measurements_were_made_with() {
     assert!(held.quality.mape_percent < 2.0, "{:?}", held.quality);
 }
 
+/// A fit applied to the design: its values are the calibration's, which says it was fitted from
+/// which baselines and when; the design's predictions then meet the measurements; and a value
+/// changed by hand afterwards shows as changed.
+#[test]
+fn a_fit_applied_is_the_design_s_calibration_and_says_where_it_came_from() {
+    let spec = design();
+    assert_eq!(
+        spec.calibration.source(),
+        crate::spec::CalibrationSource::Defaults
+    );
+    let mut built = design();
+    built.calibration.infiniband_efficiency = 0.80;
+    built.calibration.network_hop_latency_us *= 1.5;
+    built.calibration.ll_network_hop_latency_us *= 1.5;
+    built.calibration.ll128_network_hop_latency_us *= 1.5;
+    let runs: Vec<Run> = [2, 8, 16]
+        .iter()
+        .map(|&n| measured_as(&built, n, &sweep()))
+        .collect();
+    let fit = fit(&spec, "compute", &baselines(&runs)).unwrap();
+    let mut applied = spec.clone();
+    applied.calibration = fit.applied_to(
+        &spec.calibration,
+        fit.provenance(vec![1, 2, 3], "2026-12-06"),
+    );
+    let c = &applied.calibration;
+    assert_eq!(c.infiniband_efficiency, fit.efficiency);
+    assert_eq!(Some(c.network_hop_latency_us), fit.network_hop_latency_us);
+    let scale = c.network_hop_latency_us / spec.calibration.network_hop_latency_us;
+    assert!(
+        (c.ll_network_hop_latency_us / spec.calibration.ll_network_hop_latency_us - scale).abs()
+            < 1e-9
+    );
+    let crate::spec::CalibrationSource::Fitted(fitted) = c.source() else {
+        panic!("{:?}", c.source());
+    };
+    assert_eq!(
+        (
+            fitted.fabric.as_str(),
+            fitted.baselines.as_slice(),
+            fitted.on.as_str()
+        ),
+        ("compute", &[1, 2, 3][..], "2026-12-06")
+    );
+    assert!(applied.validate().is_ok());
+    // Fitted again on the applied design, the same measurements change nothing.
+    let again = super::fit(&applied, "compute", &baselines(&runs)).unwrap();
+    assert!(
+        (again.efficiency - fit.efficiency).abs() < 0.002,
+        "{again:?}"
+    );
+    assert!(again.quality.mape_percent < 1.0);
+    let mut changed = applied.clone();
+    changed.calibration.infiniband_efficiency = 0.9;
+    assert!(matches!(
+        changed.calibration.source(),
+        crate::spec::CalibrationSource::FittedThenChanged(_)
+    ));
+    let mut typed = spec.clone();
+    typed.calibration.roce_efficiency = 0.8;
+    assert_eq!(
+        typed.calibration.source(),
+        crate::spec::CalibrationSource::TypedIn
+    );
+    // Provenance naming another fabric, no baseline or no day is refused, naming the field.
+    let mut bad = applied.clone();
+    if let Some(f) = bad.calibration.fitted.as_mut() {
+        f.fabric = "nowhere".into();
+        f.baselines.clear();
+        f.on = "yesterday".into();
+    }
+    let errors = bad.validate().unwrap_err().to_string();
+    for field in [
+        "calibration.fitted.fabric",
+        "calibration.fitted.baselines",
+        "calibration.fitted.on",
+    ] {
+        assert!(errors.contains(field), "{errors}");
+    }
+}
+
 /// The defaults' own predictions measured back: the fit keeps the defaults, with no error.
 #[test]
 fn measurements_that_match_the_defaults_fit_the_defaults() {

@@ -75,6 +75,72 @@ pub struct Calibration {
     /// Minutes from an interruption to training again: detecting it, rescheduling, loading the
     /// last checkpoint (estimate, on the long side).
     pub restart_minutes: f64,
+    /// Where a fitted calibration came from: absent for the defaults or values typed in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fitted: Option<Fitted>,
+}
+
+/// A calibration fitted to nccl-tests baselines measured on the built fabric
+/// (`crate::calibration_fit`), and the values the fit gave, so that a value changed by hand
+/// afterwards shows as such.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fitted {
+    /// The fabric the baselines were measured on.
+    pub fabric: String,
+    /// The design's baselines the fit read, by number.
+    pub baselines: Vec<u32>,
+    /// When it was fitted: YYYY-MM-DD.
+    pub on: String,
+    /// The calibration field fitted (`infiniband_efficiency`) and its fitted value.
+    pub efficiency_field: String,
+    pub efficiency: f64,
+    /// Simple's network-hop latency as fitted, µs; absent where the data could not determine it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_hop_latency_us: Option<f64>,
+}
+
+/// Where a design's calibration comes from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CalibrationSource<'a> {
+    /// Every value the engine's default, each with its public source.
+    Defaults,
+    /// Values the user typed in.
+    TypedIn,
+    /// Fitted to baselines, and unchanged since.
+    Fitted(&'a Fitted),
+    /// Fitted to baselines, then changed by hand.
+    FittedThenChanged(&'a Fitted),
+}
+
+impl Calibration {
+    /// Where these values come from.
+    pub fn source(&self) -> CalibrationSource<'_> {
+        let Some(fitted) = &self.fitted else {
+            let defaults = Calibration::default();
+            return if *self == defaults {
+                CalibrationSource::Defaults
+            } else {
+                CalibrationSource::TypedIn
+            };
+        };
+        let efficiency = match fitted.efficiency_field.as_str() {
+            "infiniband_efficiency" => self.infiniband_efficiency,
+            "roce_efficiency" => self.roce_efficiency,
+            _ => self.tcp_efficiency,
+        };
+        let same = (efficiency - fitted.efficiency).abs() < 1e-9
+            && fitted
+                .network_hop_latency_us
+                .is_none_or(|us| (us - self.network_hop_latency_us).abs() < 1e-9);
+        if same {
+            CalibrationSource::Fitted(fitted)
+        } else {
+            CalibrationSource::FittedThenChanged(fitted)
+        }
+    }
 }
 
 /// How the switches spread flows over equal-cost uplinks.
@@ -132,6 +198,7 @@ impl Default for Calibration {
             in_network_latency_us: 31.0,
             qps_per_connection: 1,
             ethernet_load_balancing: LoadBalancing::Ecmp,
+            fitted: None,
         }
     }
 }

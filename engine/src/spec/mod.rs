@@ -17,7 +17,7 @@ mod v1;
 pub(crate) mod validate;
 mod workload;
 
-pub use calibration::{Calibration, CatalogOverride, LoadBalancing};
+pub use calibration::{Calibration, CalibrationSource, CatalogOverride, Fitted, LoadBalancing};
 pub use calibration_fields::{CalibrationField, CALIBRATION_FIELDS};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};

@@ -389,4 +389,48 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
             "must be between 1 and 128".to_string(),
         );
     }
+    if let Some(f) = &c.fitted {
+        if !spec.fabrics.iter().any(|x| x.name == f.fabric) {
+            check.fail(
+                "calibration.fitted.fabric",
+                format!("the design has no fabric named {:?}", f.fabric),
+            );
+        }
+        if f.baselines.is_empty() || f.baselines.len() > 1000 || f.baselines.contains(&0) {
+            check.fail(
+                "calibration.fitted.baselines",
+                "must list between 1 and 1,000 baseline numbers, each from 1",
+            );
+        }
+        if f.on.len() != 10 || !growth::is_date(&f.on) {
+            check.fail("calibration.fitted.on", "must be a date written YYYY-MM-DD");
+        }
+        if !matches!(
+            f.efficiency_field.as_str(),
+            "infiniband_efficiency" | "roce_efficiency" | "tcp_efficiency"
+        ) {
+            check.fail(
+                "calibration.fitted.efficiency_field",
+                "must be infiniband_efficiency, roce_efficiency or tcp_efficiency",
+            );
+        }
+        check.number(
+            "calibration.fitted.efficiency",
+            f.efficiency,
+            0.0,
+            true,
+            1.0,
+            "",
+        );
+        if let Some(us) = f.network_hop_latency_us {
+            check.number(
+                "calibration.fitted.network_hop_latency_us",
+                us,
+                0.0,
+                false,
+                1e6,
+                " µs",
+            );
+        }
+    }
 }

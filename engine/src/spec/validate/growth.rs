@@ -73,7 +73,7 @@ pub(super) fn growth(check: &mut Checker, spec: &DesignSpec) {
 }
 
 /// `YYYY-MM` or `YYYY-MM-DD`, with a month and a day that can exist.
-fn is_date(text: &str) -> bool {
+pub(super) fn is_date(text: &str) -> bool {
     let parts: Vec<&str> = text.split('-').collect();
     let number = |s: &str, digits: usize, most: u32| {
         s.len() == digits
