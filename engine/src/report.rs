@@ -317,6 +317,19 @@ impl WorkloadReport {
             WorkloadReport::Storage(w) => &w.name,
         }
     }
+
+    /// The time the network decides for this workload, with what it is: a training job's step,
+    /// a service's communication per token, a checkpoint's write, a query's network time.
+    pub fn headline_time(&self) -> Option<(&'static str, crate::units::Seconds)> {
+        Some(match self {
+            WorkloadReport::Training(t) => ("step time", t.step_time.value),
+            WorkloadReport::Inference(i) => {
+                ("communication per token", i.communication_per_token.value)
+            }
+            WorkloadReport::Storage(s) => ("checkpoint write", s.checkpoint_write_time.value),
+            WorkloadReport::Rag(r) => ("network time per query", r.network_time_per_query.value),
+        })
+    }
 }
 
 /// One collective of a training step.

@@ -6,6 +6,7 @@ mod asbuilt;
 pub mod baselines;
 pub mod cache;
 pub mod cache_policy;
+mod calibration;
 pub mod cli;
 pub mod client;
 mod connections;

@@ -71,6 +71,7 @@ pub fn design_page(
             <section class="panel inputs" aria-labelledby="design-title">
                 <h1 id="design-title">{title.clone()}</h1>
                 <p class="meta">{meta}</p>
+                <p class="meta" id="calibration-source">{super::calibration::calibration_source(&spec.calibration)}</p>
                 {note}
                 {newer}
                 {stale}
@@ -80,6 +81,7 @@ pub fn design_page(
                     <li>{compare_previous}</li>
                     <li><a id="design-search" href=format!("/d/{id}/r/{n}/search")>"Search for the cheapest fabric"</a></li>
                     <li><a id="design-baselines" href=format!("/d/{id}/baselines")>"Baselines (nccl-tests)"</a></li>
+                    <li><a id="design-calibration" href=format!("/d/{id}/calibration")>"Fit the calibration to the baselines"</a></li>
                     <li><a href=format!("/d/{id}/r/{n}/spec.json") download="">"Download the spec (JSON)"</a></li>
                     <li><a href=format!("/d/{id}/r/{n}/report.json") download="">"Download the report (JSON)"</a></li>
                     <li><a id="design-report" href=format!("/d/{id}/r/{n}/report")>"Report (print or PDF)"</a></li>

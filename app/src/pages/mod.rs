@@ -11,6 +11,8 @@ pub mod asbuilt;
 #[cfg(feature = "ssr")]
 pub mod baselines;
 #[cfg(feature = "ssr")]
+pub mod calibration;
+#[cfg(feature = "ssr")]
 pub mod claim;
 #[cfg(feature = "ssr")]
 pub mod compare;

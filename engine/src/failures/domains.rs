@@ -272,18 +272,6 @@ fn hit(a: &Allocation, nodes: &[u32]) -> Vec<u32> {
         .collect()
 }
 
-/// A workload's time: a training job's step, a service's communication per token.
-fn time_of(report: &WorkloadReport) -> Option<(&'static str, Seconds)> {
-    match report {
-        WorkloadReport::Training(t) => Some(("step time", t.step_time.value)),
-        WorkloadReport::Inference(i) => {
-            Some(("communication per token", i.communication_per_token.value))
-        }
-        WorkloadReport::Storage(s) => Some(("checkpoint write", s.checkpoint_write_time.value)),
-        WorkloadReport::Rag(r) => Some(("network time per query", r.network_time_per_query.value)),
-    }
-}
-
 /// Data-parallel replicas of training job `t` (running as `a`) that hold one of `lost`
 /// (nodes from 1), and the GPUs they hold.
 fn replicas_lost(
@@ -328,7 +316,7 @@ fn restarted_step(spec: &DesignSpec, i: usize, left: u32) -> Option<Seconds> {
         v.global_batch = batch;
     }
     let report = crate::evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
-    let (_, step) = time_of(report.workloads.get(i)?)?;
+    let (_, step) = report.workloads.get(i)?.headline_time()?;
     Some(Seconds(
         step.0 * f64::from(t.global_batch) / f64::from(batch),
     ))
@@ -358,7 +346,11 @@ impl Evaluations<'_> {
             }
         };
         let report = self.degraded[at].1.as_ref()?;
-        time_of(report.workloads.get(workload)?).map(|(_, t)| t)
+        report
+            .workloads
+            .get(workload)?
+            .headline_time()
+            .map(|(_, t)| t)
     }
 
     /// [`restarted_step`], once per job and replicas left.
@@ -414,7 +406,7 @@ fn after(
     reach: &Reach,
     (i, a): (usize, &Allocation),
 ) -> Option<WorkloadAfter> {
-    let (measure, before) = time_of(report.workloads.get(i)?)?;
+    let (measure, before) = report.workloads.get(i)?.headline_time()?;
     let spec = evaluations.spec;
     let g = u64::from(spec.cluster.gpus_per_node);
     let cut = hit(a, &reach.cut_off);

@@ -354,3 +354,97 @@ async fn a_log_with_one_rank_line_gets_a_verdict_with_the_stated_ranks_and_nodes
     );
     assert_eq!(baseline_count(&database).await, 1);
 }
+
+/// Two baselines of the compute fabric fitted and applied: the calibration page shows the
+/// fitted efficiency against the design's and each workload's time both ways; applying it
+/// saves revision 2 with that calibration, which the design page says was fitted to baselines
+/// #1 and #2; a browser without the edit key changes nothing.
+#[tokio::test]
+async fn baselines_fitted_become_the_next_revision_s_calibration() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server.create(&reference()).await;
+    for (label, busbw) in [("first", 300.0), ("second", 296.0)] {
+        let response = post(
+            &server,
+            &design.id,
+            Some(&design.cookie),
+            form(label, "2026-12-01", &all_reduce_output(busbw)),
+        )
+        .await;
+        assert_eq!(response.status(), 303);
+    }
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let fit_page = client
+        .get(format!(
+            "{}/d/{}/calibration?fabric=compute",
+            server.base, design.id
+        ))
+        .header("cookie", &design.cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(fit_page.status(), 200);
+    let page = fit_page.text().await.unwrap();
+    let table = |id: &str| {
+        let at = page.find(&format!(r#"id="{id}""#)).unwrap();
+        page[at..at + page[at..].find("</table>").unwrap()].to_string()
+    };
+    let values = table("fit-values");
+    assert!(values.contains("infiniband_efficiency"), "{values}");
+    assert!(values.contains("0.950"), "the design's: {values}");
+    assert!(
+        page.contains("Fabric compute fitted to baselines #1, #2"),
+        "{page}"
+    );
+    assert!(table("fit-headline").contains("step time"));
+    assert!(page.contains("Make it revision 2"));
+
+    let apply = |cookie: Option<String>| {
+        let mut request = client
+            .post(format!("{}/d/{}/calibration", server.base, design.id))
+            .header("origin", &server.base)
+            .form(&[("fabric", "compute")]);
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        request.send()
+    };
+    let refused = apply(None).await.unwrap();
+    assert_eq!(refused.status(), 403);
+    let applied = apply(Some(design.cookie.clone())).await.unwrap();
+    assert_eq!(applied.status(), 303);
+    assert_eq!(
+        applied.headers()["location"].to_str().unwrap(),
+        format!("/d/{}", design.id)
+    );
+    let (status, spec) = server
+        .page(&format!("/d/{}/r/2/spec.json", design.id))
+        .await;
+    assert_eq!(status, 200);
+    let spec: Value = serde_json::from_str(&spec).unwrap();
+    let calibration = &spec["calibration"];
+    assert_eq!(
+        calibration["fitted"]["baselines"],
+        serde_json::json!([1, 2])
+    );
+    assert_eq!(calibration["fitted"]["fabric"], "compute");
+    let efficiency = calibration["infiniband_efficiency"].as_f64().unwrap();
+    assert!(efficiency < 0.95, "{calibration}");
+    assert_eq!(
+        calibration["fitted"]["efficiency"].as_f64().unwrap(),
+        efficiency
+    );
+    let (_, design_page) = server.page(&format!("/d/{}", design.id)).await;
+    let source = text_of(&design_page, "calibration-source");
+    assert!(
+        source.contains("fitted on") && source.contains("to baselines #1, #2 of fabric compute"),
+        "{source}"
+    );
+    let (_, first) = server.page(&format!("/d/{}/r/1", design.id)).await;
+    assert!(text_of(&first, "calibration-source").contains("the defaults"));
+    server.stop().await;
+}

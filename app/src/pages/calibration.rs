@@ -1,0 +1,178 @@
+//! A design's calibration fitted to its baselines (`engine::calibration_fit`): per fabric, the
+//! fitted values against the design's, how well they predict the measurements (on the runs used
+//! and on a run held out), what each workload's time becomes, and, for the browser holding the
+//! edit key, the button that makes it the design's next revision.
+
+use super::document::{document, Page};
+use crate::store::DesignHead;
+use engine::calibration_fit::Fit;
+use engine::{Calibration, CalibrationSource, Report};
+use leptos::prelude::*;
+use leptos::tachys::view::RenderHtml;
+
+/// Where a calibration comes from, in a sentence.
+pub fn calibration_source(c: &Calibration) -> String {
+    let fitted = |f: &engine::Fitted| {
+        let numbers: Vec<String> = f.baselines.iter().map(|n| format!("#{n}")).collect();
+        format!(
+            "fitted on {} to baselines {} of fabric {}",
+            f.on,
+            numbers.join(", "),
+            f.fabric
+        )
+    };
+    match c.source() {
+        CalibrationSource::Defaults => {
+            "Calibration: the defaults, each from its published source.".into()
+        }
+        CalibrationSource::TypedIn => "Calibration: values typed in.".into(),
+        CalibrationSource::Fitted(f) => format!("Calibration: {}.", fitted(f)),
+        CalibrationSource::FittedThenChanged(f) => {
+            format!("Calibration: {}, then changed by hand.", fitted(f))
+        }
+    }
+}
+
+/// A fit of one fabric of the design's newest revision.
+pub struct Fitting {
+    pub fabric: String,
+    /// The baselines read, by number.
+    pub baselines: Vec<u32>,
+    /// The fit, or why the baselines cannot determine one.
+    pub fit: Result<Fit, String>,
+    /// The newest revision's report, and the same design with the fit applied.
+    pub before: Option<Report>,
+    pub after: Option<Report>,
+}
+
+/// The page of design `head` (its newest revision calibrated as `calibration`): a link per
+/// fabric that has baselines, and the fit of the one asked for.
+pub fn calibration_page(
+    head: &DesignHead,
+    calibration: &Calibration,
+    fabrics: &[String],
+    fitting: Option<&Fitting>,
+    editable: bool,
+) -> Page {
+    let id = head.id.clone();
+    let links = fabrics
+        .iter()
+        .map(|f| {
+            let href = format!("/d/{id}/calibration?fabric={f}");
+            view! { <li><a class="fit-fabric" href=href>{format!("Fit fabric {f}")}</a></li> }
+        })
+        .collect_view();
+    let none = fabrics.is_empty().then(|| {
+        view! { <p class="note" id="no-fit">"No fabric of this design has a baseline yet: add nccl-tests runs on the baselines page, over a range of message sizes and at two node counts or more, and fit them here."</p> }
+    });
+    let shown = fitting.map(|f| fitting_view(&id, head.latest_revision, f, editable));
+    let body = view! {
+        <section class="panel" aria-labelledby="calibration-heading">
+            <h1 id="calibration-heading">{format!("Calibration of “{}”", head.title)}</h1>
+            <p class="meta">
+                <a href=format!("/d/{id}")>"Back to the design"</a>
+                " · " <a href=format!("/d/{id}/baselines")>"Baselines"</a>
+            </p>
+            <p id="calibration-source">{format!("Revision {}: {}", head.latest_revision, calibration_source(calibration))}</p>
+            <p class="help">"The fit finds the fabric's achievable share of line rate and its network-hop latency that make the design's predictions meet the bus bandwidth each baseline measured, at every message size of every run across nodes."</p>
+            {none}
+            <ul>{links}</ul>
+        </section>
+        {shown}
+    }
+    .to_html();
+    Page::ok(document(&format!("Calibration of {}", head.title), body))
+}
+
+fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
+    let numbers: Vec<String> = f.baselines.iter().map(|n| format!("#{n}")).collect();
+    let heading = format!(
+        "Fabric {} fitted to baselines {}",
+        f.fabric,
+        numbers.join(", ")
+    );
+    let fit = match &f.fit {
+        Err(why) => {
+            return view! {
+                <section class="panel" aria-labelledby="fit-heading">
+                    <h2 id="fit-heading">{heading}</h2>
+                    <p class="save-error" id="fit-refused">{format!("No fit: {why}")}</p>
+                </section>
+            }
+            .into_any()
+        }
+        Ok(fit) => fit,
+    };
+    let latency = match (fit.network_hop_latency_us, &fit.latency_not_fitted) {
+        (Some(us), _) => format!("{us:.1} µs"),
+        (None, Some(why)) => format!("not fitted: {why}"),
+        (None, None) => "not fitted".into(),
+    };
+    let q = &fit.quality;
+    let quality = format!(
+        "On the {} sizes used: mean error {:.1} %, bias {:+.1} %, worst {:+.1} % at {} B on {} ranks.",
+        fit.points, q.mape_percent, q.bias_percent, q.worst.error_percent, q.worst.bytes, q.worst.ranks
+    );
+    let held = match &fit.held_out {
+        Some(h) => format!(
+            "Fitted without {}, it predicts that run with a mean error of {:.1} % (bias {:+.1} %).",
+            h.held_out, h.quality.mape_percent, h.quality.bias_percent
+        ),
+        None => "Too few runs to hold one out and test the fit on it.".into(),
+    };
+    let at_least = fit.efficiency_only_at_least.clone().map(|why| {
+        view! { <p class="note">{format!("The efficiency is a lower bound: {why}")}</p> }
+    });
+    let rows = f
+        .before
+        .as_ref()
+        .map(|before| headline_rows(before, f.after.as_ref()));
+    let apply = editable.then(|| {
+        view! {
+            <form method="post" action=format!("/d/{id}/calibration") id="apply-fit">
+                <input type="hidden" name="fabric" value=f.fabric.clone()/>
+                <button type="submit" class="primary">{format!("Make it revision {}", latest + 1)}</button>
+            </form>
+        }
+    });
+    view! {
+        <section class="panel" aria-labelledby="fit-heading">
+            <h2 id="fit-heading">{heading}</h2>
+            <table class="data" id="fit-values">
+                <thead><tr><th>"Value"</th><th>"The design's"</th><th>"Fitted"</th></tr></thead>
+                <tbody>
+                    <tr><td>{fit.efficiency_field.clone()}</td><td>{format!("{:.3}", fit.efficiency_before)}</td><td>{format!("{:.3}", fit.efficiency)}</td></tr>
+                    <tr><td>"network_hop_latency_us"</td><td>{format!("{:.1} µs", fit.network_hop_latency_before_us)}</td><td>{latency}</td></tr>
+                </tbody>
+            </table>
+            {at_least}
+            <p id="fit-quality">{quality}</p>
+            <p id="fit-held-out">{held}</p>
+            <table class="data" id="fit-headline">
+                <caption>"Each workload's time with the design's calibration and with the fit"</caption>
+                <thead><tr><th>"Workload"</th><th>"Time"</th><th>"Now"</th><th>"Fitted"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            {apply}
+        </section>
+    }
+    .into_any()
+}
+
+/// A row per workload: its headline time now and with the fit applied.
+fn headline_rows(before: &Report, after: Option<&Report>) -> impl IntoView {
+    before
+        .workloads
+        .iter()
+        .filter_map(|w| {
+            let (what, now) = w.headline_time()?;
+            let fitted = after
+                .and_then(|a| a.workloads.iter().find(|x| x.name() == w.name()))
+                .and_then(|x| x.headline_time())
+                .map_or_else(|| "–".to_string(), |(_, t)| t.to_string());
+            Some(view! {
+                <tr><td>{w.name().to_string()}</td><td>{what}</td><td>{now.to_string()}</td><td>{fitted}</td></tr>
+            })
+        })
+        .collect_view()
+}
