@@ -10,7 +10,7 @@ use engine::{Calibration, CalibrationSource, Report};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
-/// Where a calibration comes from, in a sentence.
+/// Where a calibration comes from, in words: "the defaults, each from its published source".
 pub fn calibration_source(c: &Calibration) -> String {
     let fitted = |f: &engine::Fitted| {
         let numbers: Vec<String> = f.baselines.iter().map(|n| format!("#{n}")).collect();
@@ -22,14 +22,10 @@ pub fn calibration_source(c: &Calibration) -> String {
         )
     };
     match c.source() {
-        CalibrationSource::Defaults => {
-            "Calibration: the defaults, each from its published source.".into()
-        }
-        CalibrationSource::TypedIn => "Calibration: values typed in.".into(),
-        CalibrationSource::Fitted(f) => format!("Calibration: {}.", fitted(f)),
-        CalibrationSource::FittedThenChanged(f) => {
-            format!("Calibration: {}, then changed by hand.", fitted(f))
-        }
+        CalibrationSource::Defaults => "the defaults, each from its published source".into(),
+        CalibrationSource::TypedIn => "values typed in".into(),
+        CalibrationSource::Fitted(f) => fitted(f),
+        CalibrationSource::FittedThenChanged(f) => format!("{}, then changed by hand", fitted(f)),
     }
 }
 
@@ -73,7 +69,7 @@ pub fn calibration_page(
                 <a href=format!("/d/{id}")>"Back to the design"</a>
                 " · " <a href=format!("/d/{id}/baselines")>"Baselines"</a>
             </p>
-            <p id="calibration-source">{format!("Revision {}: {}", head.latest_revision, calibration_source(calibration))}</p>
+            <p id="calibration-source">{format!("Revision {}'s calibration: {}.", head.latest_revision, calibration_source(calibration))}</p>
             <p class="help">"The fit finds the fabric's achievable share of line rate and its network-hop latency that make the design's predictions meet the bus bandwidth each baseline measured, at every message size of every run across nodes."</p>
             {none}
             <ul>{links}</ul>
@@ -110,12 +106,17 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
     };
     let q = &fit.quality;
     let quality = format!(
-        "On the {} sizes used: mean error {:.1} %, bias {:+.1} %, worst {:+.1} % at {} B on {} ranks.",
-        fit.points, q.mape_percent, q.bias_percent, q.worst.error_percent, q.worst.bytes, q.worst.ranks
+        "On the {} sizes used: mean error {:.1} %, bias {:+.1} %, worst {:+.1} % at {} on {} ranks.",
+        fit.points,
+        q.mape_percent,
+        q.bias_percent,
+        q.worst.error_percent,
+        engine::nccl_tests::size_label(q.worst.bytes),
+        q.worst.ranks
     );
     let held = match &fit.held_out {
         Some(h) => format!(
-            "Fitted without {}, it predicts that run with a mean error of {:.1} % (bias {:+.1} %).",
+            "Fitted without {}, it predicts what it was fitted without with a mean error of {:.1} % (bias {:+.1} %).",
             h.held_out, h.quality.mape_percent, h.quality.bias_percent
         ),
         None => "Too few runs to hold one out and test the fit on it.".into(),

@@ -71,7 +71,7 @@ pub fn design_page(
             <section class="panel inputs" aria-labelledby="design-title">
                 <h1 id="design-title">{title.clone()}</h1>
                 <p class="meta">{meta}</p>
-                <p class="meta" id="calibration-source">{super::calibration::calibration_source(&spec.calibration)}</p>
+                <p class="meta" id="calibration-source">{format!("Calibration: {}.", super::calibration::calibration_source(&spec.calibration))}</p>
                 {note}
                 {newer}
                 {stale}
