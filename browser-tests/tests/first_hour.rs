@@ -280,12 +280,15 @@ async fn no_field_path_catalog_key_or_code_name_shows_on_the_planner_design_repo
 }
 
 /// all_reduce_perf output of 128 ranks whose launcher printed only the first rank line.
-fn one_rank_line_log() -> String {
+/// An all_reduce_perf log over 128 ranks that prints one rank line, its bus bandwidth `scale`
+/// times a healthy run's.
+fn one_rank_line_log(scale: f64) -> String {
     let mut text = String::from(
         "# Collective test starting: all_reduce_perf\n#  Rank  0 Group  0 Pid 4000 on node00 device  0 [0x18] NVIDIA H100 80GB HBM3\n",
     );
     let factor = 2.0 * 127.0 / 128.0;
     for (size, busbw) in [(16u64 << 20, 180.0), (512 << 20, 320.0), (1 << 30, 340.0)] {
+        let busbw = busbw * scale;
         let algbw: f64 = busbw / factor;
         let time = size as f64 / (algbw * 1e9) * 1e6;
         text.push_str(&format!(
@@ -297,7 +300,9 @@ fn one_rank_line_log() -> String {
 }
 
 #[tokio::test]
-async fn a_baseline_whose_log_lists_one_rank_gets_a_verdict_with_the_ranks_and_nodes_stated() {
+/// Two baselines pasted, then fitted and applied as the next revision: the design's
+/// calibration says where it came from, and its figures move.
+async fn baselines_pasted_get_verdicts_and_fitted_become_the_next_revision() {
     let server = Server::start().await;
     let spec = serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
     let created = server.create(&spec).await;
@@ -311,7 +316,7 @@ async fn a_baseline_whose_log_lists_one_rank_gets_a_verdict_with_the_ranks_and_n
         .await;
     browser.type_into("#baseline-label", "one rank line").await;
     browser
-        .type_into("#baseline-output", &one_rank_line_log())
+        .type_into("#baseline-output", &one_rank_line_log(1.0))
         .await;
     browser.type_into("#baseline-ranks", "128").await;
     browser.type_into("#baseline-nodes", "16").await;
@@ -337,6 +342,43 @@ async fn a_baseline_whose_log_lists_one_rank_gets_a_verdict_with_the_ranks_and_n
     let mut distinct = labels.clone();
     distinct.dedup();
     assert_eq!(distinct, labels, "{labels:?}");
+    // A second run, a quarter slower, then the fit of both, applied.
+    browser.type_into("#baseline-label", "after the move").await;
+    browser
+        .type_into("#baseline-output", &one_rank_line_log(0.75))
+        .await;
+    browser.type_into("#baseline-ranks", "128").await;
+    browser.type_into("#baseline-nodes", "16").await;
+    browser.click("#baseline-submit").await;
+    browser
+        .wait_for_text("#baseline-2-verdict", |t| !t.is_empty())
+        .await;
+    browser.goto(&server.url(&format!("/d/{id}"))).await;
+    let slowdown_before = browser.text("#headline-slowdown").await;
+    assert!(browser
+        .text("#calibration-source")
+        .await
+        .contains("the defaults"));
+    browser.click("#design-calibration").await;
+    browser.click(".fit-fabric").await;
+    let fitted = browser
+        .wait_for_text("#fit-quality", |t| !t.is_empty())
+        .await;
+    assert!(fitted.starts_with("On the "), "{fitted}");
+    browser.click("#apply-fit button").await;
+    let source = browser
+        .wait_for_text("#calibration-source", |t| t.contains("fitted"))
+        .await;
+    assert!(
+        source.contains("to baselines #1, #2 of fabric compute"),
+        "{source}"
+    );
+    assert!(visible_text(&browser).await.contains("Revision 2 of 2"));
+    let slowdown_after = browser.text("#headline-slowdown").await;
+    assert_ne!(
+        slowdown_after, slowdown_before,
+        "the fitted calibration moves the figures"
+    );
     browser.close().await;
 }
 
