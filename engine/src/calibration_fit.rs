@@ -472,5 +472,8 @@ fn held_out(model: &Model, points: &[Point], sizes: &[u64], latency: bool) -> Op
     })
 }
 
+mod drift;
+pub use drift::{drift, Departure, Drift, DriftPoint, MOST_BASELINES, NOISE};
+
 #[cfg(test)]
 mod tests;

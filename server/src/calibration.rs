@@ -64,8 +64,14 @@ fn fabrics_measured(spec: &DesignSpec, baselines: &[StoredBaseline]) -> Vec<Stri
 
 /// The fit of `fabric` of `spec` to its `baselines`, with the design's report before and after.
 fn fitting(spec: &DesignSpec, fabric: &str, baselines: &[StoredBaseline]) -> Fitting {
-    let mine: Vec<&StoredBaseline> = baselines.iter().filter(|b| b.fabric == fabric).collect();
+    // Oldest first: the drift reads them in the order they were measured.
+    let mut mine: Vec<&StoredBaseline> = baselines.iter().filter(|b| b.fabric == fabric).collect();
+    mine.sort_by(|a, b| (&a.measured_on, a.number).cmp(&(&b.measured_on, b.number)));
     let numbers: Vec<u32> = mine.iter().map(|b| b.number).collect();
+    let measured: Vec<(u32, String, String)> = mine
+        .iter()
+        .map(|b| (b.number, b.measured_on.clone(), b.label.clone()))
+        .collect();
     let before = engine::evaluate(spec).ok();
     let runs: Result<Vec<engine::nccl_tests::Run>, String> = mine
         .iter()
@@ -74,18 +80,24 @@ fn fitting(spec: &DesignSpec, fabric: &str, baselines: &[StoredBaseline]) -> Fit
                 .map_err(|e| format!("baseline #{}: nccl-tests output, {e}", b.number))
         })
         .collect();
-    let fit = runs.and_then(|runs| {
-        let read: Vec<engine::calibration_fit::Baseline> = runs
-            .iter()
-            .zip(&mine)
-            .map(|(run, b)| engine::calibration_fit::Baseline {
-                run,
-                stated: b.stated,
-                algorithm: None,
-            })
-            .collect();
-        engine::calibration_fit::fit(spec, fabric, &read)
-    });
+    let (fit, drift) = match runs {
+        Err(why) => (Err(why), None),
+        Ok(runs) => {
+            let read: Vec<engine::calibration_fit::Baseline> = runs
+                .iter()
+                .zip(&mine)
+                .map(|(run, b)| engine::calibration_fit::Baseline {
+                    run,
+                    stated: b.stated,
+                    algorithm: None,
+                })
+                .collect();
+            (
+                engine::calibration_fit::fit(spec, fabric, &read),
+                Some(engine::calibration_fit::drift(spec, fabric, &read)),
+            )
+        }
+    };
     let after = fit.as_ref().ok().and_then(|fit| {
         let applied = applied(spec, fit, &numbers);
         engine::evaluate(&applied).ok()
@@ -93,6 +105,8 @@ fn fitting(spec: &DesignSpec, fabric: &str, baselines: &[StoredBaseline]) -> Fit
     Fitting {
         fabric: fabric.to_string(),
         baselines: numbers,
+        measured,
+        drift,
         fit,
         before,
         after,

@@ -5,7 +5,7 @@
 
 use super::document::{document, Page};
 use crate::store::DesignHead;
-use engine::calibration_fit::Fit;
+use engine::calibration_fit::{Drift, Fit};
 use engine::{Calibration, CalibrationSource, Report};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
@@ -32,8 +32,12 @@ pub fn calibration_source(c: &Calibration) -> String {
 /// A fit of one fabric of the design's newest revision.
 pub struct Fitting {
     pub fabric: String,
-    /// The baselines read, by number.
+    /// The baselines read, by number, oldest first.
     pub baselines: Vec<u32>,
+    /// Each baseline's number, the day it was measured and its label, in the same order.
+    pub measured: Vec<(u32, String, String)>,
+    /// Each baseline fitted on its own, and whether the newest departs from the others.
+    pub drift: Option<Drift>,
     /// The fit, or why the baselines cannot determine one.
     pub fit: Result<Fit, String>,
     /// The newest revision's report, and the same design with the fit applied.
@@ -87,12 +91,14 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
         f.fabric,
         numbers.join(", ")
     );
+    let over_time = f.drift.as_ref().map(|d| drift_view(d, &f.measured));
     let fit = match &f.fit {
         Err(why) => {
             return view! {
                 <section class="panel" aria-labelledby="fit-heading">
                     <h2 id="fit-heading">{heading}</h2>
                     <p class="save-error" id="fit-refused">{format!("No fit: {why}")}</p>
+                    {over_time}
                 </section>
             }
             .into_any()
@@ -155,9 +161,39 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
                 <tbody>{rows}</tbody>
             </table>
             {apply}
+            {over_time}
         </section>
     }
     .into_any()
+}
+
+/// Each baseline fitted on its own, oldest first, and the finding when the newest departs.
+fn drift_view(d: &Drift, measured: &[(u32, String, String)]) -> impl IntoView {
+    let rows = d
+        .points
+        .iter()
+        .filter_map(|p| {
+            let (number, on, label) = measured.get(p.index)?;
+            let fitted = match (p.efficiency, &p.not_fitted) {
+                (Some(e), _) => format!("{e:.3}"),
+                (None, Some(why)) => format!("not fitted: {why}"),
+                (None, None) => "–".into(),
+            };
+            Some(view! { <tr><td>{format!("#{number}")}</td><td>{on.clone()}</td><td>{label.clone()}</td><td>{fitted}</td></tr> })
+        })
+        .collect_view();
+    let finding = d.departure.as_ref().map(|x| {
+        view! { <p class="verdict flagged" id="fit-drift" role="alert">{x.message.clone()}</p> }
+    });
+    view! {
+        <h3>"Over time"</h3>
+        {finding}
+        <table class="data" id="fit-over-time">
+            <caption>"Each baseline fitted on its own, oldest first"</caption>
+            <thead><tr><th>"Baseline"</th><th>"Measured on"</th><th>"Label"</th><th>"Efficiency"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
 }
 
 /// A row per workload: its headline time now and with the fit applied.

@@ -230,3 +230,45 @@ fn what_the_data_cannot_determine_is_refused_with_the_reason() {
     let refused = fit(&spec, "nowhere", &baselines(&large)).unwrap_err();
     assert!(refused.contains("no fabric named"), "{refused}");
 }
+
+/// Baselines over time: three runs of a fabric at 90 % efficiency agree, and a fourth at 70 %
+/// departs from them by more than they spread, with a message saying what that looks like; a
+/// fourth at 90 % does not.
+#[test]
+fn a_newest_baseline_that_departs_from_the_ones_before_it_is_found() {
+    let spec = design();
+    let at = |efficiency: f64| {
+        let mut built = design();
+        built.calibration.infiniband_efficiency = efficiency;
+        measured_as(&built, 16, &sweep())
+    };
+    let healthy = [at(0.90), at(0.905), at(0.895)];
+    let mut runs: Vec<Run> = healthy.to_vec();
+    runs.push(at(0.70));
+    let d = super::drift(&spec, "compute", &baselines(&runs));
+    assert_eq!(d.points.len(), 4);
+    assert!(d.points.iter().all(|p| p.efficiency.is_some()), "{d:?}");
+    assert!(
+        (d.points[0].efficiency.unwrap() - 0.90).abs() < 0.01,
+        "{d:?}"
+    );
+    let departure = d.departure.expect("the 70 % run departs");
+    assert!((departure.latest - 0.70).abs() < 0.01);
+    assert!((departure.earlier_mean - 0.90).abs() < 0.01);
+    assert!(
+        departure.message.contains("slowed down"),
+        "{}",
+        departure.message
+    );
+    let mut runs: Vec<Run> = healthy.to_vec();
+    runs.push(at(0.90));
+    assert_eq!(
+        super::drift(&spec, "compute", &baselines(&runs)).departure,
+        None
+    );
+    // Two runs are too few to tell a spread from a change.
+    assert_eq!(
+        super::drift(&spec, "compute", &baselines(&runs[..2])).departure,
+        None
+    );
+}

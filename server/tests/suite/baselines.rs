@@ -446,5 +446,28 @@ async fn baselines_fitted_become_the_next_revision_s_calibration() {
     );
     let (_, first) = server.page(&format!("/d/{}/r/1", design.id)).await;
     assert!(text_of(&first, "calibration-source").contains("the defaults"));
+    // Over time: two more runs, the newest a third slower than the three before it.
+    for (label, date, busbw) in [
+        ("third", "2026-12-02", 302.0),
+        ("after the move", "2026-12-03", 200.0),
+    ] {
+        let response = post(
+            &server,
+            &design.id,
+            Some(&design.cookie),
+            form(label, date, &all_reduce_output(busbw)),
+        )
+        .await;
+        assert_eq!(response.status(), 303);
+    }
+    let (status, page) = server
+        .page(&format!("/d/{}/calibration?fabric=compute", design.id))
+        .await;
+    assert_eq!(status, 200);
+    let over_time = &page[page.find(r#"id="fit-over-time""#).unwrap()..];
+    let rows = ["#1", "#2", "#3", "#4"].map(|n| over_time.find(&format!(">{n}<")).unwrap());
+    assert!(rows.windows(2).all(|w| w[0] < w[1]), "oldest first");
+    let drift = text_of(&page, "fit-drift");
+    assert!(drift.contains("slowed down"), "{drift}");
     server.stop().await;
 }

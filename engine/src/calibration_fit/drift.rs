@@ -1,0 +1,87 @@
+//! A fabric's fit over time: each baseline fitted on its own, oldest first, and whether the
+//! newest departs from the ones before it by more than they spread among themselves, which is
+//! what a degraded cable or transceiver, a changed NCCL version or new firmware looks like.
+
+use super::{fit, Baseline};
+use crate::spec::DesignSpec;
+use serde::{Deserialize, Serialize};
+
+/// The most recent baselines read: each is fitted on its own.
+pub const MOST_BASELINES: usize = 24;
+
+/// Run-to-run spread of nccl-tests on a healthy fabric, as a share of the bus bandwidth, below
+/// which two runs count as the same even when the earlier ones agree exactly (estimate: repeated
+/// all_reduce_perf runs differ by a few percent).
+pub const NOISE: f64 = 0.03;
+
+/// One baseline fitted on its own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DriftPoint {
+    /// Its place among the baselines given, from 0.
+    pub index: usize,
+    /// Its fitted efficiency; `None` where it fits nothing on its own, with the reason.
+    pub efficiency: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_fitted: Option<String>,
+}
+
+/// The newest baseline against the ones before it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Departure {
+    pub latest: f64,
+    /// Mean and sample standard deviation of the earlier baselines' efficiencies.
+    pub earlier_mean: f64,
+    pub earlier_spread: f64,
+    pub message: String,
+}
+
+/// The fit over time of a fabric's baselines (oldest first).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Drift {
+    pub points: Vec<DriftPoint>,
+    /// Set when the newest departs from the earlier ones by more than their spread (at least
+    /// [`NOISE`] of their mean); needs two earlier baselines that fit.
+    pub departure: Option<Departure>,
+}
+
+/// Each of the last [`MOST_BASELINES`] of `baselines` (oldest first) fitted on its own to
+/// fabric `fabric` of `spec`, and whether the newest departs from the others.
+pub fn drift(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Drift {
+    let from = baselines.len().saturating_sub(MOST_BASELINES);
+    let points: Vec<DriftPoint> = baselines[from..]
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let alone = fit(spec, fabric, std::slice::from_ref(b));
+            DriftPoint {
+                index: from + i,
+                efficiency: alone.as_ref().ok().map(|f| f.efficiency),
+                not_fitted: alone.err(),
+            }
+        })
+        .collect();
+    let departure = points.split_last().and_then(|(last, earlier)| {
+        let latest = last.efficiency?;
+        let earlier: Vec<f64> = earlier.iter().filter_map(|p| p.efficiency).collect();
+        if earlier.len() < 2 {
+            return None;
+        }
+        let n = earlier.len() as f64;
+        let mean = earlier.iter().sum::<f64>() / n;
+        let spread = (earlier.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        ((latest - mean).abs() > spread.max(NOISE * mean)).then(|| Departure {
+            latest,
+            earlier_mean: mean,
+            earlier_spread: spread,
+            message: format!(
+                "The newest baseline fits an efficiency of {latest:.3} against {mean:.3} ± {spread:.3} for the {} before it: the fabric {} since. A degraded cable or transceiver, a changed NCCL version or new firmware looks like this: run it again, and read the link counters of the rails it ran on.",
+                earlier.len(),
+                if latest < mean { "slowed down" } else { "sped up" }
+            ),
+        })
+    });
+    Drift { points, departure }
+}
