@@ -55,6 +55,10 @@ pub struct Fit {
     pub quality: Quality,
     /// Fitted on part of the points, its error on the rest; `None` where too few remain.
     pub held_out: Option<HeldOut>,
+    /// With several rank counts, the reverse: fitted without the smallest, its error on it
+    /// (a fit on few ranks can miss many, and the other way round).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_out_smallest: Option<HeldOut>,
 }
 
 impl Fit {
@@ -201,7 +205,8 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     let bounded =
         higher.efficiency > best.efficiency && moved(best, higher, largest) < UNSEEN / 4.0;
     let quality = quality(&points, &model.predict(best, &points));
-    let held_out = held_out(&model, &points, &sizes, latency_seen);
+    let held_out = held_out(&model, &points, &sizes, latency_seen, Extreme::Largest);
+    let held_out_smallest = held_out_smallest(&model, &points, latency_seen);
     let c = &spec.calibration;
     Ok(Fit {
         fabric: fabric.to_string(),
@@ -227,6 +232,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
         points: points.len(),
         quality,
         held_out,
+        held_out_smallest,
     })
 }
 
@@ -442,18 +448,43 @@ fn quality(points: &[Point], predicted: &[f64]) -> Quality {
 /// Fitted on part of `points`, the error on the rest: the largest rank count held out where
 /// the baselines have several (can the fit extrapolate to more ranks?), else every other
 /// message size.
-fn held_out(model: &Model, points: &[Point], sizes: &[u64], latency: bool) -> Option<HeldOut> {
-    let most = points.iter().map(|p| p.ranks).max()?;
-    let several_ranks = points.iter().any(|p| p.ranks != most);
+/// Which rank count a held-out test leaves out.
+#[derive(Clone, Copy)]
+enum Extreme {
+    Largest,
+    Smallest,
+}
+
+/// With several rank counts, the fit without the smallest tested on it.
+fn held_out_smallest(model: &Model, points: &[Point], latency: bool) -> Option<HeldOut> {
+    let least = points.iter().map(|p| p.ranks).min()?;
+    if points.iter().all(|p| p.ranks == least) {
+        return None;
+    }
+    held_out(model, points, &[], latency, Extreme::Smallest)
+}
+
+fn held_out(
+    model: &Model,
+    points: &[Point],
+    sizes: &[u64],
+    latency: bool,
+    extreme: Extreme,
+) -> Option<HeldOut> {
+    let ranks = match extreme {
+        Extreme::Largest => points.iter().map(|p| p.ranks).max()?,
+        Extreme::Smallest => points.iter().map(|p| p.ranks).min()?,
+    };
+    let several_ranks = points.iter().any(|p| p.ranks != ranks);
     let odd: Vec<u64> = sizes.iter().skip(1).step_by(2).copied().collect();
-    let label = if several_ranks {
-        format!("the largest rank count, {most}")
-    } else {
-        "every other message size".to_string()
+    let label = match (several_ranks, extreme) {
+        (true, Extreme::Largest) => format!("the largest rank count, {ranks}"),
+        (true, Extreme::Smallest) => format!("the smallest rank count, {ranks}"),
+        (false, _) => "every other message size".to_string(),
     };
     let test = |p: &Point| {
         if several_ranks {
-            p.ranks == most
+            p.ranks == ranks
         } else {
             odd.contains(&p.bytes)
         }

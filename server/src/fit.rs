@@ -96,7 +96,7 @@ fn summary(fit: &engine::calibration_fit::Fit) -> String {
         q.worst.bytes,
         q.worst.ranks
     );
-    if let Some(h) = &fit.held_out {
+    for h in fit.held_out.iter().chain(&fit.held_out_smallest) {
         let _ = writeln!(
             out,
             "fitted without {}: MAPE {:.1} %, bias {:+.1} % on it",

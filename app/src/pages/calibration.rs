@@ -120,12 +120,20 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
         engine::nccl_tests::size_label(q.worst.bytes),
         q.worst.ranks
     );
-    let held = match &fit.held_out {
-        Some(h) => format!(
-            "Fitted without {}, it predicts what it was fitted without with a mean error of {:.1} % (bias {:+.1} %).",
-            h.held_out, h.quality.mape_percent, h.quality.bias_percent
-        ),
-        None => "Too few runs to hold one out and test the fit on it.".into(),
+    let held = if fit.held_out.is_none() {
+        "Too few runs to hold one out and test the fit on it.".to_string()
+    } else {
+        fit.held_out
+            .iter()
+            .chain(&fit.held_out_smallest)
+            .map(|h| {
+                format!(
+                    "Fitted without {}, it predicts it with a mean error of {:.1} % (bias {:+.1} %).",
+                    h.held_out, h.quality.mape_percent, h.quality.bias_percent
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     let at_least = fit.efficiency_only_at_least.clone().map(|why| {
         view! { <p class="note">{format!("The efficiency is a lower bound: {why}")}</p> }

@@ -92,6 +92,10 @@ fn the_fit_recovers_the_calibration_the_measurements_were_made_with() {
     let held = fit.held_out.unwrap();
     assert_eq!(held.held_out, "the largest rank count, 128");
     assert!(held.quality.mape_percent < 2.0, "{:?}", held.quality);
+    // And the reverse: fitted on 8 and 16 nodes, tested on 2.
+    let reverse = fit.held_out_smallest.unwrap();
+    assert_eq!(reverse.held_out, "the smallest rank count, 16");
+    assert!(reverse.quality.mape_percent < 2.0, "{:?}", reverse.quality);
 }
 
 /// A fit applied to the design: its values are the calibration's, which says it was fitted from
