@@ -202,8 +202,10 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
         efficiency: (best.efficiency * 1.05).min(1.0),
         ..best
     };
-    let bounded =
-        higher.efficiency > best.efficiency && moved(best, higher, largest) < UNSEEN / 4.0;
+    // At line rate there is nothing above to bound.
+    let bounded = best.efficiency < 0.99
+        && higher.efficiency > best.efficiency
+        && moved(best, higher, largest) < UNSEEN / 4.0;
     let quality = quality(&points, &model.predict(best, &points));
     let held_out = held_out(&model, &points, &sizes, latency_seen, Extreme::Largest);
     let held_out_smallest = held_out_smallest(&model, &points, latency_seen);
