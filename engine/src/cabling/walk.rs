@@ -184,14 +184,20 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
         for l in 0..plan.leaves {
             // 2-tier: uplink j goes to spine j mod spines, port l × per spine + j ÷ spines.
             let (mut round_robin, mut round) = (0u32, 0u32);
+            // By rail: uplink j goes to spine j mod pod spines of the leaf's pod, port
+            // (its place in the pod) × links per spine + j ÷ pod spines.
             let (rail, block) = (l / leaves_per_rail, l % leaves_per_rail);
-            let rail_pod = rail * pods_per_rail + block / per_pod;
+            let first_spine = (rail * pods_per_rail + block / per_pod) * pod_spines;
+            let first_port = (block % per_pod) * links_per_spine;
             for j in 0..up {
                 let (spine, spine_port) = if by_rail {
-                    (
-                        rail_pod * pod_spines + j % pod_spines,
-                        (block % per_pod) * links_per_spine + j / pod_spines,
-                    )
+                    let at = (first_spine + round_robin, first_port + round);
+                    round_robin += 1;
+                    if round_robin == pod_spines {
+                        round_robin = 0;
+                        round += 1;
+                    }
+                    at
                 } else if three_tier {
                     (pod * up + j, in_pod)
                 } else {

@@ -8,8 +8,8 @@
 //!   cores always stand in the network row;
 //! - network racks fill top down until the next switch would not fit the rack's height or its
 //!   power budget (and, air-cooled, the air limit), then the next rack opens; spread (the
-//!   default), a group's switches go to its racks in turn, at least two racks where a tier has
-//!   two switches there, so that no rack holds a whole tier.
+//!   default), each tier's switches in a group go in blocks to the group's racks, at least two
+//!   racks where a tier has two switches there, so that no rack holds a whole tier.
 
 use crate::cabling::Role;
 use crate::catalog::{chassis, switch};
@@ -334,8 +334,9 @@ impl Network<'_> {
 
     /// Fills network racks with `group` from `position` of `row` on; the network row (`wrap`)
     /// starts another row after [`NETWORK_ROW_RACKS`]. Packed, each rack takes switches until
-    /// the next would not fit; spread, the group's switches go to its racks in turn, at least
-    /// two racks where a tier has two switches in the group, so that no rack holds a whole tier.
+    /// the next would not fit; spread, each tier's switches in the group go in blocks to its
+    /// racks, at least two racks where a tier has two switches in the group, so that no rack
+    /// holds a whole tier.
     /// Returns the last row used.
     fn fill(
         &mut self,
@@ -375,6 +376,25 @@ impl Network<'_> {
                     .max(if a_tier_of_two { 2 } else { 1 })
             }
         };
+        // Spread: each tier's switches in the group (a run of one fabric and role) in as many
+        // blocks as there are racks, one block to a rack: the first leaves in one rack, the
+        // next in the other, so that a rack holds a part of every tier and the cables of one
+        // rack's switches run together.
+        let mut turn_of = vec![0usize; group.len()];
+        if turns > 1 {
+            let mut start = 0;
+            while start < group.len() {
+                let tier = (group[start].fabric, group[start].role);
+                let run = group[start..]
+                    .iter()
+                    .take_while(|p| (p.fabric, p.role) == tier)
+                    .count();
+                for (p, turn) in turn_of[start..start + run].iter_mut().enumerate() {
+                    *turn = p * turns / run;
+                }
+                start += run;
+            }
+        }
         // The group's racks, each with the power it holds.
         let mut held: Vec<(usize, f64)> = Vec::new();
         for (i, p) in group.iter().enumerate() {
@@ -386,8 +406,8 @@ impl Network<'_> {
                 // Packed: the last rack opened.
                 held.len().checked_sub(1).filter(|&k| room(racks, &held, k))
             } else {
-                // Spread: the next rack in turn, else any of the group's with room.
-                let turn = i % turns;
+                // Spread: the tier's rack for this block, else any of the group's with room.
+                let turn = turn_of[i];
                 while held.len() <= turn {
                     held.push(open(racks, &mut row, position));
                 }
