@@ -8,9 +8,7 @@ use app::costs::WRITES;
 use app::ownership::key_for;
 use app::pages::baselines::{baselines_page, BaselineForm, ShownBaseline};
 use app::pages::document::message;
-use app::store::{
-    AddOutcome, DesignHead, DesignId, NewBaseline, Store, StoreError, StoredBaseline,
-};
+use app::store::{AddOutcome, DesignId, NewBaseline, Store, StoreError, StoredBaseline};
 use axum::extract::{Multipart, Path, State};
 use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -24,26 +22,6 @@ pub fn routes(store: Store) -> Router {
     Router::new()
         .route("/d/{id}/baselines", get(show).post(add.layer(WRITES)))
         .with_state(store)
-}
-
-/// The design, its newest spec and whether this browser holds its key.
-async fn design(
-    store: &Store,
-    id: &str,
-    headers: &HeaderMap,
-) -> Result<(DesignId, DesignHead, DesignSpec, bool), PageError> {
-    let (design_id, head) = crate::revisions::design_head(store, id)
-        .await?
-        .ok_or(PageError::NotFound)?;
-    let latest = store
-        .revision(&design_id, None)
-        .await?
-        .ok_or(PageError::NotFound)?;
-    let editable = match key_for(headers, &design_id) {
-        Some(key) => store.holds_key(&design_id, &key).await?,
-        None => false,
-    };
-    Ok((design_id, head, latest.spec, editable))
 }
 
 /// Every baseline of the design, checked against the revision it was measured against.
@@ -80,7 +58,8 @@ fn fabric_names(spec: &DesignSpec) -> Vec<String> {
 }
 
 async fn show(State(store): State<Store>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
-    let (design_id, head, spec, editable) = design(&store, &id, &headers).await?;
+    let (design_id, head, spec, editable) =
+        crate::revisions::newest_for(&store, &id, &headers).await?;
     let baselines = shown(&store, &design_id).await?;
     let fabrics = fabric_names(&spec);
     let form = BaselineForm {
@@ -183,7 +162,8 @@ async fn add(
     headers: HeaderMap,
     multipart: Multipart,
 ) -> Answer {
-    let (design_id, head, spec, editable) = design(&store, &id, &headers).await?;
+    let (design_id, head, spec, editable) =
+        crate::revisions::newest_for(&store, &id, &headers).await?;
     let key = key_for(&headers, &design_id)
         .filter(|_| editable)
         .ok_or_else(not_yours)?;

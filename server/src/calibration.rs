@@ -10,7 +10,7 @@ use app::costs::{COMPUTES, WRITES};
 use app::ownership::key_for;
 use app::pages::calibration::{calibration_page, Fitting};
 use app::pages::document::message;
-use app::store::{check, DesignHead, DesignId, SaveError, Store, StoredBaseline};
+use app::store::{check, SaveError, Store, StoredBaseline};
 use axum::extract::{Form, Path, Query, State};
 use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -31,26 +31,6 @@ pub fn routes(store: Store) -> Router {
 #[derive(serde::Deserialize)]
 struct Asked {
     fabric: Option<String>,
-}
-
-/// The design, its newest spec, and whether this browser holds its key.
-async fn design(
-    store: &Store,
-    id: &str,
-    headers: &HeaderMap,
-) -> Result<(DesignId, DesignHead, DesignSpec, bool), PageError> {
-    let (design_id, head) = crate::revisions::design_head(store, id)
-        .await?
-        .ok_or(PageError::NotFound)?;
-    let latest = store
-        .revision(&design_id, None)
-        .await?
-        .ok_or(PageError::NotFound)?;
-    let editable = match key_for(headers, &design_id) {
-        Some(key) => store.holds_key(&design_id, &key).await?,
-        None => false,
-    };
-    Ok((design_id, head, latest.spec, editable))
 }
 
 /// The fabrics of `spec` that have a baseline, in the spec's order.
@@ -129,7 +109,8 @@ async fn show(
     Query(asked): Query<Asked>,
     headers: HeaderMap,
 ) -> Answer {
-    let (design_id, head, spec, editable) = design(&store, &id, &headers).await?;
+    let (design_id, head, spec, editable) =
+        crate::revisions::newest_for(&store, &id, &headers).await?;
     let baselines = store.baselines(&design_id).await?;
     let fabrics = fabrics_measured(&spec, &baselines);
     let fabric = asked.fabric.filter(|f| fabrics.contains(f));
@@ -173,7 +154,8 @@ async fn apply(
     headers: HeaderMap,
     Form(form): Form<ApplyForm>,
 ) -> Answer {
-    let (design_id, _, spec, editable) = design(&store, &id, &headers).await?;
+    let (design_id, _, spec, editable) =
+        crate::revisions::newest_for(&store, &id, &headers).await?;
     let refused = |status, reason: String| {
         PageError::Page(message(status, "The calibration was not applied", reason))
     };

@@ -62,3 +62,22 @@ pub(crate) async fn stored_revision(
         .await?
         .ok_or(PageError::NotFound)
 }
+
+/// The design an address's `id` names, its newest spec, and whether the request holds its edit
+/// key: what a page that may change the design needs.
+pub(crate) async fn newest_for(
+    store: &Store,
+    id: &str,
+    headers: &axum::http::HeaderMap,
+) -> Result<(DesignId, DesignHead, engine::DesignSpec, bool), PageError> {
+    let (design_id, head) = design_head(store, id).await?.ok_or(PageError::NotFound)?;
+    let latest = store
+        .revision(&design_id, None)
+        .await?
+        .ok_or(PageError::NotFound)?;
+    let editable = match app::ownership::key_for(headers, &design_id) {
+        Some(key) => store.holds_key(&design_id, &key).await?,
+        None => false,
+    };
+    Ok((design_id, head, latest.spec, editable))
+}

@@ -44,6 +44,18 @@ fn measured_as(spec: &DesignSpec, nodes: u32, sizes: &[u64]) -> Run {
     run
 }
 
+/// The design as if built with `efficiency` and network hops `latency_scale` times slower than
+/// the defaults.
+fn built_with(efficiency: f64, latency_scale: f64) -> DesignSpec {
+    let mut built = design();
+    let c = &mut built.calibration;
+    c.infiniband_efficiency = efficiency;
+    c.network_hop_latency_us *= latency_scale;
+    c.ll_network_hop_latency_us *= latency_scale;
+    c.ll128_network_hop_latency_us *= latency_scale;
+    built
+}
+
 /// 8 B to 8 GiB, doubling: what `nccl-tests -b 8 -e 8G -f 2` measures.
 fn sweep() -> Vec<u64> {
     (3..=33).map(|p| 1u64 << p).collect()
@@ -65,11 +77,7 @@ fn baselines(runs: &[Run]) -> Vec<Baseline<'_>> {
 /// too.
 #[test]
 fn the_fit_recovers_the_calibration_the_measurements_were_made_with() {
-    let mut built = design();
-    built.calibration.infiniband_efficiency = 0.80;
-    built.calibration.network_hop_latency_us *= 1.5;
-    built.calibration.ll_network_hop_latency_us *= 1.5;
-    built.calibration.ll128_network_hop_latency_us *= 1.5;
+    let built = built_with(0.80, 1.5);
     let runs: Vec<Run> = [2, 8, 16]
         .iter()
         .map(|&n| measured_as(&built, n, &sweep()))
@@ -108,11 +116,7 @@ fn a_fit_applied_is_the_design_s_calibration_and_says_where_it_came_from() {
         spec.calibration.source(),
         crate::spec::CalibrationSource::Defaults
     );
-    let mut built = design();
-    built.calibration.infiniband_efficiency = 0.80;
-    built.calibration.network_hop_latency_us *= 1.5;
-    built.calibration.ll_network_hop_latency_us *= 1.5;
-    built.calibration.ll128_network_hop_latency_us *= 1.5;
+    let built = built_with(0.80, 1.5);
     let runs: Vec<Run> = [2, 8, 16]
         .iter()
         .map(|&n| measured_as(&built, n, &sweep()))
@@ -241,11 +245,7 @@ fn what_the_data_cannot_determine_is_refused_with_the_reason() {
 #[test]
 fn a_newest_baseline_that_departs_from_the_ones_before_it_is_found() {
     let spec = design();
-    let at = |efficiency: f64| {
-        let mut built = design();
-        built.calibration.infiniband_efficiency = efficiency;
-        measured_as(&built, 16, &sweep())
-    };
+    let at = |efficiency: f64| measured_as(&built_with(efficiency, 1.0), 16, &sweep());
     let healthy = [at(0.90), at(0.905), at(0.895)];
     let mut runs: Vec<Run> = healthy.to_vec();
     runs.push(at(0.70));

@@ -155,6 +155,35 @@ fn lossless_ports(report: &Report) -> serde_json::Value {
     serde_json::Value::Object(out)
 }
 
+/// The files of `files` under `prefix` (`avd`) written to a folder of their own, and the
+/// checker `script` of `scripts/consumers` run on them with `expected` beside them as JSON.
+fn run_checker(
+    python: &Path,
+    script: &str,
+    prefix: &str,
+    files: &[(String, String)],
+    expected: &serde_json::Value,
+    what: &str,
+) -> std::process::Output {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let folder = scratch_folder(&format!("{prefix}-{what}"));
+    std::fs::create_dir_all(folder.join(prefix)).unwrap();
+    let under = format!("{prefix}/");
+    for (name, text) in files.iter().filter(|(name, _)| name.starts_with(&under)) {
+        std::fs::write(folder.join(name), text).unwrap();
+    }
+    let expected_path = folder.join("expected.json");
+    std::fs::write(&expected_path, expected.to_string()).unwrap();
+    let out = Command::new(python)
+        .arg(root.join("scripts/consumers").join(script))
+        .arg(folder.join(prefix))
+        .arg(&expected_path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&folder);
+    out
+}
+
 /// The AVD files of `files` read by pyavd (`scripts/consumers/avd_check.py` does the reading),
 /// holding every port of `lossless` to the lossless profile.
 fn pyavd_check(
@@ -163,22 +192,7 @@ fn pyavd_check(
     lossless: &serde_json::Value,
     what: &str,
 ) -> std::process::Output {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let folder = scratch_folder(&format!("avd-{what}"));
-    std::fs::create_dir_all(folder.join("avd")).unwrap();
-    for (name, text) in files.iter().filter(|(name, _)| name.starts_with("avd/")) {
-        std::fs::write(folder.join(name), text).unwrap();
-    }
-    let expected = folder.join("lossless-ports.json");
-    std::fs::write(&expected, lossless.to_string()).unwrap();
-    let out = Command::new(python)
-        .arg(root.join("scripts/consumers/avd_check.py"))
-        .arg(folder.join("avd"))
-        .arg(&expected)
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&folder);
-    out
+    run_checker(python, "avd_check.py", "avd", files, lossless, what)
 }
 
 /// pyavd validates every Ethernet fabric's AVD inputs against its schema, builds the fabric's
@@ -260,23 +274,7 @@ fn nvue_check(
     expected: &serde_json::Value,
     what: &str,
 ) -> std::process::Output {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let folder = scratch_folder(&format!("nvue-{what}"));
-    for (name, text) in files.iter().filter(|(name, _)| name.starts_with("nvue/")) {
-        let path = folder.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let ports = folder.join("ports.json");
-    std::fs::write(&ports, expected.to_string()).unwrap();
-    let out = Command::new(python)
-        .arg(root.join("scripts/consumers/nvue_check.py"))
-        .arg(folder.join("nvue"))
-        .arg(&ports)
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&folder);
-    out
+    run_checker(python, "nvue_check.py", "nvue", files, expected, what)
 }
 
 /// Every Spectrum switch of every example is configured as NVUE reads it: each file within NVUE's
