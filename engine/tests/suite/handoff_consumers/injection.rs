@@ -69,11 +69,9 @@ fn a_hostile_design_s_names_are_mapped_to_names_every_consumer_reads_as_names() 
 /// rendered EOS configuration has a user account (the inputs define none).
 #[test]
 fn pyavd_renders_no_user_from_a_hostile_title() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let python = root.join(".tools/pyavd/bin/python");
-    if !installed(&python) {
+    let Some(python) = pyavd_python() else {
         return;
-    }
+    };
     let (spec, report) = hostile_on(support::arista_switches);
     let files = bundle(&spec, &report);
     assert!(files.iter().any(|(name, _)| name.starts_with("avd/")));
@@ -88,11 +86,9 @@ fn pyavd_renders_no_user_from_a_hostile_title() {
 /// cabled port included, and no key or user comes from its text.
 #[test]
 fn nvue_reads_only_what_was_written_from_a_hostile_design() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let python = root.join(".tools/pyavd/bin/python");
-    if !installed(&python) {
+    let Some(python) = pyavd_python() else {
         return;
-    }
+    };
     let (spec, report) = hostile();
     let files = bundle(&spec, &report);
     let out = nvue_check(&python, &files, &nvue_ports(&report), "hostile");
@@ -127,11 +123,9 @@ fn slurmctld_sees_no_switch_a_fabric_name_adds() {
 /// and one of inventory, one list of one `set` per NVUE file.
 #[test]
 fn a_yaml_reader_sees_exactly_the_documents_written() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let python = root.join(".tools/pyavd/bin/python");
-    if !installed(&python) {
+    let Some(python) = pyavd_python() else {
         return;
-    }
+    };
     let (spec, report) = hostile();
     let mut files = bundle(&spec, &report);
     // The same design on Arista switches, for its AVD files.
@@ -152,7 +146,10 @@ fn a_yaml_reader_sees_exactly_the_documents_written() {
         paths.insert(path.display().to_string(), name.clone());
     }
     let out = Command::new(&python)
-        .arg(root.join("scripts/consumers/yaml_documents.py"))
+        .arg(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../scripts/consumers/yaml_documents.py"),
+        )
         .args(paths.keys())
         .output()
         .unwrap();

@@ -33,6 +33,14 @@ fn installed(program: &Path) -> bool {
     Command::new(program).arg("--version").output().is_ok() || missing(&program.display())
 }
 
+/// The Python of the pyavd environment `scripts/setup.sh` installs (with PyYAML), which runs
+/// the checkers of `scripts/consumers`; `None` when it is not installed.
+fn pyavd_python() -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join(".tools/pyavd/bin/python");
+    installed(&python).then_some(python)
+}
+
 /// `name` as found on PATH, else in /usr/sbin, where Debian puts ibnetdiscover and slurmctld
 /// and which a user's PATH may lack.
 fn sbin(name: &str) -> PathBuf {
@@ -201,11 +209,9 @@ fn pyavd_check(
 /// Ethernet fabrics are on NVIDIA switches, so each is checked on Arista ones.
 #[test]
 fn arista_pyavd_accepts_every_avd_fabric_and_configures_every_switch() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let python = root.join(".tools/pyavd/bin/python");
-    if !installed(&python) {
+    let Some(python) = pyavd_python() else {
         return;
-    }
+    };
     let mut checked = 0;
     for (example, json) in engine::examples::ALL {
         let (spec, report) = support::on_arista(json);
@@ -282,11 +288,9 @@ fn nvue_check(
 /// PFC watchdog on every RoCE port, BGP unnumbered on every fabric link.
 #[test]
 fn nvue_reads_every_spectrum_switch_s_configuration_with_every_cabled_port() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let python = root.join(".tools/pyavd/bin/python");
-    if !installed(&python) {
+    let Some(python) = pyavd_python() else {
         return;
-    }
+    };
     let mut checked = 0;
     for (example, json) in engine::examples::ALL {
         let spec = DesignSpec::from_json(json).unwrap();
@@ -307,11 +311,9 @@ fn nvue_reads_every_spectrum_switch_s_configuration_with_every_cabled_port() {
 /// watchdog, a cabled port left out.
 #[test]
 fn the_nvue_checker_refuses_a_file_nvue_would_not_take_or_that_leaves_a_port_out() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let python = root.join(".tools/pyavd/bin/python");
-    if !installed(&python) {
+    let Some(python) = pyavd_python() else {
         return;
-    }
+    };
     let spec = DesignSpec::from_json(engine::examples::HYBRID).unwrap();
     let report = evaluate(&spec).unwrap();
     let expected = nvue_ports(&report);
