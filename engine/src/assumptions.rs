@@ -185,12 +185,35 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         }
     }
     let k = &spec.calibration;
+    // A value fitted to the design's own baselines, and unchanged since, has the fit for its
+    // source.
+    let fitted = match k.source() {
+        crate::spec::CalibrationSource::Fitted(f) => Some(f),
+        _ => None,
+    };
+    let fit_source = fitted.map(|f| {
+        let numbers: Vec<String> = f.baselines.iter().map(|n| format!("#{n}")).collect();
+        format!(
+            "fitted on {} to this design's nccl-tests baselines {} of fabric {}",
+            f.on,
+            numbers.join(", "),
+            f.fabric
+        )
+    });
     let calibration = crate::spec::CALIBRATION_FIELDS.iter().map(|f| {
+        let was_fitted = fitted.is_some_and(|x| {
+            f.field == x.efficiency_field
+                || (f.field == "network_hop_latency_us" && x.network_hop_latency_us.is_some())
+        });
+        let (source, estimate) = match &fit_source {
+            Some(s) if was_fitted => (std::borrow::Cow::Owned(s.clone()), false),
+            _ => (std::borrow::Cow::Borrowed(f.source), f.estimate),
+        };
         (
             f.label,
             format!("{} {}", (f.get)(k), f.unit),
-            f.source,
-            f.estimate,
+            source,
+            estimate,
         )
     });
     const TUNING: &str = "NCCL src/graph/tuning.cc";
@@ -246,6 +269,11 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             false,
         ),
     ];
+    let protocols = protocols
+        .into_iter()
+        .map(|(what, value, source, estimate)| {
+            (what, value, std::borrow::Cow::Borrowed(source), estimate)
+        });
     for (what, value, source, estimate) in calibration.chain(protocols) {
         out.push(item(
             format!("Calibration: {what}"),

@@ -147,6 +147,15 @@ fn a_fit_applied_is_the_design_s_calibration_and_says_where_it_came_from() {
         ("compute", &[1, 2, 3][..], "2026-12-06")
     );
     assert!(applied.validate().is_ok());
+    // The report's assumptions give the fit as the source of the two values it set.
+    let from_the_fit = crate::assumptions(&applied)
+        .into_iter()
+        .filter(|a| {
+            a.source
+                == "fitted on 2026-12-06 to this design's nccl-tests baselines #1, #2, #3 of fabric compute"
+        })
+        .count();
+    assert_eq!(from_the_fit, 2);
     // Fitted again on the applied design, the same measurements change nothing.
     let again = super::fit(&applied, "compute", &baselines(&runs)).unwrap();
     assert!(
