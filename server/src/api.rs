@@ -19,15 +19,15 @@ use app::costs::{COMPUTES, WRITES};
 use app::error::AppError;
 use app::store::{check, DesignId, EditKey, SaveError, Store, StoreError, StoredRevision};
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::handler::Handler;
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{self, MethodRouter};
 use axum::{Json, Router};
 use bodies::{
-    BillDifferenceRequest, Created, Design, Links, Revision, RevisionList, SaveRequest, Saved,
-    SearchBody,
+    BillDifferenceRequest, CalibrationFit, Created, Design, Links, Revision, RevisionList,
+    SaveRequest, Saved, SearchBody,
 };
 use engine::search::SearchResult;
 use engine::{DesignSpec, Report, SpecErrors};
@@ -206,6 +206,26 @@ pub fn endpoints() -> Vec<Endpoint> {
                 edit_key: false,
             },
             handler: routing::get(report.layer(COMPUTES)),
+        },
+        Endpoint {
+            operation: Operation {
+                method: Method::GET,
+                path: "/api/designs/{id}/calibration",
+                id: "fitCalibration",
+                summary: "The newest revision's calibration of a fabric (`?fabric=`) fitted to \
+                    its nccl-tests baselines",
+                description: "The transport's efficiency and the network-hop latency that make \
+                    the design's predictions meet every baseline measured on the fabric, with \
+                    the fit's error on the sizes it used and on what it held out, and each \
+                    baseline fitted on its own, oldest first, with a departure when the newest \
+                    differs from the ones before it by more than they spread. Nothing is stored: \
+                    the design page's calibration form saves a fit as the next revision.",
+                request: None,
+                answer: (200, "The fit", schema::<CalibrationFit>),
+                refusals: &[404, 422, 429],
+                edit_key: false,
+            },
+            handler: routing::get(fit_calibration.layer(COMPUTES)),
         },
     ]
 }
@@ -474,6 +494,53 @@ async fn stored(store: &Store, id: &str, n: &str) -> Result<StoredRevision, Fail
 async fn revision(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
     let r = stored(&store, &id, &n).await?;
     Ok(Json(Revision::of(id, r)).into_response())
+}
+
+#[derive(serde::Deserialize)]
+struct FabricQuery {
+    fabric: Option<String>,
+}
+
+async fn fit_calibration(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    Query(asked): Query<FabricQuery>,
+) -> Answer {
+    let design_id = design_id(&id)?;
+    let latest = store
+        .revision(&design_id, None)
+        .await?
+        .ok_or_else(|| no_design(&id))?;
+    let fabric = asked.fabric.unwrap_or_default();
+    if !latest.spec.fabrics.iter().any(|f| f.name == fabric) {
+        return Err(Failure(AppError::Invalid(vec![engine::FieldError::new(
+            "fabric",
+            format!("the newest revision has no fabric named {fabric:?}"),
+        )])));
+    }
+    let baselines = store.baselines(&design_id).await?;
+    let spec = latest.spec;
+    let fitting = tokio::task::spawn_blocking(move || {
+        crate::calibration::fitting(&spec, &fabric, &baselines)
+    })
+    .await
+    .map_err(|_| {
+        Failure(AppError::Internal(
+            "the fit failed; nothing was changed".into(),
+        ))
+    })?;
+    let (fit, not_fitted) = match fitting.fit {
+        Ok(fit) => (Some(fit), None),
+        Err(why) => (None, Some(why)),
+    };
+    Ok(Json(CalibrationFit {
+        fabric: fitting.fabric,
+        baselines: fitting.baselines,
+        fit,
+        not_fitted,
+        drift: fitting.drift,
+    })
+    .into_response())
 }
 
 async fn report(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {

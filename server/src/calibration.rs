@@ -43,7 +43,7 @@ fn fabrics_measured(spec: &DesignSpec, baselines: &[StoredBaseline]) -> Vec<Stri
 }
 
 /// The fit of `fabric` of `spec` to its `baselines`, with the design's report before and after.
-fn fitting(spec: &DesignSpec, fabric: &str, baselines: &[StoredBaseline]) -> Fitting {
+pub(crate) fn fitting(spec: &DesignSpec, fabric: &str, baselines: &[StoredBaseline]) -> Fitting {
     // Oldest first: the drift reads them in the order they were measured.
     let mut mine: Vec<&StoredBaseline> = baselines.iter().filter(|b| b.fabric == fabric).collect();
     mine.sort_by(|a, b| (&a.measured_on, a.number).cmp(&(&b.measured_on, b.number)));

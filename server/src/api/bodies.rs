@@ -183,3 +183,19 @@ pub enum SearchBody {
     Request(Box<engine::search::SearchRequest>),
     Spec(engine::AnySpecVersion),
 }
+
+/// The newest revision's calibration of one fabric fitted to every baseline measured on it.
+#[derive(Serialize, JsonSchema)]
+pub struct CalibrationFit {
+    pub fabric: String,
+    /// The baselines read, by number, oldest first.
+    pub baselines: Vec<u32>,
+    /// The fit; absent where the baselines cannot determine one, with the reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fit: Option<engine::calibration_fit::Fit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_fitted: Option<String>,
+    /// Each baseline fitted on its own, and whether the newest departs from the ones before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drift: Option<engine::calibration_fit::Drift>,
+}

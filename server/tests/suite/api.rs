@@ -323,7 +323,7 @@ async fn every_operation_in_the_openapi_document_answers_as_its_schemas_say() {
     }
     assert_eq!(
         exchanges.len(),
-        20 + engine::examples::ALL.len(),
+        21 + engine::examples::ALL.len(),
         "{exchanges:#?}"
     );
     server.stop().await;

@@ -402,6 +402,22 @@ async fn baselines_fitted_become_the_next_revision_s_calibration() {
     );
     assert!(table("fit-headline").contains("step time"));
     assert!(page.contains("Make it revision 2"));
+    // The same fit as JSON, and a fabric the design does not have refused naming the field.
+    let api = |fabric: &str| {
+        client
+            .get(format!(
+                "{}/api/designs/{}/calibration?fabric={fabric}",
+                server.base, design.id
+            ))
+            .send()
+    };
+    let fit: Value = api("compute").await.unwrap().json().await.unwrap();
+    assert_eq!(fit["baselines"], serde_json::json!([1, 2]));
+    assert_eq!(fit["fit"]["efficiency_field"], "infiniband_efficiency");
+    assert_eq!(fit["drift"]["points"].as_array().unwrap().len(), 2);
+    let refused = api("nowhere").await.unwrap();
+    assert_eq!(refused.status(), 422);
+    assert!(refused.text().await.unwrap().contains("fabric"));
 
     let apply = |cookie: Option<String>| {
         let mut request = client
