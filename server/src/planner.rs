@@ -2,7 +2,8 @@
 //! opened to save revisions of it or to copy it, and a search's candidate. Each handler decides
 //! on the server what the planner opens, or answers with the page that says why there is
 //! nothing to open (with its status), and renders the planner around that start. The page
-//! carries the start to the browser, which hydrates from it without asking again.
+//! carries the start to the browser, which hydrates from it without asking again. The start
+//! pages, the same for every visitor, are rendered once and kept.
 
 use crate::respond::{Answer, PageError};
 use app::costs::COMPUTES;
@@ -15,18 +16,75 @@ use app::templates::{blank_design, first_design};
 use axum::body::Body;
 use axum::extract::{Path, Query, Request, State};
 use axum::handler::Handler;
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use engine::DesignSpec;
 use leptos::prelude::*;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 #[derive(Clone)]
 struct Planners {
     store: Store,
     options: LeptosOptions,
+    /// The start pages, by address, each rendered once.
+    starts: Arc<Mutex<HashMap<String, Arc<Kept>>>>,
+}
+
+/// A start page (`/`, `/new/<example>`) as rendered once: every visitor of a build gets the
+/// same page but for the nonce of its scripts, so it is kept with its body cut where the nonce
+/// stood and sent with a fresh one each time.
+struct Kept {
+    status: StatusCode,
+    headers: HeaderMap,
+    pieces: Vec<String>,
+}
+
+impl Kept {
+    /// `response` kept; `None` when it names no nonce or is not text.
+    async fn of(response: Response) -> Option<Kept> {
+        let (parts, body) = response.into_parts();
+        let policy = parts
+            .headers
+            .get(header::CONTENT_SECURITY_POLICY)?
+            .to_str()
+            .ok()?;
+        let nonce = policy
+            .split("'nonce-")
+            .nth(1)?
+            .split('\'')
+            .next()?
+            .to_string();
+        if nonce.len() < 16 {
+            return None;
+        }
+        let body = axum::body::to_bytes(body, 16 << 20).await.ok()?;
+        let text = String::from_utf8(body.to_vec()).ok()?;
+        let mut headers = parts.headers;
+        headers.remove(header::CONTENT_SECURITY_POLICY);
+        headers.remove(header::CONTENT_LENGTH);
+        Some(Kept {
+            status: parts.status,
+            headers,
+            pieces: text.split(nonce.as_str()).map(str::to_string).collect(),
+        })
+    }
+
+    /// The page with a fresh nonce in its scripts and its policy.
+    fn response(&self) -> Response {
+        let nonce = leptos::nonce::Nonce::new();
+        let mut response = Response::new(Body::from(self.pieces.join(&nonce)));
+        *response.status_mut() = self.status;
+        *response.headers_mut() = self.headers.clone();
+        if let Ok(value) = HeaderValue::from_str(&page_policy(&nonce)) {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_SECURITY_POLICY, value);
+        }
+        response
+    }
 }
 
 pub fn routes(store: Store, options: LeptosOptions) -> Router {
@@ -37,7 +95,11 @@ pub fn routes(store: Store, options: LeptosOptions) -> Router {
         .route("/d/{id}/duplicate", get(duplicate))
         // The candidate's design comes from running the search again.
         .route("/d/{id}/r/{n}/search/open", get(candidate.layer(COMPUTES)))
-        .with_state(Planners { store, options })
+        .with_state(Planners {
+            store,
+            options,
+            starts: Arc::default(),
+        })
 }
 
 impl Planners {
@@ -52,6 +114,45 @@ impl Planners {
             app::shell(options.clone())
         })(request)
         .await
+    }
+
+    /// The start page at `address` on `start`: rendered the first time, then kept.
+    async fn start_page(
+        &self,
+        address: &str,
+        start: PlannerStart,
+        request: Request<Body>,
+    ) -> Response {
+        let kept = self
+            .starts
+            .lock()
+            .ok()
+            .and_then(|s| s.get(address).cloned());
+        if let Some(kept) = kept {
+            return kept.response();
+        }
+        let rendered = self.render(start, request).await;
+        if !rendered.status().is_success() {
+            return rendered;
+        }
+        match Kept::of(rendered).await {
+            Some(kept) => {
+                let kept = Arc::new(kept);
+                if let Ok(mut starts) = self.starts.lock() {
+                    starts.insert(address.to_string(), kept.clone());
+                }
+                kept.response()
+            }
+            None => {
+                tracing::error!(address, "a start page could not be kept");
+                PageError::Page(message(
+                    500,
+                    "The page could not be shown",
+                    "The server could not write this page. Nothing was changed.".into(),
+                ))
+                .into_response()
+            }
+        }
     }
 
     /// Revision `revision` (the newest when absent) of design `id`.
@@ -100,7 +201,7 @@ fn set_page_policy() {
 /// `/`: the first design of a new user.
 async fn new_design(State(planners): State<Planners>, request: Request<Body>) -> Response {
     planners
-        .render(PlannerStart::new_design(first_design()), request)
+        .start_page("/", PlannerStart::new_design(first_design()), request)
         .await
 }
 
@@ -111,7 +212,9 @@ async fn start_from(
     request: Request<Body>,
 ) -> Answer {
     let start = PlannerStart::new_design(starting_point(&from)?);
-    Ok(planners.render(start, request).await)
+    Ok(planners
+        .start_page(&format!("/new/{from}"), start, request)
+        .await)
 }
 
 /// The spec of the starting point named `from`.

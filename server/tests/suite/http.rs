@@ -233,9 +233,22 @@ async fn responses_carry_a_content_security_policy_and_refuse_sniffing_and_frami
         policy.contains(&format!("'nonce-{nonce}'")),
         "{policy} / {nonce}"
     );
-    // Two pages, two nonces.
-    let other = header(&server.get("/").await, "content-security-policy");
+    // Two pages, two nonces: the start page is rendered once and kept, and each copy sent
+    // carries a nonce of its own, in its policy and in every script of it.
+    let second = server.get("/").await;
+    let other = header(&second, "content-security-policy");
     assert_ne!(other, policy);
+    let second_nonce = other
+        .split("'nonce-")
+        .nth(1)
+        .unwrap()
+        .split('\'')
+        .next()
+        .unwrap()
+        .to_string();
+    let second_html = second.text().await.unwrap();
+    assert!(!second_html.contains(nonce));
+    assert_eq!(second_html.replace(&second_nonce, nonce), html);
 
     // Server functions and files get the policy that allows nothing.
     let response = server.save(&json!({"schema_version": 2})).await;
