@@ -96,6 +96,7 @@ static LABELS: &[(&str, &str)] = &[
     ("floor.rack_width_m", "Rack width"),
     ("floor.tray_height_m", "Tray above the racks"),
     ("floor.slack_percent", "Slack on every cable"),
+    ("calibration.source", "Calibration from"),
     ("calibration.scale_up_efficiency", "Scale-up efficiency"),
     ("calibration.ll_base_latency_us", "LL protocol base latency"),
     (

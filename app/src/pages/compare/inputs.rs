@@ -71,11 +71,16 @@ fn flatten(spec: &DesignSpec) -> BTreeMap<String, serde_json::Value> {
             }
         }
     }
+    let mut value = serde_json::to_value(spec).unwrap_or_default();
+    // Where the calibration comes from is one input, in words, rather than the fit's record.
+    if let Some(calibration) = value.get_mut("calibration").and_then(|c| c.as_object_mut()) {
+        calibration.remove("fitted");
+    }
     let mut out = BTreeMap::new();
-    walk(
-        serde_json::to_value(spec).unwrap_or_default(),
-        String::new(),
-        &mut out,
+    walk(value, String::new(), &mut out);
+    out.insert(
+        "calibration.source".into(),
+        crate::pages::calibration::calibration_source(&spec.calibration).into(),
     );
     out
 }
@@ -216,6 +221,35 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// A fitted calibration compares as where it came from, in words, not as the fit's record.
+    #[test]
+    fn a_fitted_calibration_compares_as_where_it_came_from() {
+        let a = example(engine::examples::SEVENTY_B_TRAINING);
+        let mut b = a.clone();
+        b.calibration.infiniband_efficiency = 0.8;
+        b.calibration.fitted = Some(engine::Fitted {
+            fabric: "compute".into(),
+            baselines: vec![1, 2],
+            on: "2026-12-06".into(),
+            efficiency_field: "infiniband_efficiency".into(),
+            efficiency: 0.8,
+            network_hop_latency_us: None,
+        });
+        let rows = input_rows(&a, &b);
+        let source = rows.iter().find(|r| r.name == "Calibration from").unwrap();
+        assert_eq!(
+            source.a.as_deref(),
+            Some("the defaults, each from its published source")
+        );
+        assert_eq!(
+            source.b.as_deref(),
+            Some("fitted on 2026-12-06 to baselines #1, #2 of fabric compute")
+        );
+        assert!(rows
+            .iter()
+            .all(|r| !r.name.to_lowercase().contains("fitted")));
     }
 
     #[test]
