@@ -191,15 +191,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         crate::spec::CalibrationSource::Fitted(f) => Some(f),
         _ => None,
     };
-    let fit_source = fitted.map(|f| {
-        let numbers: Vec<String> = f.baselines.iter().map(|n| format!("#{n}")).collect();
-        format!(
-            "fitted on {} to this design's nccl-tests baselines {} of fabric {}",
-            f.on,
-            numbers.join(", "),
-            f.fabric
-        )
-    });
+    let fit_source = fitted.map(|f| format!("{} (this design's nccl-tests runs)", f.summary()));
     let calibration = crate::spec::CALIBRATION_FIELDS.iter().map(|f| {
         let was_fitted = fitted.is_some_and(|x| {
             f.field == x.efficiency_field

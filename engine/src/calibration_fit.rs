@@ -67,10 +67,11 @@ impl Fit {
     /// says where it came from.
     pub fn applied_to(&self, calibration: &Calibration, fitted: Fitted) -> Calibration {
         let mut c = calibration.clone();
-        match self.efficiency_field.as_str() {
-            "infiniband_efficiency" => c.infiniband_efficiency = self.efficiency,
-            "roce_efficiency" => c.roce_efficiency = self.efficiency,
-            _ => c.tcp_efficiency = self.efficiency,
+        if let Some(f) = crate::spec::CALIBRATION_FIELDS
+            .iter()
+            .find(|f| f.field == self.efficiency_field)
+        {
+            (f.set)(&mut c, self.efficiency);
         }
         if let Some(us) = self.network_hop_latency_us {
             let scale = us / self.network_hop_latency_before_us.max(1e-12);

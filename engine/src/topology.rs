@@ -294,14 +294,9 @@ fn three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
         node_leaf_links: d.endpoints,
         leaf_spine_links: leaves * up,
         spine_core_links: spines * agg_up,
-        capacity_endpoints: {
-            let pods_by_cores = if aggs_per_pod * agg_up == 0 {
-                k
-            } else {
-                ((u64::from(cores) * u64::from(k)) / (u64::from(aggs_per_pod) * u64::from(agg_up))).min(u64::from(k)) as u32
-            };
-            pods_by_cores.saturating_mul(leaves_per_pod).saturating_mul(down)
-        },
+        capacity_endpoints: pods_the_cores_take(cores, k, aggs_per_pod * agg_up)
+            .saturating_mul(leaves_per_pod)
+            .saturating_mul(down),
         layout_max_endpoints: 0,
         two_tier_exceeded: false,
         beyond_three_tiers: false,
@@ -337,12 +332,7 @@ fn rail_three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
     let leaves = rails * leaves_per_rail;
     // Endpoints the cores take without more of them: pods whose spines' uplinks they hold, each
     // of as many leaves as its spines' ports down take.
-    let pods_by_cores = if spines_per_pod * agg_up == 0 {
-        k
-    } else {
-        (u64::from(cores) * u64::from(k) / u64::from(spines_per_pod * agg_up)).min(u64::from(k))
-            as u32
-    };
+    let pods_by_cores = pods_the_cores_take(cores, k, spines_per_pod * agg_up);
     let leaves_a_pod_takes = (agg_down * spines_per_pod / up.max(1)).min(agg_down);
     Plan {
         layout: Layout::RailOptimizedThreeTier,
@@ -370,6 +360,15 @@ fn rail_three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
         two_tier_exceeded: false,
         beyond_three_tiers: false,
     }
+}
+
+/// Pods whose spines' uplinks (`pod_uplinks` each pod) `cores` switches of `k` ports take, at
+/// most `k`.
+fn pods_the_cores_take(cores: u32, k: u32, pod_uplinks: u32) -> u32 {
+    if pod_uplinks == 0 {
+        return k;
+    }
+    (u64::from(cores) * u64::from(k) / u64::from(pod_uplinks)).min(u64::from(k)) as u32
 }
 
 #[cfg(test)]

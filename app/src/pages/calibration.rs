@@ -12,20 +12,11 @@ use leptos::tachys::view::RenderHtml;
 
 /// Where a calibration comes from, in words: "the defaults, each from its published source".
 pub fn calibration_source(c: &Calibration) -> String {
-    let fitted = |f: &engine::Fitted| {
-        let numbers: Vec<String> = f.baselines.iter().map(|n| format!("#{n}")).collect();
-        format!(
-            "fitted on {} to baselines {} of fabric {}",
-            f.on,
-            numbers.join(", "),
-            f.fabric
-        )
-    };
     match c.source() {
         CalibrationSource::Defaults => "the defaults, each from its published source".into(),
         CalibrationSource::TypedIn => "values typed in".into(),
-        CalibrationSource::Fitted(f) => fitted(f),
-        CalibrationSource::FittedThenChanged(f) => format!("{}, then changed by hand", fitted(f)),
+        CalibrationSource::Fitted(f) => f.summary(),
+        CalibrationSource::FittedThenChanged(f) => format!("{}, then changed by hand", f.summary()),
     }
 }
 
@@ -85,11 +76,10 @@ pub fn calibration_page(
 }
 
 fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
-    let numbers: Vec<String> = f.baselines.iter().map(|n| format!("#{n}")).collect();
     let heading = format!(
         "Fabric {} fitted to baselines {}",
         f.fabric,
-        numbers.join(", ")
+        engine::numbered(&f.baselines)
     );
     let over_time = f.drift.as_ref().map(|d| drift_view(d, &f.measured));
     let fit = match &f.fit {

@@ -152,7 +152,7 @@ fn a_fit_applied_is_the_design_s_calibration_and_says_where_it_came_from() {
         .into_iter()
         .filter(|a| {
             a.source
-                == "fitted on 2026-12-06 to this design's nccl-tests baselines #1, #2, #3 of fabric compute"
+                == "fitted on 2026-12-06 to baselines #1, #2, #3 of fabric compute (this design's nccl-tests runs)"
         })
         .count();
     assert_eq!(from_the_fit, 2);

@@ -102,6 +102,25 @@ pub struct Fitted {
     pub network_hop_latency_us: Option<f64>,
 }
 
+impl Fitted {
+    /// Where the values came from, in words: "fitted on 2026-12-06 to baselines #1, #2 of
+    /// fabric compute".
+    pub fn summary(&self) -> String {
+        format!(
+            "fitted on {} to baselines {} of fabric {}",
+            self.on,
+            numbered(&self.baselines),
+            self.fabric
+        )
+    }
+}
+
+/// Baseline numbers as a list: "#1, #2".
+pub fn numbered(baselines: &[u32]) -> String {
+    let numbers: Vec<String> = baselines.iter().map(|n| format!("#{n}")).collect();
+    numbers.join(", ")
+}
+
 /// Where a design's calibration comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum CalibrationSource<'a> {
@@ -126,12 +145,11 @@ impl Calibration {
                 CalibrationSource::TypedIn
             };
         };
-        let efficiency = match fitted.efficiency_field.as_str() {
-            "infiniband_efficiency" => self.infiniband_efficiency,
-            "roce_efficiency" => self.roce_efficiency,
-            _ => self.tcp_efficiency,
-        };
-        let same = (efficiency - fitted.efficiency).abs() < 1e-9
+        let efficiency = super::CALIBRATION_FIELDS
+            .iter()
+            .find(|f| f.field == fitted.efficiency_field)
+            .map(|f| (f.get)(self));
+        let same = efficiency.is_some_and(|e| (e - fitted.efficiency).abs() < 1e-9)
             && fitted
                 .network_hop_latency_us
                 .is_none_or(|us| (us - self.network_hop_latency_us).abs() < 1e-9);

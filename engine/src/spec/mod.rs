@@ -17,7 +17,9 @@ mod v1;
 pub(crate) mod validate;
 mod workload;
 
-pub use calibration::{Calibration, CalibrationSource, CatalogOverride, Fitted, LoadBalancing};
+pub use calibration::{
+    numbered, Calibration, CalibrationSource, CatalogOverride, Fitted, LoadBalancing,
+};
 pub use calibration_fields::{CalibrationField, CALIBRATION_FIELDS};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
