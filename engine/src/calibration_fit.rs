@@ -62,22 +62,22 @@ pub struct Fit {
 }
 
 impl Fit {
-    /// `calibration` with this fit in place: the transport's efficiency and, where the fit
-    /// determined it, every protocol's network-hop latency scaled as Simple's was; `fitted`
-    /// says where it came from.
+    /// `calibration` with the values of `fitted` (this fit's [`Fit::provenance`]) in place: the
+    /// transport's efficiency and, where the fit determined it, every protocol's network-hop
+    /// latency scaled as Simple's was.
     pub fn applied_to(&self, calibration: &Calibration, fitted: Fitted) -> Calibration {
         let mut c = calibration.clone();
         if let Some(f) = crate::spec::CALIBRATION_FIELDS
             .iter()
             .find(|f| f.field == self.efficiency_field)
         {
-            (f.set)(&mut c, self.efficiency);
+            (f.set)(&mut c, fitted.efficiency);
         }
-        if let Some(us) = self.network_hop_latency_us {
-            let scale = us / self.network_hop_latency_before_us.max(1e-12);
+        if let Some(us) = fitted.network_hop_latency_us {
+            let scale = us / c.network_hop_latency_us.max(1e-12);
             c.network_hop_latency_us = us;
-            c.ll_network_hop_latency_us *= scale;
-            c.ll128_network_hop_latency_us *= scale;
+            c.ll_network_hop_latency_us = to_hundredths(c.ll_network_hop_latency_us * scale);
+            c.ll128_network_hop_latency_us = to_hundredths(c.ll128_network_hop_latency_us * scale);
         }
         c.fitted = Some(fitted);
         c
@@ -91,10 +91,16 @@ impl Fit {
             baselines,
             on: on.to_string(),
             efficiency_field: self.efficiency_field.clone(),
-            efficiency: self.efficiency,
-            network_hop_latency_us: self.network_hop_latency_us,
+            // As a person writes them: the fit's error is far above the digits dropped.
+            efficiency: (self.efficiency * 1000.0).round() / 1000.0,
+            network_hop_latency_us: self.network_hop_latency_us.map(to_hundredths),
         }
     }
+}
+
+/// `v` to two decimals.
+fn to_hundredths(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
 }
 
 /// Errors of predicted against measured bus bandwidth, in percent of the measured.

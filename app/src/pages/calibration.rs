@@ -146,8 +146,8 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
             <table class="data" id="fit-values">
                 <thead><tr><th>"Value"</th><th>"The design's"</th><th>"Fitted"</th></tr></thead>
                 <tbody>
-                    <tr><td>{fit.efficiency_field.clone()}</td><td>{format!("{:.3}", fit.efficiency_before)}</td><td>{format!("{:.3}", fit.efficiency)}</td></tr>
-                    <tr><td>"network_hop_latency_us"</td><td>{format!("{:.1} µs", fit.network_hop_latency_before_us)}</td><td>{latency}</td></tr>
+                    <tr><td>{label(&fit.efficiency_field)}</td><td>{format!("{:.3}", fit.efficiency_before)}</td><td>{format!("{:.3}", fit.efficiency)}</td></tr>
+                    <tr><td>{label("network_hop_latency_us")}</td><td>{format!("{:.1} µs", fit.network_hop_latency_before_us)}</td><td>{latency}</td></tr>
                 </tbody>
             </table>
             {at_least}
@@ -192,6 +192,14 @@ fn drift_view(d: &Drift, measured: &[(u32, String, String)]) -> impl IntoView {
             <tbody>{rows}</tbody>
         </table>
     }
+}
+
+/// A calibration field as the planner's form names it.
+fn label(field: &str) -> String {
+    engine::CALIBRATION_FIELDS
+        .iter()
+        .find(|f| f.field == field)
+        .map_or_else(|| field.to_string(), |f| f.label.to_string())
 }
 
 /// A row per workload: its headline time now and with the fit applied.

@@ -394,7 +394,7 @@ async fn baselines_fitted_become_the_next_revision_s_calibration() {
         page[at..at + page[at..].find("</table>").unwrap()].to_string()
     };
     let values = table("fit-values");
-    assert!(values.contains("infiniband_efficiency"), "{values}");
+    assert!(values.contains("InfiniBand efficiency"), "{values}");
     assert!(values.contains("0.950"), "the design's: {values}");
     assert!(
         page.contains("Fabric compute fitted to baselines #1, #2"),
