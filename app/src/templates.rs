@@ -87,6 +87,7 @@ pub fn blank_design() -> DesignSpec {
         overrides: Vec::new(),
         floor: Default::default(),
         growth: None,
+        tenants: Vec::new(),
     }
 }
 

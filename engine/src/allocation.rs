@@ -63,43 +63,69 @@ struct Ask {
     first_node: Option<u32>,
 }
 
+/// What workload `index` of `spec` asks of the nodes: `None` for one that takes no GPU node.
+fn ask(spec: &DesignSpec, index: usize) -> Option<Ask> {
+    let gpus_per_node = u64::from(spec.cluster.gpus_per_node.max(1));
+    match spec.workloads.get(index)? {
+        Workload::Training(t) => {
+            let gpus = t.parallelism.gpus();
+            Some(Ask {
+                index,
+                nodes: Some(u32::try_from(gpus.div_ceil(gpus_per_node)).unwrap_or(u32::MAX)),
+                per_replica: 0,
+                at_most: 0,
+                first_node: t.first_node,
+            })
+        }
+        Workload::Inference(i) => {
+            let per_replica = i.tp_nodes.max(1);
+            let fabric_nodes = spec
+                .fabric(&i.fabric)
+                .and_then(|f| f.attached_nodes)
+                .unwrap_or(spec.cluster.nodes);
+            Some(Ask {
+                index,
+                nodes: i.replicas.map(|r| r.max(1).saturating_mul(per_replica)),
+                per_replica,
+                at_most: fabric_nodes,
+                first_node: i.first_node,
+            })
+        }
+        Workload::Rag(_) | Workload::Storage(_) => None,
+    }
+}
+
+/// Nodes workload `index` of `spec` takes when its size is stated: a training job's, a service's
+/// of stated replicas. `None` for a service that takes what is left, or a workload that takes
+/// no GPU node.
+pub fn nodes_asked(spec: &DesignSpec, index: usize) -> Option<u32> {
+    ask(spec, index)?.nodes
+}
+
+/// A run of nodes set aside for some workloads (a tenant's): they are placed within it, and no
+/// other workload is placed on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Window {
+    /// First node, from 1.
+    pub first_node: u32,
+    pub nodes: u32,
+    /// Indices of the workloads placed within it.
+    pub workloads: Vec<usize>,
+}
+
 /// The nodes of every workload of `spec`, by workload index: `None` for a workload that takes
 /// no GPU node (retrieval, storage). Placed even where the cluster is too small: a workload
 /// that does not fit runs past its last node, which [`beyond`] and [`shared`] report.
 pub fn allocate(spec: &DesignSpec) -> Vec<Option<Allocation>> {
+    allocate_within(spec, &[])
+}
+
+/// [`allocate`] with some workloads placed within `windows` (the tenants' nodes), and the others
+/// on the nodes no window holds.
+pub fn allocate_within(spec: &DesignSpec, windows: &[Window]) -> Vec<Option<Allocation>> {
     let gpus_per_node = u64::from(spec.cluster.gpus_per_node.max(1));
-    let asks: Vec<Option<Ask>> = spec
-        .workloads
-        .iter()
-        .enumerate()
-        .map(|(index, w)| match w {
-            Workload::Training(t) => {
-                let p = &t.parallelism;
-                let gpus = p.gpus();
-                Some(Ask {
-                    index,
-                    nodes: Some(u32::try_from(gpus.div_ceil(gpus_per_node)).unwrap_or(u32::MAX)),
-                    per_replica: 0,
-                    at_most: 0,
-                    first_node: t.first_node,
-                })
-            }
-            Workload::Inference(i) => {
-                let per_replica = i.tp_nodes.max(1);
-                let fabric_nodes = spec
-                    .fabric(&i.fabric)
-                    .and_then(|f| f.attached_nodes)
-                    .unwrap_or(spec.cluster.nodes);
-                Some(Ask {
-                    index,
-                    nodes: i.replicas.map(|r| r.max(1).saturating_mul(per_replica)),
-                    per_replica,
-                    at_most: fabric_nodes,
-                    first_node: i.first_node,
-                })
-            }
-            Workload::Rag(_) | Workload::Storage(_) => None,
-        })
+    let asks: Vec<Ask> = (0..spec.workloads.len())
+        .filter_map(|i| ask(spec, i))
         .collect();
     let mut taken: Vec<(u32, u32)> = Vec::new();
     let mut out: Vec<Option<Allocation>> = vec![None; spec.workloads.len()];
@@ -116,7 +142,6 @@ pub fn allocate(spec: &DesignSpec) -> Vec<Option<Allocation>> {
             stated,
         });
     };
-    let asks: Vec<&Ask> = asks.iter().flatten().collect();
     // Where the design says, first: the planner works around it.
     for ask in asks.iter().filter(|a| a.first_node.is_some()) {
         let nodes = ask.nodes.unwrap_or_else(|| {
@@ -128,22 +153,52 @@ pub fn allocate(spec: &DesignSpec) -> Vec<Option<Allocation>> {
         });
         place(ask, ask.first_node.unwrap_or(1), nodes, true, &mut taken);
     }
-    // Then what has a size, then the services that take what is left.
-    let unstated = asks.iter().filter(|a| a.first_node.is_none());
-    for ask in unstated.clone().filter(|a| a.nodes.is_some()) {
-        let nodes = ask.nodes.unwrap_or(0);
-        let first = first_free(&taken, nodes, spec.cluster.nodes);
-        place(ask, first, nodes, false, &mut taken);
-    }
-    for ask in unstated.filter(|a| a.nodes.is_none()) {
-        let (first, room) = longest_free(&taken, spec.cluster.nodes);
-        let nodes = fill(room.min(ask.at_most), ask.per_replica);
-        let first = if room >= nodes {
-            first
-        } else {
-            first_free(&taken, nodes, spec.cluster.nodes)
+    // Each window's workloads within it, then the others on what no window holds: in each,
+    // what has a size, then the services that take what is left.
+    let windowed = |i: usize| windows.iter().any(|w| w.workloads.contains(&i));
+    let groups = windows
+        .iter()
+        .map(|w| {
+            let end = w.first_node.saturating_add(w.nodes);
+            // What lies outside it, up to the cluster's last node: a workload that does not
+            // fit runs past the cluster, as [`beyond`] reports.
+            let after = (spec.cluster.nodes + 1).saturating_sub(end);
+            let outside = vec![(1, w.first_node.saturating_sub(1)), (end, after)];
+            (end.saturating_sub(1), outside, Some(&w.workloads))
+        })
+        .chain(std::iter::once((
+            spec.cluster.nodes,
+            windows.iter().map(|w| (w.first_node, w.nodes)).collect(),
+            None,
+        )));
+    for (last, outside, members) in groups {
+        let mine = |a: &&Ask| match members {
+            Some(m) => m.contains(&a.index),
+            None => !windowed(a.index),
         };
-        place(ask, first, nodes, false, &mut taken);
+        let unstated: Vec<&Ask> = asks
+            .iter()
+            .filter(|a| a.first_node.is_none())
+            .filter(mine)
+            .collect();
+        let mut view: Vec<(u32, u32)> = taken.iter().chain(&outside).copied().collect();
+        for ask in unstated.iter().filter(|a| a.nodes.is_some()) {
+            let nodes = ask.nodes.unwrap_or(0);
+            let first = first_free(&view, nodes, last);
+            view.push((first, nodes));
+            place(ask, first, nodes, false, &mut taken);
+        }
+        for ask in unstated.iter().filter(|a| a.nodes.is_none()) {
+            let (first, room) = longest_free(&view, last);
+            let nodes = fill(room.min(ask.at_most), ask.per_replica);
+            let first = if room >= nodes {
+                first
+            } else {
+                first_free(&view, nodes, last)
+            };
+            view.push((first, nodes));
+            place(ask, first, nodes, false, &mut taken);
+        }
     }
     out
 }

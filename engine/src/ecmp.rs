@@ -49,6 +49,11 @@ fn balancing(transport: Transport, calibration: &Calibration) -> LoadBalancing {
     }
 }
 
+/// Whether a fabric of `transport` hashes its flows onto the uplinks (static ECMP).
+pub fn hashes(transport: Transport, calibration: &Calibration) -> bool {
+    balancing(transport, calibration) == LoadBalancing::Ecmp
+}
+
 /// Flows hashed onto one leaf's uplinks, the uplinks, and the queue pairs per connection.
 pub(crate) fn flows(calibration: &Calibration, plan: &Plan) -> (f64, f64, f64) {
     let qps = f64::from(calibration.qps_per_connection.max(1));

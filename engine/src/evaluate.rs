@@ -67,10 +67,12 @@ fn evaluate_report(
         .map(|(f, plan)| {
             let ppn = ports_per_node(&spec.cluster, f);
             let leaving = headroom::share_leaving_leaf(plan, attached_nodes(spec, f), ppn);
-            let multipath = if ecmp::applies(f.role) {
-                ecmp::usable_share(f.technology.transport(), &spec.calibration, plan)
-            } else {
-                1.0
+            let multipath = match conditions.crossing_share {
+                Some(share) if ecmp::applies(f.role) => share,
+                _ if ecmp::applies(f.role) => {
+                    ecmp::usable_share(f.technology.transport(), &spec.calibration, plan)
+                }
+                _ => 1.0,
             };
             (
                 Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions).on_plan(
@@ -83,7 +85,12 @@ fn evaluate_report(
             )
         })
         .collect();
-    let allocations = crate::allocation::allocate(spec);
+    // Tenants first, each on whole scalable units or within one where it fits; the workloads
+    // then within their tenant's nodes.
+    let (per_unit, unit_fabric) = crate::tenancy::unit_nodes(spec, &sized);
+    let tenants = crate::tenancy::place(spec, per_unit).map_err(SpecErrors)?;
+    let allocations =
+        crate::allocation::allocate_within(spec, &crate::tenancy::windows(spec, &tenants));
     let workloads: Vec<WorkloadReport> = spec
         .workloads
         .iter()
@@ -125,6 +132,7 @@ fn evaluate_report(
         }
     }
     let findings = findings::findings(spec, &fabrics, &workloads, &allocations);
+    let isolation_costs = crate::tenancy::isolation_cost(spec, &fabrics, &unit_fabric, &tenants);
     let gpus = spec.cluster.gpus();
     let totals = Totals::new(
         fabrics.iter().map(|f| f.cost_usd).sum(),
@@ -156,6 +164,9 @@ fn evaluate_report(
         failures: Vec::new(),
         goodput: Vec::new(),
         phases: None,
+        tenants,
+        isolation_costs,
+        interference: Vec::new(),
     })
 }
 

@@ -54,6 +54,7 @@ mod storage;
 pub mod studies;
 pub mod switch_choice;
 mod technology;
+pub mod tenancy;
 mod topology;
 mod training;
 pub mod tuning;

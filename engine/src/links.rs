@@ -17,16 +17,21 @@ pub struct Conditions {
     pub network_share: f64,
     /// An infinitely fast network with no latency: the reference for "slowdown".
     pub ideal_network: bool,
+    /// Share of the leaf uplinks' bandwidth a collective spanning leaves gets, in place of the
+    /// design's own ECMP figure: what another tenant's traffic on the same leaves leaves it.
+    pub crossing_share: Option<f64>,
 }
 
 impl Conditions {
     pub const NORMAL: Conditions = Conditions {
         network_share: 1.0,
         ideal_network: false,
+        crossing_share: None,
     };
     pub const IDEAL: Conditions = Conditions {
         network_share: 1.0,
         ideal_network: true,
+        crossing_share: None,
     };
 }
 

@@ -300,6 +300,7 @@ fn phase_spec(chosen: &DesignSpec, nodes: u32, policy: GrowthPolicy) -> DesignSp
     let mut at = DesignSpec {
         workloads: Vec::new(),
         growth: None,
+        tenants: Vec::new(),
         ..chosen.clone()
     };
     at.cluster.nodes = nodes;

@@ -50,6 +50,16 @@ pub struct Report {
     /// when the design lists phases; as `failures`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phases: Option<crate::phases::PhasePlan>,
+    /// Where each tenant landed, with its partition (absent for a design of one tenant).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tenants: Vec<crate::tenancy::TenantPlacement>,
+    /// What each tenant's isolation costs against sharing everything.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub isolation_costs: Vec<crate::tenancy::IsolationCost>,
+    /// How much the other tenants' traffic slows each tenant ([`crate::tenancy::interference`]),
+    /// as `failures`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interference: Vec<crate::tenancy::Interference>,
 }
 
 fn first_node() -> u32 {
@@ -86,6 +96,9 @@ impl Report {
     ) -> Report {
         self.failures = crate::failures::failures(spec, &self);
         self.goodput = crate::goodput::goodput(spec, &self);
+        self.interference = crate::tenancy::interference(spec, &self);
+        self.findings
+            .extend(crate::tenancy::findings(&self.interference));
         match floor.and_then(|floor| crate::phases::phases_on(spec, floor)) {
             Some(Ok(plan)) => self.phases = Some(plan),
             Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {

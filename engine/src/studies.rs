@@ -185,6 +185,7 @@ pub fn degraded_link_curve(spec: &DesignSpec, workload: usize) -> Vec<DegradedPo
             let conditions = Conditions {
                 network_share: remaining,
                 ideal_network: false,
+                crossing_share: None,
             };
             let report = evaluate_unplaced(spec, conditions).ok()?;
             Some((remaining, timed(&report, workload)?))

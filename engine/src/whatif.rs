@@ -48,7 +48,7 @@ fn compare(spec: &DesignSpec, network_share: f64, field: &str) -> Result<Compari
             spec,
             Conditions {
                 network_share,
-                ideal_network: false,
+                ..Conditions::NORMAL
             },
         )?,
     })

@@ -339,6 +339,7 @@ impl Evaluations<'_> {
                 let conditions = Conditions {
                     network_share: share,
                     ideal_network: false,
+                    crossing_share: None,
                 };
                 let report = crate::evaluate_unplaced(self.spec, conditions).ok();
                 self.degraded.push((share, report));

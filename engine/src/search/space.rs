@@ -275,6 +275,7 @@ impl Space {
             overrides: template.overrides.clone(),
             floor: template.floor.clone(),
             growth: None,
+            tenants: Vec::new(),
         };
         self.choose_switches(&mut part);
         Some(part)

@@ -13,6 +13,7 @@ mod fabric;
 mod floor;
 mod growth;
 pub mod names;
+mod tenant;
 mod v1;
 pub(crate) mod validate;
 mod workload;
@@ -25,10 +26,11 @@ pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
 pub use floor::{Cooling, Feeds, Floor, Placement, SwitchRacks};
 pub use growth::{Growth, GrowthPolicy, Phase};
+pub use tenant::{Isolation, Tenant};
 pub use v1::{SpecV1, TrainingV1};
 pub use validate::{
     MAX_FABRICS, MAX_FABRIC_ENDPOINTS, MAX_GPUS_PER_NODE, MAX_NODES, MAX_OVERRIDES, MAX_PARAMETERS,
-    MAX_PHASES, MAX_TITLE_CHARS, MAX_WORKLOADS,
+    MAX_PHASES, MAX_TENANTS, MAX_TITLE_CHARS, MAX_WORKLOADS,
 };
 pub use workload::{
     default_checkpoint_bytes, default_overlap, default_read_headroom, Checkpoint, Compute,
@@ -67,6 +69,9 @@ pub struct DesignSpec {
     /// The phases the cluster is installed in, when it grows over time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub growth: Option<Growth>,
+    /// The teams or customers that share the cluster; none when it has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tenants: Vec<Tenant>,
 }
 
 impl DesignSpec {

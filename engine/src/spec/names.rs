@@ -25,7 +25,29 @@ pub const FABRIC_NAME_PATTERN: &str = "^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$";
 
 /// Why `name` is not a fabric name, or `None` when it is one.
 pub fn fabric_name_error(name: &str) -> Option<String> {
-    let why = if name.is_empty() {
+    label_error(name).map(|why| {
+        format!(
+            "{why}: it names the fabric's switches and ports in the hand-off files \
+             (compute-leaf-01), which switches, schedulers and file systems read"
+        )
+    })
+}
+
+/// Why `name` is not a tenant's name, or `None` when it is one. A tenant's name follows the
+/// fabric-name rule: it names the tenant's Kubernetes namespace (an RFC 1123 label), Slurm
+/// partition, VRF and partition in the hand-off files.
+pub fn tenant_name_error(name: &str) -> Option<String> {
+    label_error(name).map(|why| {
+        format!(
+            "{why}: it names the tenant's Slurm partition, Kubernetes namespace, VRF and \
+             InfiniBand partition in the hand-off files"
+        )
+    })
+}
+
+/// Why `name` breaks the fabric-name rule (a lower-case label of at most 32 characters).
+fn label_error(name: &str) -> Option<&'static str> {
+    Some(if name.is_empty() {
         "must not be empty"
     } else if name.len() > MAX_FABRIC_NAME_CHARS {
         "must be at most 32 characters"
@@ -40,11 +62,7 @@ pub fn fabric_name_error(name: &str) -> Option<String> {
         "may hold only lower-case letters a-z, digits and hyphens"
     } else {
         return None;
-    };
-    Some(format!(
-        "{why}: it names the fabric's switches and ports in the hand-off files \
-         (compute-leaf-01), which switches, schedulers and file systems read"
-    ))
+    })
 }
 
 /// Why `text` is not one line of text, or `None` when it is.

@@ -173,6 +173,7 @@ impl SpecV1 {
             overrides: Vec::new(),
             floor: Default::default(),
             growth: None,
+            tenants: Vec::new(),
         }
     }
 }

@@ -7,9 +7,11 @@ use crate::error::FieldError;
 
 mod floor;
 mod growth;
+mod tenants;
 mod workloads;
 
 pub use growth::MAX_PHASES;
+pub use tenants::MAX_TENANTS;
 
 pub const MAX_TITLE_CHARS: usize = 200;
 pub const MAX_PARAMETERS: f64 = 1e14;
@@ -178,6 +180,7 @@ pub(super) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
     calibration(&mut check, spec);
     floor::floor(&mut check, spec);
     growth::growth(&mut check, spec);
+    tenants::tenants(&mut check, spec);
     for (i, o) in spec.overrides.iter().enumerate() {
         let at = format!("overrides[{i}]");
         if super::names::is_blank(&o.item) {

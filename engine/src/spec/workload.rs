@@ -24,7 +24,12 @@ impl Workload {
         }
     }
 
-    /// Name of the fabric this workload's traffic is mapped to.
+    /// Whether it runs on GPU nodes of its own: a training job or an inference service
+    /// (retrieval and storage traffic comes from every node).
+    pub fn takes_nodes(&self) -> bool {
+        matches!(self, Workload::Training(_) | Workload::Inference(_))
+    }
+
     pub fn name_mut(&mut self) -> &mut String {
         match self {
             Workload::Training(w) => &mut w.name,

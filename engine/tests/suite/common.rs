@@ -56,6 +56,7 @@ pub fn design(cluster: Cluster, workloads: Vec<Workload>, fabrics: Vec<Fabric>) 
         overrides: Vec::new(),
         floor: Default::default(),
         growth: None,
+        tenants: Vec::new(),
     }
 }
 

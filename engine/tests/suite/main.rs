@@ -27,6 +27,7 @@ mod search_properties;
 mod sources;
 mod spec_json;
 mod support;
+mod tenants;
 mod training;
 mod validation;
 mod worked;

@@ -35,6 +35,7 @@ fn losing_one_rail_optimised_leaf_costs_one_rail_of_the_nodes_it_serves_not_thei
         Conditions {
             network_share: 7.0 / 8.0,
             ideal_network: false,
+            crossing_share: None,
         },
     )
     .unwrap();

@@ -1,0 +1,80 @@
+//! What a tenant's isolation costs against sharing everything: the GPUs of whole scalable units
+//! it holds but does not use (no other tenant may), and for a fabric of its own the spines and
+//! cores that two fabrics, each sized for its own nodes, need beyond the one shared fabric.
+
+use super::TenantPlacement;
+use crate::report::FabricReport;
+use crate::spec::{DesignSpec, Isolation};
+use crate::units::Usd;
+use serde::{Deserialize, Serialize};
+
+/// One tenant's cost of isolation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct IsolationCost {
+    pub tenant: String,
+    pub isolation: Isolation,
+    /// GPUs of the nodes it holds but was not given.
+    pub stranded_gpus: u64,
+    /// Switches a fabric of its own adds on the units' fabric, and what they cost.
+    pub extra_switches: u32,
+    pub extra_switch_cost: Usd,
+}
+
+/// Each tenant's cost of isolation on the fabric its units are counted on (`unit_fabric`).
+pub fn isolation_cost(
+    spec: &DesignSpec,
+    fabrics: &[FabricReport],
+    unit_fabric: &str,
+    placed: &[TenantPlacement],
+) -> Vec<IsolationCost> {
+    let g = u64::from(spec.cluster.gpus_per_node);
+    let fabric = fabrics.iter().find(|f| f.name == unit_fabric);
+    placed
+        .iter()
+        .map(|p| {
+            let extra = match (p.isolation, fabric) {
+                (Isolation::Fabric, Some(f)) => own_fabric_switches(spec, f, p.nodes),
+                _ => 0,
+            };
+            let price = fabric
+                .and_then(|f| crate::catalog::switch(&f.switch))
+                .map_or(0.0, |s| s.price_usd.0);
+            IsolationCost {
+                tenant: p.tenant.clone(),
+                isolation: p.isolation,
+                stranded_gpus: u64::from(p.stranded_nodes) * g,
+                extra_switches: extra,
+                extra_switch_cost: Usd(f64::from(extra) * price),
+            }
+        })
+        .collect()
+}
+
+/// Spines and cores that fabric `f` split in two, `nodes` for the tenant and the rest for the
+/// others, needs beyond `f` itself.
+fn own_fabric_switches(spec: &DesignSpec, f: &FabricReport, nodes: u32) -> u32 {
+    let Some(fabric) = spec.fabric(&f.name) else {
+        return 0;
+    };
+    let Some(switch) = crate::catalog::switch(fabric.switch_key()) else {
+        return 0;
+    };
+    let upper = |nodes: u32| {
+        if nodes == 0 {
+            return Some(0);
+        }
+        let mut part = spec.clone();
+        part.cluster.nodes = nodes;
+        part.cluster.growth_target_nodes = None;
+        let mut fabric = fabric.clone();
+        fabric.attached_nodes = None;
+        let plan = crate::sizing::size_fabric(&part, &fabric, switch).ok()?;
+        Some(plan.spines + plan.cores)
+    };
+    let rest = f.attached_nodes.saturating_sub(nodes);
+    match (upper(nodes), upper(rest)) {
+        (Some(own), Some(others)) => (own + others).saturating_sub(f.plan.spines + f.plan.cores),
+        _ => 0,
+    }
+}

@@ -1,0 +1,309 @@
+//! Tenants sharing one fabric: where they land, what partitions they get, how much they slow
+//! each other and what isolation costs. The fabric is the 4-SU DGX SuperPOD example's
+//! rail-optimized compute fabric (32 nodes per scalable unit, one leaf per rail in each).
+
+use engine::tenancy::{TenantPlacement, FIRST_PKEY};
+use engine::{DesignSpec, Report};
+use serde_json::{json, Value};
+
+/// The SuperPOD example with `jobs` training jobs of Llama 3 70B (name, nodes: 8 GPUs each, TP 8,
+/// DP the nodes) and `tenants`, on `technology`.
+fn superpod(technology: &str, nodes: u32, jobs: &[(&str, u32)], tenants: Value) -> Value {
+    let mut spec: Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    spec["cluster"]["nodes"] = json!(nodes);
+    spec.as_object_mut().unwrap().remove("growth");
+    spec["fabrics"][0]["technology"] = json!(technology);
+    if technology != "ib_ndr" {
+        spec["fabrics"][0]["switch"] = json!("sn5400");
+        spec["fabrics"][0]["port_gbps"] = json!(400);
+    }
+    spec["fabrics"][0]["extra_endpoints"] = json!(0);
+    let template = spec["workloads"][0].clone();
+    let mut workloads: Vec<Value> = jobs
+        .iter()
+        .map(|(name, nodes)| {
+            let mut w = template.clone();
+            w["name"] = json!(name);
+            w["model"] = json!({"preset": "llama3-70b", "parameters": 70e9, "layers": 80, "hidden": 8192, "sequence_length": 8192, "precision": "bf16"});
+            w["parallelism"] = json!({"dp": nodes, "tp": 8, "pp": 1, "sharding": "zero1"});
+            w["global_batch"] = json!(nodes * 4);
+            w
+        })
+        .collect();
+    workloads.push(spec["workloads"][1].clone());
+    spec["workloads"] = json!(workloads);
+    spec["tenants"] = tenants;
+    spec
+}
+
+fn evaluate(spec: &Value) -> (DesignSpec, Report) {
+    let spec = DesignSpec::from_json(&spec.to_string()).unwrap();
+    let report = engine::evaluate(&spec).unwrap().over_its_life(&spec);
+    (spec, report)
+}
+
+fn placed<'r>(report: &'r Report, tenant: &str) -> &'r TenantPlacement {
+    report.tenants.iter().find(|t| t.tenant == tenant).unwrap()
+}
+
+fn errors(spec: &Value) -> Vec<(String, String)> {
+    let spec = match DesignSpec::from_json(&spec.to_string()) {
+        Ok(spec) => spec,
+        Err(e) => return e.0.into_iter().map(|e| (e.path, e.reason)).collect(),
+    };
+    match engine::evaluate(&spec) {
+        Ok(_) => Vec::new(),
+        Err(e) => e.0.into_iter().map(|e| (e.path, e.reason)).collect(),
+    }
+}
+
+#[test]
+fn two_tenants_of_one_unit_each_share_no_leaf() {
+    let spec = superpod(
+        "ib_ndr",
+        128,
+        &[("job-a", 32), ("job-b", 32)],
+        json!([
+            {"name": "team-a", "workloads": ["job-a"]},
+            {"name": "team-b", "workloads": ["job-b"]}
+        ]),
+    );
+    let (_, report) = evaluate(&spec);
+    let (a, b) = (placed(&report, "team-a"), placed(&report, "team-b"));
+    assert_eq!((a.first_unit, a.units), (1, 1));
+    assert_eq!((b.first_unit, b.units), (2, 1));
+    assert_eq!(
+        (a.range(), b.range()),
+        ("nodes 1–32".into(), "nodes 33–64".into())
+    );
+    // Each job runs within its tenant's nodes.
+    let job = |name: &str| {
+        report
+            .allocations
+            .iter()
+            .find(|x| x.workload == name)
+            .unwrap()
+    };
+    assert_eq!((job("job-a").first_node, job("job-b").first_node), (1, 33));
+    for i in &report.interference {
+        assert_eq!(i.shared_leaves, 0, "{}", i.tenant);
+        assert!(
+            !i.crosses_leaves,
+            "{} stays under its unit's leaves",
+            i.tenant
+        );
+        assert_eq!(
+            i.spine_share.0, 0.0,
+            "{} sends nothing to the spines",
+            i.tenant
+        );
+        for w in &i.workloads {
+            assert_eq!((w.alone, w.worst), (w.expected, w.expected));
+        }
+    }
+}
+
+#[test]
+fn a_tenant_spanning_two_units_shares_spines_in_proportion_to_its_uplinks() {
+    let spec = superpod(
+        "ib_ndr",
+        128,
+        &[("big", 64), ("small", 32)],
+        json!([
+            {"name": "big", "workloads": ["big"]},
+            {"name": "small", "workloads": ["small"]}
+        ]),
+    );
+    let (_, report) = evaluate(&spec);
+    let fabric = &report.fabrics[0];
+    assert_eq!(fabric.plan.leaves, 32, "4 SU × 8 rails");
+    let big = report
+        .interference
+        .iter()
+        .find(|i| i.tenant == "big")
+        .unwrap();
+    assert!(big.crosses_leaves);
+    // Its 2 units' 16 leaves hold 16 of the fabric's 32 leaves' uplinks: half the spine ports.
+    assert_eq!(big.leaves, 16);
+    assert_eq!(big.spine_share.0, 0.5);
+    // Adaptive routing on InfiniBand, a non-blocking leaf of its own: nothing to lose.
+    assert_eq!((big.alone.value.0, big.worst.value.0), (1.0, 1.0));
+}
+
+/// Two tenants meeting on one unit's leaves of a RoCE fabric that hashes its flows (ECMP):
+/// 96 nodes in 3 units, `first` takes 40 (unit 1 and 8 nodes of unit 2), `second` the next 40
+/// (24 of unit 2 and 16 of unit 3). On unit 2's leaves the second's 24 ports hash with the
+/// first's 8: its flows collide more than alone.
+#[test]
+fn tenants_meeting_on_a_hashed_leaf_slow_each_other_and_adaptive_routing_does_not() {
+    let tenants = json!([
+        {"name": "first", "workloads": ["first"], "isolation": "node"},
+        {"name": "second", "workloads": ["second"], "isolation": "node"}
+    ]);
+    let jobs = [("first", 40), ("second", 40)];
+    let (_, report) = evaluate(&superpod("roce400", 96, &jobs, tenants.clone()));
+    assert_eq!(placed(&report, "second").range(), "nodes 41–80");
+    let second = report
+        .interference
+        .iter()
+        .find(|i| i.tenant == "second")
+        .unwrap();
+    assert_eq!(second.shared_leaves, 8, "unit 2's leaf of each rail");
+    // Alone: 24 flows on 32 uplinks keep 32·(1 − (31/32)^24)/24 of them.
+    let m = 32.0f64;
+    let alone = m * (1.0 - (1.0 - 1.0 / m).powi(24)) / 24.0;
+    let worst = m * (1.0 - (1.0 - 1.0 / m).powi(32)) / 32.0;
+    assert!(
+        (second.alone.value.0 - alone).abs() < 1e-9,
+        "{}",
+        second.alone.value.0
+    );
+    assert!(
+        (second.worst.value.0 - worst).abs() < 1e-9,
+        "{}",
+        second.worst.value.0
+    );
+    assert!(second.expected.value.0 > worst && second.expected.value.0 < alone);
+    let job = &second.workloads[0];
+    assert!(
+        job.alone < job.expected && job.expected < job.worst,
+        "{job:?}"
+    );
+
+    let (_, report) = evaluate(&superpod("ib_ndr", 96, &jobs, tenants));
+    for i in &report.interference {
+        assert_eq!(
+            (i.alone.value.0, i.worst.value.0),
+            (1.0, 1.0),
+            "{}",
+            i.tenant
+        );
+    }
+}
+
+#[test]
+fn whole_unit_isolation_strands_the_rest_of_the_unit_and_a_fabric_of_its_own_adds_spines() {
+    let spec = superpod(
+        "ib_ndr",
+        128,
+        &[("tuning", 20), ("pretrain", 64)],
+        json!([
+            {"name": "tuning", "workloads": ["tuning"], "isolation": "scalable_unit"},
+            {"name": "pretrain", "workloads": ["pretrain"], "isolation": "fabric"}
+        ]),
+    );
+    let (_, report) = evaluate(&spec);
+    let tuning = placed(&report, "tuning");
+    assert_eq!((tuning.nodes, tuning.stranded_nodes), (32, 12));
+    let cost = |t: &str| {
+        report
+            .isolation_costs
+            .iter()
+            .find(|c| c.tenant == t)
+            .unwrap()
+    };
+    assert_eq!(cost("tuning").stranded_gpus, 96);
+    assert_eq!(cost("tuning").extra_switches, 0);
+    // 64 nodes alone need 8 spines for their 16 leaves, the other 64 another 8: the shared
+    // fabric's 16 spines cover all 32 leaves, so two fabrics need no more spines here.
+    assert_eq!(cost("pretrain").stranded_gpus, 0);
+    assert_eq!(
+        cost("pretrain").extra_switch_cost.0,
+        f64::from(cost("pretrain").extra_switches)
+            * engine::catalog::switch("qm9700").unwrap().price_usd.0
+    );
+}
+
+#[test]
+fn partition_keys_are_unique_and_within_infinibands_fifteen_bits() {
+    let names: Vec<String> = (0..engine::MAX_TENANTS).map(|i| format!("t{i}")).collect();
+    let tenants: Vec<Value> = names
+        .iter()
+        .map(|n| json!({"name": n, "nodes": 2, "isolation": "node"}))
+        .collect();
+    let spec = superpod("ib_ndr", 128, &[], json!(tenants));
+    let (_, report) = evaluate(&spec);
+    let keys: std::collections::BTreeSet<u16> = report
+        .tenants
+        .iter()
+        .map(|t| t.partition.as_ref().unwrap().pkey)
+        .collect();
+    assert_eq!(keys.len(), engine::MAX_TENANTS);
+    assert!(
+        keys.iter().all(|k| *k >= FIRST_PKEY && *k < 0x7FFF),
+        "{keys:?}"
+    );
+    // Every tenant is in one unit: 2 nodes fit in any.
+    assert!(report.tenants.iter().all(|t| t.units == 1));
+}
+
+#[test]
+fn a_tenancy_that_cannot_be_placed_is_refused_naming_the_field() {
+    let two = [("job-a", 32), ("job-b", 32)];
+    let cases = [
+        (
+            json!([{"name": "huge", "nodes": 500}]),
+            "tenants[0].nodes",
+            "more than the cluster's 128 nodes",
+        ),
+        (
+            json!([
+                {"name": "a", "workloads": ["job-a"], "first_unit": 2},
+                {"name": "b", "workloads": ["job-b"], "first_unit": 2}
+            ]),
+            "tenants[1].first_unit",
+            "two tenants cannot be pinned to the same nodes",
+        ),
+        (
+            json!([{"name": "a", "workloads": ["job-a", "job-a"]}]),
+            "tenants[0].workloads[1]",
+            "listed twice",
+        ),
+        (
+            json!([{"name": "a", "workloads": ["job-a"]}, {"name": "b", "workloads": ["job-a"]}]),
+            "tenants[1].workloads[0]",
+            "belongs to one tenant",
+        ),
+        (
+            json!([{"name": "a", "workloads": ["job-a"], "nodes": 8}]),
+            "tenants[0].nodes",
+            "its workloads take 32 nodes",
+        ),
+        (
+            json!([{"name": "Team A", "workloads": ["job-a"]}]),
+            "tenants[0].name",
+            "lower-case",
+        ),
+        (
+            json!([{"name": "a", "workloads": ["nobody"]}]),
+            "tenants[0].workloads[0]",
+            "names no workload",
+        ),
+    ];
+    for (tenants, path, why) in cases {
+        let found = errors(&superpod("ib_ndr", 128, &two, tenants));
+        assert!(
+            found.iter().any(|(p, r)| p == path && r.contains(why)),
+            "{path}: {why} in {found:?}"
+        );
+    }
+    // A fabric of one switch has one scalable unit: two tenants cannot each have units of
+    // their own.
+    let mut small = superpod(
+        "ib_ndr",
+        4,
+        &[("job-a", 2), ("job-b", 2)],
+        json!([
+            {"name": "a", "workloads": ["job-a"], "isolation": "scalable_unit"},
+            {"name": "b", "workloads": ["job-b"], "isolation": "scalable_unit"}
+        ]),
+    );
+    small["fabrics"][0]["topology"] = json!("auto");
+    let found = errors(&small);
+    assert!(
+        found
+            .iter()
+            .any(|(p, r)| p == "tenants[1].isolation" && r.contains("one scalable unit")),
+        "{found:?}"
+    );
+}
