@@ -16,6 +16,7 @@ pub mod netbox;
 pub mod nvue;
 mod readme;
 pub mod slurm;
+pub mod tenants;
 mod text;
 pub mod underlay;
 
@@ -361,6 +362,13 @@ pub fn write_bundle(
                     format!("infiniband/{name}-ibnetdiscover.net"),
                     ibnet::topology(f, adapters),
                 );
+                if report.tenants.iter().any(|t| t.partition.is_some()) {
+                    files(format!("ufm/{name}-pkeys.json"), tenants::ufm_pkeys(report));
+                    files(
+                        format!("ufm/{name}-pkey-members.csv"),
+                        tenants::ufm_members(report, f),
+                    );
+                }
             }
             Transport::Roce | Transport::Tcp => match f.os() {
                 SwitchOs::Eos => {
@@ -410,6 +418,16 @@ pub fn write_bundle(
             "kubernetes/kueue-topology.yaml".into(),
             k8s::kueue_topology(f),
         );
+        if !report.tenants.is_empty() {
+            files(
+                "slurm/partitions.conf".into(),
+                tenants::slurm_partitions(report, f),
+            );
+            files(
+                "kubernetes/tenants.yaml".into(),
+                tenants::kubernetes(report, f),
+            );
+        }
     }
     readme::readme(spec, &names, &skipped)
 }

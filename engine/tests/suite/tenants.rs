@@ -307,3 +307,105 @@ fn a_tenancy_that_cannot_be_placed_is_refused_naming_the_field() {
         "{found:?}"
     );
 }
+
+/// The hand-off files a scheduler and the subnet manager enforce tenants with: each tenant's
+/// Slurm partition holds exactly its nodes, each of its nodes carries its namespace's label once,
+/// and on InfiniBand each isolated tenant's key is a valid UFM request with every port of its
+/// nodes as a member; the shared tenant has no key (the default partition).
+#[test]
+fn the_bundle_partitions_each_tenant_for_slurm_kubernetes_and_ufm() {
+    use crate::support::{expand_hostlist, yaml_documents};
+    let spec = superpod(
+        "ib_ndr",
+        128,
+        &[("job-a", 32), ("job-b", 40)],
+        json!([
+            {"name": "team-a", "workloads": ["job-a"], "isolation": "scalable_unit"},
+            {"name": "team-b", "workloads": ["job-b"], "isolation": "node"},
+            {"name": "guests", "nodes": 4, "isolation": "shared"}
+        ]),
+    );
+    let (spec, report) = evaluate(&spec);
+    let files: std::collections::HashMap<String, String> = engine::handoff::bundle(&spec, &report)
+        .into_iter()
+        .collect();
+    let nodes_of = |t: &TenantPlacement| -> Vec<String> {
+        (t.first_node..=t.last_node())
+            .map(|n| format!("node-{n:03}"))
+            .collect()
+    };
+
+    let slurm = &files["slurm/partitions.conf"];
+    let mut partitions = std::collections::BTreeMap::new();
+    for line in slurm.lines().filter(|l| l.starts_with("PartitionName=")) {
+        let pairs: std::collections::BTreeMap<&str, &str> = line
+            .split_whitespace()
+            .map(|kv| kv.split_once('=').unwrap())
+            .collect();
+        partitions.insert(
+            pairs["PartitionName"].to_string(),
+            expand_hostlist(pairs["Nodes"]),
+        );
+    }
+    assert_eq!(partitions.len(), 3);
+    for t in &report.tenants {
+        assert_eq!(partitions[&t.tenant], nodes_of(t), "{}", t.tenant);
+    }
+
+    let mut namespaces = Vec::new();
+    let mut labelled = std::collections::BTreeMap::new();
+    for doc in yaml_documents(&files["kubernetes/tenants.yaml"]) {
+        let name = doc["metadata"]["name"].as_str().unwrap().to_string();
+        let tenant = doc["metadata"]["labels"]["fabric-planner/tenant"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        match doc["kind"].as_str().unwrap() {
+            "Namespace" => namespaces.push(name),
+            "Node" => assert!(
+                labelled.insert(name, tenant).is_none(),
+                "a node labelled twice"
+            ),
+            other => panic!("{other}"),
+        }
+    }
+    assert_eq!(namespaces, ["team-a", "team-b", "guests"]);
+    for t in &report.tenants {
+        for node in nodes_of(t) {
+            assert_eq!(labelled[&node], t.tenant);
+        }
+    }
+
+    let pkeys: Vec<Value> = serde_json::from_str(&files["ufm/compute-pkeys.json"]).unwrap();
+    let keys: Vec<&str> = pkeys.iter().map(|b| b["pkey"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["0x1001", "0x1002"], "the shared tenant has no key");
+    for body in &pkeys {
+        let key = u16::from_str_radix(body["pkey"].as_str().unwrap().trim_start_matches("0x"), 16)
+            .unwrap();
+        assert!(
+            key > 0 && key < 0x7fff,
+            "UFM takes keys between 0x0 and 0x7fff exclusive"
+        );
+        let fields: Vec<&String> = body.as_object().unwrap().keys().collect();
+        assert!(fields
+            .iter()
+            .all(|f| ["pkey", "partition_name", "index0", "ip_over_ib"].contains(&f.as_str())));
+    }
+    let members = &files["ufm/compute-pkey-members.csv"];
+    let rows: Vec<Vec<&str>> = members
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let team_b = placed(&report, "team-b");
+    let of_b: Vec<&Vec<&str>> = rows.iter().filter(|r| r[0] == "0x1002").collect();
+    assert_eq!(
+        of_b.len() as u32,
+        team_b.nodes * 8,
+        "every rail of every node"
+    );
+    assert!(of_b
+        .iter()
+        .any(|r| r[2] == nodes_of(team_b)[0] && r[3] == "mlx5_0"));
+    assert!(files["README.txt"].contains("ufm/compute-pkeys.json"));
+}
