@@ -127,6 +127,39 @@ fn benches(c: &mut Criterion) {
         });
     }
 
+    // 64 tenants on the SuperPOD grown to 2,048 nodes (64 SU of 32): each runs a Llama 3 70B
+    // job on 16, 24, 32 or 40 nodes (those of 40 span two units), those of 24 on units of their
+    // own, the others per node.
+    let mut shared: Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    shared["cluster"]["nodes"] = json!(2048);
+    shared["fabrics"][0]["extra_endpoints"] = json!(0);
+    shared.as_object_mut().unwrap().remove("growth");
+    let template = shared["workloads"][0].clone();
+    let mut workloads = Vec::new();
+    let mut tenants = Vec::new();
+    for i in 0..64u32 {
+        let nodes = 16 + (i % 4) * 8;
+        let mut w = template.clone();
+        w["name"] = json!(format!("job-{i}"));
+        w["model"] = json!({"preset": "llama3-70b", "parameters": 70e9, "layers": 80, "hidden": 8192, "sequence_length": 8192, "precision": "bf16"});
+        w["parallelism"] = json!({"dp": nodes, "tp": 8, "pp": 1, "sharding": "zero1"});
+        w["global_batch"] = json!(nodes * 4);
+        workloads.push(w);
+        let isolation = if i % 4 == 1 { "scalable_unit" } else { "node" };
+        tenants.push(json!({"name": format!("tenant-{i}"), "workloads": [format!("job-{i}")], "isolation": isolation}));
+    }
+    workloads.push(shared["workloads"][1].clone());
+    shared["workloads"] = json!(workloads);
+    shared["tenants"] = json!(tenants);
+    let shared = spec(shared);
+    c.bench_function("place 64 tenants on 2,048 nodes", |b| {
+        b.iter(|| engine::tenancy::place(black_box(&shared), 32).expect("fits"))
+    });
+    let report = evaluate_unplaced(&shared, Conditions::NORMAL).expect("evaluates");
+    c.bench_function("interference of 64 tenants on 2,048 nodes", |b| {
+        b.iter(|| engine::tenancy::interference(black_box(&shared), &report))
+    });
+
     // 64 cluster sizes × 4 fabric technologies, the specs built up front.
     let sweep: Vec<DesignSpec> = (1..=64)
         .flat_map(|i| {

@@ -87,7 +87,7 @@ fn evaluate_report(
         .collect();
     // Tenants first, each on whole scalable units or within one where it fits; the workloads
     // then within their tenant's nodes.
-    let (per_unit, unit_fabric) = crate::tenancy::unit_nodes(spec, &sized);
+    let per_unit = crate::tenancy::unit_nodes(spec, &sized).0;
     let tenants = crate::tenancy::place(spec, per_unit).map_err(SpecErrors)?;
     let allocations =
         crate::allocation::allocate_within(spec, &crate::tenancy::windows(spec, &tenants));
@@ -132,7 +132,6 @@ fn evaluate_report(
         }
     }
     let findings = findings::findings(spec, &fabrics, &workloads, &allocations);
-    let isolation_costs = crate::tenancy::isolation_cost(spec, &fabrics, &unit_fabric, &tenants);
     let gpus = spec.cluster.gpus();
     let totals = Totals::new(
         fabrics.iter().map(|f| f.cost_usd).sum(),
@@ -165,7 +164,7 @@ fn evaluate_report(
         goodput: Vec::new(),
         phases: None,
         tenants,
-        isolation_costs,
+        isolation_costs: Vec::new(),
         interference: Vec::new(),
     })
 }

@@ -53,7 +53,7 @@ pub struct Report {
     /// Where each tenant landed, with its partition (absent for a design of one tenant).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tenants: Vec<crate::tenancy::TenantPlacement>,
-    /// What each tenant's isolation costs against sharing everything.
+    /// What each tenant's isolation costs against sharing everything, as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub isolation_costs: Vec<crate::tenancy::IsolationCost>,
     /// How much the other tenants' traffic slows each tenant ([`crate::tenancy::interference`]),
@@ -97,8 +97,7 @@ impl Report {
         self.failures = crate::failures::failures(spec, &self);
         self.goodput = crate::goodput::goodput(spec, &self);
         self.interference = crate::tenancy::interference(spec, &self);
-        self.findings
-            .extend(crate::tenancy::findings(&self.interference));
+        self.isolation_costs = crate::tenancy::isolation_cost(spec, &self);
         match floor.and_then(|floor| crate::phases::phases_on(spec, floor)) {
             Some(Ok(plan)) => self.phases = Some(plan),
             Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {

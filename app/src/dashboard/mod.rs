@@ -184,6 +184,11 @@ pub mod render {
             &report,
             &engine::failures::failures(&spec, &report),
         ));
+        let tenants = blocks_view(&crate::report::tenant_blocks(
+            &spec,
+            &report,
+            &engine::tenancy::interference(&spec, &report),
+        ));
         let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(&spec, &report)));
         let phases = engine::phases::phases_on(&spec, &plan).and_then(Result::ok);
         let phases = blocks_view(&phase_blocks(phases.as_ref(), &report, &plan));
@@ -224,6 +229,7 @@ pub mod render {
                 {workloads}
                 <div class="floor">{floor}</div>
                 <div class="failures">{failures}</div>
+                <div class="tenants">{tenants}</div>
                 <div class="goodput">{goodput}</div>
                 <div class="phases">{phases}</div>
                 <div class="operating">{operations}</div>

@@ -45,6 +45,11 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         report,
         &report.failures,
     ));
+    blocks.extend(super::tenants::tenant_blocks(
+        spec,
+        report,
+        &report.interference,
+    ));
     blocks.extend(super::goodput::goodput_blocks(&report.goodput));
     blocks.extend(super::phases::phase_blocks(
         report.phases.as_ref(),

@@ -2,8 +2,7 @@
 //! it holds but does not use (no other tenant may), and for a fabric of its own the spines and
 //! cores that two fabrics, each sized for its own nodes, need beyond the one shared fabric.
 
-use super::TenantPlacement;
-use crate::report::FabricReport;
+use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Isolation};
 use crate::units::Usd;
 use serde::{Deserialize, Serialize};
@@ -21,16 +20,14 @@ pub struct IsolationCost {
     pub extra_switch_cost: Usd,
 }
 
-/// Each tenant's cost of isolation on the fabric its units are counted on (`unit_fabric`).
-pub fn isolation_cost(
-    spec: &DesignSpec,
-    fabrics: &[FabricReport],
-    unit_fabric: &str,
-    placed: &[TenantPlacement],
-) -> Vec<IsolationCost> {
+/// Each tenant's cost of isolation on the fabric its units are counted on.
+pub fn isolation_cost(spec: &DesignSpec, report: &Report) -> Vec<IsolationCost> {
     let g = u64::from(spec.cluster.gpus_per_node);
-    let fabric = fabrics.iter().find(|f| f.name == unit_fabric);
-    placed
+    let plans: Vec<crate::topology::Plan> = report.fabrics.iter().map(|f| f.plan.clone()).collect();
+    let unit_fabric = super::unit_nodes(spec, &plans).1;
+    let fabric = report.fabrics.iter().find(|f| f.name == unit_fabric);
+    report
+        .tenants
         .iter()
         .map(|p| {
             let extra = match (p.isolation, fabric) {

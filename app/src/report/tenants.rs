@@ -1,0 +1,217 @@
+//! The tenants sharing the fabric: where each runs, the partition it is given, how much the
+//! others' traffic slows it, and what its isolation costs.
+
+use super::blocks::{findings_block, heading, note, table};
+use super::Block;
+use crate::money::usd;
+use engine::tenancy::{Contended, Interference};
+use engine::Report;
+
+const PLACEMENT: &str = "Each tenant is placed in the fewest scalable units of the compute fabric (the nodes one leaf serves, one leaf per rail in a rail-optimized fabric): pinned tenants first, then those that take whole units, largest first, then the others in the unit they fill best. A tenant under one leaf sends nothing to the spines and meets no other tenant's traffic.";
+
+const INTERFERENCE: &str = "Tenants meet on the uplinks of the leaves they share. On each leaf, p ports sending across share its m uplinks (each gets min(1, m ÷ p) of its rate) and, where flows are hashed (ECMP), collide as balls in bins; a collective runs at its slowest leaf. Alone: only the tenant's ports send. Worst: every crossing workload on its leaves sends at once. Expected: the others send for the share of their time their network is busy. Every port of a crossing workload is taken to send across at once.";
+
+/// "step time 40.4 s → 41.0 s → 42.3 s".
+fn times(w: &Contended) -> String {
+    if w.alone == w.worst {
+        format!("“{}”: {} {}, unchanged", w.workload, w.measure, w.alone)
+    } else {
+        format!(
+            "“{}”: {} {} alone, {} expected, {} worst",
+            w.workload, w.measure, w.alone, w.expected, w.worst
+        )
+    }
+}
+
+/// The tenants section of `report`, with each tenant's `interference`; nothing for a design of
+/// one tenant.
+pub fn tenant_blocks(
+    spec: &engine::DesignSpec,
+    report: &Report,
+    interference: &[Interference],
+) -> Vec<Block> {
+    if report.tenants.is_empty() {
+        return Vec::new();
+    }
+    let mut blocks = vec![heading(1, "tenants", "Tenants"), note(PLACEMENT)];
+    let workloads = |tenant: &str| {
+        spec.tenants
+            .iter()
+            .find(|t| t.name == tenant)
+            .map(|t| t.workloads.join(", "))
+            .filter(|w| !w.is_empty())
+            .unwrap_or_else(|| "none yet".into())
+    };
+    let mut placed = table(
+        "Where each tenant runs",
+        &[
+            ("Tenant", false),
+            ("Isolation", false),
+            ("Nodes", false),
+            ("Scalable units", false),
+            ("Stranded nodes", true),
+            ("Partition", false),
+            ("Workloads", false),
+        ],
+        report
+            .tenants
+            .iter()
+            .map(|t| {
+                let pinned = if t.pinned { ", pinned" } else { "" };
+                vec![
+                    t.tenant.clone(),
+                    t.isolation.label().to_string(),
+                    t.range(),
+                    format!("{}{pinned}", t.unit_range()),
+                    t.stranded_nodes.to_string(),
+                    t.partition.as_ref().map_or_else(
+                        || "default (P_Key 0x7fff)".to_string(),
+                        |p| {
+                            format!(
+                                "P_Key {}; VRF {} (L3 VNI {}, RT {}); VLAN {} (L2 VNI {})",
+                                p.pkey_hex(),
+                                p.vrf,
+                                p.l3_vni,
+                                p.route_target,
+                                p.vlan,
+                                p.l2_vni
+                            )
+                        },
+                    ),
+                    workloads(&t.tenant),
+                ]
+            })
+            .collect(),
+    );
+    placed.id = Some("tenant-placement".into());
+    blocks.push(Block::Table(placed));
+    if !interference.is_empty() {
+        blocks.push(note(INTERFERENCE));
+        let mut t = table(
+            "Interference on shared leaves",
+            &[
+                ("Tenant", false),
+                ("Fabric", false),
+                ("Leaves (shared)", false),
+                ("Share of spine ports", true),
+                ("Uplinks carry: alone / expected / worst", false),
+                ("Workloads", false),
+            ],
+            interference
+                .iter()
+                .map(|i| {
+                    let carried = if i.crosses_leaves {
+                        format!(
+                            "{} / {} / {}",
+                            i.alone.value, i.expected.value, i.worst.value
+                        )
+                    } else {
+                        "stays under its leaves".to_string()
+                    };
+                    vec![
+                        i.tenant.clone(),
+                        i.fabric.clone(),
+                        format!("{} ({})", i.leaves, i.shared_leaves),
+                        i.spine_share.to_string(),
+                        carried,
+                        i.workloads.iter().map(times).collect::<Vec<_>>().join("; "),
+                    ]
+                })
+                .collect(),
+        );
+        t.id = Some("tenant-interference".into());
+        blocks.push(Block::Table(t));
+        let found = engine::tenancy::findings(interference);
+        if !found.is_empty() {
+            blocks.push(findings_block(&found));
+        }
+    }
+    let mut cost = table(
+        "What each tenant's isolation costs against sharing everything",
+        &[
+            ("Tenant", false),
+            ("Isolation", false),
+            ("Stranded GPUs", true),
+            ("Switches a fabric of its own adds", true),
+            ("Their cost", true),
+        ],
+        report
+            .isolation_costs
+            .iter()
+            .map(|c| {
+                vec![
+                    c.tenant.clone(),
+                    c.isolation.label().to_string(),
+                    c.stranded_gpus.to_string(),
+                    c.extra_switches.to_string(),
+                    usd(c.extra_switch_cost),
+                ]
+            })
+            .collect(),
+    );
+    cost.id = Some("tenant-isolation-cost".into());
+    blocks.push(Block::Table(cost));
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SuperPOD example shared by two teams, one on whole units: the section says where
+    /// each runs, its partition, and what the whole units strand.
+    #[test]
+    fn the_section_places_each_tenant_with_its_partition_and_its_cost() {
+        let mut spec: serde_json::Value =
+            serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+        spec.as_object_mut().unwrap().remove("growth");
+        spec["workloads"][0]["parallelism"]["pp"] = 1.into();
+        spec["workloads"][0]["parallelism"]["dp"] = 5.into();
+        spec["workloads"][0]["global_batch"] = 20.into();
+        spec["tenants"] = serde_json::json!([
+            {"name": "research", "workloads": ["Llama 3.1 405B pre-training"], "isolation": "scalable_unit"},
+            {"name": "guests", "nodes": 8, "isolation": "shared"}
+        ]);
+        let spec = engine::DesignSpec::from_value(spec).unwrap();
+        let report = engine::evaluate(&spec).unwrap().over_its_life(&spec);
+        let blocks = tenant_blocks(&spec, &report, &report.interference);
+        let rows = |id: &str| {
+            blocks
+                .iter()
+                .find_map(|b| match b {
+                    Block::Table(t) if t.id.as_deref() == Some(id) => Some(t.rows.clone()),
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("table {id}"))
+        };
+        let placed = rows("tenant-placement");
+        // 5 nodes of 8 GPUs on whole units of 32: one unit, 27 nodes stranded.
+        assert_eq!(
+            placed[0][..5],
+            [
+                "research",
+                "per scalable unit",
+                "nodes 1–32",
+                "unit 1",
+                "27"
+            ]
+        );
+        assert!(
+            placed[0][5].starts_with("P_Key 0x1001; VRF research (L3 VNI 50001"),
+            "{}",
+            placed[0][5]
+        );
+        assert_eq!(placed[1][5], "default (P_Key 0x7fff)");
+        // Best fit: the unit with the least room it fits in, the last one (31 nodes).
+        assert_eq!(placed[1][2], "nodes 97–104");
+        let cost = rows("tenant-isolation-cost");
+        assert_eq!(cost[0][2], "216", "27 nodes × 8 GPUs");
+        assert!(tenant_blocks(
+            &spec,
+            &engine::evaluate(&engine::DesignSpec::from_json(engine::examples::RAG).unwrap())
+                .unwrap(),
+            &[]
+        )
+        .is_empty());
+    }
+}
