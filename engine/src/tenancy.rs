@@ -225,14 +225,20 @@ pub fn place(spec: &DesignSpec, per_unit: u32) -> Result<Vec<TenantPlacement>, V
             }
         })
         .collect();
-    let mut order: Vec<&Ask> = asks.iter().collect();
-    order.sort_by_key(|a| {
+    // The order to place them in, picked one at a time (at most MAX_TENANTS): no sort, whose
+    // code the browser's bundle would carry.
+    let rank = |a: &Ask| {
         (
             a.first_unit.is_none(),
             !a.whole_units,
             std::cmp::Reverse(a.nodes),
             a.index,
         )
+    };
+    let mut left: Vec<&Ask> = asks.iter().collect();
+    let order = std::iter::from_fn(|| {
+        let next = (0..left.len()).min_by_key(|&i| rank(left[i]))?;
+        Some(left.swap_remove(next))
     });
     let mut errors = Vec::new();
     let mut placed: Vec<Option<TenantPlacement>> = vec![None; asks.len()];
