@@ -130,3 +130,90 @@ async fn a_save_the_server_refuses_shows_its_reason_and_keeps_the_edits() {
     assert_eq!(value_of(&browser, "#title").await, "RAG pod, edited");
     browser.close().await;
 }
+
+/// Rows of the tenants' placement table on the page.
+async fn rows(browser: &Browser) -> u64 {
+    browser
+        .run("return document.querySelectorAll('#tenant-placement tbody tr').length")
+        .await
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// The 96-node SuperPOD on RoCE (ECMP) with two 40-node jobs, one of them a tenant's.
+fn shared_fabric() -> serde_json::Value {
+    let mut spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    spec.as_object_mut().unwrap().remove("growth");
+    spec["cluster"]["nodes"] = 96.into();
+    let compute = &mut spec["fabrics"][0];
+    compute["technology"] = "roce400".into();
+    compute["switch"] = "sn5400".into();
+    compute["port_gbps"] = 400.into();
+    compute["extra_endpoints"] = 0.into();
+    let template = spec["workloads"][0].clone();
+    let job = |name: &str| {
+        let mut w = template.clone();
+        w["name"] = name.into();
+        w["model"] = serde_json::json!({"preset": "llama3-70b", "parameters": 70e9, "layers": 80, "hidden": 8192, "sequence_length": 8192, "precision": "bf16"});
+        w["parallelism"] = serde_json::json!({"dp": 40, "tp": 8, "pp": 1, "sharding": "zero1"});
+        w["global_batch"] = 160.into();
+        w
+    };
+    let storage = spec["workloads"][1].clone();
+    spec["workloads"] = serde_json::json!([job("first"), job("second"), storage]);
+    spec["tenants"] = serde_json::json!([{"name": "first", "workloads": ["first"]}]);
+    spec
+}
+
+/// A second tenant added on the design's tenants page becomes the next revision: the page
+/// places it (units 2–3, meeting the first tenant on unit 2's leaves), says how much the first
+/// one's traffic slows it on the hashed fabric, and the revision's hand-off gives it a Slurm
+/// partition of its own.
+#[tokio::test]
+async fn a_second_tenant_is_placed_slowed_and_handed_off() {
+    let server = Server::start().await;
+    let created = server.create(&shared_fabric()).await;
+    let id = created.id;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url(&created.edit_link)).await;
+    browser.click("#claim-confirm").await;
+    browser.wait_for_hydration().await;
+    browser.goto(&server.url(&format!("/d/{id}"))).await;
+    browser.click("#design-tenants").await;
+    browser.wait_for("#tenants-form", true).await;
+    assert_eq!(rows(&browser).await, 1);
+
+    browser.type_into("#tenant-1-name", "second").await;
+    browser.click("#tenant-1-workload-1").await;
+    browser.select("#tenant-1-isolation", "node").await;
+    browser.click("#tenants-save").await;
+    browser
+        .wait_for_text("#tenant-placement", |t| t.contains("second"))
+        .await;
+    assert_eq!(rows(&browser).await, 2);
+    let placement = browser.text("#tenant-placement").await;
+    assert!(placement.contains("nodes 41–80"), "{placement}");
+    let interference = browser.text("#tenant-interference").await;
+    let second = interference
+        .lines()
+        .find(|l| l.starts_with("second"))
+        .unwrap_or_else(|| panic!("{interference}"))
+        .to_string();
+    assert!(
+        second.contains("alone,") && second.contains("worst"),
+        "{second}"
+    );
+
+    let partitions = |n: u32| {
+        let url = server.url(&format!("/d/{id}/r/{n}/handoff/slurm/partitions.conf"));
+        async move { reqwest::get(url).await.unwrap().text().await.unwrap() }
+    };
+    let before = partitions(1).await;
+    let after = partitions(2).await;
+    assert!(!before.contains("PartitionName=second"), "{before}");
+    assert!(
+        after.contains("PartitionName=second Nodes=node-[41-80]"),
+        "{after}"
+    );
+    browser.close().await;
+}

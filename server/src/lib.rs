@@ -30,3 +30,4 @@ pub mod routes;
 pub mod search;
 mod search_page;
 pub mod serve;
+mod tenants;

@@ -160,6 +160,7 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
         .merge(crate::api::routes(store.clone()))
         .merge(crate::search_page::routes(store.clone()))
         .merge(crate::calibration::routes(store.clone()))
+        .merge(crate::tenants::routes(store.clone()))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         // An uploaded dump or nccl-tests log may be larger, so that the parser can say what is
         // wrong with it rather than the server refusing it unread.

@@ -82,6 +82,7 @@ pub fn design_page(
                     <li><a id="design-search" href=format!("/d/{id}/r/{n}/search")>"Search for the cheapest fabric"</a></li>
                     <li><a id="design-baselines" href=format!("/d/{id}/baselines")>"Baselines (nccl-tests)"</a></li>
                     <li><a id="design-calibration" href=format!("/d/{id}/calibration")>"Fit the calibration to the baselines"</a></li>
+                    <li><a id="design-tenants" href=format!("/d/{id}/tenants")>"Tenants: who shares the fabric"</a></li>
                     <li><a href=format!("/d/{id}/r/{n}/spec.json") download="">"Download the spec (JSON)"</a></li>
                     <li><a href=format!("/d/{id}/r/{n}/report.json") download="">"Download the report (JSON)"</a></li>
                     <li><a id="design-report" href=format!("/d/{id}/r/{n}/report")>"Report (print or PDF)"</a></li>

@@ -30,3 +30,5 @@ pub mod my_designs;
 pub mod opening;
 #[cfg(feature = "ssr")]
 pub mod sources;
+#[cfg(feature = "ssr")]
+pub mod tenants;

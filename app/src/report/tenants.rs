@@ -4,8 +4,9 @@
 use super::blocks::{findings_block, heading, note, table};
 use super::Block;
 use crate::money::usd;
-use engine::tenancy::{Contended, Interference};
+use engine::tenancy::{Contended, Interference, Partition};
 use engine::Report;
+use engine::Transport;
 
 const PLACEMENT: &str = "Each tenant is placed in the fewest scalable units of the compute fabric (the nodes one leaf serves, one leaf per rail in a rail-optimized fabric): pinned tenants first, then those that take whole units, largest first, then the others in the unit they fill best. A tenant under one leaf sends nothing to the spines and meets no other tenant's traffic.";
 
@@ -23,6 +24,40 @@ fn times(w: &Contended) -> String {
     }
 }
 
+/// A figure of a fabric of its own, "–" for a tenant that has none.
+fn own_fabric(c: &engine::tenancy::IsolationCost, figure: String) -> String {
+    if c.isolation == engine::Isolation::Fabric {
+        figure
+    } else {
+        "–".into()
+    }
+}
+
+/// A tenant's partition on the design's fabrics: its key where one is InfiniBand, its VRF and
+/// VLAN where one is Ethernet; `(infiniband, ethernet)` says which the design has.
+fn partition(p: Option<&Partition>, (infiniband, ethernet): (bool, bool)) -> String {
+    let mut parts = Vec::new();
+    match p {
+        Some(p) => {
+            if infiniband {
+                parts.push(format!("P_Key {}", p.pkey_hex()));
+            }
+            if ethernet {
+                parts.push(format!(
+                    "VRF {} (L3 VNI {}, RT {}); VLAN {} (L2 VNI {})",
+                    p.vrf, p.l3_vni, p.route_target, p.vlan, p.l2_vni
+                ));
+            }
+        }
+        None => parts.push(if infiniband {
+            "default (P_Key 0x7fff)".to_string()
+        } else {
+            "default VRF".to_string()
+        }),
+    }
+    parts.join("; ")
+}
+
 /// The tenants section of `report`, with each tenant's `interference`; nothing for a design of
 /// one tenant.
 pub fn tenant_blocks(
@@ -34,6 +69,16 @@ pub fn tenant_blocks(
         return Vec::new();
     }
     let mut blocks = vec![heading(1, "tenants", "Tenants"), note(PLACEMENT)];
+    let transports = (
+        report
+            .fabrics
+            .iter()
+            .any(|f| f.technology.transport() == Transport::InfiniBand),
+        report
+            .fabrics
+            .iter()
+            .any(|f| f.technology.transport() != Transport::InfiniBand),
+    );
     let workloads = |tenant: &str| {
         spec.tenants
             .iter()
@@ -64,20 +109,7 @@ pub fn tenant_blocks(
                     t.range(),
                     format!("{}{pinned}", t.unit_range()),
                     t.stranded_nodes.to_string(),
-                    t.partition.as_ref().map_or_else(
-                        || "default (P_Key 0x7fff)".to_string(),
-                        |p| {
-                            format!(
-                                "P_Key {}; VRF {} (L3 VNI {}, RT {}); VLAN {} (L2 VNI {})",
-                                p.pkey_hex(),
-                                p.vrf,
-                                p.l3_vni,
-                                p.route_target,
-                                p.vlan,
-                                p.l2_vni
-                            )
-                        },
-                    ),
+                    partition(t.partition.as_ref(), transports),
                     workloads(&t.tenant),
                 ]
             })
@@ -143,8 +175,8 @@ pub fn tenant_blocks(
                     c.tenant.clone(),
                     c.isolation.label().to_string(),
                     c.stranded_gpus.to_string(),
-                    c.extra_switches.to_string(),
-                    usd(c.extra_switch_cost),
+                    own_fabric(c, c.extra_switches.to_string()),
+                    own_fabric(c, usd(c.extra_switch_cost)),
                 ]
             })
             .collect(),
@@ -196,10 +228,9 @@ mod tests {
                 "27"
             ]
         );
-        assert!(
-            placed[0][5].starts_with("P_Key 0x1001; VRF research (L3 VNI 50001"),
-            "{}",
-            placed[0][5]
+        assert_eq!(
+            placed[0][5], "P_Key 0x1001",
+            "InfiniBand fabrics: a key, no VRF"
         );
         assert_eq!(placed[1][5], "default (P_Key 0x7fff)");
         // Best fit: the unit with the least room it fits in, the last one (31 nodes).

@@ -1,0 +1,134 @@
+//! `/d/{id}/tenants`: the newest revision's tenants (`app::pages::tenants`), and, with the edit
+//! key, the form whose save makes the tenants it lists the design's next revision. What the form
+//! sends is checked as every save is (the spec's rules, then the evaluation, which places the
+//! tenants); a refusal shows the form again with every error, and nothing is stored.
+
+use crate::respond::{html, Answer, PageError};
+use app::costs::{COMPUTES, WRITES};
+use app::ownership::key_for;
+use app::pages::document::message;
+use app::pages::tenants::{read_form, tenants_page};
+use app::store::{check, SaveError, Store};
+use axum::extract::{Form, Path, State};
+use axum::handler::Handler;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+use engine::{DesignSpec, FieldError, Report};
+
+/// Fields one form may send: a row of six for each tenant a design may have, each with a
+/// checkbox per workload.
+const MAX_FIELDS: usize = (engine::MAX_TENANTS + 1) * (6 + engine::MAX_WORKLOADS);
+
+pub fn routes(store: Store) -> Router {
+    Router::new()
+        .route(
+            "/d/{id}/tenants",
+            get(show.layer(COMPUTES)).post(save.layer(WRITES)),
+        )
+        .with_state(store)
+}
+
+/// `spec` evaluated over its life (its tenants' interference and cost), off the async workers.
+async fn evaluated(spec: DesignSpec) -> Result<(DesignSpec, Option<Report>), PageError> {
+    tokio::task::spawn_blocking(move || {
+        let report = engine::evaluate(&spec).ok().map(|r| r.over_its_life(&spec));
+        (spec, report)
+    })
+    .await
+    .map_err(|_| {
+        PageError::Page(message(
+            500,
+            "No evaluation",
+            "The design could not be evaluated.".into(),
+        ))
+    })
+}
+
+async fn show(State(store): State<Store>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
+    let (_, head, spec, editable) = crate::revisions::newest_for(&store, &id, &headers).await?;
+    let (spec, report) = evaluated(spec).await?;
+    Ok(html(&tenants_page(
+        &head,
+        &spec,
+        report.as_ref(),
+        &spec.tenants,
+        &[],
+        editable,
+    )))
+}
+
+/// Saves the newest revision with the tenants the form lists as the next one.
+async fn save(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Answer {
+    let (design_id, head, spec, editable) =
+        crate::revisions::newest_for(&store, &id, &headers).await?;
+    let refused = |status, reason: String| {
+        PageError::Page(message(status, "The tenants were not saved", reason))
+    };
+    let key = key_for(&headers, &design_id)
+        .filter(|_| editable)
+        .ok_or_else(|| {
+            refused(
+                403,
+                "Only a browser holding the design's edit key changes it; nothing was stored."
+                    .into(),
+            )
+        })?;
+    if fields.len() > MAX_FIELDS {
+        return Err(refused(
+            413,
+            format!(
+                "The form sent {} fields, more than a design's tenants need; nothing was stored.",
+                fields.len()
+            ),
+        ));
+    }
+    let mut next = spec.clone();
+    // The form's tenants in place of the newest revision's, checked as every save is.
+    let errors: Vec<FieldError> = match read_form(&fields) {
+        Ok(tenants) => {
+            next.tenants = tenants;
+            match tokio::task::spawn_blocking(move || check(Ok(next), "Tenants changed")).await {
+                Ok(Ok(checked)) => {
+                    return match store.save_next(&design_id, &key, &checked).await {
+                        Ok(_) => Ok((
+                            StatusCode::SEE_OTHER,
+                            [(
+                                header::LOCATION,
+                                format!("/d/{}/tenants", design_id.as_str()),
+                            )],
+                        )
+                            .into_response()),
+                        Err(SaveError::WrongKey) => Err(refused(
+                            403,
+                            "The edit key is not this design's; nothing was stored.".into(),
+                        )),
+                        Err(SaveError::NoSuchDesign(_)) => Err(PageError::NotFound),
+                        Err(e) => Err(refused(422, format!("{e}; nothing was stored."))),
+                    };
+                }
+                Ok(Err(SaveError::Invalid(errors))) => errors,
+                Ok(Err(e)) => return Err(refused(422, format!("{e}; nothing was stored."))),
+                Err(_) => {
+                    return Err(refused(
+                        500,
+                        "The design could not be evaluated; nothing was stored.".into(),
+                    ))
+                }
+            }
+        }
+        Err(errors) => errors,
+    };
+    // Shown again as sent, with every error; the newest revision stays as it was.
+    let rows = read_form(&fields).unwrap_or_else(|_| spec.tenants.clone());
+    let (spec, report) = evaluated(spec).await?;
+    let mut page = tenants_page(&head, &spec, report.as_ref(), &rows, &errors, editable);
+    page.status = 422;
+    Ok(html(&page))
+}
