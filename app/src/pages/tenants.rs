@@ -35,7 +35,8 @@ pub fn read_form(fields: &[(String, String)]) -> Result<Vec<Tenant>, Vec<FieldEr
         let Ok(row) = row.parse::<usize>() else {
             continue;
         };
-        if row >= engine::MAX_TENANTS + 1 {
+        // A row per tenant a design may have, and the blank one.
+        if row > engine::MAX_TENANTS {
             continue;
         }
         let (t, removed) = rows.entry(row).or_insert_with(|| {
