@@ -3,7 +3,9 @@ the inputs must validate, and every switch must get an EOS configuration that ca
 design's lossless QoS profile where the fabric has one, on every port LOSSLESS_PORTS lists for
 it (`{fabric file: {switch: [EOS interface]}}`: the RoCE-carrying ports, host-facing included),
 and no user account (the inputs define none: one in a configuration came from text of the
-design).
+design). Where LOSSLESS_PORTS has "vrfs" (`{fabric file: {switch: {vrf: vni}}}`, the tenants'
+VRFs each leaf must carry), each of those switches must have the VRF, its VNI on the VXLAN
+interface and an address in it, and no other switch the VRF.
 
 Usage: avd_check.py AVD_FOLDER LOSSLESS_PORTS.json (run by engine/tests/suite/handoff_consumers with
 the pyavd that scripts/setup.sh installs into .tools/pyavd)."""
@@ -35,7 +37,17 @@ def interfaces(config):
             name = None
     return blocks
 
+def vxlan_vrfs(config):
+    """VRF -> VNI of the `interface Vxlan1` block."""
+    out = {}
+    for line in interfaces(config).get("Vxlan1", []):
+        words = line.split()
+        if words[:2] == ["vxlan", "vrf"] and len(words) == 5 and words[3] == "vni":
+            out[words[2]] = int(words[4])
+    return out
+
 def check(folder, lossless):
+    vrfs = lossless.pop("vrfs", {})
     failures = []
     for fabric in sorted(pathlib.Path(folder).glob("*.yml")):
         if fabric.name.endswith("-inventory.yml"):
@@ -64,6 +76,22 @@ def check(folder, lossless):
             for port in lossless.get(fabric.name, {}).get(name, []):
                 if f"service-profile {profile}" not in blocks.get(port, []):
                     failures.append(f"{fabric.name} {name} {port}: no service-profile {profile}")
+            expected = vrfs.get(fabric.name, {})
+            if expected:
+                mine = expected.get(name, {})
+                carried = vxlan_vrfs(config)
+                for vrf, vni in mine.items():
+                    if f"vrf instance {vrf}" not in config:
+                        failures.append(f"{fabric.name} {name}: no vrf instance {vrf}")
+                    if carried.get(vrf) != vni:
+                        failures.append(f"{fabric.name} {name}: VRF {vrf} on VNI {carried.get(vrf)}, not {vni}")
+                    if not any(f"vrf {vrf}" in b and any(l.startswith("ip address ") for l in b)
+                               for b in interfaces(config).values()):
+                        failures.append(f"{fabric.name} {name}: no port with an address in VRF {vrf}")
+                all_vrfs = {v for per in expected.values() for v in per}
+                for vrf in all_vrfs - set(mine):
+                    if f"vrf instance {vrf}" in config:
+                        failures.append(f"{fabric.name} {name}: carries VRF {vrf} of a tenant it serves no node of")
             users = [l for l in config.splitlines() if l.startswith("username ")]
             if users:
                 failures.append(f"{fabric.name} {name}: user accounts: {users}")

@@ -11,6 +11,14 @@
 //! strict-priority queue 6. It is applied to every RoCE-carrying port: the fabric links
 //! (`p2p_uplinks_qos_profile`) and, host-facing, each leaf's ports towards the hosts, through
 //! the leaf's `structured_config` (`ethernet_interfaces` with the profile as `service_profile`).
+//!
+//! A design whose tenants are isolated gets an EVPN overlay (eBGP, the spines its route servers,
+//! every leaf a VTEP) and one AVD tenant per design tenant under `network_services`: its VRF with
+//! the tenant's L3 VNI, and every GPU port of its nodes on this fabric a routed /31 in that VRF
+//! (`l3_interfaces`), so that its hosts' routes travel as EVPN type-5 routes inside the VRF only:
+//! per-GPU isolation, pure type-5 [Juniper JVD, AI data centre EVPN multitenancy; AVD
+//! eos_designs network services]. Each tenant's /31s come from a /16 of its own, 10.(64 + its
+//! place in the design's list).0.0/16.
 
 use super::text::{comment, yaml_string as q};
 use super::underlay::{leaf_as, loopback_pool, prefix_for, CORE_AS, SPINE_AS};
@@ -18,6 +26,7 @@ use super::{port_number, role_of, PlannedFabric};
 use crate::ports::eos_port;
 use crate::spec::DesignSpec;
 use crate::technology::Transport;
+use crate::tenancy::TenantPlacement;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -99,6 +108,8 @@ struct Tier<'a> {
     groups: bool,
     /// Host-facing ports that carry RoCE, given the lossless profile.
     lossless_hosts: Option<&'a HostPorts<'a>>,
+    /// Whether its switches are VTEPs of an EVPN overlay (leaves carrying tenants' VRFs).
+    vteps: bool,
 }
 
 /// One tier's node type: defaults, then nodes (one node group per node for leaves).
@@ -112,6 +123,7 @@ fn node_type(out: &mut String, t: &Tier) {
         bgp_as,
         groups,
         lossless_hosts,
+        vteps,
     } = *t;
     let _ = writeln!(out, "{key}:\n  defaults:");
     let _ = writeln!(out, "    loopback_ipv4_pool: {}", q(loopback.0));
@@ -153,8 +165,16 @@ fn node_type(out: &mut String, t: &Tier) {
         let _ = writeln!(out, "    bgp_as: {}", q(&bgp_as(0).to_string()));
     }
     if key == "l3leaf" {
-        // Two-node groups would become MLAG pairs and leaves would need VTEP pools otherwise.
-        let _ = writeln!(out, "    mlag: false\n    vtep: false");
+        // Two-node groups would become MLAG pairs; a leaf is a VTEP only for tenants' VRFs.
+        if vteps {
+            let _ = writeln!(
+                out,
+                "    mlag: false\n    vtep: true\n    vtep_loopback_ipv4_pool: {}",
+                q(VTEP_POOL)
+            );
+        } else {
+            let _ = writeln!(out, "    mlag: false\n    vtep: false");
+        }
     }
     let indent = if groups { "      " } else { "  " };
     if groups {
@@ -204,8 +224,80 @@ fn node_type(out: &mut String, t: &Tier) {
     }
 }
 
-/// The fabric variables (group vars of the fabric's inventory group).
-pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
+/// The VTEP loopbacks of the leaves, when the fabric carries tenants' VRFs.
+const VTEP_POOL: &str = "10.252.0.0/16";
+/// Routed GPU ports one tenant has at most on one fabric: a /16 of /31s.
+const MAX_TENANT_PORTS: usize = 1 << 15;
+
+/// The isolated tenants' routed GPU ports on `f`: per tenant (with its partition), each port as
+/// (leaf, leaf port, the port's /31 on the leaf's side).
+fn tenant_ports<'t>(
+    f: &PlannedFabric,
+    tenants: &'t [TenantPlacement],
+) -> Vec<(&'t TenantPlacement, Vec<(String, String, String)>)> {
+    let links = f.links_per_cage();
+    tenants
+        .iter()
+        .filter(|t| t.partition.is_some())
+        .filter_map(|t| {
+            let index = t.partition.as_ref().map_or(0, |p| {
+                usize::from(p.pkey.saturating_sub(crate::tenancy::FIRST_PKEY))
+            });
+            let ports: Vec<(String, String, String)> = f
+                .cables
+                .iter()
+                .filter(|c| c.cable.tier == "node-leaf")
+                .filter(|c| {
+                    c.cable
+                        .a_device
+                        .strip_prefix("node-")
+                        .and_then(|n| n.parse::<u32>().ok())
+                        .is_some_and(|n| (t.first_node..=t.last_node()).contains(&n))
+                })
+                .filter_map(|c| {
+                    Some((
+                        c.cable.z_device.clone(),
+                        eos_port(port_number(&c.cable.z_port)?, links),
+                    ))
+                })
+                .take(MAX_TENANT_PORTS)
+                .enumerate()
+                .map(|(k, (leaf, port))| {
+                    let host = 2 * k;
+                    let address = format!("10.{}.{}.{}/31", 64 + index, host >> 8, host & 0xff);
+                    (leaf, port, address)
+                })
+                .collect();
+            (!ports.is_empty()).then_some((t, ports))
+        })
+        .collect()
+}
+
+/// AVD's network services: one tenant per isolated design tenant, its VRF and its routed GPU
+/// ports.
+fn network_services(out: &mut String, ports: &[(&TenantPlacement, Vec<(String, String, String)>)]) {
+    out.push_str("tenants:\n");
+    for (t, ports) in ports {
+        let Some(p) = &t.partition else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "  - name: {name}\n    mac_vrf_vni_base: 10000\n    vrfs:\n      - name: {name}\n        vrf_vni: {}\n        description: {}\n        l3_interfaces:\n          - interfaces: {}\n            ip_addresses: {}\n            nodes: {}\n            description: {}",
+            p.l3_vni,
+            q(&format!("tenant {}, route target {}", t.tenant, p.route_target)),
+            list(ports.iter().map(|x| q(&x.1))),
+            list(ports.iter().map(|x| q(&x.2))),
+            list(ports.iter().map(|x| q(&x.0))),
+            q(&format!("GPU port of tenant {}", t.tenant)),
+            name = q(&p.vrf),
+        );
+    }
+}
+
+/// The fabric variables (group vars of the fabric's inventory group), with the VRFs of the
+/// design's isolated `tenants`.
+pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric, tenants: &[TenantPlacement]) -> String {
     let name = &f.fabric.name;
     let switches = f.switches();
     let of = |tier: &str| -> Vec<&str> {
@@ -226,9 +318,15 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
         layout = f.fabric.plan.layout.label()
     );
     let _ = writeln!(out, "fabric_name: {}", q(&fabric_name(name)));
+    let tenant_ports = tenant_ports(f, tenants);
+    let overlay = if tenant_ports.is_empty() {
+        "none"
+    } else {
+        "ebgp"
+    };
     let _ = writeln!(
         out,
-        "underlay_routing_protocol: \"ebgp\"\noverlay_routing_protocol: \"none\"\np2p_uplinks_mtu: {P2P_MTU}"
+        "underlay_routing_protocol: \"ebgp\"\noverlay_routing_protocol: \"{overlay}\"\np2p_uplinks_mtu: {P2P_MTU}"
     );
     let pool = loopback_pool(switches.len());
     if !cores.is_empty() {
@@ -244,6 +342,7 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
                 bgp_as: &|_| CORE_AS,
                 groups: false,
                 lossless_hosts: None,
+                vteps: false,
             },
         );
     }
@@ -260,6 +359,7 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
                 bgp_as: &|_| SPINE_AS,
                 groups: false,
                 lossless_hosts: None,
+                vteps: false,
             },
         );
     }
@@ -277,10 +377,14 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric) -> String {
             bgp_as: &leaf_as,
             groups: true,
             lossless_hosts: roce.then_some(&hosts),
+            vteps: !tenant_ports.is_empty(),
         },
     );
     if roce {
         out.push_str(&qos());
+    }
+    if !tenant_ports.is_empty() {
+        network_services(&mut out, &tenant_ports);
     }
     out
 }

@@ -372,7 +372,10 @@ pub fn write_bundle(
             }
             Transport::Roce | Transport::Tcp => match f.os() {
                 SwitchOs::Eos => {
-                    files(format!("avd/{name}.yml"), avd::fabric_vars(spec, f));
+                    files(
+                        format!("avd/{name}.yml"),
+                        avd::fabric_vars(spec, f, &report.tenants),
+                    );
                     files(format!("avd/{name}-inventory.yml"), avd::inventory(f));
                 }
                 SwitchOs::CumulusLinux | SwitchOs::MlnxOs => {

@@ -15,6 +15,7 @@ mod daemon;
 mod ibsim;
 mod injection;
 mod slurm;
+mod tenants;
 
 use engine::asbuilt::{check, ibnetdiscover, ObservedLink};
 use engine::handoff::{bundle, hostlist, ibnet, planned, scheduling_fabric};

@@ -49,6 +49,18 @@ pub(crate) const EVERY_START: [&str; 5] = [
 /// [slurm.schedmd.com/slurm.conf.html, topology.conf.html; SchedMD/slurm
 /// src/plugins/topology/tree/topology_tree.c for the complaints]
 pub(crate) fn slurm_reads(topology: &str, nodes: &[&str], what: &str) -> Result<String, String> {
+    slurm_shows(topology, None, nodes, what, &["show", "topology"])
+}
+
+/// [`slurm_reads`] with `partitions` (a partitions file, included from slurm.conf) beside the
+/// topology, answering `scontrol <show...>` instead.
+pub(crate) fn slurm_shows(
+    topology: &str,
+    partitions: Option<&str>,
+    nodes: &[&str],
+    what: &str,
+    show: &[&str],
+) -> Result<String, String> {
     let dir = Scratch::new(&format!("slurm-{what}"));
     let [port, slurmd_port] = free_ports();
     let user = Command::new("id").arg("-un").output().unwrap();
@@ -72,9 +84,15 @@ pub(crate) fn slurm_reads(topology: &str, nodes: &[&str], what: &str) -> Result<
          SlurmctldLogFile={folder}/slurmctld.log\n\
          SlurmctldDebug=info\n\
          NodeName={} NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN\n\
-         PartitionName=all Nodes=ALL Default=YES State=UP\n",
-        hostlist(nodes)
+         PartitionName=all Nodes=ALL Default=YES State=UP\n{}",
+        hostlist(nodes),
+        partitions.map_or(String::new(), |_| format!(
+            "Include {folder}/partitions.conf\n"
+        ))
     );
+    if let Some(text) = partitions {
+        std::fs::write(dir.0.join("partitions.conf"), text).unwrap();
+    }
     std::fs::create_dir_all(dir.0.join("state")).unwrap();
     let slurm_conf = dir.0.join("slurm.conf");
     std::fs::write(&slurm_conf, conf).unwrap();
@@ -111,7 +129,7 @@ pub(crate) fn slurm_reads(topology: &str, nodes: &[&str], what: &str) -> Result<
     let shown = run(
         "scontrol",
         Command::new("scontrol")
-            .args(["show", "topology"])
+            .args(show)
             .env("SLURM_CONF", &slurm_conf),
         &dir.0,
         Duration::from_secs(10),

@@ -1,0 +1,122 @@
+//! The tenants' hand-off read by the tools that enforce it: Slurm's own controller takes each
+//! tenant's partition with exactly its nodes, and Arista's pyavd renders every switch of a RoCE
+//! fabric whose tenants each have a VRF, present on exactly the leaves that serve its nodes.
+
+use super::slurm::{pairs, slurm_shows};
+use super::*;
+
+/// The 96-node SuperPOD with its compute fabric on RoCE, Arista switches, and three tenants: two
+/// isolated per node (their VRFs), one shared (the default VRF).
+fn shared_superpod() -> (DesignSpec, Report) {
+    let mut spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    spec.as_object_mut().unwrap().remove("growth");
+    spec["cluster"]["nodes"] = 96.into();
+    spec["fabrics"][0]["technology"] = "roce400".into();
+    spec["fabrics"][0]["port_gbps"] = 400.into();
+    spec["fabrics"][0]["extra_endpoints"] = 0.into();
+    support::arista_switches(&mut spec);
+    let template = spec["workloads"][0].clone();
+    let job = |name: &str, nodes: u32| {
+        let mut w = template.clone();
+        w["name"] = name.into();
+        w["model"] = serde_json::json!({"preset": "llama3-70b", "parameters": 70e9, "layers": 80, "hidden": 8192, "sequence_length": 8192, "precision": "bf16"});
+        w["parallelism"] = serde_json::json!({"dp": nodes, "tp": 8, "pp": 1, "sharding": "zero1"});
+        w["global_batch"] = (nodes * 4).into();
+        w
+    };
+    spec["workloads"] = serde_json::json!([job("alpha", 40), job("beta", 24)]);
+    spec["tenants"] = serde_json::json!([
+        {"name": "alpha", "workloads": ["alpha"], "isolation": "node"},
+        {"name": "beta", "workloads": ["beta"], "isolation": "node"},
+        {"name": "guests", "nodes": 8, "isolation": "shared"}
+    ]);
+    let spec = DesignSpec::from_value(spec).unwrap();
+    let report = evaluate(&spec).unwrap();
+    (spec, report)
+}
+
+#[test]
+fn slurmctld_takes_each_tenants_partition_with_exactly_its_nodes() {
+    if !installed(&sbin("slurmctld")) || !installed(Path::new("scontrol")) {
+        return;
+    }
+    let (spec, report) = shared_superpod();
+    let files: BTreeMap<String, String> = bundle(&spec, &report).into_iter().collect();
+    let (fabrics, _) = planned(&report);
+    let nodes: Vec<&str> = scheduling_fabric(&fabrics).unwrap().hosts();
+    let shown = slurm_shows(
+        &files["slurm/topology.conf"],
+        Some(&files["slurm/partitions.conf"]),
+        &nodes,
+        "tenants",
+        &["-o", "show", "partition"],
+    )
+    .unwrap_or_else(|e| panic!("slurmctld: {e}"));
+    let read: BTreeMap<String, Vec<String>> = shown
+        .lines()
+        .map(|l| {
+            let kv = pairs(l);
+            (
+                kv["PartitionName"].to_string(),
+                expand_hostlist(kv["Nodes"]),
+            )
+        })
+        .collect();
+    for t in &report.tenants {
+        let names: Vec<String> = (t.first_node..=t.last_node())
+            .map(|n| format!("node-{n:02}"))
+            .collect();
+        assert_eq!(read[&t.tenant], names, "{}", t.tenant);
+    }
+    assert_eq!(
+        read.len(),
+        4,
+        "the tenants' three and the file's own: {read:?}"
+    );
+}
+
+#[test]
+fn pyavd_renders_a_vrf_per_isolated_tenant_on_exactly_the_leaves_of_its_nodes() {
+    let Some(python) = pyavd_python() else {
+        return;
+    };
+    let (spec, report) = shared_superpod();
+    let files = bundle(&spec, &report);
+    let vars = &files
+        .iter()
+        .find(|(n, _)| n == "avd/compute.yml")
+        .unwrap()
+        .1;
+    assert!(vars.contains("overlay_routing_protocol: \"ebgp\""));
+    // Each isolated tenant's VRF on each leaf a node of its hangs from.
+    let (fabrics, _) = planned(&report);
+    let compute = fabrics.iter().find(|f| f.fabric.name == "compute").unwrap();
+    let mut vrfs: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    for t in report.tenants.iter() {
+        let Some(p) = &t.partition else { continue };
+        for c in compute
+            .cables
+            .iter()
+            .filter(|c| c.cable.tier == "node-leaf")
+        {
+            let n: u32 = c.cable.a_device["node-".len()..].parse().unwrap();
+            if (t.first_node..=t.last_node()).contains(&n) {
+                vrfs.entry(c.cable.z_device.clone())
+                    .or_default()
+                    .insert(p.vrf.clone(), p.l3_vni);
+            }
+        }
+    }
+    assert!(
+        vrfs.values().any(|v| v.len() == 2),
+        "a leaf serving both tenants"
+    );
+    assert!(
+        !vrfs.values().any(|v| v.contains_key("guests")),
+        "the shared tenant has no VRF"
+    );
+    let mut expected = lossless_ports(&report);
+    expected["vrfs"] = serde_json::json!({ "compute.yml": vrfs });
+    let out = pyavd_check(&python, &files, &expected, "tenants");
+    assert!(out.status.success(), "{}", output_text(&out));
+}
