@@ -229,12 +229,18 @@ const VTEP_POOL: &str = "10.252.0.0/16";
 /// Routed GPU ports one tenant has at most on one fabric: a /16 of /31s.
 const MAX_TENANT_PORTS: usize = 1 << 15;
 
-/// The isolated tenants' routed GPU ports on `f`: per tenant (with its partition), each port as
-/// (leaf, leaf port, the port's /31 on the leaf's side).
-fn tenant_ports<'t>(
-    f: &PlannedFabric,
-    tenants: &'t [TenantPlacement],
-) -> Vec<(&'t TenantPlacement, Vec<(String, String, String)>)> {
+/// A GPU port routed in its tenant's VRF: the leaf, its port, and the /31 on the leaf's side.
+struct RoutedPort {
+    leaf: String,
+    port: String,
+    address: String,
+}
+
+/// An isolated tenant and its routed GPU ports on one fabric.
+type TenantPorts<'t> = (&'t TenantPlacement, Vec<RoutedPort>);
+
+/// The isolated tenants' routed GPU ports on `f`.
+fn tenant_ports<'t>(f: &PlannedFabric, tenants: &'t [TenantPlacement]) -> Vec<TenantPorts<'t>> {
     let links = f.links_per_cage();
     tenants
         .iter()
@@ -243,7 +249,7 @@ fn tenant_ports<'t>(
             let index = t.partition.as_ref().map_or(0, |p| {
                 usize::from(p.pkey.saturating_sub(crate::tenancy::FIRST_PKEY))
             });
-            let ports: Vec<(String, String, String)> = f
+            let ports: Vec<RoutedPort> = f
                 .cables
                 .iter()
                 .filter(|c| c.cable.tier == "node-leaf")
@@ -265,7 +271,11 @@ fn tenant_ports<'t>(
                 .map(|(k, (leaf, port))| {
                     let host = 2 * k;
                     let address = format!("10.{}.{}.{}/31", 64 + index, host >> 8, host & 0xff);
-                    (leaf, port, address)
+                    RoutedPort {
+                        leaf,
+                        port,
+                        address,
+                    }
                 })
                 .collect();
             (!ports.is_empty()).then_some((t, ports))
@@ -275,7 +285,7 @@ fn tenant_ports<'t>(
 
 /// AVD's network services: one tenant per isolated design tenant, its VRF and its routed GPU
 /// ports.
-fn network_services(out: &mut String, ports: &[(&TenantPlacement, Vec<(String, String, String)>)]) {
+fn network_services(out: &mut String, ports: &[TenantPorts]) {
     out.push_str("tenants:\n");
     for (t, ports) in ports {
         let Some(p) = &t.partition else {
@@ -286,9 +296,9 @@ fn network_services(out: &mut String, ports: &[(&TenantPlacement, Vec<(String, S
             "  - name: {name}\n    mac_vrf_vni_base: 10000\n    vrfs:\n      - name: {name}\n        vrf_vni: {}\n        description: {}\n        l3_interfaces:\n          - interfaces: {}\n            ip_addresses: {}\n            nodes: {}\n            description: {}",
             p.l3_vni,
             q(&format!("tenant {}, route target {}", t.tenant, p.route_target)),
-            list(ports.iter().map(|x| q(&x.1))),
-            list(ports.iter().map(|x| q(&x.2))),
-            list(ports.iter().map(|x| q(&x.0))),
+            list(ports.iter().map(|x| q(&x.port))),
+            list(ports.iter().map(|x| q(&x.address))),
+            list(ports.iter().map(|x| q(&x.leaf))),
             q(&format!("GPU port of tenant {}", t.tenant)),
             name = q(&p.vrf),
         );
