@@ -1,12 +1,42 @@
 //! The topology diagram of a fabric: its tiers of switches and the links between them.
 
+use engine::floor::svg::TENANT_COLOURS;
+use engine::tenancy::TenantPlacement;
 use engine::FabricReport;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
-/// The topology diagram of `fabric`, as SVG.
-pub fn svg(fabric: &FabricReport) -> String {
-    view! { <TopologyDiagram fabric=fabric.clone()/> }.to_html()
+/// The topology diagram of `fabric` shared by `tenants`, as SVG.
+pub fn svg(fabric: &FabricReport, tenants: &[TenantPlacement]) -> String {
+    view! { <TopologyDiagram fabric=fabric.clone() tenants=tenants.to_vec()/> }.to_html()
+}
+
+/// The tenants' nodes on the endpoints bar (from `x0`, `width` wide, at `y`), each a segment of
+/// its colour on the floor plan by tenant over the share of the fabric's nodes it holds, in node
+/// order (the leaves' order): where each tenant sits under the leaves.
+fn tenant_segments(
+    fabric: &FabricReport,
+    tenants: &[TenantPlacement],
+    (x0, width, y): (f64, f64, f64),
+) -> AnyView {
+    let first = fabric.first_node.max(1);
+    let nodes = f64::from(fabric.attached_nodes.max(1));
+    tenants
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let from = t.first_node.max(first);
+            let to = t.last_node().min(first + fabric.attached_nodes - 1);
+            (from <= to).then(|| {
+                let x = x0 + width * f64::from(from - first) / nodes;
+                let w = width * f64::from(to - from + 1) / nodes;
+                let colour = TENANT_COLOURS[i % TENANT_COLOURS.len()];
+                let title = format!("tenant {}: {}", t.tenant, t.range());
+                view! { <rect x=x y=y width=w height="18" fill=colour class="tenant"><title>{title}</title></rect> }
+            })
+        })
+        .collect_view()
+        .into_any()
 }
 
 const WIDTH: f64 = 560.0;
@@ -56,9 +86,10 @@ fn links(from: &[f64], y_from: f64, to: &[f64], y_to: f64) -> AnyView {
         .into_any()
 }
 
-/// The fabric's tiers with their switch counts, link counts and speed, as SVG.
+/// The fabric's tiers with their switch counts, link counts and speed, and the tenants' nodes
+/// under them, as SVG.
 #[component]
-pub fn TopologyDiagram(fabric: FabricReport) -> AnyView {
+pub fn TopologyDiagram(fabric: FabricReport, tenants: Vec<TenantPlacement>) -> AnyView {
     let plan = &fabric.plan;
     if plan.switches() == 0 {
         return view! { <p class="note">"No switches: " {plan.reason.clone()}</p> }.into_any();
@@ -126,6 +157,7 @@ pub fn TopologyDiagram(fabric: FabricReport) -> AnyView {
         <svg class="topology" viewBox=format!("0 0 {WIDTH} {height}") role="img" aria-label=label>
             {rows}
             <rect x="120" y=y width=WIDTH - 140.0 height="18" rx="3" class="nodes"/>
+            {tenant_segments(&fabric, &tenants, (120.0, WIDTH - 140.0, y))}
             <text x="8" y=y + 13.0 class="tier-label">"endpoints"</text>
             <text x="128" y=y + 13.0 class="tier-label">{nodes}</text>
         </svg>

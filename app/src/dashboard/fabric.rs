@@ -4,10 +4,13 @@ use crate::report::{bom_blocks, fabric_facts, fabric_heading, fabric_lede, tier_
 use engine::FabricReport;
 use leptos::prelude::*;
 
-/// One fabric: how it is built and why, its diagram, its headroom and its bill of materials,
+/// One fabric: how it is built and why, its diagram (with the `tenants`' nodes), its headroom and its bill of materials,
 /// with the report's facts, tables and notes.
 #[component]
-pub fn FabricSection(fabric: FabricReport) -> AnyView {
+pub fn FabricSection(
+    fabric: FabricReport,
+    tenants: Vec<engine::tenancy::TenantPlacement>,
+) -> AnyView {
     let id = format!(
         "fabric-report-{}",
         fabric
@@ -28,7 +31,7 @@ pub fn FabricSection(fabric: FabricReport) -> AnyView {
                 <table class="facts">
                     <tbody>{facts}</tbody>
                 </table>
-                <TopologyDiagram fabric=fabric.clone()/>
+                <TopologyDiagram fabric=fabric.clone() tenants=tenants/>
             </div>
             <div>{blocks_view(&tables)}</div>
         </article>

@@ -188,6 +188,7 @@ pub mod render {
             &spec,
             &report,
             &engine::tenancy::interference(&spec, &report),
+            &plan,
         ));
         let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(&spec, &report)));
         let phases = engine::phases::phases_on(&spec, &plan).and_then(Result::ok);
@@ -197,7 +198,7 @@ pub mod render {
             .fabrics
             .iter()
             .cloned()
-            .map(|fabric| view! { <fabric::FabricSection fabric/> })
+            .map(|fabric| view! { <fabric::FabricSection fabric tenants=report.tenants.clone()/> })
             .collect_view();
         let workloads = report
             .workloads

@@ -105,7 +105,8 @@ pub fn tenants_page(
 ) -> Page {
     let id = head.id.clone();
     let section = report.map(|r| {
-        let blocks = crate::report::tenant_blocks(spec, r, &r.interference);
+        let floor = engine::floor::plan(spec, r);
+        let blocks = crate::report::tenant_blocks(spec, r, &r.interference, &floor);
         crate::report::html::blocks_view(&blocks)
     });
     let none = rows.is_empty().then(|| {

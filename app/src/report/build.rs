@@ -49,6 +49,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         spec,
         report,
         &report.interference,
+        &floor,
     ));
     blocks.extend(super::goodput::goodput_blocks(&report.goodput));
     blocks.extend(super::phases::phase_blocks(

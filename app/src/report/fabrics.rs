@@ -277,7 +277,7 @@ pub(super) fn fabrics(blocks: &mut Vec<Block>, report: &Report) {
         blocks.push(Block::Chart {
             id: slug("topology", &f.name),
             caption: format!("Topology of fabric {}: {}", f.name, f.plan.layout.label()),
-            svg: crate::charts::topology::svg(f),
+            svg: crate::charts::topology::svg(f, &report.tenants),
         });
         blocks.push(Block::Table(tier_table(f)));
         blocks.extend(bom_blocks(f));

@@ -58,12 +58,13 @@ fn partition(p: Option<&Partition>, (infiniband, ethernet): (bool, bool)) -> Str
     parts.join("; ")
 }
 
-/// The tenants section of `report`, with each tenant's `interference`; nothing for a design of
-/// one tenant.
+/// The tenants section of `report` placed on `floor`, with each tenant's `interference`; nothing
+/// for a design of one tenant.
 pub fn tenant_blocks(
     spec: &engine::DesignSpec,
     report: &Report,
     interference: &[Interference],
+    floor: &engine::floor::FloorReport,
 ) -> Vec<Block> {
     if report.tenants.is_empty() {
         return Vec::new();
@@ -117,6 +118,12 @@ pub fn tenant_blocks(
     );
     placed.id = Some("tenant-placement".into());
     blocks.push(Block::Table(placed));
+    blocks.push(Block::Chart {
+        id: "tenants-floor".into(),
+        caption: "The floor, each rack of nodes coloured by the tenant that holds most of them"
+            .into(),
+        svg: engine::floor::svg::floor_plan_by_tenant(floor, &report.tenants),
+    });
     if !interference.is_empty() {
         blocks.push(note(INTERFERENCE));
         let mut t = table(
@@ -206,7 +213,8 @@ mod tests {
         ]);
         let spec = engine::DesignSpec::from_value(spec).unwrap();
         let report = engine::evaluate(&spec).unwrap().over_its_life(&spec);
-        let blocks = tenant_blocks(&spec, &report, &report.interference);
+        let floor = engine::floor::plan(&spec, &report);
+        let blocks = tenant_blocks(&spec, &report, &report.interference, &floor);
         let rows = |id: &str| {
             blocks
                 .iter()
@@ -237,12 +245,21 @@ mod tests {
         assert_eq!(placed[1][2], "nodes 97–104");
         let cost = rows("tenant-isolation-cost");
         assert_eq!(cost[0][2], "216", "27 nodes × 8 GPUs");
-        assert!(tenant_blocks(
-            &spec,
-            &engine::evaluate(&engine::DesignSpec::from_json(engine::examples::RAG).unwrap())
-                .unwrap(),
-            &[]
-        )
-        .is_empty());
+        let svg = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Chart { id, svg, .. } if id == "tenants-floor" => Some(svg.clone()),
+                _ => None,
+            })
+            .expect("the floor by tenant");
+        // Four DGX to a rack: the guests' 8 nodes stand in two racks.
+        assert!(
+            svg.contains(": research (4 nodes)") && svg.contains(": guests (4 nodes)"),
+            "each rack names its tenants"
+        );
+        let rag = engine::DesignSpec::from_json(engine::examples::RAG).unwrap();
+        let rag_report = engine::evaluate(&rag).unwrap();
+        let rag_floor = engine::floor::plan(&rag, &rag_report);
+        assert!(tenant_blocks(&rag, &rag_report, &[], &rag_floor).is_empty());
     }
 }
