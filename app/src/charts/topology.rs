@@ -32,7 +32,7 @@ fn tenant_segments(
                 let w = width * f64::from(to - from + 1) / nodes;
                 let colour = TENANT_COLOURS[i % TENANT_COLOURS.len()];
                 let title = format!("tenant {}: {}", t.tenant, t.range());
-                view! { <rect x=x y=y width=w height="18" fill=colour class="tenant"><title>{title}</title></rect> }
+                view! { <rect x=x y=y width=w height="18" fill=colour fill-opacity="0.5" class="tenant"><title>{title}</title></rect> }
             })
         })
         .collect_view()
