@@ -211,6 +211,10 @@ pub fn field_name(spec: &DesignSpec, path: &str) -> String {
             .as_ref()
             .and_then(|g| g.phases.get(index))
             .map(|p| format!("Phase “{}”", p.label)),
+        "tenants" => spec
+            .tenants
+            .get(index)
+            .map(|t| format!("Tenant “{}”", t.name)),
         _ => None,
     }
     .unwrap_or_else(|| {

@@ -244,6 +244,34 @@ fn bill_section(diff: &engine::bill_diff::BillDiff, a: &Side, b: &Side) -> impl 
 }
 
 /// Headline figures, totals and per-fabric size of both sides, row by row.
+/// The tenants of `report` and what their isolation costs, as rows of the outputs table.
+fn tenancy_rows(spec: &engine::DesignSpec, report: &Report) -> Vec<(String, String)> {
+    let costs = engine::tenancy::isolation_cost(spec, report);
+    let placed = report
+        .tenants
+        .iter()
+        .map(|t| format!("{} ({}, {})", t.tenant, t.isolation.label(), t.unit_range()))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let switches: u32 = costs.iter().map(|c| c.extra_switches).sum();
+    let cost = engine::Usd(costs.iter().map(|c| c.extra_switch_cost.0).sum());
+    vec![
+        ("Tenants".into(), placed),
+        (
+            "Isolation: stranded GPUs".into(),
+            costs
+                .iter()
+                .map(|c| c.stranded_gpus)
+                .sum::<u64>()
+                .to_string(),
+        ),
+        (
+            "Isolation: switches fabrics of their own add".into(),
+            format!("{switches} ({})", crate::money::usd(cost)),
+        ),
+    ]
+}
+
 fn outputs_table(a: &Side, b: &Side, la: &str, lb: &str) -> AnyView {
     let figures = |side: &Side| -> Vec<(String, String)> {
         let Ok(r) = &side.report else {
@@ -261,6 +289,9 @@ fn outputs_table(a: &Side, b: &Side, la: &str, lb: &str) -> AnyView {
             "Network power as placed".into(),
             crate::money::watts(r.network().power_w),
         ));
+        if !r.tenants.is_empty() {
+            rows.extend(tenancy_rows(&side.revision.spec, r));
+        }
         for f in &r.fabrics {
             rows.push((
                 format!("Fabric {}: leaf / spine / core switches", f.name),
@@ -328,5 +359,36 @@ mod tests {
         assert_eq!(parse_reference(&format!("{i}/r/0")), None);
         assert_eq!(parse_reference(&format!("{i}/edit")), None);
         assert_eq!(parse_reference("' OR 1=1"), None);
+    }
+
+    /// A revision that gives a team whole scalable units says what that strands: 5 nodes of a
+    /// 32-node unit leave 27 idle, 216 GPUs.
+    #[test]
+    fn the_outputs_say_where_tenants_run_and_what_their_isolation_strands() {
+        let mut spec: serde_json::Value =
+            serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+        spec.as_object_mut().unwrap().remove("growth");
+        spec["workloads"][0]["parallelism"]["pp"] = 1.into();
+        spec["workloads"][0]["parallelism"]["dp"] = 5.into();
+        spec["workloads"][0]["global_batch"] = 20.into();
+        spec["tenants"] = serde_json::json!([
+            {"name": "research", "workloads": ["Llama 3.1 405B pre-training"], "isolation": "scalable_unit"}
+        ]);
+        let spec = engine::DesignSpec::from_value(spec).unwrap();
+        let report = engine::evaluate(&spec).unwrap();
+        let rows = tenancy_rows(&spec, &report);
+        assert_eq!(
+            rows[0],
+            (
+                "Tenants".into(),
+                "research (per scalable unit, unit 1)".into()
+            )
+        );
+        assert_eq!(rows[1].1, "216");
+        assert_eq!(rows[2].1, "0 ($0)");
+        assert_eq!(
+            crate::labels::field_name(&spec, "tenants[0].isolation"),
+            "Tenant “research” · Isolation"
+        );
     }
 }
