@@ -248,7 +248,7 @@ pub fn place(spec: &DesignSpec, per_unit: u32) -> Result<Vec<TenantPlacement>, V
         let span = ask.nodes.div_ceil(per_unit);
         let start = match ask.first_unit {
             Some(pin) => {
-                let u = pin - 1;
+                let u = pin.saturating_sub(1);
                 let fits = if ask.nodes >= per_unit || ask.whole_units {
                     units.empty_run(u, span)
                 } else {
@@ -327,7 +327,7 @@ pub fn place(spec: &DesignSpec, per_unit: u32) -> Result<Vec<TenantPlacement>, V
 
 /// Why a pinned tenant cannot start in unit `pin`.
 fn pinned_why(units: &Units, placed: &[Option<TenantPlacement>], pin: u32, span: u32) -> String {
-    let last = pin + span.max(1) - 1;
+    let last = pin.saturating_add(span.max(1) - 1);
     if last > units.count() {
         return format!(
             "unit {pin} onwards has too few units: the cluster has {} scalable units of {} nodes",

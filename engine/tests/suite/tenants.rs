@@ -409,3 +409,84 @@ fn the_bundle_partitions_each_tenant_for_slurm_kubernetes_and_ufm() {
         .any(|r| r[2] == nodes_of(team_b)[0] && r[3] == "mlx5_0"));
     assert!(files["README.txt"].contains("ufm/compute-pkeys.json"));
 }
+
+/// Any tenancy of the SuperPOD's jobs, on InfiniBand or hashed RoCE: the engine never panics;
+/// what it places holds each tenant on nodes of its own within the cluster, each whole-unit
+/// tenant on whole units, and each tenant's jobs within its nodes.
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The fabric (RoCE or InfiniBand), the owner of each job (a tenant, or none past the
+    /// last), and per tenant its level, its extra nodes (or none stated) and its pinned unit.
+    type Tenancy = (bool, [u8; 4], Vec<(u8, Option<u32>, Option<u32>)>);
+
+    fn tenancy() -> impl Strategy<Value = Tenancy> {
+        (
+            any::<bool>(),
+            proptest::array::uniform4(0u8..6),
+            proptest::collection::vec(
+                (
+                    0u8..4,
+                    proptest::option::of(0u32..24),
+                    proptest::option::weighted(0.2, 1u32..6),
+                ),
+                1..5,
+            ),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn tenants_get_nodes_of_their_own_and_their_jobs_run_on_them((roce, owners, rows) in tenancy()) {
+            let jobs = [("j0", 8), ("j1", 16), ("j2", 24), ("j3", 40)];
+            let levels = ["shared", "node", "scalable_unit", "fabric"];
+            let tenants: Vec<Value> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, (level, extra, unit))| {
+                    let mine: Vec<(&str, u32)> = (0..4)
+                        .filter(|&b| usize::from(owners[b]) == i)
+                        .map(|b| jobs[b])
+                        .collect();
+                    let needed: u32 = mine.iter().map(|j| j.1).sum();
+                    let mut t = json!({"name": format!("t{i}"), "workloads": mine.iter().map(|j| j.0).collect::<Vec<_>>(), "isolation": levels[*level as usize]});
+                    match extra {
+                        Some(n) => t["nodes"] = json!(needed + n + u32::from(needed == 0)),
+                        None if needed == 0 => t["nodes"] = json!(4),
+                        None => {}
+                    }
+                    if let Some(u) = unit { t["first_unit"] = json!(u); }
+                    t
+                })
+                .collect();
+            let technology = if roce { "roce400" } else { "ib_ndr" };
+            let spec = superpod(technology, 128, &jobs, json!(tenants));
+            let Ok(spec) = DesignSpec::from_json(&spec.to_string()) else { return Ok(()); };
+            let Ok(report) = engine::evaluate(&spec) else { return Ok(()); };
+            let report = report.over_its_life(&spec);
+            let _ = engine::handoff::bundle(&spec, &report);
+            for (i, a) in report.tenants.iter().enumerate() {
+                prop_assert!(a.first_node >= 1 && a.last_node() <= 128, "{a:?}");
+                if a.isolation.whole_units() {
+                    prop_assert_eq!((a.first_node - 1) % 32, 0, "whole units start a unit");
+                }
+                for b in &report.tenants[i + 1..] {
+                    prop_assert!(a.last_node() < b.first_node || b.last_node() < a.first_node, "{a:?} {b:?}");
+                }
+                let tenant = spec.tenants.iter().find(|t| t.name == a.tenant).unwrap();
+                for job in report.allocations.iter().filter(|x| tenant.workloads.contains(&x.workload)) {
+                    prop_assert!(job.first_node >= a.first_node && job.last_node() <= a.last_node(), "{job:?} in {a:?}");
+                }
+            }
+            for i in &report.interference {
+                for share in [i.alone.value.0, i.expected.value.0, i.worst.value.0, i.spine_share.0] {
+                    prop_assert!((0.0..=1.0).contains(&share), "{i:?}");
+                }
+                prop_assert!(i.worst.value.0 <= i.expected.value.0 + 1e-12 && i.expected.value.0 <= i.alone.value.0 + 1e-12);
+            }
+        }
+    }
+}
