@@ -10,7 +10,8 @@ YAML 1.1 reader (PyYAML) and holds each file
   fabric link, and a loopback no other switch of the fabric has.
 
 Usage: nvue_check.py NVUE_FOLDER PORTS.json, where PORTS.json is
-{fabric: {"roce": bool, "switches": {switch: {"ports": [...], "fabric_links": [...]}}}}
+{fabric: {"roce": bool, "switches": {switch: {"ports": [...], "fabric_links": [...],
+"vrfs": {vrf: vni}, "routed": {port: vrf}}}}} ("vrfs" and "routed" where the fabric has tenants)
 (run by engine/tests/suite/handoff_consumers with the Python of the pyavd environment that
 scripts/setup.sh installs into .tools/pyavd)."""
 import ipaddress
@@ -58,6 +59,33 @@ def empty(v):
     return v == {}
 
 
+def ipv4_port_prefix(v):
+    """A loopback's /32 or a routed port's /31."""
+    try:
+        return ipaddress.IPv4Interface(v).network.prefixlen in (31, 32)
+    except ValueError:
+        return False
+
+
+VRF = re.compile(r"^[a-z][a-z0-9-]{0,14}$")  # a Linux device name: 15 characters at most
+BGP_VRF = {
+    "enable": on_off,
+    "address-family": {
+        "ipv4-unicast": {
+            "enable": on_off,
+            "redistribute": {"connected": {"enable": on_off}},
+            "route-export": {"to-evpn": {"enable": on_off}},
+        },
+        "l2vpn-evpn": {"enable": on_off},
+    },
+    "neighbor": {"*": (lambda k: SWP.match(k), {
+        "remote-as": lambda v: v in ("external", "internal") or integer(1, 4294967295)(v),
+        "type": enum("unnumbered", "numbered"),
+        "address-family": {"l2vpn-evpn": {"enable": on_off}},
+    })},
+}
+
+
 SWP = re.compile(r"^swp([1-9][0-9]*)(s([0-7]))?$")
 # Each dict maps a key (or "*" with the pattern its keys follow) to a sub-schema or a check.
 SCHEMA = {
@@ -70,7 +98,7 @@ SCHEMA = {
                 "mtu": integer(552, 9216),
                 "breakout": {"*": (lambda k: re.fullmatch(r"[1-8]x", k), empty)},
             },
-            "ip": {"address": {"*": (ipv4_host_prefix, empty)}},
+            "ip": {"address": {"*": (ipv4_port_prefix, empty)}, "vrf": lambda v: isinstance(v, str) and VRF.match(v)},
             "qos": {"pfc-watchdog": {"state": enum("enable", "disable")}},
         }),
     },
@@ -79,19 +107,12 @@ SCHEMA = {
         "pfc-watchdog": {"polling-interval": integer(1, 10000), "robustness": integer(1, 1000)},
     },
     "router": {"bgp": {"enable": on_off, "autonomous-system": integer(1, 4294967295), "router-id": ipv4}},
+    "evpn": {"enable": on_off},
+    "nve": {"vxlan": {"enable": on_off, "source": {"address": ipv4}}},
     "vrf": {
-        "*": (lambda k: k == "default", {
-            "router": {"bgp": {
-                "enable": on_off,
-                "address-family": {"ipv4-unicast": {
-                    "enable": on_off,
-                    "redistribute": {"connected": {"enable": on_off}},
-                }},
-                "neighbor": {"*": (lambda k: SWP.match(k), {
-                    "remote-as": lambda v: v in ("external", "internal") or integer(1, 4294967295)(v),
-                    "type": enum("unnumbered", "numbered"),
-                })},
-            }},
+        "*": (lambda k: k == "default" or VRF.match(k), {
+            "evpn": {"enable": on_off, "vni": {"*": (lambda k: k.isdigit() and 1 <= int(k) <= 16777214, empty)}},
+            "router": {"bgp": BGP_VRF},
         }),
     },
 }
@@ -113,6 +134,39 @@ def against(schema, value, path, failures):
             against(schema["*"][1], sub, f"{path} {key}", failures)
         else:
             failures.append(f"{path} {key}: not an NVUE path")
+
+
+def tenant_failures(where, config, ports, neighbours, loopback):
+    """What a switch of a fabric carrying tenants' VRFs lacks or has too much of."""
+    failures = []
+    if config.get("evpn", {}).get("enable") is not True:
+        failures.append(f"{where}: EVPN is not enabled")
+    default = config["vrf"]["default"]["router"]["bgp"]
+    if default.get("address-family", {}).get("l2vpn-evpn", {}).get("enable") is not True:
+        failures.append(f"{where}: no l2vpn-evpn address family")
+    for port, neighbour in neighbours.items():
+        if neighbour.get("address-family", {}).get("l2vpn-evpn", {}).get("enable") is not True:
+            failures.append(f"{where} {port}: fabric link without l2vpn-evpn")
+    vrfs = ports.get("vrfs", {})
+    carried = {k: v for k, v in config.get("vrf", {}).items() if k != "default"}
+    if sorted(carried) != sorted(vrfs):
+        failures.append(f"{where}: VRFs {sorted(carried)}, not the tenants it serves {sorted(vrfs)}")
+    if vrfs and config.get("nve", {}).get("vxlan", {}).get("source", {}).get("address") != loopback:
+        failures.append(f"{where}: no VXLAN tunnel end on its loopback")
+    for vrf, vni in vrfs.items():
+        v = carried.get(vrf, {})
+        if list(v.get("evpn", {}).get("vni", {})) != [vni]:
+            failures.append(f"{where}: VRF {vrf} not on VNI {vni}")
+        unicast = v.get("router", {}).get("bgp", {}).get("address-family", {}).get("ipv4-unicast", {})
+        if unicast.get("route-export", {}).get("to-evpn", {}).get("enable") is not True:
+            failures.append(f"{where}: VRF {vrf} exports no route to EVPN")
+    interfaces = config.get("interface", {})
+    for port, vrf in ports.get("routed", {}).items():
+        ip = interfaces.get(port, {}).get("ip", {})
+        addresses = list(ip.get("address", {}))
+        if ip.get("vrf") != vrf or len(addresses) != 1 or not addresses[0].endswith("/31"):
+            failures.append(f"{where} {port}: not a /31 in VRF {vrf}")
+    return failures
 
 
 def check(folder, expected):
@@ -165,6 +219,9 @@ def check(folder, expected):
             neighbours = config.get("vrf", {}).get("default", {}).get("router", {}).get("bgp", {}).get("neighbor", {})
             if sorted(neighbours) != sorted(ports["fabric_links"]):
                 failures.append(f"{where}: BGP neighbours {sorted(neighbours)} are not its fabric links {sorted(ports['fabric_links'])}")
+            overlay = any(p.get("vrfs") for p in plan["switches"].values())
+            if overlay:
+                failures += tenant_failures(where, config, ports, neighbours, (loopback or "").split("/")[0])
         print(f"{fabric}: {len(plan['switches'])} NVUE configurations read")
     for f in failures:
         print(f, file=sys.stderr)

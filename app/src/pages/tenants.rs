@@ -160,7 +160,7 @@ fn form_view(id: &str, latest: u32, spec: &DesignSpec, rows: &[Tenant]) -> AnyVi
                 <thead><tr><th>"Name"</th><th>"Workloads"</th><th>"Nodes"</th><th>"Isolation"</th><th>"First unit"</th><th>"Remove"</th></tr></thead>
                 <tbody>{row_views}</tbody>
             </table>
-            <p class="help">"Name: lower-case letters, digits and hyphens (it names the tenant's Slurm partition, Kubernetes namespace, VRF and partition key). Nodes: by default those its workloads take. First unit: the scalable unit, from 1, to pin it to."</p>
+            <p class="help">"Name: at most 15 lower-case letters, digits and hyphens (it names the tenant's Slurm partition, Kubernetes namespace, VRF and partition key). Nodes: by default those its workloads take. First unit: the scalable unit, from 1, to pin it to."</p>
             <button type="submit" class="primary" id="tenants-save">{format!("Save as revision {}", latest + 1)}</button>
         </form>
     }
@@ -195,7 +195,7 @@ fn row_view(i: usize, t: &Tenant, workloads: &[String], new: bool) -> impl IntoV
     });
     view! {
         <tr>
-            <td><input type="text" id=format!("tenant-{i}-name") name=field("name", i) value=t.name.clone() aria-label="Name" maxlength="32"/></td>
+            <td><input type="text" id=format!("tenant-{i}-name") name=field("name", i) value=t.name.clone() aria-label="Name" maxlength="15"/></td>
             <td>{checks}</td>
             <td><input type="number" id=format!("tenant-{i}-nodes") name=field("nodes", i) value=number(t.nodes) min="1" aria-label="Nodes"/></td>
             <td><select id=format!("tenant-{i}-isolation") name=field("isolation", i) aria-label="Isolation">{options}</select></td>

@@ -14,12 +14,10 @@
 //!
 //! A design whose tenants are isolated gets an EVPN overlay (eBGP, the spines its route servers,
 //! every leaf a VTEP) and one AVD tenant per design tenant under `network_services`: its VRF with
-//! the tenant's L3 VNI, and every GPU port of its nodes on this fabric a routed /31 in that VRF
-//! (`l3_interfaces`), so that its hosts' routes travel as EVPN type-5 routes inside the VRF only:
-//! per-GPU isolation, pure type-5 [Juniper JVD, AI data centre EVPN multitenancy; AVD
-//! eos_designs network services]. Each tenant's /31s come from a /16 of its own, 10.(64 + its
-//! place in the design's list).0.0/16.
+//! the tenant's L3 VNI and its GPU ports routed in it (`l3_interfaces`), as
+//! [`super::overlay`] plans them [AVD eos_designs network services].
 
+use super::overlay::{tenant_ports, TenantPorts, VTEP_POOL};
 use super::text::{comment, yaml_string as q};
 use super::underlay::{leaf_as, loopback_pool, prefix_for, CORE_AS, SPINE_AS};
 use super::{port_number, role_of, PlannedFabric};
@@ -224,68 +222,9 @@ fn node_type(out: &mut String, t: &Tier) {
     }
 }
 
-/// The VTEP loopbacks of the leaves, when the fabric carries tenants' VRFs.
-const VTEP_POOL: &str = "10.252.0.0/16";
-/// Routed GPU ports one tenant has at most on one fabric: a /16 of /31s.
-const MAX_TENANT_PORTS: usize = 1 << 15;
-
-/// A GPU port routed in its tenant's VRF: the leaf, its port, and the /31 on the leaf's side.
-struct RoutedPort {
-    leaf: String,
-    port: String,
-    address: String,
-}
-
-/// An isolated tenant and its routed GPU ports on one fabric.
-type TenantPorts<'t> = (&'t TenantPlacement, Vec<RoutedPort>);
-
-/// The isolated tenants' routed GPU ports on `f`.
-fn tenant_ports<'t>(f: &PlannedFabric, tenants: &'t [TenantPlacement]) -> Vec<TenantPorts<'t>> {
-    let links = f.links_per_cage();
-    tenants
-        .iter()
-        .filter(|t| t.partition.is_some())
-        .filter_map(|t| {
-            let index = t.partition.as_ref().map_or(0, |p| {
-                usize::from(p.pkey.saturating_sub(crate::tenancy::FIRST_PKEY))
-            });
-            let ports: Vec<RoutedPort> = f
-                .cables
-                .iter()
-                .filter(|c| c.cable.tier == "node-leaf")
-                .filter(|c| {
-                    c.cable
-                        .a_device
-                        .strip_prefix("node-")
-                        .and_then(|n| n.parse::<u32>().ok())
-                        .is_some_and(|n| (t.first_node..=t.last_node()).contains(&n))
-                })
-                .filter_map(|c| {
-                    Some((
-                        c.cable.z_device.clone(),
-                        eos_port(port_number(&c.cable.z_port)?, links),
-                    ))
-                })
-                .take(MAX_TENANT_PORTS)
-                .enumerate()
-                .map(|(k, (leaf, port))| {
-                    let host = 2 * k;
-                    let address = format!("10.{}.{}.{}/31", 64 + index, host >> 8, host & 0xff);
-                    RoutedPort {
-                        leaf,
-                        port,
-                        address,
-                    }
-                })
-                .collect();
-            (!ports.is_empty()).then_some((t, ports))
-        })
-        .collect()
-}
-
 /// AVD's network services: one tenant per isolated design tenant, its VRF and its routed GPU
 /// ports.
-fn network_services(out: &mut String, ports: &[TenantPorts]) {
+fn network_services(out: &mut String, ports: &[TenantPorts], links: u32) {
     out.push_str("tenants:\n");
     for (t, ports) in ports {
         let Some(p) = &t.partition else {
@@ -296,7 +235,7 @@ fn network_services(out: &mut String, ports: &[TenantPorts]) {
             "  - name: {name}\n    mac_vrf_vni_base: 10000\n    vrfs:\n      - name: {name}\n        vrf_vni: {}\n        description: {}\n        l3_interfaces:\n          - interfaces: {}\n            ip_addresses: {}\n            nodes: {}\n            description: {}",
             p.l3_vni,
             q(&format!("tenant {}, route target {}", t.tenant, p.route_target)),
-            list(ports.iter().map(|x| q(&x.port))),
+            list(ports.iter().map(|x| q(&eos_port(x.port, links)))),
             list(ports.iter().map(|x| q(&x.address))),
             list(ports.iter().map(|x| q(&x.leaf))),
             q(&format!("GPU port of tenant {}", t.tenant)),
@@ -394,7 +333,7 @@ pub fn fabric_vars(spec: &DesignSpec, f: &PlannedFabric, tenants: &[TenantPlacem
         out.push_str(&qos());
     }
     if !tenant_ports.is_empty() {
-        network_services(&mut out, &tenant_ports);
+        network_services(&mut out, &tenant_ports, f.links_per_cage());
     }
     out
 }

@@ -14,6 +14,7 @@ pub mod ibnet;
 pub mod k8s;
 pub mod netbox;
 pub mod nvue;
+pub mod overlay;
 mod readme;
 pub mod slurm;
 pub mod tenants;
@@ -379,7 +380,7 @@ pub fn write_bundle(
                     files(format!("avd/{name}-inventory.yml"), avd::inventory(f));
                 }
                 SwitchOs::CumulusLinux | SwitchOs::MlnxOs => {
-                    nvue::switch_configs(spec, f, placed, &mut files);
+                    nvue::switch_configs(spec, f, placed, &report.tenants, &mut files);
                 }
             },
         }

@@ -13,6 +13,13 @@
 //! Ethernet - RoCE"]. The PFC watchdog, which Cumulus enables per port, is on for every
 //! RoCE-carrying port, host-facing ones first [NVUE reference: `nv set interface <id> qos
 //! pfc-watchdog state`].
+//!
+//! A fabric whose tenants are isolated carries them as [`super::overlay`] plans: EVPN on every
+//! switch (the l2vpn-evpn address family on every fabric link), each leaf a VXLAN tunnel end on
+//! its loopback, each tenant's VRF with its L3 VNI and its routes exported to EVPN on the leaves
+//! serving its nodes, and each of its GPU ports a /31 in the VRF [NVUE reference: `nv set evpn`,
+//! `nv set nve vxlan source address`, `nv set vrf <vrf-id> evpn vni`, `nv set vrf <vrf-id> router
+//! bgp address-family ipv4-unicast route-export to-evpn`, `nv set interface <id> ip vrf`].
 
 use super::text::{comment, push_yaml_string};
 use super::underlay::{leaf_as, loopback, CORE_AS, SPINE_AS};
@@ -22,6 +29,7 @@ use crate::fast_hash::FastMap;
 use crate::operations::{pfc_headroom, SWITCH_MTU_BYTES};
 use crate::spec::DesignSpec;
 use crate::technology::Transport;
+use crate::tenancy::TenantPlacement;
 use std::fmt::Write;
 
 /// The MTU of every switch port: Cumulus's largest, the RoCE checklist's.
@@ -41,13 +49,14 @@ struct Port {
     length_m: f64,
 }
 
-/// Each switch's configuration file, `nvue/<switch>.yaml`, handed to `out` in sheet
-/// order. `placed` is the floor's sheet of this fabric where it has one (its orderable lengths
-/// size the PFC headroom), else the design's cable runs are used.
+/// Each switch's configuration file, `nvue/<switch>.yaml`, handed to `out` in sheet order.
+/// `placed` is the floor's sheet of this fabric where it has one (its orderable lengths size the
+/// PFC headroom), else the design's cable runs are used; `tenants` are the design's.
 pub fn switch_configs(
     spec: &DesignSpec,
     f: &PlannedFabric,
     placed: Option<&[Cable]>,
+    tenants: &[TenantPlacement],
     out: &mut dyn FnMut(String, String),
 ) {
     let name = &f.fabric.name;
@@ -79,6 +88,25 @@ pub fn switch_configs(
                 host_facing: !naming.switch(peer),
                 length_m,
             });
+        }
+    }
+    // The tenants' VRFs on each leaf, and each routed port's VRF and address.
+    let overlay = super::overlay::tenant_ports(f, tenants);
+    let mut vrfs: FastMap<&str, Vec<(&str, u32)>> = FastMap::default();
+    let mut routed: FastMap<(&str, u32), (&str, &str)> = FastMap::default();
+    for (t, ports) in &overlay {
+        let Some(p) = &t.partition else {
+            continue;
+        };
+        for r in ports {
+            let on = vrfs.entry(r.leaf.as_str()).or_default();
+            if !on.iter().any(|(v, _)| *v == p.vrf) {
+                on.push((p.vrf.as_str(), p.l3_vni));
+            }
+            routed.insert(
+                (r.leaf.as_str(), r.port),
+                (p.vrf.as_str(), r.address.as_str()),
+            );
         }
     }
     let roce = f.transport() == Transport::Roce;
@@ -113,6 +141,9 @@ pub fn switch_configs(
             links,
             roce,
             speed_gbps: speed,
+            overlay: !overlay.is_empty(),
+            vrfs: vrfs.get(switch).map_or(&[], Vec::as_slice),
+            routed: &|port| routed.get(&(*switch, port)).copied(),
         });
         out(format!("nvue/{switch}.yaml"), text);
     }
@@ -131,6 +162,12 @@ struct Switch<'a> {
     links: u32,
     roce: bool,
     speed_gbps: f64,
+    /// Whether the fabric carries tenants' VRFs (EVPN on every switch).
+    overlay: bool,
+    /// The tenants' VRFs on this switch, with their L3 VNIs.
+    vrfs: &'a [(&'a str, u32)],
+    /// A port's tenant VRF and its address, when it is routed in one.
+    routed: &'a dyn Fn(u32) -> Option<(&'a str, &'a str)>,
 }
 
 fn config(s: &Switch) -> String {
@@ -194,6 +231,12 @@ fn config(s: &Switch) -> String {
         );
         push_yaml_string(&mut out, &p.peer);
         let _ = write!(out, "\n        link:\n          mtu: {MTU}\n");
+        if let Some((vrf, address)) = (s.routed)(p.number) {
+            let _ = writeln!(
+                out,
+                "        ip:\n          vrf: {vrf}\n          address:\n            {address}: {{}}"
+            );
+        }
         if s.roce {
             out.push_str("        qos:\n          pfc-watchdog:\n            state: enable\n");
         }
@@ -204,6 +247,16 @@ fn config(s: &Switch) -> String {
             "    qos:\n      roce:\n        mode: lossless\n        cable-length: {cable_length}\n      pfc-watchdog:\n        polling-interval: {WATCHDOG_POLL_MS}\n        robustness: {WATCHDOG_ROBUSTNESS}"
         );
     }
+    if s.overlay {
+        out.push_str("    evpn:\n      enable: on\n");
+        if s.tier == "leaf" {
+            let _ = writeln!(
+                out,
+                "    nve:\n      vxlan:\n        enable: on\n        source:\n          address: {}",
+                s.loopback
+            );
+        }
+    }
     let _ = writeln!(
         out,
         "    router:\n      bgp:\n        enable: on\n        autonomous-system: {}\n        router-id: {}",
@@ -212,6 +265,9 @@ fn config(s: &Switch) -> String {
     out.push_str(
         "    vrf:\n      default:\n        router:\n          bgp:\n            enable: on\n            address-family:\n              ipv4-unicast:\n                enable: on\n                redistribute:\n                  connected:\n                    enable: on\n",
     );
+    if s.overlay {
+        out.push_str("              l2vpn-evpn:\n                enable: on\n");
+    }
     let mut fabric_links = s.ports.iter().filter(|p| !p.host_facing).peekable();
     if fabric_links.peek().is_some() {
         out.push_str("            neighbor:\n");
@@ -222,7 +278,16 @@ fn config(s: &Switch) -> String {
                 out,
                 "              {port}:\n                remote-as: external\n                type: unnumbered"
             );
+            if s.overlay {
+                out.push_str("                address-family:\n                  l2vpn-evpn:\n                    enable: on\n");
+            }
         }
+    }
+    for (vrf, vni) in s.vrfs {
+        let _ = writeln!(
+            out,
+            "      {vrf}:\n        evpn:\n          enable: on\n          vni:\n            {vni}: {{}}\n        router:\n          bgp:\n            enable: on\n            address-family:\n              ipv4-unicast:\n                enable: on\n                redistribute:\n                  connected:\n                    enable: on\n                route-export:\n                  to-evpn:\n                    enable: on"
+        );
     }
     out
 }

@@ -33,16 +33,23 @@ pub fn fabric_name_error(name: &str) -> Option<String> {
     })
 }
 
+/// Longest tenant name: it names the tenant's VRF, which Cumulus Linux makes a Linux network
+/// device, whose names hold at most 15 characters (IFNAMSIZ − 1) [linux include/uapi/linux/if.h].
+pub const MAX_TENANT_NAME_CHARS: usize = 15;
+
 /// Why `name` is not a tenant's name, or `None` when it is one. A tenant's name follows the
-/// fabric-name rule: it names the tenant's Kubernetes namespace (an RFC 1123 label), Slurm
-/// partition, VRF and partition in the hand-off files.
+/// fabric-name rule, in at most [`MAX_TENANT_NAME_CHARS`]: it names the tenant's Kubernetes
+/// namespace (an RFC 1123 label), Slurm partition, VRF and partition in the hand-off files.
 pub fn tenant_name_error(name: &str) -> Option<String> {
-    label_error(name).map(|why| {
-        format!(
-            "{why}: it names the tenant's Slurm partition, Kubernetes namespace, VRF and \
-             InfiniBand partition in the hand-off files"
-        )
-    })
+    let why = match label_error(name) {
+        Some(why) => why,
+        None if name.len() > MAX_TENANT_NAME_CHARS => "must be at most 15 characters",
+        None => return None,
+    };
+    Some(format!(
+        "{why}: it names the tenant's Slurm partition, Kubernetes namespace, VRF (a network \
+         device on the switches) and InfiniBand partition in the hand-off files"
+    ))
 }
 
 /// Why `name` breaks the fabric-name rule (a lower-case label of at most 32 characters).

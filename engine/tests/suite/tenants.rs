@@ -275,6 +275,11 @@ fn a_tenancy_that_cannot_be_placed_is_refused_naming_the_field() {
             "lower-case",
         ),
         (
+            json!([{"name": "sixteen-letters1", "workloads": ["job-a"]}]),
+            "tenants[0].name",
+            "at most 15 characters",
+        ),
+        (
             json!([{"name": "a", "workloads": ["nobody"]}]),
             "tenants[0].workloads[0]",
             "names no workload",

@@ -8,13 +8,18 @@ use super::*;
 /// The 96-node SuperPOD with its compute fabric on RoCE, Arista switches, and three tenants: two
 /// isolated per node (their VRFs), one shared (the default VRF).
 fn shared_superpod() -> (DesignSpec, Report) {
+    shared_superpod_on(support::arista_switches)
+}
+
+/// [`shared_superpod`] with its Ethernet switches set by `switches`.
+fn shared_superpod_on(switches: fn(&mut serde_json::Value)) -> (DesignSpec, Report) {
     let mut spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
     spec.as_object_mut().unwrap().remove("growth");
     spec["cluster"]["nodes"] = 96.into();
     spec["fabrics"][0]["technology"] = "roce400".into();
     spec["fabrics"][0]["port_gbps"] = 400.into();
     spec["fabrics"][0]["extra_endpoints"] = 0.into();
-    support::arista_switches(&mut spec);
+    switches(&mut spec);
     let template = spec["workloads"][0].clone();
     let job = |name: &str, nodes: u32| {
         let mut w = template.clone();
@@ -118,5 +123,50 @@ fn pyavd_renders_a_vrf_per_isolated_tenant_on_exactly_the_leaves_of_its_nodes() 
     let mut expected = lossless_ports(&report);
     expected["vrfs"] = serde_json::json!({ "compute.yml": vrfs });
     let out = pyavd_check(&python, &files, &expected, "tenants");
+    assert!(out.status.success(), "{}", output_text(&out));
+}
+
+/// The same tenancy on Spectrum switches: every NVUE file within NVUE's object model, EVPN on
+/// every switch and fabric link, each leaf a tunnel end with the VRFs of exactly the tenants it
+/// serves (their VNIs, their routes exported to EVPN), each of their GPU ports a /31 in the VRF.
+#[test]
+fn nvue_carries_each_isolated_tenants_vrf_on_exactly_the_leaves_of_its_nodes() {
+    let Some(python) = pyavd_python() else {
+        return;
+    };
+    let (spec, report) = shared_superpod_on(|spec| {
+        spec["fabrics"][0]["switch"] = "sn5400".into();
+    });
+    let files = bundle(&spec, &report);
+    let mut expected = nvue_ports(&report);
+    let (fabrics, _) = planned(&report);
+    let compute = fabrics.iter().find(|f| f.fabric.name == "compute").unwrap();
+    let cage = compute.links_per_cage();
+    let switches = expected["compute"]["switches"].as_object_mut().unwrap();
+    for plan in switches.values_mut() {
+        plan["vrfs"] = serde_json::json!({});
+        plan["routed"] = serde_json::json!({});
+    }
+    for t in &report.tenants {
+        let Some(p) = &t.partition else { continue };
+        for c in compute
+            .cables
+            .iter()
+            .filter(|c| c.cable.tier == "node-leaf")
+        {
+            let n: u32 = c.cable.a_device["node-".len()..].parse().unwrap();
+            if !(t.first_node..=t.last_node()).contains(&n) {
+                continue;
+            }
+            let plan = &mut switches[&c.cable.z_device];
+            plan["vrfs"][&p.vrf] = p.l3_vni.into();
+            let port = engine::asbuilt::cumulus_port(
+                engine::handoff::port_number(&c.cable.z_port).unwrap(),
+                cage,
+            );
+            plan["routed"][port] = p.vrf.clone().into();
+        }
+    }
+    let out = nvue_check(&python, &files, &expected, "tenants");
     assert!(out.status.success(), "{}", output_text(&out));
 }
