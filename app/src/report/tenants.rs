@@ -190,6 +190,25 @@ pub fn tenant_blocks(
     );
     cost.id = Some("tenant-isolation-cost".into());
     blocks.push(Block::Table(cost));
+    let own: Vec<String> = report
+        .isolation_costs
+        .iter()
+        .filter(|c| c.extra_switches > 0)
+        .map(|c| {
+            format!(
+                "{} ({} switches, {})",
+                c.tenant,
+                c.extra_switches,
+                usd(c.extra_switch_cost)
+            )
+        })
+        .collect();
+    if !own.is_empty() {
+        blocks.push(note(format!(
+            "The bill of materials is the shared fabric's: the fabrics of their own of {} are not in it.",
+            own.join(", ")
+        )));
+    }
     blocks
 }
 
