@@ -165,6 +165,7 @@ fn evaluate_report(
         phases: None,
         tenants,
         isolation_costs: Vec::new(),
+        uncertainty: Vec::new(),
         interference: Vec::new(),
     })
 }

@@ -58,6 +58,7 @@ pub mod tenancy;
 mod topology;
 mod training;
 pub mod tuning;
+pub mod uncertainty;
 mod units;
 pub mod validation;
 pub mod whatif;

@@ -56,6 +56,10 @@ pub struct Report {
     /// What each tenant's isolation costs against sharing everything, as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub isolation_costs: Vec<crate::tenancy::IsolationCost>,
+    /// Each workload's headline time with its interval from the published measurements
+    /// ([`crate::uncertainty::intervals`]), as `failures`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uncertainty: Vec<crate::uncertainty::TimeInterval>,
     /// How much the other tenants' traffic slows each tenant ([`crate::tenancy::interference`]),
     /// as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -98,6 +102,7 @@ impl Report {
         self.goodput = crate::goodput::goodput(spec, &self);
         self.interference = crate::tenancy::interference(spec, &self);
         self.isolation_costs = crate::tenancy::isolation_cost(spec, &self);
+        self.uncertainty = crate::uncertainty::intervals(&self);
         match floor.and_then(|floor| crate::phases::phases_on(spec, floor)) {
             Some(Ok(plan)) => self.phases = Some(plan),
             Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {

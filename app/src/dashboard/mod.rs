@@ -184,6 +184,9 @@ pub mod render {
             &report,
             &engine::failures::failures(&spec, &report),
         ));
+        let intervals = blocks_view(&crate::report::interval_blocks(
+            &engine::uncertainty::intervals(&report),
+        ));
         let tenants = blocks_view(&crate::report::tenant_blocks(
             &spec,
             &report,
@@ -228,6 +231,7 @@ pub mod render {
                 <h2>"Workloads, figure by figure"</h2>
                 <p class="note">"Open “How” beside a figure for its formula, inputs and source."</p>
                 {workloads}
+                <div class="intervals">{intervals}</div>
                 <div class="floor">{floor}</div>
                 <div class="failures">{failures}</div>
                 <div class="tenants">{tenants}</div>

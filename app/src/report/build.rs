@@ -37,6 +37,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     cluster(&mut blocks, spec, report);
     fabrics(&mut blocks, report);
     workloads(&mut blocks, report);
+    blocks.extend(super::uncertainty::interval_blocks(&report.uncertainty));
     super::whatifs::headroom(&mut blocks, charts.clone());
     storage(&mut blocks, report, charts.whatifs);
     blocks.extend(super::floor::floor_blocks(spec, report, &floor));

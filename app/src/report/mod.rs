@@ -17,6 +17,7 @@ mod phases;
 mod sources;
 mod summary;
 mod tenants;
+mod uncertainty;
 mod validation;
 mod whatifs;
 mod workloads;
@@ -34,6 +35,7 @@ pub use goodput::goodput_blocks;
 pub use operating::{assumption_table, operating_blocks};
 pub use phases::phase_blocks;
 pub use tenants::tenant_blocks;
+pub use uncertainty::interval_blocks;
 pub use whatifs::{comparison_table, spine_loss_table};
 pub use workloads::{
     collectives_table, inter_token_figure, workload_figures, workload_heading, Shown,

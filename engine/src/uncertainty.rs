@@ -1,0 +1,215 @@
+//! How sure each time figure is: an interval from the published measurements the engine is
+//! held to ([`crate::validation`]), by message-size band. For every nccl-tests run across nodes
+//! held to a tolerance, measured time ÷ predicted time is predicted ÷ measured bus bandwidth;
+//! a band's interval spans the least and the most of its runs, widened to at least the
+//! geometric-mean error of every run across nodes (a band of two runs does not make the engine
+//! surer than its record), and a band no published run covers takes the widest of the others.
+//!
+//! A workload's interval comes from the band of the message that dominates its network time
+//! (the collective that takes longest; a service's per-token AllReduce); only the network's part
+//! of the time moves: a training step by its exposed communication, a service's communication
+//! per token whole.
+
+use crate::report::{Report, WorkloadReport};
+use crate::units::{Bytes, Seconds};
+use crate::validation::ValidationRow;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+const MIB: f64 = (1u64 << 20) as f64;
+
+/// A message-size band and how far measurements in it strayed from the prediction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Band {
+    /// "1 MiB to 64 MiB".
+    pub label: String,
+    /// Messages from `from_bytes` up to (not including) `to_bytes`.
+    pub from_bytes: f64,
+    pub to_bytes: f64,
+    /// Least and most measured ÷ predicted time.
+    pub low: f64,
+    pub high: f64,
+    /// Published runs in the band (0: the widest interval of the other bands).
+    pub points: u32,
+}
+
+/// The bands' edges: latency-bound small messages, the middle where the protocols change,
+/// bandwidth-bound large messages.
+const EDGES: [(&str, f64, f64); 3] = [
+    ("under 1 MiB", 0.0, MIB),
+    ("1 MiB to 64 MiB", MIB, 64.0 * MIB),
+    ("64 MiB and more", 64.0 * MIB, f64::INFINITY),
+];
+
+/// The bands `rows` give (see the module's notes).
+pub fn bands_from(rows: &[ValidationRow]) -> Vec<Band> {
+    let accuracy = crate::validation::accuracy(rows);
+    let floor = 1.0 + accuracy.geometric_mean_error.max(0.0);
+    let held = || {
+        rows.iter()
+            .filter(|r| r.across_nodes && r.tolerance.is_some() && r.ratio > 0.0)
+    };
+    let mut bands: Vec<Band> = EDGES
+        .iter()
+        .map(|&(label, from, to)| {
+            let ratios: Vec<f64> = held()
+                .filter(|r| r.busbw_message_bytes.is_some_and(|b| b >= from && b < to))
+                .map(|r| r.ratio)
+                .collect();
+            Band {
+                label: label.to_string(),
+                from_bytes: from,
+                to_bytes: to,
+                low: ratios.iter().copied().fold(1.0 / floor, f64::min),
+                high: ratios.iter().copied().fold(floor, f64::max),
+                points: ratios.len() as u32,
+            }
+        })
+        .collect();
+    let (widest_low, widest_high) = bands
+        .iter()
+        .filter(|b| b.points > 0)
+        .fold((1.0 / floor, floor), |(l, h), b| {
+            (l.min(b.low), h.max(b.high))
+        });
+    for b in bands.iter_mut().filter(|b| b.points == 0) {
+        (b.low, b.high) = (widest_low, widest_high);
+    }
+    bands
+}
+
+/// The bands of the engine's validation table, worked out once.
+pub fn bands() -> &'static [Band] {
+    static BANDS: OnceLock<Vec<Band>> = OnceLock::new();
+    BANDS.get_or_init(|| bands_from(&crate::validation::validation_rows()))
+}
+
+/// One workload's headline time with its interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TimeInterval {
+    pub workload: String,
+    /// What the time measures ("step time", "communication per token").
+    pub measure: String,
+    pub value: Seconds,
+    pub low: Seconds,
+    pub high: Seconds,
+    /// The message that sets the band, and the band.
+    pub message: Bytes,
+    pub band: String,
+    pub points: u32,
+}
+
+impl TimeInterval {
+    /// "−6 % / +9 %".
+    pub fn percent(&self) -> String {
+        let v = self.value.0.max(f64::MIN_POSITIVE);
+        format!(
+            "−{:.0} % / +{:.0} %",
+            (1.0 - self.low.0 / v) * 100.0,
+            (self.high.0 / v - 1.0) * 100.0
+        )
+    }
+}
+
+/// The band of a message of `bytes`.
+pub fn band_of(bytes: f64) -> &'static Band {
+    let all = bands();
+    all.iter()
+        .find(|b| bytes >= b.from_bytes && bytes < b.to_bytes)
+        .unwrap_or(&all[all.len() - 1])
+}
+
+/// Each training job's step time and each service's communication per token with its interval.
+pub fn intervals(report: &Report) -> Vec<TimeInterval> {
+    report
+        .workloads
+        .iter()
+        .filter_map(|w| {
+            let (measure, value, network, message) = match w {
+                WorkloadReport::Training(t) => {
+                    let dominant = t
+                        .collectives
+                        .iter()
+                        .max_by(|a, b| a.time.0.total_cmp(&b.time.0))?;
+                    (
+                        "step time",
+                        t.step_time.value,
+                        t.exposed_communication.value,
+                        dominant.bytes_per_gpu,
+                    )
+                }
+                WorkloadReport::Inference(i) => (
+                    "communication per token",
+                    i.communication_per_token.value,
+                    i.communication_per_token.value,
+                    i.allreduce_bytes.value,
+                ),
+                _ => return None,
+            };
+            let band = band_of(message.0);
+            Some(TimeInterval {
+                workload: w.name().to_string(),
+                measure: measure.to_string(),
+                value,
+                low: Seconds(value.0 + network.0 * (band.low - 1.0)),
+                high: Seconds(value.0 + network.0 * (band.high - 1.0)),
+                message,
+                band: band.label.clone(),
+                points: band.points,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bands as the validation table gives them today: the two-node RoCE sweep (2 to
+    /// 32 MiB) in the middle band, the 8 GiB runs across nodes in the large one, and no run under
+    /// 1 MiB, which takes the widest interval.
+    #[test]
+    fn each_band_spans_its_runs_and_at_least_the_engines_record() {
+        let b = bands();
+        assert_eq!(b.iter().map(|b| b.points).collect::<Vec<_>>(), [0, 5, 2]);
+        let gme = 1.0
+            + crate::validation::accuracy(&crate::validation::validation_rows())
+                .geometric_mean_error;
+        // Middle: measured time 0.93 to 1.12 of the prediction (the sweep's ratios).
+        assert!(
+            (b[1].low - 0.93).abs() < 0.01 && (b[1].high - 1.12).abs() < 0.01,
+            "{:?}",
+            b[1]
+        );
+        // Large: both runs within 1 %, widened to the engine's record.
+        assert!((b[2].high - gme).abs() < 1e-12 && (b[2].low - 1.0 / gme).abs() < 1e-12);
+        assert_eq!((b[0].low, b[0].high), (b[1].low, b[1].high));
+    }
+
+    /// A training step moves by its exposed communication only; a service's communication per
+    /// token whole.
+    #[test]
+    fn only_the_networks_part_of_a_time_moves() {
+        let spec = crate::DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+        let report = crate::evaluate(&spec).unwrap();
+        let i = &intervals(&report)[0];
+        let crate::report::WorkloadReport::Training(t) = &report.workloads[0] else {
+            panic!("a training job")
+        };
+        let band = band_of(i.message.0);
+        let exposed = t.exposed_communication.value.0;
+        assert!((i.high.0 - i.value.0 - exposed * (band.high - 1.0)).abs() < 1e-12);
+        assert!(i.low <= i.value && i.value <= i.high);
+        let spec = crate::DesignSpec::from_json(crate::examples::SEVENTY_B_INFERENCE_25G).unwrap();
+        let report = crate::evaluate(&spec).unwrap();
+        let i = intervals(&report).into_iter().next().unwrap();
+        assert_eq!(
+            i.band,
+            band_of(i.message.0).label,
+            "the band of its AllReduce"
+        );
+        assert!((i.high.0 / i.value.0 - band_of(i.message.0).high).abs() < 1e-9);
+    }
+}
