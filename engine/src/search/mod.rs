@@ -98,7 +98,8 @@ pub struct SearchResult {
     pub no_design: Option<NoDesign>,
     /// What the cheapest candidate's checked answers rest on, where an assumption moves one:
     /// the overlap of gradient traffic with the backward pass and the transports' efficiencies,
-    /// each with the verdict at its published low.
+    /// each with the verdict at its published low; and each check it meets at the engine's
+    /// prediction but not across the time's interval from the published measurements.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rests_on: Option<String>,
     /// The answer in a sentence or two.
@@ -128,7 +129,8 @@ impl Search {
     }
 
     /// What the answers of candidate `id` that a check reads rest on: each assumption that
-    /// would move one at its published low, with the check's verdict then.
+    /// would move one at its published low, with the check's verdict then, and each check it
+    /// meets only within the margin of its time's interval.
     fn rests_on(&self, id: u64) -> Option<String> {
         let spec = self.spec(id)?;
         let report =
@@ -149,7 +151,51 @@ impl Search {
                     .then(|| m.sentence(spec.workloads[m.workload].name(), slowdown_target))
             })
             .collect();
+        let sentences: Vec<String> = sentences
+            .into_iter()
+            .chain(self.within_margin(&spec, &report))
+            .collect();
         (!sentences.is_empty()).then(|| sentences.join(" "))
+    }
+
+    /// The workload checks `report` of `spec` meets at the engine's prediction but not across
+    /// the time's interval from the published measurements ([`crate::uncertainty`]), each in a
+    /// sentence.
+    fn within_margin(&self, spec: &crate::spec::DesignSpec, report: &crate::Report) -> Vec<String> {
+        use crate::report::WorkloadReport;
+        let intervals = crate::uncertainty::intervals(report);
+        self.checks
+            .iter()
+            .filter_map(|c| {
+                let i = c.measure.workload()?;
+                let value = checks::value(c.measure, spec, report);
+                let name = spec.workloads.get(i)?.name();
+                let interval = intervals.iter().find(|x| x.workload == name)?;
+                let top = match (c.measure, report.workloads.get(i)?) {
+                    (Measure::Slowdown(_), WorkloadReport::Training(t))
+                        if t.ideal_step_time.value.0 > 0.0 =>
+                    {
+                        (interval.high.0 / t.ideal_step_time.value.0 - 1.0) * 100.0
+                    }
+                    (Measure::AddedLatency(_), WorkloadReport::Inference(r)) => {
+                        (r.network_added_per_token.value.0 + interval.high.0 - interval.value.0)
+                            * 1e3
+                    }
+                    _ => return None,
+                };
+                (c.met(value) && !c.met(top)).then(|| {
+                    format!(
+                        "Within the margin: {} holds at the prediction ({} {}) but not across its interval from the published runs of its message band ({}), up to {} {}.",
+                        c.describe(),
+                        crate::units::rounded(value),
+                        c.unit,
+                        interval.band,
+                        crate::units::rounded(top),
+                        c.unit
+                    )
+                })
+            })
+            .collect()
     }
 
     /// The result so far (final once [`Progress::done`]).
