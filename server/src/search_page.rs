@@ -51,6 +51,7 @@ async fn page(
         id: &id,
         revision: n,
         title: &revision.spec.title,
+        tenants: !revision.spec.tenants.is_empty(),
     };
     if !form.run {
         return Ok(html(&search_page(&at, &form, None)));
@@ -77,6 +78,7 @@ async fn page(
     let page = streamed_page(&at, &form);
     let (parts, received) = mpsc::channel::<Bytes>(QUEUED_PARTS);
     let (id, title) = (id.clone(), revision.spec.title.clone());
+    let tenants = !revision.spec.tenants.is_empty();
     tokio::task::spawn_blocking(move || {
         // The search holds its turn until it ends, whether or not anyone still reads.
         let _permit = permit;
@@ -91,6 +93,7 @@ async fn page(
             id: &id,
             revision: n,
             title: &title,
+            tenants,
         };
         let _ = send(page.progress_end.to_string())
             && send(outcome_html(&at, &form, &outcome))

@@ -9,8 +9,8 @@ use engine::{DesignSpec, FieldError, Isolation, Report, Tenant};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
-/// Isolation levels as the form offers them: (value, label).
-const ISOLATIONS: [(Isolation, &str); 4] = [
+/// Isolation levels as the forms name them: the spec's own names.
+pub const ISOLATIONS: [(Isolation, &str); 4] = [
     (Isolation::Shared, "shared"),
     (Isolation::Node, "node"),
     (Isolation::ScalableUnit, "scalable_unit"),

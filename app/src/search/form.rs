@@ -4,7 +4,7 @@
 //! a number is refused with the field's label.
 
 use engine::search::{Arrangement, Limits, SearchRequest};
-use engine::{DesignSpec, Technology};
+use engine::{DesignSpec, Isolation, Technology};
 use std::collections::HashMap;
 
 /// Largest step-time slowdown asked by default, percent.
@@ -51,6 +51,10 @@ pub struct SearchForm {
     pub nics_per_node: String,
     /// How the workloads may be spread over fabrics.
     pub arrangements: Vec<Arrangement>,
+    /// Isolation levels every tenant may take in turn; empty keeps each tenant's own.
+    pub tenant_isolation: Vec<Isolation>,
+    /// Most GPUs the tenants' isolation may strand, empty for any.
+    pub stranded_gpus: String,
     /// The frontier candidate to explain.
     pub candidate: Option<u64>,
     /// The form was submitted: run the search.
@@ -78,6 +82,8 @@ impl Default for SearchForm {
             leaf_oversubscription: String::new(),
             nics_per_node: String::new(),
             arrangements: vec![Arrangement::AsDesigned],
+            tenant_isolation: Vec::new(),
+            stranded_gpus: String::new(),
             candidate: None,
             run: false,
         }
@@ -102,6 +108,14 @@ pub const ARRANGEMENTS: [(Arrangement, &str, &str); 3] = [
         "Separate compute, inference and storage fabrics",
     ),
 ];
+
+/// Each isolation level the tenants may take, and its field in the form
+/// (`isolation-scalable_unit`).
+pub fn isolation_fields() -> impl Iterator<Item = (Isolation, String)> {
+    crate::pages::tenants::ISOLATIONS
+        .into_iter()
+        .map(|(level, value)| (level, format!("isolation-{value}")))
+}
 
 /// A technology's name in the form.
 pub fn technology_field(t: Technology) -> String {
@@ -215,6 +229,11 @@ impl SearchForm {
             leaf_oversubscription: text("leaf-oversubscription"),
             nics_per_node: text("nics"),
             arrangements: arrangements(query),
+            tenant_isolation: isolation_fields()
+                .filter(|(_, field)| query.contains_key(field))
+                .map(|(level, _)| level)
+                .collect(),
+            stranded_gpus: text("stranded"),
             candidate: query.get("candidate").and_then(|c| c.parse().ok()),
             run: true,
         }
@@ -238,6 +257,7 @@ impl SearchForm {
                 self.leaf_oversubscription.clone(),
             ),
             ("nics".to_string(), self.nics_per_node.clone()),
+            ("stranded".to_string(), self.stranded_gpus.clone()),
         ];
         pairs.extend(
             self.technologies
@@ -252,6 +272,11 @@ impl SearchForm {
                 .iter()
                 .filter(|(a, _, _)| self.arrangements.contains(a))
                 .map(|(_, field, _)| (field.to_string(), "on".to_string())),
+        );
+        pairs.extend(
+            isolation_fields()
+                .filter(|(level, _)| self.tenant_isolation.contains(level))
+                .map(|(_, field)| (field, "on".to_string())),
         );
         pairs
             .iter()
@@ -293,6 +318,12 @@ impl SearchForm {
             &mut errors,
         );
         let growth = optional_count(&self.growth_nodes, "Grow to, nodes", &mut errors);
+        let stranded = optional_whole(
+            &self.stranded_gpus,
+            "Most GPUs the tenants' isolation may strand",
+            0,
+            &mut errors,
+        );
         let leaf = list(
             &self.leaf_oversubscription,
             "Leaf oversubscriptions to try",
@@ -328,6 +359,8 @@ impl SearchForm {
         request.freedoms.leaf_oversubscription = leaf;
         request.freedoms.nics_per_node = nics;
         request.freedoms.arrangements = self.arrangements.clone();
+        request.freedoms.tenant_isolation = self.tenant_isolation.clone();
+        request.constraints.max_stranded_gpus = stranded.map(u64::from);
         request.constraints.max_tiers = max_tiers;
         request.constraints.max_gpus_cut_off_by_one_failure = failure_gpus.map(u64::from);
         request.constraints.growth_target_nodes = growth;

@@ -2,7 +2,7 @@
 //! (targets, budget, technologies) is a form; the answer is the frontier as a chart and a
 //! table, each candidate explained on demand and opened in the planner from there.
 
-use super::form::{technology_field, SearchForm, ARRANGEMENTS};
+use super::form::{isolation_fields, technology_field, SearchForm, ARRANGEMENTS};
 use crate::charts::search::{frontier_chart, Point};
 use crate::money::{usd, watts};
 use crate::pages::document::{document, Page};
@@ -28,6 +28,8 @@ pub struct Searched<'a> {
     pub id: &'a str,
     pub revision: u32,
     pub title: &'a str,
+    /// The design has tenants: the form offers their isolation.
+    pub tenants: bool,
 }
 
 fn number(v: f64, digits: usize) -> String {
@@ -62,6 +64,25 @@ fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
             }
         })
         .collect_view();
+    let tenants = at.tenants.then(|| {
+        let levels = isolation_fields()
+            .map(|(level, field)| {
+                view! {
+                    <label class="check">
+                        <input type="checkbox" name=field.clone() id=field checked=form.tenant_isolation.contains(&level)/>
+                        {format!("Tenants {}", level.label())}
+                    </label>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="checks" id="search-isolation">{levels}</div>
+            <div class="choice-lists">
+                <label for="search-stranded">"Most GPUs the tenants' isolation may strand"</label>
+                <input id="search-stranded" name="stranded" type="text" inputmode="numeric" value=form.stranded_gpus.clone() placeholder="any"/>
+            </div>
+        }
+    });
     view! {
         <form method="get" action=format!("/d/{}/r/{}/search", at.id, at.revision) class="search-form" id="search-form">
             <input type="hidden" name="run" value="1"/>
@@ -104,6 +125,7 @@ fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
                     <label for="search-nics">"NICs per node to try"</label>
                     <input id="search-nics" name="nics" type="text" value=form.nics_per_node.clone() placeholder="as designed, e.g. 1, 2, 4, 8"/>
                 </div>
+                {tenants}
             </fieldset>
             <button type="submit" id="search-run">"Search"</button>
         </form>

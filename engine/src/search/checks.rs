@@ -28,6 +28,8 @@ pub enum Measure {
     Tiers,
     /// GPUs the worst single failure of any fabric cuts off.
     FailureGpus,
+    /// GPUs the tenants' whole scalable units strand ([`crate::tenancy`]).
+    StrandedGpus,
     /// Goodput, percent of time training, of a training job on `gpus` GPUs that checkpoints to
     /// storage workload `storage`, at that workload's checkpoint interval
     /// ([`crate::goodput`]): it moves with the storage fabric's write bandwidth.
@@ -43,7 +45,11 @@ impl Measure {
             | Measure::Checkpoint(i)
             | Measure::ReadHeadroom(i)
             | Measure::Goodput { storage: i, .. } => Some(i),
-            Measure::Cost | Measure::Power | Measure::Tiers | Measure::FailureGpus => None,
+            Measure::Cost
+            | Measure::Power
+            | Measure::Tiers
+            | Measure::FailureGpus
+            | Measure::StrandedGpus => None,
         }
     }
 
@@ -167,6 +173,15 @@ pub fn checks(request: &SearchRequest) -> Vec<Check> {
             limit as f64,
         ));
     }
+    if let Some(limit) = c.max_stranded_gpus {
+        out.push(constraint(
+            "constraints.max_stranded_gpus",
+            "GPUs the tenants' isolation strands",
+            "GPUs",
+            Measure::StrandedGpus,
+            limit as f64,
+        ));
+    }
     if let Some(limit) = c.max_tiers {
         out.push(constraint(
             "constraints.max_tiers",
@@ -265,6 +280,17 @@ fn workload_checks(
 
 /// The value `measure` takes in `report` of `spec`. A workload figure the report lacks (a
 /// training job that needs no network) counts as perfect: it cannot break a target.
+/// GPUs the tenants placed as `placed` strand.
+pub fn stranded_gpus(
+    spec: &crate::spec::DesignSpec,
+    placed: &[crate::tenancy::TenantPlacement],
+) -> u64 {
+    placed
+        .iter()
+        .map(|t| u64::from(t.stranded_nodes) * u64::from(spec.cluster.gpus_per_node))
+        .sum()
+}
+
 pub fn value(measure: Measure, spec: &crate::spec::DesignSpec, report: &Report) -> f64 {
     match measure {
         Measure::Slowdown(i) => match report.workloads.get(i) {
@@ -299,6 +325,7 @@ pub fn value(measure: Measure, spec: &crate::spec::DesignSpec, report: &Report) 
                 .unwrap_or(0),
         ),
         Measure::FailureGpus => crate::failures::worst_cut_off(spec, report) as f64,
+        Measure::StrandedGpus => stranded_gpus(spec, &report.tenants) as f64,
         Measure::Goodput { storage, gpus } => {
             match (spec.workloads.get(storage), report.workloads.get(storage)) {
                 (Some(Workload::Storage(s)), Some(WorkloadReport::Storage(r))) => {

@@ -349,7 +349,10 @@ pub fn describe_choice(choice: &Choice) -> String {
         1 => "1 NIC per node".to_string(),
         n => format!("{n} NICs per node"),
     };
-    format!("{}; {nics}", fabrics.join("; "))
+    let tenants = choice.tenant_isolation.map_or(String::new(), |l| {
+        format!("; tenants' isolation: {}", l.label())
+    });
+    format!("{}; {nics}{tenants}", fabrics.join("; "))
 }
 
 /// The breach of a record, if it has one.

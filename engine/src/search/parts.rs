@@ -19,6 +19,8 @@ pub(crate) struct Part {
     tiers: u32,
     /// GPUs the fabric's worst single failure cuts off, where a check asks.
     failure_gpus: u64,
+    /// Nodes of one scalable unit: the nodes one leaf serves (all of them on one switch).
+    unit_nodes: u32,
     slowdown: Option<f64>,
     latency: Option<f64>,
     /// (check index, value) for the checks on the workloads this fabric carries.
@@ -39,6 +41,8 @@ pub(crate) struct Figures {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Parts {
     cache: BTreeMap<(usize, usize, usize, usize), Result<Part, String>>,
+    /// The GPUs a block's tenants strand in units of a size, or why they cannot be placed.
+    tenants: BTreeMap<(usize, u32), Result<u64, String>>,
     options: Vec<usize>,
 }
 
@@ -55,6 +59,14 @@ impl Parts {
         figures: &mut Figures,
     ) -> Result<(), String> {
         let (mut cost, mut power, mut tiers, mut failure_gpus) = (0.0, 0.0, 0u32, 0u64);
+        let template = &space.blocks[block].template;
+        // The fabric whose scalable units the tenants are placed in, as the evaluation picks it.
+        let unit_fabric = template
+            .fabrics
+            .iter()
+            .position(|f| f.role == crate::spec::Role::Compute)
+            .unwrap_or(0);
+        let mut unit_nodes = template.cluster.nodes;
         let (mut slowdown, mut latency): (Option<f64>, Option<f64>) = (None, None);
         figures.values.clear();
         figures
@@ -67,6 +79,9 @@ impl Parts {
                 .entry(key)
                 .or_insert_with(|| part(space, checks, key));
             let part = part.as_ref().map_err(|e| e.clone())?;
+            if fabric == unit_fabric {
+                unit_nodes = part.unit_nodes;
+            }
             cost += part.cost;
             power += part.power;
             tiers = tiers.max(part.tiers);
@@ -77,8 +92,26 @@ impl Parts {
                 figures.values[i] = v;
             }
         }
+        let stranded = if template.tenants.is_empty() {
+            0
+        } else {
+            self.tenants
+                .entry((block, unit_nodes))
+                .or_insert_with(|| {
+                    crate::tenancy::place(template, unit_nodes)
+                        .map(|placed| checks::stranded_gpus(template, &placed))
+                        .map_err(|e| {
+                            let first = e
+                                .first()
+                                .map_or_else(String::new, |f| format!("{}: {}", f.path, f.reason));
+                            format!("the tenants cannot be placed: {first}")
+                        })
+                })
+                .clone()?
+        };
         for (c, v) in checks.iter().zip(figures.values.iter_mut()) {
             match c.measure {
+                Measure::StrandedGpus => *v = stranded as f64,
                 Measure::Cost => *v = cost,
                 Measure::Power => *v = power,
                 Measure::Tiers => *v = f64::from(tiers),
@@ -166,6 +199,13 @@ fn part(
             .map(|f| f.plan.tiers)
             .max()
             .unwrap_or(0),
+        unit_nodes: report.fabrics.first().map_or(spec.cluster.nodes, |f| {
+            if f.plan.leaves > 1 {
+                crate::headroom::nodes_per_leaf(&f.plan, f.ports_per_node).min(spec.cluster.nodes)
+            } else {
+                spec.cluster.nodes.max(1)
+            }
+        }),
         failure_gpus: if checks.iter().any(|c| c.measure == Measure::FailureGpus) {
             crate::failures::worst_cut_off(&spec, &report)
         } else {

@@ -5,7 +5,7 @@
 
 use crate::catalog::{switch, SwitchFamily};
 use crate::error::{FieldError, SpecErrors};
-use crate::spec::{DesignSpec, Topology, Workload, MAX_NODES};
+use crate::spec::{DesignSpec, Isolation, Topology, Workload, MAX_NODES};
 use crate::technology::Technology;
 use crate::units::{Usd, Watts};
 use serde::{Deserialize, Serialize};
@@ -137,6 +137,10 @@ pub struct Constraints {
     /// may cut off from a fabric ([`crate::failures::failures`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_gpus_cut_off_by_one_failure: Option<u64>,
+    /// Most GPUs the tenants' isolation may strand: GPUs of the whole scalable units a tenant
+    /// holds but was not given ([`crate::tenancy`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_stranded_gpus: Option<u64>,
     /// Nodes every fabric must grow to without re-cabling; replaces the base design's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub growth_target_nodes: Option<u32>,
@@ -200,6 +204,10 @@ pub struct Freedoms {
     pub nics_per_node: Vec<u32>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arrangements: Vec<Arrangement>,
+    /// Isolation levels every tenant of the base design takes in turn (each candidate gives all
+    /// its tenants one level); empty keeps each tenant's own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tenant_isolation: Vec<Isolation>,
 }
 
 /// A request without its base design, read after the base has been read on its own.
@@ -365,6 +373,12 @@ impl SearchRequest {
             }
         }
         freedoms(&mut errors, &self.freedoms);
+        if !self.freedoms.tenant_isolation.is_empty() && self.base.tenants.is_empty() {
+            errors.push(FieldError::new(
+                "freedoms.tenant_isolation",
+                "the design has no tenant to isolate",
+            ));
+        }
         for (i, name) in self.freedoms.fabrics.iter().enumerate() {
             if self.base.fabric(name).is_none() {
                 errors.push(FieldError::new(

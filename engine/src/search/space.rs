@@ -5,7 +5,7 @@ use super::arrange::arrange;
 use super::request::{Arrangement, Freedoms, SearchRequest};
 use super::sample::Sequence;
 use crate::catalog::{switch, Switch, SwitchFamily, SWITCHES};
-use crate::spec::{DesignSpec, Fabric, Role, Topology};
+use crate::spec::{DesignSpec, Fabric, Isolation, Role, Topology};
 use crate::switch_choice::{candidates, choose_among};
 use crate::technology::Technology;
 use serde::{Deserialize, Serialize};
@@ -31,6 +31,9 @@ pub struct Choice {
     pub arrangement: Arrangement,
     pub nics_per_node: u32,
     pub fabrics: Vec<FabricChoice>,
+    /// The isolation every tenant takes, where the search varies it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_isolation: Option<Isolation>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -75,6 +78,8 @@ impl Bound {
 #[derive(Debug, Clone)]
 pub(crate) struct Block {
     pub arrangement: Arrangement,
+    /// The isolation every tenant of `template` takes, where the search varies it.
+    pub isolation: Option<Isolation>,
     pub template: DesignSpec,
     pub nics: Vec<u32>,
     pub options: Vec<Vec<FabricOption>>,
@@ -116,12 +121,27 @@ impl Space {
         }
         nics.sort_unstable();
         nics.dedup();
+        let mut levels: Vec<Option<Isolation>> =
+            f.tenant_isolation.iter().copied().map(Some).collect();
+        levels.sort_unstable_by_key(|l| l.map(|l| l as u8));
+        levels.dedup();
+        if levels.is_empty() {
+            levels.push(None);
+        }
         let mut blocks = Vec::new();
         let mut offset = 0u64;
         let mut counted = true;
         let mut most_fabrics = 0;
-        for arrangement in arrangements {
+        for (arrangement, isolation) in arrangements
+            .iter()
+            .flat_map(|&a| levels.iter().map(move |&l| (a, l)))
+        {
             let mut template = arrange(&request.base, arrangement);
+            if let Some(level) = isolation {
+                for t in &mut template.tenants {
+                    t.isolation = level;
+                }
+            }
             if let Some(g) = request.constraints.growth_target_nodes {
                 template.cluster.growth_target_nodes = Some(g);
             }
@@ -143,6 +163,7 @@ impl Space {
             most_fabrics = most_fabrics.max(options.len());
             blocks.push(Block {
                 arrangement,
+                isolation,
                 template,
                 nics: nics.clone(),
                 options,
@@ -286,6 +307,7 @@ impl Space {
         let spec = self.spec(id)?;
         Some(Choice {
             arrangement: block.arrangement,
+            tenant_isolation: block.isolation,
             nics_per_node: nics,
             fabrics: block
                 .template

@@ -753,3 +753,55 @@ fn a_target_met_only_at_the_prediction_is_said_to_hold_within_the_margin() {
     let clear = answer(top + 1.0);
     assert!(!clear.contains("Within the margin"), "{clear}");
 }
+
+/// The SuperPOD shared with a team whose job takes 5 nodes: searched over per-node and
+/// per-unit isolation, a unit of its own strands 27 nodes' GPUs (216), which a limit on
+/// stranded GPUs refuses; a base design with no tenant cannot vary their isolation.
+#[test]
+fn tenant_isolation_is_a_dimension_of_the_search_and_stranded_gpus_a_limit() {
+    let mut spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    spec.as_object_mut().unwrap().remove("growth");
+    spec["workloads"][0]["parallelism"]["pp"] = 1.into();
+    spec["workloads"][0]["parallelism"]["dp"] = 5.into();
+    spec["workloads"][0]["global_batch"] = 20.into();
+    spec["tenants"] = serde_json::json!([
+        {"name": "research", "workloads": ["Llama 3.1 405B pre-training"]}
+    ]);
+    let base = DesignSpec::from_value(spec).unwrap();
+    let request = |limit: Option<u64>| {
+        let mut r = SearchRequest::new(base.clone());
+        r.freedoms.tenant_isolation = vec![Isolation::ScalableUnit, Isolation::Node];
+        r.constraints.max_stranded_gpus = limit;
+        r
+    };
+    let open = search(request(None)).unwrap();
+    assert_eq!((open.space, open.feasible), (2, 2));
+    let limited = search(request(Some(0))).unwrap();
+    assert_eq!(limited.feasible, 1);
+    assert!(limited
+        .frontier
+        .iter()
+        .all(|c| c.choice.tenant_isolation == Some(Isolation::Node)));
+    assert!(
+        limited.summary.contains("tenants' isolation: per node"),
+        "{}",
+        limited.summary
+    );
+    let mut s = Search::new(request(Some(0))).unwrap();
+    s.run();
+    let unit = s
+        .records()
+        .iter()
+        .find(|r| s.choice(r.id).unwrap().tenant_isolation == Some(Isolation::ScalableUnit))
+        .unwrap()
+        .clone();
+    let b = breach(&unit).expect("the unit of its own breaks the limit");
+    assert_eq!((b.value, b.limit), (216.0, 0.0));
+    let mut alone = SearchRequest::new(DesignSpec::from_json(engine::examples::RAG).unwrap());
+    alone.freedoms.tenant_isolation = vec![Isolation::Node];
+    let refused = Search::new(alone).err().expect("refused");
+    assert!(refused
+        .0
+        .iter()
+        .any(|e| e.path == "freedoms.tenant_isolation"));
+}

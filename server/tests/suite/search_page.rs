@@ -175,3 +175,39 @@ async fn the_search_holds_designs_to_the_gpus_one_failure_may_cut_off() {
     assert!(refused.contains("Most GPUs one failure may cut off"));
     server.stop().await;
 }
+
+/// A design shared by a team offers the tenants' isolation on its search page; a unit of its own
+/// strands GPUs, which a limit of none refuses, so the answer keeps its tenants per node.
+#[tokio::test]
+async fn the_search_page_varies_the_tenants_isolation_and_limits_what_it_strands() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let mut spec = example(engine::examples::SUPERPOD_4SU);
+    spec.as_object_mut().unwrap().remove("growth");
+    spec["workloads"][0]["parallelism"]["pp"] = 1.into();
+    spec["workloads"][0]["parallelism"]["dp"] = 5.into();
+    spec["workloads"][0]["global_batch"] = 20.into();
+    spec["tenants"] =
+        serde_json::json!([{"name": "research", "workloads": ["Llama 3.1 405B pre-training"]}]);
+    let design = server.create(&spec).await;
+    let base = format!("/d/{}/r/1/search", design.id);
+    let (status, form) = server.page(&base).await;
+    assert_eq!(status, 200);
+    assert!(
+        form.contains(r#"id="isolation-scalable_unit""#),
+        "the form offers the tenants' isolation"
+    );
+    let (status, page) = server
+        .page(&format!(
+            "{base}?run=1&tech-ib_ndr=on&isolation-node=on&isolation-scalable_unit=on&stranded=0"
+        ))
+        .await;
+    assert_eq!(status, 200);
+    let said = page.replace("&#x27;", "'").replace("&#39;", "'");
+    assert!(
+        said.contains("tenants' isolation: per node"),
+        "the answer keeps its tenants per node"
+    );
+    assert!(!said.contains("isolation: per scalable unit"));
+    server.stop().await;
+}

@@ -90,3 +90,36 @@ fn no_technology_is_refused() {
     let errors = form.request(crate::templates::first_design()).unwrap_err();
     assert_eq!(errors, vec!["Technologies: choose at least one"]);
 }
+
+#[test]
+fn the_tenants_isolation_and_its_stranded_gpus_read_back_and_reach_the_request() {
+    let form = SearchForm::from_query(&query(&[
+        ("run", "1"),
+        ("tech-ib_ndr", "on"),
+        ("isolation-node", "on"),
+        ("isolation-scalable_unit", "on"),
+        ("stranded", "64"),
+    ]));
+    assert_eq!(
+        form.tenant_isolation,
+        [engine::Isolation::Node, engine::Isolation::ScalableUnit]
+    );
+    let parsed: HashMap<String, String> = form
+        .query()
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    assert_eq!(SearchForm::from_query(&parsed), form);
+    let mut base = crate::templates::first_design();
+    base.tenants = vec![engine::Tenant {
+        name: "team".into(),
+        workloads: Vec::new(),
+        nodes: Some(2),
+        isolation: engine::Isolation::Node,
+        first_unit: None,
+    }];
+    let request = form.request(base).unwrap();
+    assert_eq!(request.freedoms.tenant_isolation, form.tenant_isolation);
+    assert_eq!(request.constraints.max_stranded_gpus, Some(64));
+}
