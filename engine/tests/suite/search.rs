@@ -799,7 +799,9 @@ fn tenant_isolation_is_a_dimension_of_the_search_and_stranded_gpus_a_limit() {
     assert_eq!((b.value, b.limit), (216.0, 0.0));
     let mut alone = SearchRequest::new(DesignSpec::from_json(engine::examples::RAG).unwrap());
     alone.freedoms.tenant_isolation = vec![Isolation::Node];
-    let refused = Search::new(alone).err().expect("refused");
+    let Err(refused) = Search::new(alone) else {
+        panic!("a design with no tenant cannot vary their isolation")
+    };
     assert!(refused
         .0
         .iter()
