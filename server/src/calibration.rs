@@ -7,14 +7,12 @@
 use crate::records::today;
 use crate::respond::{html, Answer, PageError};
 use app::costs::{COMPUTES, WRITES};
-use app::ownership::key_for;
 use app::pages::calibration::{calibration_page, Fitting};
 use app::pages::document::message;
-use app::store::{check, SaveError, Store, StoredBaseline};
+use app::store::{check, Store, StoredBaseline};
 use axum::extract::{Form, Path, Query, State};
 use axum::handler::Handler;
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::IntoResponse;
+use axum::http::HeaderMap;
 use axum::routing::get;
 use axum::Router;
 use engine::DesignSpec;
@@ -154,20 +152,10 @@ async fn apply(
     headers: HeaderMap,
     Form(form): Form<ApplyForm>,
 ) -> Answer {
-    let (design_id, _, spec, editable) =
-        crate::revisions::newest_for(&store, &id, &headers).await?;
-    let refused = |status, reason: String| {
-        PageError::Page(message(status, "The calibration was not applied", reason))
-    };
-    let key = key_for(&headers, &design_id)
-        .filter(|_| editable)
-        .ok_or_else(|| {
-            refused(
-                403,
-                "Only a browser holding the design's edit key changes it; nothing was stored."
-                    .into(),
-            )
-        })?;
+    const TITLE: &str = "The calibration was not applied";
+    let (design_id, _, spec, key) =
+        crate::revisions::newest_to_change(&store, &id, &headers, TITLE).await?;
+    let refused = |status, reason| crate::revisions::refused(TITLE, status, reason);
     let baselines = store.baselines(&design_id).await?;
     if !fabrics_measured(&spec, &baselines).contains(&form.fabric) {
         return Err(refused(
@@ -192,17 +180,9 @@ async fn apply(
     );
     let checked =
         check(Ok(next), &note).map_err(|e| refused(422, format!("{e}; nothing was stored.")))?;
-    match store.save_next(&design_id, &key, &checked).await {
-        Ok(_) => Ok((
-            StatusCode::SEE_OTHER,
-            [(header::LOCATION, format!("/d/{}", design_id.as_str()))],
-        )
-            .into_response()),
-        Err(SaveError::WrongKey) => Err(refused(
-            403,
-            "The edit key is not this design's; nothing was stored.".into(),
-        )),
-        Err(SaveError::NoSuchDesign(_)) => Err(PageError::NotFound),
-        Err(e) => Err(refused(422, format!("{e}; nothing was stored."))),
-    }
+    crate::revisions::saved(
+        store.save_next(&design_id, &key, &checked).await,
+        TITLE,
+        format!("/d/{}", design_id.as_str()),
+    )
 }

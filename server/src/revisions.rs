@@ -81,3 +81,63 @@ pub(crate) async fn newest_for(
     };
     Ok((design_id, head, latest.spec, editable))
 }
+
+/// A change to the design an address's `id` names: its id and head, its newest spec and the
+/// edit key the request holds, or the page titled `title` that refuses it (only a browser
+/// holding the key changes a design).
+pub(crate) async fn newest_to_change(
+    store: &Store,
+    id: &str,
+    headers: &axum::http::HeaderMap,
+    title: &str,
+) -> Result<
+    (
+        DesignId,
+        DesignHead,
+        engine::DesignSpec,
+        app::store::EditKey,
+    ),
+    PageError,
+> {
+    let (design_id, head, spec, editable) = newest_for(store, id, headers).await?;
+    let key = app::ownership::key_for(headers, &design_id)
+        .filter(|_| editable)
+        .ok_or_else(|| {
+            refused(
+                title,
+                403,
+                "Only a browser holding the design's edit key changes it; nothing was stored."
+                    .into(),
+            )
+        })?;
+    Ok((design_id, head, spec, key))
+}
+
+/// The page titled `title` that refuses a change with `status` and `reason`.
+pub(crate) fn refused(title: &str, status: u16, reason: String) -> PageError {
+    PageError::Page(app::pages::document::message(status, title, reason))
+}
+
+/// A change saved as the design's next revision: on to `then`, or the page that says why not.
+pub(crate) fn saved(
+    result: Result<u32, app::store::SaveError>,
+    title: &str,
+    then: String,
+) -> Result<axum::response::Response, PageError> {
+    use app::store::SaveError;
+    use axum::response::IntoResponse;
+    match result {
+        Ok(_) => Ok((
+            axum::http::StatusCode::SEE_OTHER,
+            [(axum::http::header::LOCATION, then)],
+        )
+            .into_response()),
+        Err(SaveError::WrongKey) => Err(refused(
+            title,
+            403,
+            "The edit key is not this design's; nothing was stored.".into(),
+        )),
+        Err(SaveError::NoSuchDesign(_)) => Err(PageError::NotFound),
+        Err(e) => Err(refused(title, 422, format!("{e}; nothing was stored."))),
+    }
+}

@@ -5,14 +5,12 @@
 
 use crate::respond::{html, Answer, PageError};
 use app::costs::{COMPUTES, WRITES};
-use app::ownership::key_for;
 use app::pages::document::message;
 use app::pages::tenants::{read_form, tenants_page};
 use app::store::{check, SaveError, Store};
 use axum::extract::{Form, Path, State};
 use axum::handler::Handler;
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::IntoResponse;
+use axum::http::HeaderMap;
 use axum::routing::get;
 use axum::Router;
 use engine::{DesignSpec, FieldError, Report};
@@ -66,20 +64,10 @@ async fn save(
     headers: HeaderMap,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Answer {
-    let (design_id, head, spec, editable) =
-        crate::revisions::newest_for(&store, &id, &headers).await?;
-    let refused = |status, reason: String| {
-        PageError::Page(message(status, "The tenants were not saved", reason))
-    };
-    let key = key_for(&headers, &design_id)
-        .filter(|_| editable)
-        .ok_or_else(|| {
-            refused(
-                403,
-                "Only a browser holding the design's edit key changes it; nothing was stored."
-                    .into(),
-            )
-        })?;
+    const TITLE: &str = "The tenants were not saved";
+    let (design_id, head, spec, key) =
+        crate::revisions::newest_to_change(&store, &id, &headers, TITLE).await?;
+    let refused = |status, reason| crate::revisions::refused(TITLE, status, reason);
     if fields.len() > MAX_FIELDS {
         return Err(refused(
             413,
@@ -96,22 +84,11 @@ async fn save(
             next.tenants = tenants;
             match tokio::task::spawn_blocking(move || check(Ok(next), "Tenants changed")).await {
                 Ok(Ok(checked)) => {
-                    return match store.save_next(&design_id, &key, &checked).await {
-                        Ok(_) => Ok((
-                            StatusCode::SEE_OTHER,
-                            [(
-                                header::LOCATION,
-                                format!("/d/{}/tenants", design_id.as_str()),
-                            )],
-                        )
-                            .into_response()),
-                        Err(SaveError::WrongKey) => Err(refused(
-                            403,
-                            "The edit key is not this design's; nothing was stored.".into(),
-                        )),
-                        Err(SaveError::NoSuchDesign(_)) => Err(PageError::NotFound),
-                        Err(e) => Err(refused(422, format!("{e}; nothing was stored."))),
-                    };
+                    return crate::revisions::saved(
+                        store.save_next(&design_id, &key, &checked).await,
+                        TITLE,
+                        format!("/d/{}/tenants", design_id.as_str()),
+                    );
                 }
                 Ok(Err(SaveError::Invalid(errors))) => errors,
                 Ok(Err(e)) => return Err(refused(422, format!("{e}; nothing was stored."))),
@@ -128,7 +105,7 @@ async fn save(
     // Shown again as sent, with every error; the newest revision stays as it was.
     let rows = read_form(&fields).unwrap_or_else(|_| spec.tenants.clone());
     let (spec, report) = evaluated(spec).await?;
-    let mut page = tenants_page(&head, &spec, report.as_ref(), &rows, &errors, editable);
+    let mut page = tenants_page(&head, &spec, report.as_ref(), &rows, &errors, true);
     page.status = 422;
     Ok(html(&page))
 }

@@ -212,6 +212,19 @@ pub fn tenant_blocks(
     blocks
 }
 
+/// The SuperPOD example with its job on 5 nodes (no growth phases) and `tenants`: what the
+/// tests of the tenants' presentation read.
+#[cfg(test)]
+pub(crate) fn five_node_job_with(tenants: serde_json::Value) -> engine::DesignSpec {
+    let mut spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    spec.as_object_mut().unwrap().remove("growth");
+    spec["workloads"][0]["parallelism"]["pp"] = 1.into();
+    spec["workloads"][0]["parallelism"]["dp"] = 5.into();
+    spec["workloads"][0]["global_batch"] = 20.into();
+    spec["tenants"] = tenants;
+    engine::DesignSpec::from_value(spec).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,17 +233,10 @@ mod tests {
     /// each runs, its partition, and what the whole units strand.
     #[test]
     fn the_section_places_each_tenant_with_its_partition_and_its_cost() {
-        let mut spec: serde_json::Value =
-            serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
-        spec.as_object_mut().unwrap().remove("growth");
-        spec["workloads"][0]["parallelism"]["pp"] = 1.into();
-        spec["workloads"][0]["parallelism"]["dp"] = 5.into();
-        spec["workloads"][0]["global_batch"] = 20.into();
-        spec["tenants"] = serde_json::json!([
+        let spec = five_node_job_with(serde_json::json!([
             {"name": "research", "workloads": ["Llama 3.1 405B pre-training"], "isolation": "scalable_unit"},
             {"name": "guests", "nodes": 8, "isolation": "shared"}
-        ]);
-        let spec = engine::DesignSpec::from_value(spec).unwrap();
+        ]));
         let report = engine::evaluate(&spec).unwrap().over_its_life(&spec);
         let floor = engine::floor::plan(&spec, &report);
         let blocks = tenant_blocks(&spec, &report, &report.interference, &floor);

@@ -23,4 +23,5 @@ mod report;
 mod search;
 mod search_page;
 mod security;
+mod tenants;
 mod tls;

@@ -365,16 +365,9 @@ mod tests {
     /// 32-node unit leave 27 idle, 216 GPUs.
     #[test]
     fn the_outputs_say_where_tenants_run_and_what_their_isolation_strands() {
-        let mut spec: serde_json::Value =
-            serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
-        spec.as_object_mut().unwrap().remove("growth");
-        spec["workloads"][0]["parallelism"]["pp"] = 1.into();
-        spec["workloads"][0]["parallelism"]["dp"] = 5.into();
-        spec["workloads"][0]["global_batch"] = 20.into();
-        spec["tenants"] = serde_json::json!([
+        let spec = crate::report::five_node_job_with(serde_json::json!([
             {"name": "research", "workloads": ["Llama 3.1 405B pre-training"], "isolation": "scalable_unit"}
-        ]);
-        let spec = engine::DesignSpec::from_value(spec).unwrap();
+        ]));
         let report = engine::evaluate(&spec).unwrap();
         let rows = tenancy_rows(&spec, &report);
         assert_eq!(

@@ -80,6 +80,29 @@ fn slurmctld_takes_each_tenants_partition_with_exactly_its_nodes() {
     );
 }
 
+/// Each GPU port of an isolated tenant on the compute fabric, read off the cabling sheet: its
+/// leaf, the leaf's port number, and the tenant's VRF and VNI.
+fn tenant_ports(report: &Report) -> Vec<(String, u32, String, u32)> {
+    let (fabrics, _) = planned(report);
+    let compute = fabrics.iter().find(|f| f.fabric.name == "compute").unwrap();
+    let mut out = Vec::new();
+    for t in &report.tenants {
+        let Some(p) = &t.partition else { continue };
+        for c in compute
+            .cables
+            .iter()
+            .filter(|c| c.cable.tier == "node-leaf")
+        {
+            let n: u32 = c.cable.a_device["node-".len()..].parse().unwrap();
+            if (t.first_node..=t.last_node()).contains(&n) {
+                let port = engine::handoff::port_number(&c.cable.z_port).unwrap();
+                out.push((c.cable.z_device.clone(), port, p.vrf.clone(), p.l3_vni));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn pyavd_renders_a_vrf_per_isolated_tenant_on_exactly_the_leaves_of_its_nodes() {
     let Some(python) = pyavd_python() else {
@@ -94,23 +117,9 @@ fn pyavd_renders_a_vrf_per_isolated_tenant_on_exactly_the_leaves_of_its_nodes() 
         .1;
     assert!(vars.contains("overlay_routing_protocol: \"ebgp\""));
     // Each isolated tenant's VRF on each leaf a node of its hangs from.
-    let (fabrics, _) = planned(&report);
-    let compute = fabrics.iter().find(|f| f.fabric.name == "compute").unwrap();
     let mut vrfs: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
-    for t in report.tenants.iter() {
-        let Some(p) = &t.partition else { continue };
-        for c in compute
-            .cables
-            .iter()
-            .filter(|c| c.cable.tier == "node-leaf")
-        {
-            let n: u32 = c.cable.a_device["node-".len()..].parse().unwrap();
-            if (t.first_node..=t.last_node()).contains(&n) {
-                vrfs.entry(c.cable.z_device.clone())
-                    .or_default()
-                    .insert(p.vrf.clone(), p.l3_vni);
-            }
-        }
+    for (leaf, _, vrf, vni) in tenant_ports(&report) {
+        vrfs.entry(leaf).or_default().insert(vrf, vni);
     }
     assert!(
         vrfs.values().any(|v| v.len() == 2),
@@ -147,25 +156,10 @@ fn nvue_carries_each_isolated_tenants_vrf_on_exactly_the_leaves_of_its_nodes() {
         plan["vrfs"] = serde_json::json!({});
         plan["routed"] = serde_json::json!({});
     }
-    for t in &report.tenants {
-        let Some(p) = &t.partition else { continue };
-        for c in compute
-            .cables
-            .iter()
-            .filter(|c| c.cable.tier == "node-leaf")
-        {
-            let n: u32 = c.cable.a_device["node-".len()..].parse().unwrap();
-            if !(t.first_node..=t.last_node()).contains(&n) {
-                continue;
-            }
-            let plan = &mut switches[&c.cable.z_device];
-            plan["vrfs"][&p.vrf] = p.l3_vni.into();
-            let port = engine::asbuilt::cumulus_port(
-                engine::handoff::port_number(&c.cable.z_port).unwrap(),
-                cage,
-            );
-            plan["routed"][port] = p.vrf.clone().into();
-        }
+    for (leaf, port, vrf, vni) in tenant_ports(&report) {
+        let plan = &mut switches[&leaf];
+        plan["vrfs"][&vrf] = vni.into();
+        plan["routed"][engine::asbuilt::cumulus_port(port, cage)] = vrf.into();
     }
     let out = nvue_check(&python, &files, &expected, "tenants");
     assert!(out.status.success(), "{}", output_text(&out));
