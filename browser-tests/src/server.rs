@@ -56,6 +56,17 @@ impl Server {
         }
     }
 
+    /// Stores `spec` as a new design and opens its edit link in a new browser, which takes the
+    /// key and lands in the planner: the browser and the design's id.
+    pub async fn claimed(&self, spec: &serde_json::Value) -> (crate::Browser, String) {
+        let created = self.create(spec).await;
+        let browser = crate::Browser::start(crate::JavaScript::Enabled).await;
+        browser.goto(&self.url(&created.edit_link)).await;
+        browser.click("#claim-confirm").await;
+        browser.wait_for_hydration().await;
+        (browser, created.id)
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)
     }

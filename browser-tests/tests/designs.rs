@@ -172,12 +172,7 @@ fn shared_fabric() -> serde_json::Value {
 #[tokio::test]
 async fn a_second_tenant_is_placed_slowed_and_handed_off() {
     let server = Server::start().await;
-    let created = server.create(&shared_fabric()).await;
-    let id = created.id;
-    let browser = Browser::start(JavaScript::Enabled).await;
-    browser.goto(&server.url(&created.edit_link)).await;
-    browser.click("#claim-confirm").await;
-    browser.wait_for_hydration().await;
+    let (browser, id) = server.claimed(&shared_fabric()).await;
     browser.goto(&server.url(&format!("/d/{id}"))).await;
     browser.click("#design-tenants").await;
     browser.wait_for("#tenants-form", true).await;

@@ -305,12 +305,7 @@ fn one_rank_line_log(scale: f64) -> String {
 async fn baselines_pasted_get_verdicts_and_fitted_become_the_next_revision() {
     let server = Server::start().await;
     let spec = serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
-    let created = server.create(&spec).await;
-    let (id, edit_link) = (created.id, created.edit_link);
-    let browser = Browser::start(JavaScript::Enabled).await;
-    browser.goto(&server.url(&edit_link)).await;
-    browser.click("#claim-confirm").await;
-    browser.wait_for_hydration().await;
+    let (browser, id) = server.claimed(&spec).await;
     browser
         .goto(&server.url(&format!("/d/{id}/baselines")))
         .await;

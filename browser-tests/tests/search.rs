@@ -1,7 +1,7 @@
 //! The search page in a real headless Chromium: a saved design's question answered with a
 //! frontier, and a candidate opened in the planner and saved as the design's next revision.
 
-use browser_tests::{Browser, JavaScript, Server};
+use browser_tests::Server;
 use serde_json::json;
 
 #[tokio::test]
@@ -9,12 +9,7 @@ async fn a_frontier_candidate_opens_in_the_planner_and_saves_as_the_next_revisio
     let server = Server::start().await;
     let spec: serde_json::Value =
         serde_json::from_str(engine::examples::SEVENTY_B_INFERENCE_25G).unwrap();
-    let created = server.create(&spec).await;
-    let id = created.id;
-    let browser = Browser::start(JavaScript::Enabled).await;
-    browser.goto(&server.url(&created.edit_link)).await;
-    browser.click("#claim-confirm").await;
-    browser.wait_for_hydration().await;
+    let (browser, id) = server.claimed(&spec).await;
 
     // From the design page to its search, with the default question.
     browser.goto(&server.url(&format!("/d/{id}"))).await;
