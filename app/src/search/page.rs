@@ -70,7 +70,7 @@ fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
                 view! {
                     <label class="check">
                         <input type="checkbox" name=field.clone() id=field checked=form.tenant_isolation.contains(&level)/>
-                        {format!("Tenants {}", level.label())}
+                        {format!("Tenants: {}", level.label())}
                     </label>
                 }
             })
