@@ -94,6 +94,16 @@ impl Fit {
             // As a person writes them: the fit's error is far above the digits dropped.
             efficiency: (self.efficiency * 1000.0).round() / 1000.0,
             network_hop_latency_us: self.network_hop_latency_us.map(to_hundredths),
+            worst_error_percent: Some(
+                (std::iter::once(&self.quality)
+                    .chain(self.held_out.iter().map(|h| &h.quality))
+                    .chain(self.held_out_smallest.iter().map(|h| &h.quality))
+                    .map(|q| q.worst.error_percent.abs())
+                    .fold(0.0, f64::max)
+                    * 10.0)
+                    .ceil()
+                    / 10.0,
+            ),
         }
     }
 }

@@ -102,7 +102,7 @@ impl Report {
         self.goodput = crate::goodput::goodput(spec, &self);
         self.interference = crate::tenancy::interference(spec, &self);
         self.isolation_costs = crate::tenancy::isolation_cost(spec, &self);
-        self.uncertainty = crate::uncertainty::intervals(&self);
+        self.uncertainty = crate::uncertainty::intervals(spec, &self);
         match floor.and_then(|floor| crate::phases::phases_on(spec, floor)) {
             Some(Ok(plan)) => self.phases = Some(plan),
             Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {

@@ -5,6 +5,9 @@
 //! geometric-mean error of every run across nodes (a band of two runs does not make the engine
 //! surer than its record), and a band no published run covers takes the widest of the others.
 //!
+//! Once a fabric's calibration is fitted to its own baselines, its workloads' intervals come from
+//! the fit instead: ± its worst error on the points it used or held out.
+//!
 //! A workload's interval comes from the band of the message that dominates its network time
 //! (the collective that takes longest; a service's per-token AllReduce); only the network's part
 //! of the time moves: a training step by its exposed communication, a service's communication
@@ -95,9 +98,12 @@ pub struct TimeInterval {
     pub value: Seconds,
     pub low: Seconds,
     pub high: Seconds,
-    /// The message that sets the band, and the band.
+    /// The message that dominates its network time.
     pub message: Bytes,
+    /// Where the interval comes from: the message's band and its published runs, or the fit of
+    /// the fabric's calibration.
     pub band: String,
+    /// Published runs in the band, or baselines of the fit.
     pub points: u32,
 }
 
@@ -121,13 +127,19 @@ pub fn band_of(bytes: f64) -> &'static Band {
         .unwrap_or(&all[all.len() - 1])
 }
 
-/// Each training job's step time and each service's communication per token with its interval.
-pub fn intervals(report: &Report) -> Vec<TimeInterval> {
+/// Each training job's step time and each service's communication per token of `spec`, evaluated
+/// as `report`, with its interval.
+pub fn intervals(spec: &crate::spec::DesignSpec, report: &Report) -> Vec<TimeInterval> {
+    let fitted = spec
+        .calibration
+        .fitted
+        .as_ref()
+        .and_then(|f| Some((f, f.worst_error_percent? / 100.0)));
     report
         .workloads
         .iter()
         .filter_map(|w| {
-            let (measure, value, network, message) = match w {
+            let (measure, value, network, message, fabric) = match w {
                 WorkloadReport::Training(t) => {
                     let dominant = t
                         .collectives
@@ -138,6 +150,7 @@ pub fn intervals(report: &Report) -> Vec<TimeInterval> {
                         t.step_time.value,
                         t.exposed_communication.value,
                         dominant.bytes_per_gpu,
+                        &t.fabric,
                     )
                 }
                 WorkloadReport::Inference(i) => (
@@ -145,19 +158,45 @@ pub fn intervals(report: &Report) -> Vec<TimeInterval> {
                     i.communication_per_token.value,
                     i.communication_per_token.value,
                     i.allreduce_bytes.value,
+                    &i.fabric,
                 ),
                 _ => return None,
             };
-            let band = band_of(message.0);
+            let (low, high, band, points) = match fitted {
+                Some((f, worst)) if f.fabric == *fabric => (
+                    (1.0 - worst).max(0.0),
+                    1.0 + worst,
+                    format!(
+                        "its fabric's calibration, {}: its worst error, {} %",
+                        f.summary(),
+                        f.worst_error_percent.unwrap_or(0.0)
+                    ),
+                    f.baselines.len() as u32,
+                ),
+                _ => {
+                    let b = band_of(message.0);
+                    let runs = match b.points {
+                        0 => "no published run: the widest of the other bands".to_string(),
+                        1 => "1 published run".to_string(),
+                        n => format!("{n} published runs"),
+                    };
+                    (
+                        b.low,
+                        b.high,
+                        format!("message band {} ({runs})", b.label),
+                        b.points,
+                    )
+                }
+            };
             Some(TimeInterval {
                 workload: w.name().to_string(),
                 measure: measure.to_string(),
                 value,
-                low: Seconds(value.0 + network.0 * (band.low - 1.0)),
-                high: Seconds(value.0 + network.0 * (band.high - 1.0)),
+                low: Seconds(value.0 + network.0 * (low - 1.0)),
+                high: Seconds(value.0 + network.0 * (high - 1.0)),
                 message,
-                band: band.label.clone(),
-                points: band.points,
+                band,
+                points,
             })
         })
         .collect()
@@ -194,7 +233,7 @@ mod tests {
     fn only_the_networks_part_of_a_time_moves() {
         let spec = crate::DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
         let report = crate::evaluate(&spec).unwrap();
-        let i = &intervals(&report)[0];
+        let i = &intervals(&spec, &report)[0];
         let crate::report::WorkloadReport::Training(t) = &report.workloads[0] else {
             panic!("a training job")
         };
@@ -204,12 +243,41 @@ mod tests {
         assert!(i.low <= i.value && i.value <= i.high);
         let spec = crate::DesignSpec::from_json(crate::examples::SEVENTY_B_INFERENCE_25G).unwrap();
         let report = crate::evaluate(&spec).unwrap();
-        let i = intervals(&report).into_iter().next().unwrap();
-        assert_eq!(
-            i.band,
-            band_of(i.message.0).label,
-            "the band of its AllReduce"
+        let i = intervals(&spec, &report).into_iter().next().unwrap();
+        let label = &band_of(i.message.0).label;
+        assert!(
+            i.band.starts_with(&format!("message band {label} (")),
+            "{}",
+            i.band
         );
         assert!((i.high.0 / i.value.0 - band_of(i.message.0).high).abs() < 1e-9);
+    }
+
+    /// A fabric fitted to its own baselines: its workloads' times move by ± the fit's worst
+    /// error, not by the published runs' band.
+    #[test]
+    fn a_fitted_fabric_s_times_move_by_its_own_worst_error() {
+        let mut spec = crate::DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+        spec.calibration.fitted = Some(crate::spec::Fitted {
+            fabric: "compute".into(),
+            baselines: vec![1, 2],
+            on: "2026-12-06".into(),
+            efficiency_field: "infiniband_efficiency".into(),
+            efficiency: spec.calibration.infiniband_efficiency,
+            network_hop_latency_us: None,
+            worst_error_percent: Some(2.5),
+        });
+        let report = crate::evaluate(&spec).unwrap();
+        let i = &intervals(&spec, &report)[0];
+        let crate::report::WorkloadReport::Training(t) = &report.workloads[0] else {
+            panic!("a training job")
+        };
+        let exposed = t.exposed_communication.value.0;
+        assert!((i.high.0 - i.value.0 - exposed * 0.025).abs() < 1e-12);
+        assert!((i.value.0 - i.low.0 - exposed * 0.025).abs() < 1e-12);
+        assert_eq!(
+            i.band,
+            "its fabric's calibration, fitted on 2026-12-06 to baselines #1, #2 of fabric compute: its worst error, 2.5 %"
+        );
     }
 }

@@ -185,7 +185,7 @@ pub mod render {
             &engine::failures::failures(&spec, &report),
         ));
         let intervals = blocks_view(&crate::report::interval_blocks(
-            &engine::uncertainty::intervals(&report),
+            &engine::uncertainty::intervals(&spec, &report),
         ));
         let tenants = blocks_view(&crate::report::tenant_blocks(
             &spec,

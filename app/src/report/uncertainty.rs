@@ -5,7 +5,7 @@ use super::blocks::{note, table};
 use super::Block;
 use engine::uncertainty::TimeInterval;
 
-const HOW: &str = "Each interval spans how far the published runs across nodes in the band of the workload's dominant message strayed from the engine's prediction (measured ÷ predicted time), and at least the engine's geometric-mean error over all of them; a band with no published run takes the widest interval of the others. Only the network's part of a time moves: a training step by its exposed communication.";
+const HOW: &str = "Where a fabric's calibration is fitted to its own baselines, its times move by ± the fit's worst error. Otherwise each interval spans how far the published runs across nodes in the band of the workload's dominant message strayed from the engine's prediction (measured ÷ predicted time), and at least the engine's geometric-mean error over all of them; a band with no published run takes the widest interval of the others. Only the network's part of a time moves: a training step by its exposed communication.";
 
 /// The intervals' table, or nothing when no workload has one.
 pub fn interval_blocks(intervals: &[TimeInterval]) -> Vec<Block> {
@@ -19,7 +19,7 @@ pub fn interval_blocks(intervals: &[TimeInterval]) -> Vec<Block> {
             ("Time", false),
             ("Value", true),
             ("Interval", true),
-            ("Band of its dominant message (published runs)", false),
+            ("Where the interval comes from", false),
         ],
         intervals
             .iter()
@@ -29,7 +29,7 @@ pub fn interval_blocks(intervals: &[TimeInterval]) -> Vec<Block> {
                     i.measure.clone(),
                     i.value.to_string(),
                     format!("{} – {} ({})", i.low, i.high, i.percent()),
-                    format!("{}: {} ({})", i.band, i.message, i.points),
+                    format!("{}; dominant message {}", i.band, i.message),
                 ]
             })
             .collect(),
@@ -46,7 +46,7 @@ mod tests {
     fn each_time_reads_with_its_interval() {
         let spec = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_TRAINING).unwrap();
         let report = engine::evaluate(&spec).unwrap();
-        let blocks = interval_blocks(&engine::uncertainty::intervals(&report));
+        let blocks = interval_blocks(&engine::uncertainty::intervals(&spec, &report));
         let Block::Table(t) = &blocks[0] else {
             panic!("a table")
         };

@@ -163,7 +163,7 @@ impl Search {
     /// sentence.
     fn within_margin(&self, spec: &crate::spec::DesignSpec, report: &crate::Report) -> Vec<String> {
         use crate::report::WorkloadReport;
-        let intervals = crate::uncertainty::intervals(report);
+        let intervals = crate::uncertainty::intervals(spec, report);
         self.checks
             .iter()
             .filter_map(|c| {
@@ -185,7 +185,7 @@ impl Search {
                 };
                 (c.met(value) && !c.met(top)).then(|| {
                     format!(
-                        "Within the margin: {} holds at the prediction ({} {}) but not across its interval from the published runs of its message band ({}), up to {} {}.",
+                        "Within the margin: {} holds at the prediction ({} {}) but not across its interval (from {}), up to {} {}.",
                         c.describe(),
                         crate::units::rounded(value),
                         c.unit,

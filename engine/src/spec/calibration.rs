@@ -100,6 +100,11 @@ pub struct Fitted {
     /// Simple's network-hop latency as fitted, µs; absent where the data could not determine it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network_hop_latency_us: Option<f64>,
+    /// The fit's worst error, percent of the measured bus bandwidth, on the points it used or
+    /// held out, whichever is larger: the interval of this fabric's times
+    /// ([`crate::uncertainty`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worst_error_percent: Option<f64>,
 }
 
 impl Fitted {

@@ -425,6 +425,16 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
             1.0,
             "",
         );
+        if let Some(worst) = f.worst_error_percent {
+            check.number(
+                "calibration.fitted.worst_error_percent",
+                worst,
+                0.0,
+                false,
+                99.0,
+                " %",
+            );
+        }
         if let Some(us) = f.network_hop_latency_us {
             check.number(
                 "calibration.fitted.network_hop_latency_us",

@@ -737,7 +737,7 @@ fn a_target_met_only_at_the_prediction_is_said_to_hold_within_the_margin() {
         panic!("a training job")
     };
     let slowdown = (t.slowdown.as_ref().unwrap().value.0 - 1.0) * 100.0;
-    let interval = &engine::uncertainty::intervals(&report)[0];
+    let interval = &engine::uncertainty::intervals(&base, &report)[0];
     let top = (interval.high.0 / t.ideal_step_time.value.0 - 1.0) * 100.0;
     assert!(
         top > slowdown + 0.01,

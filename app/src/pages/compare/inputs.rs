@@ -236,6 +236,7 @@ mod tests {
             efficiency_field: "infiniband_efficiency".into(),
             efficiency: 0.8,
             network_hop_latency_us: None,
+            worst_error_percent: None,
         });
         let rows = input_rows(&a, &b);
         let source = rows.iter().find(|r| r.name == "Calibration from").unwrap();
