@@ -87,7 +87,7 @@ fn evaluate_report(
         .collect();
     // Tenants first, each on whole scalable units or within one where it fits; the workloads
     // then within their tenant's nodes.
-    let per_unit = crate::tenancy::unit_nodes(spec, &sized).0;
+    let per_unit = crate::tenancy::unit_nodes(spec, &sized);
     let tenants = crate::tenancy::place(spec, per_unit).map_err(SpecErrors)?;
     let allocations =
         crate::allocation::allocate_within(spec, &crate::tenancy::windows(spec, &tenants));

@@ -13,7 +13,7 @@ pub use domains::{
 
 use crate::allocation::Allocation;
 use crate::cabling::Cable;
-use crate::floor::FloorReport;
+use crate::floor::{node_number, FloorReport};
 use crate::report::{Finding, Severity};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -69,11 +69,6 @@ pub fn cables(report: &crate::report::Report) -> u64 {
 
 /// A node's links to one fabric: how many, and how many end in each rack.
 type NodeLinks<'s> = (u32, BTreeMap<&'s str, u32>);
-
-/// The number of node `label` ("node-017" is 17).
-fn node_number(label: &str) -> Option<u32> {
-    label.strip_prefix("node-")?.parse().ok()
-}
 
 /// What one rack's loss does to one fabric, gathered node by node.
 #[derive(Default)]

@@ -50,6 +50,11 @@ impl TenantPlacement {
         self.first_node + self.nodes.max(1) - 1
     }
 
+    /// Whether node `n` (from 1) is one of its nodes.
+    pub fn holds(&self, n: u32) -> bool {
+        self.nodes > 0 && (self.first_node..=self.last_node()).contains(&n)
+    }
+
     /// "nodes 1–32", "node 5".
     pub fn range(&self) -> String {
         if self.nodes == 1 {
@@ -73,24 +78,37 @@ impl TenantPlacement {
     }
 }
 
-/// The scalable units tenants are placed in: the nodes one leaf of the design's first compute
-/// fabric serves (the first fabric's, when none is a compute fabric), and the fabric's name.
-/// A fabric of one switch is one unit of every node. `plans` are the fabrics' plans, in order.
-pub fn unit_nodes(spec: &DesignSpec, plans: &[crate::topology::Plan]) -> (u32, String) {
-    let fabrics = || spec.fabrics.iter().zip(plans);
-    let unit = fabrics()
-        .find(|(f, _)| f.role == Role::Compute)
-        .or_else(|| fabrics().next());
-    match unit {
-        Some((f, plan)) if plan.leaves > 1 => {
-            let ppn = crate::links::ports_per_node(&spec.cluster, f);
-            (
-                crate::headroom::nodes_per_leaf(plan, ppn).min(spec.cluster.nodes),
-                f.name.clone(),
-            )
-        }
-        Some((f, _)) => (spec.cluster.nodes.max(1), f.name.clone()),
-        None => (spec.cluster.nodes.max(1), String::new()),
+/// Which of `roles` (the design's fabrics, in order) the tenants' scalable units are counted
+/// on: the first compute fabric, else the first.
+pub fn unit_fabric(mut roles: impl Iterator<Item = Role>) -> usize {
+    roles.position(|r| r == Role::Compute).unwrap_or(0)
+}
+
+/// Nodes of one scalable unit of a fabric sized as `plan` with `ports_per_node` ports per
+/// node, in a cluster of `cluster_nodes`: the nodes one leaf serves; every node on one switch.
+pub fn nodes_per_unit(
+    plan: &crate::topology::Plan,
+    ports_per_node: u32,
+    cluster_nodes: u32,
+) -> u32 {
+    if plan.leaves > 1 {
+        crate::headroom::nodes_per_leaf(plan, ports_per_node).min(cluster_nodes)
+    } else {
+        cluster_nodes.max(1)
+    }
+}
+
+/// The scalable units tenants are placed in ([`unit_fabric`], [`nodes_per_unit`]), from the
+/// fabrics' `plans` in the design's order.
+pub fn unit_nodes(spec: &DesignSpec, plans: &[crate::topology::Plan]) -> u32 {
+    let i = unit_fabric(spec.fabrics.iter().map(|f| f.role));
+    match (spec.fabrics.get(i), plans.get(i)) {
+        (Some(f), Some(plan)) => nodes_per_unit(
+            plan,
+            crate::links::ports_per_node(&spec.cluster, f),
+            spec.cluster.nodes,
+        ),
+        _ => spec.cluster.nodes.max(1),
     }
 }
 

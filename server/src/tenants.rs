@@ -28,10 +28,16 @@ pub fn routes(store: Store) -> Router {
         .with_state(store)
 }
 
-/// `spec` evaluated over its life (its tenants' interference and cost), off the async workers.
+/// `spec` evaluated with its tenants' interference and cost, off the async workers.
 async fn evaluated(spec: DesignSpec) -> Result<(DesignSpec, Option<Report>), PageError> {
     tokio::task::spawn_blocking(move || {
-        let report = engine::evaluate(&spec).ok().map(|r| r.over_its_life(&spec));
+        // Only what the tenants section reads: the failures and phases of the design's life
+        // are not worked out here.
+        let report = engine::evaluate(&spec).ok().map(|mut r| {
+            r.interference = engine::tenancy::interference(&spec, &r);
+            r.isolation_costs = engine::tenancy::isolation_cost(&spec, &r);
+            r
+        });
         (spec, report)
     })
     .await

@@ -109,18 +109,8 @@ pub fn floor_plan_by_tenant(
                 return ("#d9d9d9", format!("{}: network", rack.name));
             }
             let mut held = vec![0u32; tenants.len()];
-            for d in rack.devices.iter().filter(|d| d.role == "node") {
-                let Some(n) = d
-                    .label
-                    .strip_prefix("node-")
-                    .and_then(|n| n.parse::<u32>().ok())
-                else {
-                    continue;
-                };
-                if let Some(t) = tenants
-                    .iter()
-                    .position(|p| (p.first_node..=p.last_node()).contains(&n))
-                {
+            for n in rack.devices.iter().filter_map(super::Device::node_number) {
+                if let Some(t) = tenants.iter().position(|p| p.holds(n)) {
                     held[t] += 1;
                 }
             }

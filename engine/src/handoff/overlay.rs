@@ -37,11 +37,7 @@ pub fn tenant_ports<'t>(f: &PlannedFabric, tenants: &'t [TenantPlacement]) -> Ve
                 .iter()
                 .filter(|c| c.cable.tier == "node-leaf")
                 .filter(|c| {
-                    c.cable
-                        .a_device
-                        .strip_prefix("node-")
-                        .and_then(|n| n.parse::<u32>().ok())
-                        .is_some_and(|n| (t.first_node..=t.last_node()).contains(&n))
+                    crate::floor::node_number(&c.cable.a_device).is_some_and(|n| t.holds(n))
                 })
                 .filter_map(|c| Some((c.cable.z_device.clone(), port_number(&c.cable.z_port)?)))
                 .take(MAX_TENANT_PORTS)

@@ -61,11 +61,7 @@ impl Parts {
         let (mut cost, mut power, mut tiers, mut failure_gpus) = (0.0, 0.0, 0u32, 0u64);
         let template = &space.blocks[block].template;
         // The fabric whose scalable units the tenants are placed in, as the evaluation picks it.
-        let unit_fabric = template
-            .fabrics
-            .iter()
-            .position(|f| f.role == crate::spec::Role::Compute)
-            .unwrap_or(0);
+        let unit_fabric = crate::tenancy::unit_fabric(template.fabrics.iter().map(|f| f.role));
         let mut unit_nodes = template.cluster.nodes;
         let (mut slowdown, mut latency): (Option<f64>, Option<f64>) = (None, None);
         figures.values.clear();
@@ -200,11 +196,7 @@ fn part(
             .max()
             .unwrap_or(0),
         unit_nodes: report.fabrics.first().map_or(spec.cluster.nodes, |f| {
-            if f.plan.leaves > 1 {
-                crate::headroom::nodes_per_leaf(&f.plan, f.ports_per_node).min(spec.cluster.nodes)
-            } else {
-                spec.cluster.nodes.max(1)
-            }
+            crate::tenancy::nodes_per_unit(&f.plan, f.ports_per_node, spec.cluster.nodes)
         }),
         failure_gpus: if checks.iter().any(|c| c.measure == Measure::FailureGpus) {
             crate::failures::worst_cut_off(&spec, &report)

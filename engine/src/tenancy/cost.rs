@@ -23,9 +23,9 @@ pub struct IsolationCost {
 /// Each tenant's cost of isolation on the fabric its units are counted on.
 pub fn isolation_cost(spec: &DesignSpec, report: &Report) -> Vec<IsolationCost> {
     let g = u64::from(spec.cluster.gpus_per_node);
-    let plans: Vec<crate::topology::Plan> = report.fabrics.iter().map(|f| f.plan.clone()).collect();
-    let unit_fabric = super::unit_nodes(spec, &plans).1;
-    let fabric = report.fabrics.iter().find(|f| f.name == unit_fabric);
+    let fabric = report
+        .fabrics
+        .get(super::unit_fabric(report.fabrics.iter().map(|f| f.role)));
     report
         .tenants
         .iter()

@@ -189,15 +189,19 @@ impl<'a> Leaves<'a> {
     /// `first` hang from each group.
     fn per_leaf(&self, first: u32, nodes: u32) -> Vec<(u32, u32)> {
         let base = self.fabric.first_node.max(1);
-        let mut out: Vec<(u32, u32)> = Vec::new();
-        for n in first..first.saturating_add(nodes) {
-            let leaf = n.saturating_sub(base) / self.nodes_per_leaf;
-            match out.last_mut() {
-                Some((l, count)) if *l == leaf => *count += 1,
-                _ => out.push((leaf, 1)),
-            }
-        }
-        out
+        let per = self.nodes_per_leaf.max(1);
+        // Positions on the fabric, from 0: the first and one past the last.
+        let (from, to) = (
+            first.saturating_sub(base),
+            first.saturating_sub(base).saturating_add(nodes),
+        );
+        (from / per..to.div_ceil(per))
+            .map(|leaf| {
+                let (lo, hi) = ((leaf * per).max(from), ((leaf + 1) * per).min(to));
+                (leaf, hi.saturating_sub(lo))
+            })
+            .filter(|&(_, n)| n > 0)
+            .collect()
     }
 
     /// Whether workload `i` (running as `a`) has collectives spanning leaves, as the engine
