@@ -64,6 +64,22 @@ impl TenantPlacement {
         }
     }
 
+    /// The racks of `floor` that hold any of its nodes, in the floor's order.
+    pub fn racks<'f>(&self, floor: &'f crate::floor::FloorReport) -> Vec<&'f str> {
+        floor
+            .racks
+            .iter()
+            .filter(|r| {
+                !r.network
+                    && r.devices
+                        .iter()
+                        .filter_map(crate::floor::Device::node_number)
+                        .any(|n| self.holds(n))
+            })
+            .map(|r| r.name.as_str())
+            .collect()
+    }
+
     /// "unit 2", "units 1–3".
     pub fn unit_range(&self) -> String {
         if self.units == 1 {
@@ -122,23 +138,36 @@ pub fn findings(interference: &[Interference]) -> Vec<crate::report::Finding> {
             i.workloads
                 .iter()
                 .filter(|w| w.met_only_alone())
-                .map(move |w| Finding {
-                    severity: Severity::Warning,
-                    rule: "tenant-contention".into(),
-                    subject: format!("{} / {}", i.tenant, w.workload),
-                    message: format!(
-                    "{} of tenant {} meets its {} target alone ({}) but not when the tenants on \
-                     its {} shared leaves of fabric {} send at once ({}): isolate it per \
-                     scalable unit, so no leaf it uses carries another tenant's traffic, or \
-                     give it nodes under fewer leaves",
-                    w.workload,
-                    i.tenant,
-                    w.target.map_or(String::new(), |t| t.to_string()),
-                    w.alone,
-                    i.shared_leaves,
-                    i.fabric,
-                    w.worst,
-                ),
+                .map(move |w| {
+                    // Where it meets the others: its pods' core uplinks, else its leaves'.
+                    let (whom, fix) = if i.core_binds {
+                        (
+                            format!("on the core uplinks of its {} shared pods", i.shared_pods),
+                            "give it nodes in fewer pods (pin it to units of one pod), or a \
+                             fabric of its own",
+                        )
+                    } else {
+                        (
+                            format!("on its {} shared leaves", i.shared_leaves),
+                            "isolate it per scalable unit, so no leaf it uses carries another \
+                             tenant's traffic, or give it nodes under fewer leaves",
+                        )
+                    };
+                    Finding {
+                        severity: Severity::Warning,
+                        rule: "tenant-contention".into(),
+                        subject: format!("{} / {}", i.tenant, w.workload),
+                        message: format!(
+                            "{} of tenant {} meets its {} target alone ({}) but not when the \
+                             tenants {whom} of fabric {} send at once ({}): {fix}",
+                            w.workload,
+                            i.tenant,
+                            w.target.map_or(String::new(), |t| t.to_string()),
+                            w.alone,
+                            i.fabric,
+                            w.worst,
+                        ),
+                    }
                 })
         })
         .collect()

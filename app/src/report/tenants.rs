@@ -10,7 +10,16 @@ use engine::Transport;
 
 const PLACEMENT: &str = "Each tenant is placed in the fewest scalable units of the compute fabric (the nodes one leaf serves, one leaf per rail in a rail-optimized fabric): pinned tenants first, then those that take whole units, largest first, then the others in the unit they fill best. A tenant under one leaf sends nothing to the spines and meets no other tenant's traffic.";
 
-const INTERFERENCE: &str = "Tenants meet on the uplinks of the leaves they share. On each leaf, p ports sending across share its m uplinks (each gets min(1, m ÷ p) of its rate) and, where flows are hashed (ECMP), collide as balls in bins; a collective runs at its slowest leaf. Alone: only the tenant's ports send. Worst: every crossing workload on its leaves sends at once. Expected: the others send for the share of their time their network is busy. Every port of a crossing workload is taken to send across at once.";
+const INTERFERENCE: &str = "Tenants meet on the uplinks of the leaves they share. On each leaf, p ports sending across share its m uplinks (each gets min(1, m ÷ p) of its rate) and, where flows are hashed (ECMP), collide as balls in bins; a collective runs at its slowest leaf. On a three-tier fabric a tenant spanning pods meets the others spanning pods on its pods' spine-to-core uplinks alike, and runs at the slower tier. Alone: only the tenant's ports send. Worst: every crossing workload on its leaves sends at once. Expected: the others send for the share of their time their network is busy. Every port of a crossing workload is taken to send across at once.";
+
+/// "R01-01", "R01-01 to R01-04 (4)".
+fn racks(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [first, .., last] => format!("{first} to {last} ({})", names.len()),
+    }
+}
 
 /// "step time 40.4 s → 41.0 s → 42.3 s".
 fn times(w: &Contended) -> String {
@@ -95,6 +104,7 @@ pub fn tenant_blocks(
             ("Isolation", false),
             ("Nodes", false),
             ("Scalable units", false),
+            ("Racks", false),
             ("Stranded nodes", true),
             ("Partition", false),
             ("Workloads", false),
@@ -109,6 +119,7 @@ pub fn tenant_blocks(
                     t.isolation.label().to_string(),
                     t.range(),
                     format!("{}{pinned}", t.unit_range()),
+                    racks(&t.racks(floor)),
                     t.stranded_nodes.to_string(),
                     partition(t.partition.as_ref(), transports),
                     workloads(&t.tenant),
@@ -131,8 +142,8 @@ pub fn tenant_blocks(
             &[
                 ("Tenant", false),
                 ("Fabric", false),
-                ("Leaves (shared)", false),
-                ("Share of spine ports", true),
+                ("Leaves (shared); pods", false),
+                ("Share of spine ports; of core", true),
                 ("Uplinks carry: alone / expected / worst", false),
                 ("Workloads", false),
             ],
@@ -150,8 +161,19 @@ pub fn tenant_blocks(
                     vec![
                         i.tenant.clone(),
                         i.fabric.clone(),
-                        format!("{} ({})", i.leaves, i.shared_leaves),
-                        i.spine_share.to_string(),
+                        if i.pods > 0 {
+                            format!(
+                                "{} ({}); pods {} ({})",
+                                i.leaves, i.shared_leaves, i.pods, i.shared_pods
+                            )
+                        } else {
+                            format!("{} ({})", i.leaves, i.shared_leaves)
+                        },
+                        if i.pods > 0 {
+                            format!("{}; core {}", i.spine_share, i.core_share)
+                        } else {
+                            i.spine_share.to_string()
+                        },
                         carried,
                         i.workloads.iter().map(times).collect::<Vec<_>>().join("; "),
                     ]
@@ -171,7 +193,8 @@ pub fn tenant_blocks(
             ("Tenant", false),
             ("Isolation", false),
             ("Stranded GPUs", true),
-            ("Switches a fabric of its own adds", true),
+            ("Idle leaf ports", true),
+            ("Switches (ports) a fabric of its own adds", true),
             ("Their cost", true),
         ],
         report
@@ -182,7 +205,8 @@ pub fn tenant_blocks(
                     c.tenant.clone(),
                     c.isolation.label().to_string(),
                     c.stranded_gpus.to_string(),
-                    own_fabric(c, c.extra_switches.to_string()),
+                    c.stranded_ports.to_string(),
+                    own_fabric(c, format!("{} ({})", c.extra_switches, c.extra_ports)),
                     own_fabric(c, usd(c.extra_switch_cost)),
                 ]
             })
@@ -252,24 +276,30 @@ mod tests {
         let placed = rows("tenant-placement");
         // 5 nodes of 8 GPUs on whole units of 32: one unit, 27 nodes stranded.
         assert_eq!(
-            placed[0][..5],
+            placed[0][..6],
             [
                 "research",
                 "per scalable unit",
                 "nodes 1–32",
                 "unit 1",
+                "R01-01 to R01-10 (8)",
                 "27"
             ]
         );
         assert_eq!(
-            placed[0][5], "P_Key 0x1001",
+            placed[1][4], "R04-01 to R04-02 (2)",
+            "the guests' two racks"
+        );
+        assert_eq!(
+            placed[0][6], "P_Key 0x1001",
             "InfiniBand fabrics: a key, no VRF"
         );
-        assert_eq!(placed[1][5], "default (P_Key 0x7fff)");
+        assert_eq!(placed[1][6], "default (P_Key 0x7fff)");
         // Best fit: the unit with the least room it fits in, the last one (31 nodes).
         assert_eq!(placed[1][2], "nodes 97–104");
         let cost = rows("tenant-isolation-cost");
         assert_eq!(cost[0][2], "216", "27 nodes × 8 GPUs");
+        assert_eq!(cost[0][3], "216", "27 nodes × 8 leaf ports, one per rail");
         let svg = blocks
             .iter()
             .find_map(|b| match b {

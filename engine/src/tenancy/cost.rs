@@ -1,6 +1,7 @@
 //! What a tenant's isolation costs against sharing everything: the GPUs of whole scalable units
-//! it holds but does not use (no other tenant may), and for a fabric of its own the spines and
-//! cores that two fabrics, each sized for its own nodes, need beyond the one shared fabric.
+//! it holds but does not use (no other tenant may) and the leaf ports cabled to them, and for a
+//! fabric of its own the spines and cores (and their ports) that two fabrics, each sized for
+//! its own nodes, need beyond the one shared fabric.
 
 use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Isolation};
@@ -15,8 +16,13 @@ pub struct IsolationCost {
     pub isolation: Isolation,
     /// GPUs of the nodes it holds but was not given.
     pub stranded_gpus: u64,
-    /// Switches a fabric of its own adds on the units' fabric, and what they cost.
+    /// Leaf ports of the units' fabric cabled to those nodes: idle too.
+    #[serde(default)]
+    pub stranded_ports: u64,
+    /// Switches a fabric of its own adds on the units' fabric, their ports, and what they cost.
     pub extra_switches: u32,
+    #[serde(default)]
+    pub extra_ports: u64,
     pub extra_switch_cost: Usd,
 }
 
@@ -41,7 +47,11 @@ pub fn isolation_cost(spec: &DesignSpec, report: &Report) -> Vec<IsolationCost> 
                 tenant: p.tenant.clone(),
                 isolation: p.isolation,
                 stranded_gpus: u64::from(p.stranded_nodes) * g,
+                stranded_ports: fabric.map_or(0, |f| {
+                    u64::from(p.stranded_nodes) * u64::from(f.ports_per_node)
+                }),
                 extra_switches: extra,
+                extra_ports: fabric.map_or(0, |f| u64::from(extra) * u64::from(f.plan.radix)),
                 extra_switch_cost: Usd(f64::from(extra) * price),
             }
         })

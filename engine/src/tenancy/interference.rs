@@ -15,6 +15,11 @@
 //! conservative reading the engine's ECMP figure makes ([`crate::ecmp`]). A tenant under one
 //! leaf (one scalable unit) sends nothing across and meets no one; whole-unit isolation keeps
 //! every leaf a tenant has to itself.
+//!
+//! On a three-tier fabric the same holds one tier up: a workload whose nodes span pods sends
+//! through its pods' spine-to-core uplinks (a pod's share of them; in a rail-optimized fabric
+//! each rail's pod has its own), with every other workload spanning pods there. Its collective
+//! runs at the slower of the two tiers.
 
 use super::TenantPlacement;
 use crate::allocation::Allocation;
@@ -42,7 +47,22 @@ pub struct Interference {
     /// Its share of the fabric's leaf-to-spine uplinks: each leaf's uplinks split by the ports
     /// crossing it, summed, over all the fabric's uplinks.
     pub spine_share: Share,
-    /// Share of its crossing traffic the uplinks carry: alone, in the worst case, expected.
+    /// Pods its nodes are in on a three-tier fabric, and those another tenant's traffic across
+    /// pods uses too; whether its collectives span pods.
+    #[serde(default)]
+    pub pods: u32,
+    #[serde(default)]
+    pub shared_pods: u32,
+    #[serde(default)]
+    pub crosses_pods: bool,
+    /// Its share of the fabric's spine-to-core uplinks, counted as `spine_share` is.
+    #[serde(default)]
+    pub core_share: Share,
+    /// Whether its pods' core uplinks, not its leaves', set its worst case.
+    #[serde(default)]
+    pub core_binds: bool,
+    /// Share of its crossing traffic the uplinks carry: alone, in the worst case, expected (the
+    /// slower tier where it also crosses pods).
     pub alone: Figure<Share>,
     pub worst: Figure<Share>,
     pub expected: Figure<Share>,
@@ -163,8 +183,84 @@ struct Leaves<'a> {
     /// Ports one node has on one leaf: one in a rail-optimized fabric, all of them otherwise.
     ports_per_node: f64,
     uplinks: f64,
+    /// Leaf groups (as [`Leaves::per_leaf`] numbers them) in one pod, and the spine-to-core
+    /// uplinks of one pod; no pods on a fabric of two tiers.
+    leaves_per_pod: u32,
+    pod_uplinks: f64,
     qps: f64,
     hashed: bool,
+}
+
+/// The crossing senders of one tier: per leaf group, or per pod.
+type Senders = BTreeMap<u32, Vec<Sender>>;
+
+/// What one tenant meets on one tier: the share of its crossing traffic the tier's uplinks
+/// carry alone, in the worst case and expected, with the ports behind them.
+struct Tier {
+    alone: f64,
+    worst: f64,
+    expected: f64,
+    shared: u32,
+    /// Uplinks its ports hold (each group's uplinks split by the ports crossing it), summed.
+    held: f64,
+    own_ports: f64,
+    all_ports: f64,
+}
+
+impl Tier {
+    /// Tenant `t` on `groups` (its leaf groups or pods) of a tier of `uplinks` per group;
+    /// `crosses`: whether its traffic crosses this tier at all.
+    fn of(
+        t: usize,
+        groups: &[(u32, u32)],
+        senders: &Senders,
+        uplinks: f64,
+        crosses: bool,
+        leaves: &Leaves,
+    ) -> Tier {
+        let mut tier = Tier {
+            alone: 1.0,
+            worst: 1.0,
+            expected: 1.0,
+            shared: 0,
+            held: 0.0,
+            own_ports: 0.0,
+            all_ports: 0.0,
+        };
+        let carried = |ports| carried(ports, uplinks, leaves.qps, leaves.hashed);
+        for (group, _) in groups {
+            let Some(list) = senders.get(group) else {
+                continue;
+            };
+            let own: f64 = list
+                .iter()
+                .filter(|s| s.tenant == Some(t))
+                .map(|s| s.ports)
+                .sum();
+            let all: f64 = list.iter().map(|s| s.ports).sum();
+            if own > 0.0 && all > own {
+                tier.shared += 1;
+            }
+            if own > 0.0 {
+                tier.held += uplinks * own / all;
+                if all > tier.all_ports {
+                    (tier.own_ports, tier.all_ports) = (own, all);
+                }
+            }
+            if !crosses || own <= 0.0 {
+                continue;
+            }
+            let others: f64 = list
+                .iter()
+                .filter(|s| s.tenant != Some(t))
+                .map(|s| s.ports * s.busy)
+                .sum();
+            tier.alone = tier.alone.min(carried(own));
+            tier.worst = tier.worst.min(carried(all));
+            tier.expected = tier.expected.min(carried(own + others));
+        }
+        tier
+    }
 }
 
 impl<'a> Leaves<'a> {
@@ -180,6 +276,12 @@ impl<'a> Leaves<'a> {
                 f64::from(fabric.ports_per_node.max(1))
             },
             uplinks: f64::from(plan.leaf_uplinks.max(1)),
+            leaves_per_pod: if plan.layout.has_pods() {
+                plan.leaves_per_pod.max(1)
+            } else {
+                0
+            },
+            pod_uplinks: f64::from(plan.spine_core_links) / f64::from(plan.pods.max(1)),
             qps: f64::from(spec.calibration.qps_per_connection.max(1)),
             hashed: crate::ecmp::hashes(transport, &spec.calibration),
         }
@@ -204,37 +306,78 @@ impl<'a> Leaves<'a> {
             .collect()
     }
 
+    /// The pods (from 0) of `first`'s `nodes` and how many of them each holds; none on a fabric
+    /// of two tiers.
+    fn per_pod(&self, first: u32, nodes: u32) -> Vec<(u32, u32)> {
+        if self.leaves_per_pod == 0 {
+            return Vec::new();
+        }
+        let mut pods: Vec<(u32, u32)> = Vec::new();
+        for (leaf, n) in self.per_leaf(first, nodes) {
+            let pod = leaf / self.leaves_per_pod;
+            match pods.last_mut() {
+                Some((p, m)) if *p == pod => *m += n,
+                _ => pods.push((pod, n)),
+            }
+        }
+        pods
+    }
+
     /// Whether workload `i` (running as `a`) has collectives spanning leaves, as the engine
     /// counts them ([`crate::links::Links::group`]): a training job's data-parallel groups span
     /// its nodes; a service's span one replica's.
     fn crosses(&self, spec: &DesignSpec, i: usize, a: &Allocation) -> bool {
-        let nodes = match spec.workloads.get(i) {
-            Some(crate::spec::Workload::Inference(s)) => s.tp_nodes,
-            _ => a.nodes,
-        };
-        nodes > self.nodes_per_leaf
+        self.group_nodes(spec, i, a) > self.nodes_per_leaf
     }
 
-    /// Every crossing workload's ports on each leaf group.
+    /// Whether its collectives span pods: a job's nodes lie in more than one; a service's
+    /// replica is larger than a pod.
+    fn crosses_pods(&self, spec: &DesignSpec, i: usize, a: &Allocation) -> bool {
+        match spec.workloads.get(i) {
+            Some(crate::spec::Workload::Inference(_)) => {
+                self.leaves_per_pod > 0
+                    && self.group_nodes(spec, i, a) > self.nodes_per_leaf * self.leaves_per_pod
+            }
+            _ => self.per_pod(a.first_node, a.nodes).len() > 1,
+        }
+    }
+
+    /// Nodes one of its collective groups spans.
+    fn group_nodes(&self, spec: &DesignSpec, i: usize, a: &Allocation) -> u32 {
+        match spec.workloads.get(i) {
+            Some(crate::spec::Workload::Inference(s)) => s.tp_nodes,
+            _ => a.nodes,
+        }
+    }
+
+    /// Every crossing workload's ports on each leaf group, and on each pod for those crossing
+    /// pods.
     fn senders(
         &self,
         spec: &DesignSpec,
         on: &[(usize, &Allocation)],
         report: &Report,
         tenant_of: &dyn Fn(&str) -> Option<usize>,
-    ) -> BTreeMap<u32, Vec<Sender>> {
-        let mut by_leaf: BTreeMap<u32, Vec<Sender>> = BTreeMap::new();
+    ) -> (Senders, Senders) {
+        let (mut by_leaf, mut by_pod) = (Senders::new(), Senders::new());
         for (i, a) in on.iter().filter(|(i, a)| self.crosses(spec, *i, a)) {
             let busy = busy(report.workloads.get(*i));
+            let tenant = tenant_of(&a.workload);
+            let sender = |nodes: u32| Sender {
+                tenant,
+                ports: f64::from(nodes) * self.ports_per_node,
+                busy,
+            };
             for (leaf, nodes) in self.per_leaf(a.first_node, a.nodes) {
-                by_leaf.entry(leaf).or_default().push(Sender {
-                    tenant: tenant_of(&a.workload),
-                    ports: f64::from(nodes) * self.ports_per_node,
-                    busy,
-                });
+                by_leaf.entry(leaf).or_default().push(sender(nodes));
+            }
+            if self.crosses_pods(spec, *i, a) {
+                for (pod, nodes) in self.per_pod(a.first_node, a.nodes) {
+                    by_pod.entry(pod).or_default().push(sender(nodes));
+                }
             }
         }
-        by_leaf
+        (by_leaf, by_pod)
     }
 
     fn of_tenant(
@@ -242,75 +385,80 @@ impl<'a> Leaves<'a> {
         t: usize,
         placed: &TenantPlacement,
         mine: &[&(usize, &Allocation)],
-        senders: &BTreeMap<u32, Vec<Sender>>,
+        (by_leaf, by_pod): &(Senders, Senders),
         report: &Report,
         evaluations: &mut Evaluations,
     ) -> Interference {
+        let spec = evaluations.spec;
         let its_leaves = self.per_leaf(placed.first_node, placed.nodes);
-        let crosses = mine
-            .iter()
-            .any(|(i, a)| self.crosses(evaluations.spec, *i, a));
-        let (mut alone, mut worst, mut expected) = (1.0f64, 1.0f64, 1.0f64);
-        let mut shared_leaves = 0;
-        let mut uplinks_held = 0.0;
-        let (mut own_ports, mut all_ports) = (0.0, 0.0);
-        for (leaf, _) in &its_leaves {
-            let Some(list) = senders.get(leaf) else {
-                continue;
-            };
-            let own: f64 = list
-                .iter()
-                .filter(|s| s.tenant == Some(t))
-                .map(|s| s.ports)
-                .sum();
-            let all: f64 = list.iter().map(|s| s.ports).sum();
-            if own > 0.0 && all > own {
-                shared_leaves += 1;
-            }
-            if own > 0.0 {
-                uplinks_held += self.uplinks * own / all;
-                if all > all_ports {
-                    (own_ports, all_ports) = (own, all);
-                }
-            }
-            if !crosses || own <= 0.0 {
-                continue;
-            }
-            let others: f64 = list
-                .iter()
-                .filter(|s| s.tenant != Some(t))
-                .map(|s| s.ports * s.busy)
-                .sum();
-            alone = alone.min(carried(own, self.uplinks, self.qps, self.hashed));
-            worst = worst.min(carried(all, self.uplinks, self.qps, self.hashed));
-            expected = expected.min(carried(own + others, self.uplinks, self.qps, self.hashed));
-        }
+        let its_pods = self.per_pod(placed.first_node, placed.nodes);
+        let crosses = mine.iter().any(|(i, a)| self.crosses(spec, *i, a));
+        let crosses_pods = mine.iter().any(|(i, a)| self.crosses_pods(spec, *i, a));
+        let leaf = Tier::of(t, &its_leaves, by_leaf, self.uplinks, crosses, self);
+        let pod = Tier::of(t, &its_pods, by_pod, self.pod_uplinks, crosses_pods, self);
         let plan = &self.fabric.plan;
-        // In a rail-optimized fabric each leaf group is one leaf per rail, alike.
+        // In a rail-optimized fabric each leaf group is one leaf per rail, alike, and each pod
+        // one pod per rail.
         let rails = if plan.layout.by_rail() {
             self.fabric.ports_per_node.max(1)
         } else {
             1
         };
-        let fabric_uplinks = f64::from(plan.leaves) * f64::from(plan.leaf_uplinks);
-        let formula = |ports: String| {
+        let share_of = |held: f64, links: u32| {
+            Share(if links > 0 {
+                (held * f64::from(rails) / f64::from(links)).min(1.0)
+            } else {
+                0.0
+            })
+        };
+        // Each case's figure: the slower tier's share, with its formula.
+        let figure = |leaf_value: f64, pod_value: f64, ports: &dyn Fn(&Tier) -> String| {
             let hash = if self.hashed {
                 " × ECMP's m·(1 − (1 − 1/m)^n) ÷ min(n, m), n = p × QPs"
             } else {
                 ""
             };
-            format!(
-                "min(1, m ÷ p){hash}, m = {:.0} uplinks, p = {ports} on its busiest leaf; the slowest leaf sets the collective's rate",
-                self.uplinks
-            )
+            let (value, formula) = if pod_value < leaf_value {
+                (
+                    pod_value,
+                    format!(
+                        "min(1, m ÷ p){hash}, m = {:.0} spine-to-core uplinks of a pod, p = {} \
+                         crossing pods on its busiest pod; the slowest tier sets the collective's rate",
+                        self.pod_uplinks,
+                        ports(&pod)
+                    ),
+                )
+            } else {
+                (
+                    leaf_value,
+                    format!(
+                        "min(1, m ÷ p){hash}, m = {:.0} uplinks, p = {} on its busiest leaf; the \
+                         slowest leaf sets the collective's rate",
+                        self.uplinks,
+                        ports(&leaf)
+                    ),
+                )
+            };
+            Figure::new(Share(value), formula, SOURCE)
         };
-        let figure = |value: f64, ports: String| Figure::new(Share(value), formula(ports), SOURCE);
+        let alone = figure(leaf.alone, pod.alone, &|t| {
+            format!("{:.0} of its own ports", t.own_ports)
+        });
+        let worst = figure(leaf.worst, pod.worst, &|t| {
+            format!("{:.0} ports of every crossing workload", t.all_ports)
+        });
+        let expected = figure(leaf.expected, pod.expected, &|_| {
+            "its ports and the others' at their busy share".into()
+        });
         let workloads = mine
             .iter()
             .filter_map(|(i, a)| {
                 let (measure, base) = report.workloads.get(*i)?.headline_time()?;
-                let mut at = |share: f64| {
-                    if self.crosses(evaluations.spec, *i, a) {
+                // A job that stays in one pod meets only its leaves' share.
+                let in_pod = !self.crosses_pods(spec, *i, a);
+                let mut at = |figure: &Figure<Share>, leaf_value: f64| {
+                    let share = if in_pod { leaf_value } else { figure.value.0 };
+                    if self.crosses(spec, *i, a) {
                         evaluations.time(share, *i).unwrap_or(base)
                     } else {
                         base
@@ -323,9 +471,9 @@ impl<'a> Leaves<'a> {
                 Some(Contended {
                     workload: a.workload.clone(),
                     measure: measure.to_string(),
-                    alone: at(alone),
-                    expected: at(expected),
-                    worst: at(worst),
+                    alone: at(&alone, leaf.alone),
+                    expected: at(&expected, leaf.expected),
+                    worst: at(&worst, leaf.worst),
                     target,
                 })
             })
@@ -334,22 +482,17 @@ impl<'a> Leaves<'a> {
             tenant: placed.tenant.clone(),
             fabric: self.fabric.name.clone(),
             leaves: its_leaves.len() as u32 * rails,
-            shared_leaves: shared_leaves * rails,
+            shared_leaves: leaf.shared * rails,
             crosses_leaves: crosses,
-            spine_share: Share(if fabric_uplinks > 0.0 {
-                (uplinks_held * f64::from(rails) / fabric_uplinks).min(1.0)
-            } else {
-                0.0
-            }),
-            alone: figure(alone, format!("{own_ports:.0} of its own ports")),
-            worst: figure(
-                worst,
-                format!("{all_ports:.0} ports of every crossing workload"),
-            ),
-            expected: figure(
-                expected,
-                "its ports and the others' at their busy share".into(),
-            ),
+            spine_share: share_of(leaf.held, plan.leaves * plan.leaf_uplinks),
+            pods: its_pods.len() as u32 * rails,
+            shared_pods: pod.shared * rails,
+            crosses_pods,
+            core_share: share_of(pod.held, plan.spine_core_links),
+            core_binds: pod.worst < leaf.worst,
+            alone,
+            worst,
+            expected,
             workloads,
         }
     }

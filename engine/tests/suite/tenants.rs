@@ -181,6 +181,46 @@ fn tenants_meeting_on_a_hashed_leaf_slow_each_other_and_adaptive_routing_does_no
     }
 }
 
+/// Two tenants meeting on a pod's spine-to-core uplinks of a three-tier fabric: 576 nodes of
+/// 8 ports on 64-port leaves (4 nodes each), pods of 48 leaves (192 nodes, 1,536 ports) whose
+/// spines, 3:1 oversubscribed, have 512 uplinks to the core. `a` holds nodes 97–288 (the second
+/// half of pod 1, the first of pod 2), `b` nodes 289–480 (the rest of pod 2, half of pod 3):
+/// each has its leaves to itself, and both send across pod 2's core uplinks.
+#[test]
+fn tenants_spanning_pods_share_the_core_uplinks_of_the_pod_they_meet_in() {
+    let mut spec = superpod(
+        "ib_ndr",
+        576,
+        &[("a", 192), ("b", 192)],
+        json!([
+            {"name": "a", "workloads": ["a"], "first_unit": 25},
+            {"name": "b", "workloads": ["b"], "first_unit": 73}
+        ]),
+    );
+    spec["fabrics"][0]["topology"] = json!("three_tier");
+    spec["fabrics"][0]["oversubscription"] = json!({"leaf": 1, "spine": 3});
+    let spec = DesignSpec::from_json(&spec.to_string()).unwrap();
+    let report = engine::evaluate(&spec).unwrap();
+    let plan = &report.fabrics[0].plan;
+    assert_eq!((plan.leaves, plan.pods, plan.leaves_per_pod), (144, 3, 48));
+    assert_eq!(plan.spine_core_links, 3 * 512);
+    assert_eq!(placed(&report, "a").range(), "nodes 97–288");
+    let interference = engine::tenancy::interference(&spec, &report);
+    let a = interference.iter().find(|i| i.tenant == "a").unwrap();
+    assert!(a.crosses_pods);
+    assert_eq!((a.pods, a.shared_pods, a.shared_leaves), (2, 1, 0));
+    // Its 48 leaves are a third of the leaves' uplinks; of the core uplinks it holds pod 1's
+    // 512 alone and half of pod 2's: 768 of 1,536.
+    assert!((a.spine_share.0 - 1.0 / 3.0).abs() < 1e-9);
+    assert!((a.core_share.0 - 0.5).abs() < 1e-9);
+    // Alone its 768 ports in each pod get 512 uplinks; shared, pod 2's 1,536 ports do.
+    assert!((a.alone.value.0 - 2.0 / 3.0).abs() < 1e-9, "{:?}", a.alone);
+    assert!((a.worst.value.0 - 1.0 / 3.0).abs() < 1e-9, "{:?}", a.worst);
+    assert!(a.core_binds && a.worst.formula.contains("spine-to-core"));
+    let job = &a.workloads[0];
+    assert!(job.alone < job.worst, "{job:?}");
+}
+
 #[test]
 fn whole_unit_isolation_strands_the_rest_of_the_unit_and_a_fabric_of_its_own_adds_spines() {
     let spec = superpod(
@@ -203,10 +243,20 @@ fn whole_unit_isolation_strands_the_rest_of_the_unit_and_a_fabric_of_its_own_add
             .unwrap()
     };
     assert_eq!(cost("tuning").stranded_gpus, 96);
+    assert_eq!(
+        cost("tuning").stranded_ports,
+        96,
+        "12 nodes × 8 rails' leaf ports"
+    );
     assert_eq!(cost("tuning").extra_switches, 0);
     // 64 nodes alone need 8 spines for their 16 leaves, the other 64 another 8: the shared
     // fabric's 16 spines cover all 32 leaves, so two fabrics need no more spines here.
     assert_eq!(cost("pretrain").stranded_gpus, 0);
+    assert_eq!(
+        cost("pretrain").extra_ports,
+        u64::from(cost("pretrain").extra_switches) * 64,
+        "QM9700: 64 ports"
+    );
     assert_eq!(
         cost("pretrain").extra_switch_cost.0,
         f64::from(cost("pretrain").extra_switches)

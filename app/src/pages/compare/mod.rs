@@ -243,7 +243,6 @@ fn bill_section(diff: &engine::bill_diff::BillDiff, a: &Side, b: &Side) -> impl 
     }
 }
 
-/// Headline figures, totals and per-fabric size of both sides, row by row.
 /// The tenants of `report` and what their isolation costs, as rows of the outputs table.
 fn tenancy_rows(spec: &engine::DesignSpec, report: &Report) -> Vec<(String, String)> {
     let costs = engine::tenancy::isolation_cost(spec, report);
@@ -254,24 +253,24 @@ fn tenancy_rows(spec: &engine::DesignSpec, report: &Report) -> Vec<(String, Stri
         .collect::<Vec<_>>()
         .join("; ");
     let switches: u32 = costs.iter().map(|c| c.extra_switches).sum();
+    let ports: u64 = costs.iter().map(|c| c.extra_ports).sum();
     let cost = engine::Usd(costs.iter().map(|c| c.extra_switch_cost.0).sum());
+    let gpus: u64 = costs.iter().map(|c| c.stranded_gpus).sum();
+    let idle: u64 = costs.iter().map(|c| c.stranded_ports).sum();
     vec![
         ("Tenants".into(), placed),
         (
-            "Isolation: stranded GPUs".into(),
-            costs
-                .iter()
-                .map(|c| c.stranded_gpus)
-                .sum::<u64>()
-                .to_string(),
+            "Isolation: stranded GPUs (idle leaf ports)".into(),
+            format!("{gpus} ({idle})"),
         ),
         (
-            "Isolation: switches fabrics of their own add".into(),
-            format!("{switches} ({})", crate::money::usd(cost)),
+            "Isolation: switches (ports) fabrics of their own add".into(),
+            format!("{switches} ({ports}), {}", crate::money::usd(cost)),
         ),
     ]
 }
 
+/// Headline figures, totals and per-fabric size of both sides, row by row.
 fn outputs_table(a: &Side, b: &Side, la: &str, lb: &str) -> AnyView {
     let figures = |side: &Side| -> Vec<(String, String)> {
         let Ok(r) = &side.report else {
@@ -377,8 +376,8 @@ mod tests {
                 "research (per scalable unit, unit 1)".into()
             )
         );
-        assert_eq!(rows[1].1, "216");
-        assert_eq!(rows[2].1, "0 ($0)");
+        assert_eq!(rows[1].1, "216 (216)", "27 idle nodes: their GPUs and leaf ports");
+        assert_eq!(rows[2].1, "0 (0), $0");
         assert_eq!(
             crate::labels::field_name(&spec, "tenants[0].isolation"),
             "Tenant “research” · Isolation"
