@@ -105,18 +105,44 @@ pub struct TimeInterval {
     pub band: String,
     /// Published runs in the band, or baselines of the fit.
     pub points: u32,
+    /// Least and most measured ÷ predicted network time: what any of the workload's times
+    /// moves by in its network's part ([`TimeInterval::around`]).
+    #[serde(default)]
+    pub network_low: f64,
+    #[serde(default)]
+    pub network_high: f64,
 }
 
 impl TimeInterval {
     /// "−6 % / +9 %".
     pub fn percent(&self) -> String {
-        let v = self.value.0.max(f64::MIN_POSITIVE);
-        format!(
-            "−{:.0} % / +{:.0} %",
-            (1.0 - self.low.0 / v) * 100.0,
-            (self.high.0 / v - 1.0) * 100.0
+        percent(self.value, self.low, self.high)
+    }
+
+    /// The interval of another of the workload's times, `whole`, of which `network` is the
+    /// network's part (the whole of a communication time; a step's exposed communication).
+    pub fn around(&self, whole: Seconds, network: Seconds) -> (Seconds, Seconds) {
+        (
+            Seconds(whole.0 + network.0 * (self.network_low - 1.0)),
+            Seconds(whole.0 + network.0 * (self.network_high - 1.0)),
         )
     }
+
+    /// [`TimeInterval::around`] as "−6 % / +9 %" of `whole`.
+    pub fn percent_around(&self, whole: Seconds, network: Seconds) -> String {
+        let (low, high) = self.around(whole, network);
+        percent(whole, low, high)
+    }
+}
+
+/// "−6 % / +9 %": `low` and `high` against `value`.
+fn percent(value: Seconds, low: Seconds, high: Seconds) -> String {
+    let v = value.0.max(f64::MIN_POSITIVE);
+    format!(
+        "−{:.0} % / +{:.0} %",
+        (1.0 - low.0 / v) * 100.0,
+        (high.0 / v - 1.0) * 100.0
+    )
 }
 
 /// The band of a message of `bytes`.
@@ -188,16 +214,20 @@ pub fn intervals(spec: &crate::spec::DesignSpec, report: &Report) -> Vec<TimeInt
                     )
                 }
             };
-            Some(TimeInterval {
+            let mut interval = TimeInterval {
                 workload: w.name().to_string(),
                 measure: measure.to_string(),
                 value,
-                low: Seconds(value.0 + network.0 * (low - 1.0)),
-                high: Seconds(value.0 + network.0 * (high - 1.0)),
+                low: value,
+                high: value,
                 message,
                 band,
                 points,
-            })
+                network_low: low,
+                network_high: high,
+            };
+            (interval.low, interval.high) = interval.around(value, network);
+            Some(interval)
         })
         .collect()
 }
@@ -241,6 +271,14 @@ mod tests {
         let exposed = t.exposed_communication.value.0;
         assert!((i.high.0 - i.value.0 - exposed * (band.high - 1.0)).abs() < 1e-12);
         assert!(i.low <= i.value && i.value <= i.high);
+        // The communication time, all network, moves by the band's whole share; compute does not.
+        let c = t.communication_time.value;
+        let (low, high) = i.around(c, c);
+        assert!((high.0 / c.0 - band.high).abs() < 1e-12 && (low.0 / c.0 - band.low).abs() < 1e-12);
+        assert_eq!(
+            i.around(t.compute_time.value, Seconds(0.0)).1,
+            t.compute_time.value
+        );
         let spec = crate::DesignSpec::from_json(crate::examples::SEVENTY_B_INFERENCE_25G).unwrap();
         let report = crate::evaluate(&spec).unwrap();
         let i = intervals(&spec, &report).into_iter().next().unwrap();

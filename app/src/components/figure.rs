@@ -11,6 +11,9 @@ pub fn FigureRow<T>(
     /// A stable hook for tests and styling.
     #[prop(into)]
     id: String,
+    /// How sure the figure is ("−6 % / +9 %"), beside its value.
+    #[prop(default = None)]
+    interval: Option<String>,
 ) -> AnyView
 where
     T: Display + Send + Sync + 'static,
@@ -24,7 +27,10 @@ where
     view! {
         <tr>
             <th scope="row">{label}</th>
-            <td class="figure" id=id>{value.to_string()}</td>
+            <td class="figure">
+                <span id=id>{value.to_string()}</span>
+                {interval.map(|i| view! { " " <span class="interval">{format!("({i})")}</span> })}
+            </td>
             <td class="work">
                 <details>
                     // Twenty of these on a page: each is named for its figure.

@@ -184,9 +184,8 @@ pub mod render {
             &report,
             &engine::failures::failures(&spec, &report),
         ));
-        let intervals = blocks_view(&crate::report::interval_blocks(
-            &engine::uncertainty::intervals(&spec, &report),
-        ));
+        let time_intervals = engine::uncertainty::intervals(&spec, &report);
+        let intervals = blocks_view(&crate::report::interval_blocks(&time_intervals));
         let tenants = blocks_view(&crate::report::tenant_blocks(
             &spec,
             &report,
@@ -208,7 +207,13 @@ pub mod render {
             .iter()
             .cloned()
             .enumerate()
-            .map(|(index, report)| view! { <workloads::WorkloadDetail report index/> })
+            .map(|(index, report)| {
+                let interval = time_intervals
+                    .iter()
+                    .find(|i| i.workload == report.name())
+                    .cloned();
+                view! { <workloads::WorkloadDetail report index interval/> }
+            })
             .collect_view();
         let totals = report.network();
         let summary = format!(

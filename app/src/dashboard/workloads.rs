@@ -7,11 +7,15 @@ use leptos::prelude::*;
 /// Every figure of one workload with its formula and source ("show your work"): the report's
 /// figures, each with its "How" to open.
 #[component]
-pub fn WorkloadDetail(report: WorkloadReport, index: usize) -> AnyView {
+pub fn WorkloadDetail(
+    report: WorkloadReport,
+    index: usize,
+    interval: Option<engine::uncertainty::TimeInterval>,
+) -> AnyView {
     let over = matches!(&report, WorkloadReport::Inference(i) if !i.inter_token_verdict().meets);
-    let rows = workload_figures(&report)
+    let rows = workload_figures(&report, interval.as_ref())
         .into_iter()
-        .map(|s| view! { <FigureRow label=s.label figure=s.figure id=format!("w{index}-{}", s.key)/> })
+        .map(|s| view! { <FigureRow label=s.label figure=s.figure id=format!("w{index}-{}", s.key) interval=s.interval/> })
         .collect_view();
     let collectives = match &report {
         WorkloadReport::Training(t) => Some(blocks_view(&[collectives_table(t)])),

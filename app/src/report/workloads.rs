@@ -5,7 +5,8 @@
 use super::blocks::{chart, heading, paragraph, slug, table};
 use super::Block;
 use crate::charts::studies::Chart;
-use engine::{Figure, Report, TrainingReport, WorkloadReport};
+use engine::uncertainty::TimeInterval;
+use engine::{Figure, Report, Seconds, TrainingReport, WorkloadReport};
 use std::fmt::Display;
 
 /// One figure of a workload, as shown: a key for its element id, what it means, and the
@@ -14,6 +15,8 @@ pub struct Shown {
     pub key: &'static str,
     pub label: &'static str,
     pub figure: Figure<String>,
+    /// How sure a time is ("−6 % / +9 %"): the workload's interval on the network's part.
+    pub interval: Option<String>,
 }
 
 fn shown<T: Display>(key: &'static str, label: &'static str, f: &Figure<T>) -> Shown {
@@ -26,6 +29,7 @@ fn shown<T: Display>(key: &'static str, label: &'static str, f: &Figure<T>) -> S
             source: f.source.clone(),
             worked: f.worked.clone(),
         },
+        interval: None,
     }
 }
 
@@ -72,22 +76,31 @@ fn figures_topic(w: &WorkloadReport) -> &'static str {
     }
 }
 
-/// Every figure of a workload, in reading order.
-pub fn workload_figures(w: &WorkloadReport) -> Vec<Shown> {
+/// Every figure of a workload, in reading order; its times with their `interval` where the
+/// workload has one.
+pub fn workload_figures(w: &WorkloadReport, interval: Option<&TimeInterval>) -> Vec<Shown> {
+    // A time of which `network` is the network's part, with its interval.
+    let timed = |key, label, f: &Figure<Seconds>, network: Seconds| Shown {
+        interval: interval.map(|i| i.percent_around(f.value, network)),
+        ..shown(key, label, f)
+    };
     match w {
         WorkloadReport::Training(t) => {
+            let exposed = t.exposed_communication.value;
             let mut figures = vec![
-                shown("step-time", "Step time", &t.step_time),
+                timed("step-time", "Step time", &t.step_time, exposed),
                 shown("compute-time", "Compute per step", &t.compute_time),
-                shown(
+                timed(
                     "communication-time",
                     "Communication per step",
                     &t.communication_time,
+                    t.communication_time.value,
                 ),
-                shown(
+                timed(
                     "exposed-communication",
                     "Exposed communication",
                     &t.exposed_communication,
+                    exposed,
                 ),
                 shown(
                     "ideal-step-time",
@@ -126,20 +139,24 @@ pub fn workload_figures(w: &WorkloadReport) -> Vec<Shown> {
         }
         WorkloadReport::Inference(i) => vec![
             shown("allreduce-bytes", "AllReduce message", &i.allreduce_bytes),
-            shown(
+            timed(
                 "per-layer-time",
                 "Communication per layer",
                 &i.per_layer_time,
+                i.per_layer_time.value,
             ),
-            shown(
+            timed(
                 "per-token-time",
                 "Communication per token",
                 &i.communication_per_token,
+                i.communication_per_token.value,
             ),
-            shown(
+            // What the network adds moves by all of the communication's error.
+            timed(
                 "added-per-token",
                 "Added by the network per token",
                 &i.network_added_per_token,
+                i.communication_per_token.value,
             ),
             shown(
                 "prefill-time",
@@ -200,7 +217,10 @@ fn figure_row(s: &Shown) -> Vec<String> {
     };
     vec![
         s.label.to_string(),
-        f.value.clone(),
+        match &s.interval {
+            Some(i) => format!("{} ({i})", f.value),
+            None => f.value.clone(),
+        },
         formula,
         f.source.to_string(),
     ]
@@ -247,7 +267,8 @@ fn section(blocks: &mut Vec<Block>, report: &Report, storage: bool, empty: &str)
         blocks.push(paragraph(empty));
     }
     for w in chosen {
-        workload(blocks, w);
+        let interval = report.uncertainty.iter().find(|i| i.workload == w.name());
+        workload(blocks, w, interval);
     }
 }
 
@@ -264,7 +285,11 @@ pub(super) fn workloads(blocks: &mut Vec<Block>, report: &Report) {
 
 /// One workload: its heading, its figures with formula and source, and for training its
 /// collectives.
-pub(super) fn workload(blocks: &mut Vec<Block>, w: &WorkloadReport) {
+pub(super) fn workload(
+    blocks: &mut Vec<Block>,
+    w: &WorkloadReport,
+    interval: Option<&TimeInterval>,
+) {
     blocks.push(heading(2, slug("workload", w.name()), workload_heading(w)));
     blocks.push(Block::Table(table(
         format!("{}: {}", w.name(), figures_topic(w)),
@@ -274,7 +299,10 @@ pub(super) fn workload(blocks: &mut Vec<Block>, w: &WorkloadReport) {
             ("Formula", false),
             ("Source", false),
         ],
-        workload_figures(w).iter().map(figure_row).collect(),
+        workload_figures(w, interval)
+            .iter()
+            .map(figure_row)
+            .collect(),
     )));
     if let WorkloadReport::Training(t) = w {
         blocks.push(collectives_table(t));
@@ -295,5 +323,35 @@ pub(super) fn storage(blocks: &mut Vec<Block>, report: &Report, whatifs: Vec<Cha
         .filter(|c| c.id.starts_with("chart-checkpoints"))
     {
         blocks.push(chart(c));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each time the network moves reads with its interval beside it; the compute does not.
+    #[test]
+    fn each_communication_and_step_time_carries_its_interval() {
+        let spec = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_TRAINING).unwrap();
+        let report = engine::evaluate(&spec).unwrap();
+        let interval = &engine::uncertainty::intervals(&spec, &report)[0];
+        let figures = workload_figures(&report.workloads[0], Some(interval));
+        let of = |key: &str| figures.iter().find(|s| s.key == key).unwrap();
+        assert_eq!(
+            of("step-time").interval.as_deref(),
+            Some(interval.percent().as_str())
+        );
+        let communication = of("communication-time").interval.clone().unwrap();
+        assert!(communication.starts_with('−') && communication.contains("% / +"));
+        assert_eq!(of("compute-time").interval, None);
+        let row = figure_row(of("step-time"));
+        assert_eq!(
+            row[1],
+            format!("{} ({})", interval.value, interval.percent())
+        );
+        assert!(workload_figures(&report.workloads[0], None)
+            .iter()
+            .all(|s| s.interval.is_none()));
     }
 }

@@ -376,7 +376,10 @@ mod tests {
                 "research (per scalable unit, unit 1)".into()
             )
         );
-        assert_eq!(rows[1].1, "216 (216)", "27 idle nodes: their GPUs and leaf ports");
+        assert_eq!(
+            rows[1].1, "216 (216)",
+            "27 idle nodes: their GPUs and leaf ports"
+        );
         assert_eq!(rows[2].1, "0 (0), $0");
         assert_eq!(
             crate::labels::field_name(&spec, "tenants[0].isolation"),
