@@ -464,9 +464,6 @@ fn quality(points: &[Point], predicted: &[f64]) -> Quality {
     }
 }
 
-/// Fitted on part of `points`, the error on the rest: the largest rank count held out where
-/// the baselines have several (can the fit extrapolate to more ranks?), else every other
-/// message size.
 /// Which rank count a held-out test leaves out.
 #[derive(Clone, Copy)]
 enum Extreme {
@@ -483,6 +480,9 @@ fn held_out_smallest(model: &Model, points: &[Point], latency: bool) -> Option<H
     held_out(model, points, &[], latency, Extreme::Smallest)
 }
 
+/// Fitted on part of `points`, the error on the rest: the `extreme` rank count held out where
+/// the baselines have several (can the fit extrapolate to more ranks, or to fewer?), else every
+/// other message size.
 fn held_out(
     model: &Model,
     points: &[Point],
