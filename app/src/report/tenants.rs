@@ -138,7 +138,7 @@ pub fn tenant_blocks(
     if !interference.is_empty() {
         blocks.push(note(INTERFERENCE));
         let mut t = table(
-            "Interference on shared leaves",
+            "Interference on shared uplinks",
             &[
                 ("Tenant", false),
                 ("Fabric", false),
