@@ -1,6 +1,6 @@
 use clap::Parser;
-use server::cli::{Cli, Command};
-use server::serve::{open_store, shutdown_signal, start};
+use server::command::cli::{Cli, Command};
+use server::command::serve::{open_store, shutdown_signal, start};
 use tracing_subscriber::EnvFilter;
 
 /// The server's allocator (see `Cargo.toml`).
@@ -23,15 +23,17 @@ async fn main() -> std::process::ExitCode {
             drop(store);
         }),
         Command::Evaluate(args) => {
-            return std::process::ExitCode::from(server::evaluate::run(&args) as u8)
+            return std::process::ExitCode::from(server::command::evaluate::run(&args) as u8)
         }
         Command::Search(args) => {
-            return std::process::ExitCode::from(server::search::run(&args) as u8)
+            return std::process::ExitCode::from(server::command::search::run(&args) as u8)
         }
         Command::Handoff(args) => {
-            return std::process::ExitCode::from(server::handoff::run(&args) as u8)
+            return std::process::ExitCode::from(server::resources::handoff::run(&args) as u8)
         }
-        Command::Fit(args) => return std::process::ExitCode::from(server::fit::run(&args) as u8),
+        Command::Fit(args) => {
+            return std::process::ExitCode::from(server::command::fit::run(&args) as u8)
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -42,7 +44,7 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-async fn serve(config: server::cli::ServeConfig) -> anyhow::Result<()> {
+async fn serve(config: server::command::cli::ServeConfig) -> anyhow::Result<()> {
     let running = start(&config, shutdown_signal()).await?;
     tracing::info!(database = %config.database.database, site_root = %config.site_root.display(), "started");
     println!("Fabric Planner is running at http://{}/", running.addr);

@@ -1,10 +1,10 @@
 //! The HTTP router: every resource module's routes, the server functions, static files, and
 //! the middleware every response passes through.
 
-use crate::cli::PublicUrl;
-use crate::client::{identify, TrustedProxies};
-use crate::csrf::{same_origin, AllowedHosts, Origin};
-use crate::rate_limit::{meter, Limits};
+use crate::command::cli::PublicUrl;
+use crate::middleware::client::{identify, TrustedProxies};
+use crate::middleware::csrf::{same_origin, AllowedHosts, Origin};
+use crate::middleware::rate_limit::{meter, Limits};
 use app::store::Store;
 use axum::http::{header, HeaderValue, Method};
 use axum::routing::{on, MethodFilter};
@@ -81,7 +81,7 @@ fn buffered(
     headers: &axum::http::HeaderMap,
     _: &axum::http::Extensions,
 ) -> bool {
-    let (name, value) = crate::respond::UNBUFFERED;
+    let (name, value) = crate::resources::respond::UNBUFFERED;
     headers.get(name).is_none_or(|v| v != value)
 }
 
@@ -93,7 +93,7 @@ fn panicked(cause: Box<dyn std::any::Any + Send + 'static>) -> axum::response::R
         .or_else(|| cause.downcast_ref::<&str>().copied())
         .unwrap_or("a panic");
     tracing::error!(panic = what, "a request handler panicked");
-    crate::respond::html(&app::pages::document::message(
+    crate::resources::respond::html(&app::pages::document::message(
         500,
         "Something went wrong",
         "The server could not answer this request. Nothing was changed; try again, and if it happens again, report it.".into(),
@@ -140,33 +140,33 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
             leptos_axum::site_pkg_dir_service(&options)
                 .call_fallback_on_method_not_allowed(true)
                 .fallback(axum::handler::HandlerWithoutStateExt::into_service(
-                    crate::planner::not_found,
+                    crate::resources::planner::not_found,
                 )),
         );
     let router = Router::new()
-        .merge(crate::planner::routes(store.clone(), options))
+        .merge(crate::resources::planner::routes(store.clone(), options))
         .merge(server_functions(store.clone()))
         .fallback_service(files)
         // Saved designs and the other script-free documents, and the JSON API.
-        .merge(crate::pages::routes(crate::pages::Pages::new(
-            store.clone(),
-        )))
-        .merge(crate::report::routes(
+        .merge(crate::resources::pages::routes(
+            crate::resources::pages::Pages::new(store.clone()),
+        ))
+        .merge(crate::resources::report::routes(
             store.clone(),
             settings.public_url.clone(),
         ))
-        .merge(crate::exports::routes(store.clone()))
-        .merge(crate::handoff::routes(store.clone()))
-        .merge(crate::api::routes(store.clone()))
-        .merge(crate::search_page::routes(store.clone()))
-        .merge(crate::calibration::routes(store.clone()))
-        .merge(crate::tenants::routes(store.clone()))
+        .merge(crate::resources::exports::routes(store.clone()))
+        .merge(crate::resources::handoff::routes(store.clone()))
+        .merge(crate::resources::api::routes(store.clone()))
+        .merge(crate::resources::search_page::routes(store.clone()))
+        .merge(crate::resources::calibration::routes(store.clone()))
+        .merge(crate::resources::tenants::routes(store.clone()))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         // An uploaded dump or nccl-tests log may be larger, so that the parser can say what is
         // wrong with it rather than the server refusing it unread.
-        .merge(crate::asbuilt::routes(store.clone()))
+        .merge(crate::resources::asbuilt::routes(store.clone()))
         .merge(
-            crate::baselines::routes(store)
+            crate::resources::baselines::routes(store)
                 .layer(axum::extract::DefaultBodyLimit::max(
                     MAX_BASELINE_BODY_BYTES,
                 ))
@@ -184,7 +184,9 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
             settings.trusted_proxies,
             identify,
         ))
-        .layer(axum::middleware::from_fn(crate::cache_policy::cache_policy))
+        .layer(axum::middleware::from_fn(
+            crate::middleware::cache_policy::cache_policy,
+        ))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(DEFAULT_POLICY),

@@ -6,7 +6,7 @@
 
 use crate::common::*;
 use serde_json::{json, Value};
-use server::cli::ServeConfig;
+use server::command::cli::ServeConfig;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -281,7 +281,8 @@ async fn two_origins_an_https_origin_on_http_and_a_form_labelled_json_are_refuse
 async fn behind_an_https_public_url_only_host_prefixed_key_cookies_count() {
     let (_dir, database) = temp_database();
     let mut tls = config(&database);
-    tls.public_url = Some(server::cli::PublicUrl::parse("https://planner.example.com").unwrap());
+    tls.public_url =
+        Some(server::command::cli::PublicUrl::parse("https://planner.example.com").unwrap());
     tls.allowed_hosts = vec!["127.0.0.1".into()];
     let server = TestServer::start_with(tls).await;
     let created = create(&server, &training()).await;

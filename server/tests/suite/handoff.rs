@@ -78,7 +78,7 @@ async fn a_revision_s_bundle_is_made_once_however_many_ask_for_its_files_at_once
     let server = std::sync::Arc::new(TestServer::start(&database).await);
     let spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
     let design = server.create(&spec).await;
-    let before = server::handoff::BUNDLES_MADE.load(Ordering::SeqCst);
+    let before = server::resources::handoff::BUNDLES_MADE.load(Ordering::SeqCst);
     let files = [
         "README.txt",
         "cvt/compute-p2p.csv",
@@ -100,7 +100,7 @@ async fn a_revision_s_bundle_is_made_once_however_many_ask_for_its_files_at_once
         .await;
     assert_eq!(zip.status(), 200);
     assert_eq!(
-        server::handoff::BUNDLES_MADE.load(Ordering::SeqCst) - before,
+        server::resources::handoff::BUNDLES_MADE.load(Ordering::SeqCst) - before,
         1,
         "made once, then kept"
     );

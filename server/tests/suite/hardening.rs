@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use serde_json::json;
-use server::cli::ServeConfig;
+use server::command::cli::ServeConfig;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

@@ -3,7 +3,7 @@
 //! it reads the process's typesetting counters.
 
 use crate::common::*;
-use server::report::{TYPESETTING, TYPESETTING_AT_ONCE};
+use server::resources::report::{TYPESETTING, TYPESETTING_AT_ONCE};
 use std::time::Duration;
 
 /// Different PDFs asked for and abandoned: more than can be typeset at once. (Tests build Typst without

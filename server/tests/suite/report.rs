@@ -389,7 +389,7 @@ async fn every_example_shows_the_same_numbers_on_the_dashboard_the_report_page_a
         let mut figures: Vec<String> = headline.into_iter().chain(totals).collect();
         for w in &report.workloads {
             figures.push(app::report::workload_heading(w));
-            for shown in app::report::workload_figures(w) {
+            for shown in app::report::workload_figures(w, None) {
                 figures.push(shown.figure.value);
             }
         }

@@ -3,7 +3,7 @@
 //! setting holds for the whole process: the test runs in a process of its own (nextest).
 
 use crate::common::*;
-use server::cli::{PublicUrl, ServeConfig};
+use server::command::cli::{PublicUrl, ServeConfig};
 
 #[tokio::test]
 async fn over_https_cookies_are_host_only_and_secure_with_hsts_and_absolute_links() {

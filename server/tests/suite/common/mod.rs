@@ -3,8 +3,8 @@
 
 use app::store::{Database, Store};
 use serde_json::{json, Value};
-use server::cli::ServeConfig;
-use server::serve::{start, Running};
+use server::command::cli::ServeConfig;
+use server::command::serve::{start, Running};
 use std::path::{Path, PathBuf};
 use tokio::sync::oneshot;
 

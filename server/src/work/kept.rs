@@ -3,7 +3,7 @@
 //! waiting for it has gone, so that memory stays bounded), more distinct jobs than the queue
 //! holds are answered 503, and what was made is kept within a byte budget.
 
-use crate::cache::{ByteCache, Weighed};
+use crate::work::cache::{ByteCache, Weighed};
 use app::pages::document::{message, Page};
 use std::collections::HashMap;
 use std::future::Future;
@@ -102,7 +102,7 @@ pub fn busy() -> Page {
         "Busy",
         format!(
             "Many files are being made: try again in {} s.",
-            crate::heavy::RETRY_AFTER_S
+            crate::work::heavy::RETRY_AFTER_S
         ),
     )
 }

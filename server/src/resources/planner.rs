@@ -5,7 +5,7 @@
 //! carries the start to the browser, which hydrates from it without asking again. The start
 //! pages, the same for every visitor, are rendered once and kept.
 
-use crate::respond::{Answer, PageError};
+use crate::resources::respond::{Answer, PageError};
 use app::costs::COMPUTES;
 use app::editor::Stored;
 use app::pages::document::message;
@@ -161,7 +161,7 @@ impl Planners {
         id: &str,
         revision: Option<u32>,
     ) -> Result<(DesignId, StoredRevision), PageError> {
-        crate::revisions::revision_at(&self.store, id, revision)
+        crate::resources::revisions::revision_at(&self.store, id, revision)
             .await?
             .ok_or_else(|| PageError::Page(no_design(id, revision)))
     }

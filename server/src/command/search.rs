@@ -47,7 +47,7 @@ pub fn run_until(
 }
 
 /// `fabric-planner search`: prints the result as JSON (or its summary); the exit code.
-pub fn run(args: &crate::cli::SearchArgs) -> i32 {
+pub fn run(args: &crate::command::cli::SearchArgs) -> i32 {
     let text = match std::fs::read_to_string(&args.request) {
         Ok(text) => text,
         Err(error) => {
@@ -108,7 +108,7 @@ pub fn run(args: &crate::cli::SearchArgs) -> i32 {
             for error in errors.iter() {
                 eprintln!("{error}");
             }
-            crate::evaluate::INVALID_SPEC
+            crate::command::evaluate::INVALID_SPEC
         }
     }
 }

@@ -5,7 +5,7 @@
 //! preflight, which this server never grants. Clients that are not browsers (scripts with the
 //! edit key) send neither header and are unaffected.
 
-use crate::cli::PublicUrl;
+use crate::command::cli::PublicUrl;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
@@ -152,7 +152,7 @@ pub async fn same_origin(State(origin): State<Origin>, request: Request, next: N
                 origin.allowed_hosts.describe()
             );
             if wants_a_page(request.headers()) {
-                return crate::respond::html(&app::pages::document::message(
+                return crate::resources::respond::html(&app::pages::document::message(
                     421,
                     "Not this address",
                     format!("The planner is not served at this address: {why}."),

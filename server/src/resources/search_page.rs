@@ -4,10 +4,10 @@
 //! the page is sent as it runs: its form first, then a line of progress every
 //! [`PROGRESS_EVERY`], then the answer. The browser shows each part as it comes, with no
 //! script, and a browser that leaves stops the search. It runs in one of the searches' turns
-//! (`crate::heavy`), shared with the API: when every turn is taken the answer is 503.
+//! (`crate::work::heavy`), shared with the API: when every turn is taken the answer is 503.
 
-use crate::respond::{html, Answer, PageError, DOCUMENT_POLICY, UNBUFFERED};
-use crate::revisions::stored_revision;
+use crate::resources::respond::{html, Answer, PageError, DOCUMENT_POLICY, UNBUFFERED};
+use crate::resources::revisions::stored_revision;
 use app::costs::COMPUTES;
 use app::pages::document::message;
 use app::search::{
@@ -59,13 +59,13 @@ async fn page(
     let refused = |errors| PageError::Page(search_page(&at, &form, Some(Err(errors))));
     let request = form.request(revision.spec.clone()).map_err(refused)?;
     // One of the searches' turns (shared with the API), or 503 at once.
-    let Some(permit) = crate::heavy::searches().take() else {
-        return Ok(crate::heavy::with_retry_after(html(&message(
+    let Some(permit) = crate::work::heavy::searches().take() else {
+        return Ok(crate::work::heavy::with_retry_after(html(&message(
             503,
             "Busy",
             format!(
                 "Every design search's turn is taken: try again in {} s.",
-                crate::heavy::RETRY_AFTER_S
+                crate::work::heavy::RETRY_AFTER_S
             ),
         ))));
     };

@@ -3,9 +3,9 @@
 //! changes, so its rendered page is kept in memory: the key names the revision and the newest
 //! revision of its design, whose history the page lists.
 
-use crate::cache::ByteCache;
-use crate::respond::{attachment, file_stem, html, Answer, PageError};
-use crate::revisions::{head_and_number, stored_revision};
+use crate::resources::respond::{attachment, file_stem, html, Answer, PageError};
+use crate::resources::revisions::{head_and_number, stored_revision};
+use crate::work::cache::ByteCache;
 use app::costs::{COMPUTES, WRITES};
 use app::ownership::{held_keys, key_cookie};
 use app::pages::claim::claim_page;
@@ -150,7 +150,7 @@ async fn check_claim(
     id: &str,
     key: Option<&str>,
 ) -> Result<(DesignId, EditKey, DesignHead), PageError> {
-    let (design_id, head) = crate::revisions::design_head(&pages.store, id)
+    let (design_id, head) = crate::resources::revisions::design_head(&pages.store, id)
         .await?
         .ok_or(PageError::NotFound)?;
     let key = key.and_then(EditKey::parse);
@@ -270,12 +270,12 @@ async fn compare_bill(State(pages): State<Pages>, Query(query): Query<CompareQue
     let made = tokio::task::spawn_blocking(move || {
         let before = engine::evaluate(&a.spec).map_err(|e| format!("Design A: {e}"))?;
         let after = engine::evaluate(&b.spec).map_err(|e| format!("Design B: {e}"))?;
-        Ok::<_, String>(crate::exports::bill_difference(
+        Ok::<_, String>(crate::resources::exports::bill_difference(
             &engine::bill_diff::bill_diff(&before, &after),
         ))
     });
     Ok(match made.await {
-        Ok(Ok(csv)) => crate::exports::csv_response(csv, "compare-bill.csv".into()),
+        Ok(Ok(csv)) => crate::resources::exports::csv_response(csv, "compare-bill.csv".into()),
         Ok(Err(reason)) => html(&message(422, "No bill to compare", reason)),
         Err(_) => html(&message(
             500,

@@ -1,11 +1,11 @@
 //! `fabric-planner serve`: open the store, run migrations, listen, and stop cleanly on
 //! Ctrl-C or SIGTERM.
 
-use crate::cli::ServeConfig;
-use crate::client::TrustedProxies;
-use crate::connections::Connections;
-use crate::csrf::AllowedHosts;
-use crate::rate_limit::{Limit, Limits};
+use crate::command::cli::ServeConfig;
+use crate::middleware::client::TrustedProxies;
+use crate::middleware::connections::Connections;
+use crate::middleware::csrf::AllowedHosts;
+use crate::middleware::rate_limit::{Limit, Limits};
 use crate::routes::{leptos_options, router, Settings};
 use anyhow::Context;
 use app::store::{Database, Store};

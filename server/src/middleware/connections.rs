@@ -11,7 +11,7 @@
 //!   client, since it carries everyone's connections. Beyond a client's share its new
 //!   connections are closed at once, so one client cannot take every slot from the others.
 
-use crate::client::TrustedProxies;
+use crate::middleware::client::TrustedProxies;
 use axum::body::Body;
 use axum::http::{Request, Response};
 use http_body_util::BodyExt;
@@ -152,7 +152,7 @@ impl Connections {
             let slot = if self.trusted_proxies.trusts(peer.ip()) {
                 None
             } else {
-                let client = crate::client::bucket(peer.ip());
+                let client = crate::middleware::client::bucket(peer.ip());
                 match per_client.take(client, self.max_per_client) {
                     Some(slot) => Some(slot),
                     // Over its share: closed unread.

@@ -1,14 +1,14 @@
 //! `fabric-planner fit SPEC.json --fabric F RUN.txt…`: the calibration of fabric F fitted to
 //! nccl-tests outputs measured on it ([`engine::calibration_fit`]), without a server.
 
-use crate::cli::FitArgs;
-use crate::evaluate::INVALID_SPEC;
+use crate::command::cli::FitArgs;
+use crate::command::evaluate::INVALID_SPEC;
 
 /// Runs the command; returns the process exit code: 1 for a file that cannot be read,
 /// [`INVALID_SPEC`] for a spec or an output the engine refuses, or a fit the runs cannot
 /// determine (with the reason on stderr).
 pub fn run(args: &FitArgs) -> i32 {
-    let spec = match crate::evaluate::evaluated(&args.spec) {
+    let spec = match crate::command::evaluate::evaluated(&args.spec) {
         Ok((spec, _)) => spec,
         Err(code) => return code,
     };

@@ -1,6 +1,6 @@
 //! `fabric-planner evaluate SPEC.json`: the engine on the command line, without a server.
 
-use crate::cli::EvaluateArgs;
+use crate::command::cli::EvaluateArgs;
 use std::io::Read;
 
 /// Exit status for a spec the engine refuses.

@@ -3,7 +3,7 @@
 //! sends is checked as every save is (the spec's rules, then the evaluation, which places the
 //! tenants); a refusal shows the form again with every error, and nothing is stored.
 
-use crate::respond::{html, Answer, PageError};
+use crate::resources::respond::{html, Answer, PageError};
 use app::costs::{COMPUTES, WRITES};
 use app::pages::document::message;
 use app::pages::tenants::{read_form, tenants_page};
@@ -51,7 +51,8 @@ async fn evaluated(spec: DesignSpec) -> Result<(DesignSpec, Option<Report>), Pag
 }
 
 async fn show(State(store): State<Store>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
-    let (_, head, spec, editable) = crate::revisions::newest_for(&store, &id, &headers).await?;
+    let (_, head, spec, editable) =
+        crate::resources::revisions::newest_for(&store, &id, &headers).await?;
     let (spec, report) = evaluated(spec).await?;
     Ok(html(&tenants_page(
         &head,
@@ -72,8 +73,8 @@ async fn save(
 ) -> Answer {
     const TITLE: &str = "The tenants were not saved";
     let (design_id, head, spec, key) =
-        crate::revisions::newest_to_change(&store, &id, &headers, TITLE).await?;
-    let refused = |status, reason| crate::revisions::refused(TITLE, status, reason);
+        crate::resources::revisions::newest_to_change(&store, &id, &headers, TITLE).await?;
+    let refused = |status, reason| crate::resources::revisions::refused(TITLE, status, reason);
     if fields.len() > MAX_FIELDS {
         return Err(refused(
             413,
@@ -90,7 +91,7 @@ async fn save(
             next.tenants = tenants;
             match tokio::task::spawn_blocking(move || check(Ok(next), "Tenants changed")).await {
                 Ok(Ok(checked)) => {
-                    return crate::revisions::saved(
+                    return crate::resources::revisions::saved(
                         store.save_next(&design_id, &key, &checked).await,
                         TITLE,
                         format!("/d/{}/tenants", design_id.as_str()),

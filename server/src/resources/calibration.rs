@@ -4,8 +4,8 @@
 //! whichever revision it was measured against (with the counts it stated), and predicts with
 //! the newest revision; applying it fits again on the server rather than trusting the form.
 
-use crate::records::today;
-use crate::respond::{html, Answer, PageError};
+use crate::resources::records::today;
+use crate::resources::respond::{html, Answer, PageError};
 use app::costs::{COMPUTES, WRITES};
 use app::pages::calibration::{calibration_page, Fitting};
 use app::pages::document::message;
@@ -108,7 +108,7 @@ async fn show(
     headers: HeaderMap,
 ) -> Answer {
     let (design_id, head, spec, editable) =
-        crate::revisions::newest_for(&store, &id, &headers).await?;
+        crate::resources::revisions::newest_for(&store, &id, &headers).await?;
     let baselines = store.baselines(&design_id).await?;
     let fabrics = fabrics_measured(&spec, &baselines);
     let fabric = asked.fabric.filter(|f| fabrics.contains(f));
@@ -154,8 +154,8 @@ async fn apply(
 ) -> Answer {
     const TITLE: &str = "The calibration was not applied";
     let (design_id, _, spec, key) =
-        crate::revisions::newest_to_change(&store, &id, &headers, TITLE).await?;
-    let refused = |status, reason| crate::revisions::refused(TITLE, status, reason);
+        crate::resources::revisions::newest_to_change(&store, &id, &headers, TITLE).await?;
+    let refused = |status, reason| crate::resources::revisions::refused(TITLE, status, reason);
     let baselines = store.baselines(&design_id).await?;
     if !fabrics_measured(&spec, &baselines).contains(&form.fabric) {
         return Err(refused(
@@ -180,7 +180,7 @@ async fn apply(
     );
     let checked =
         check(Ok(next), &note).map_err(|e| refused(422, format!("{e}; nothing was stored.")))?;
-    crate::revisions::saved(
+    crate::resources::revisions::saved(
         store.save_next(&design_id, &key, &checked).await,
         TITLE,
         format!("/d/{}", design_id.as_str()),

@@ -2,8 +2,8 @@
 //! the form (multipart: pasted text or an uploaded log) that adds one with the edit key. A
 //! refused submission gets its page back with every reason, and nothing is stored.
 
-use crate::records::{check_label_and_day, today};
-use crate::respond::{html, Answer, PageError};
+use crate::resources::records::{check_label_and_day, today};
+use crate::resources::respond::{html, Answer, PageError};
 use app::costs::WRITES;
 use app::ownership::key_for;
 use app::pages::baselines::{baselines_page, BaselineForm, ShownBaseline};
@@ -59,7 +59,7 @@ fn fabric_names(spec: &DesignSpec) -> Vec<String> {
 
 async fn show(State(store): State<Store>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
     let (design_id, head, spec, editable) =
-        crate::revisions::newest_for(&store, &id, &headers).await?;
+        crate::resources::revisions::newest_for(&store, &id, &headers).await?;
     let baselines = shown(&store, &design_id).await?;
     let fabrics = fabric_names(&spec);
     let form = BaselineForm {
@@ -91,8 +91,8 @@ async fn read_form(multipart: Multipart) -> Result<(BaselineForm, Vec<String>), 
     let mut form = BaselineForm::default();
     let mut revision = String::new();
     let mut upload: Option<Vec<u8>> = None;
-    for (name, bytes) in crate::multipart::fields(multipart).await? {
-        let text = || crate::multipart::text(&bytes);
+    for (name, bytes) in crate::resources::multipart::fields(multipart).await? {
+        let text = || crate::resources::multipart::text(&bytes);
         match name.as_str() {
             "label" => form.label = text().trim().to_string(),
             "measured_on" => form.measured_on = text().trim().to_string(),
@@ -163,7 +163,7 @@ async fn add(
     multipart: Multipart,
 ) -> Answer {
     let (design_id, head, spec, editable) =
-        crate::revisions::newest_for(&store, &id, &headers).await?;
+        crate::resources::revisions::newest_for(&store, &id, &headers).await?;
     let key = key_for(&headers, &design_id)
         .filter(|_| editable)
         .ok_or_else(not_yours)?;

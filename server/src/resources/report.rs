@@ -5,11 +5,11 @@
 //! even if every request waiting for it has timed out or gone, so that at most
 //! [`TYPESETTING_AT_ONCE`] PDFs are ever typeset together and memory stays bounded.
 
-use crate::cache::{ByteCache, Weighed};
-use crate::cli::PublicUrl;
-use crate::pdf::{typeset, Paper};
-use crate::respond::{disposition, file_stem, html, Answer, PageError};
-use crate::revisions::head_and_number;
+use crate::command::cli::PublicUrl;
+use crate::resources::pdf::{typeset, Paper};
+use crate::resources::respond::{disposition, file_stem, html, Answer, PageError};
+use crate::resources::revisions::head_and_number;
+use crate::work::cache::{ByteCache, Weighed};
 use app::costs::COMPUTES;
 use app::pages::document::{date, message, Page};
 use app::report::html::{report_page, Downloads};

@@ -2,17 +2,17 @@
 //! (`engine::handoff::bundle`), listed with what each is for, and each downloadable.
 //!
 //! A revision never changes, so its bundle is made once, by one job however many ask
-//! (`crate::kept`), on the blocking pool, one bundle at a time, and kept as its zip: every
+//! (`crate::work::kept`), on the blocking pool, one bundle at a time, and kept as its zip: every
 //! file is compressed into the zip as soon as it is written, so the job never holds the whole
 //! bundle as text. A file is sent by inflating its entry of the kept zip as it streams, so a
 //! download holds a few kilobytes however large the file. A design with more cables than a
 //! cabling sheet holds is refused, since every file names every cable or port.
 
-use crate::cache::Weighed;
-use crate::exports::{cables, MAX_CABLING_ROWS};
-use crate::kept::{Jobs, Made};
-use crate::respond::{attachment, disposition, file_stem, html, Answer, PageError};
-use crate::revisions::head_and_number;
+use crate::resources::exports::{cables, MAX_CABLING_ROWS};
+use crate::resources::respond::{attachment, disposition, file_stem, html, Answer, PageError};
+use crate::resources::revisions::head_and_number;
+use crate::work::cache::Weighed;
+use crate::work::kept::{Jobs, Made};
 use app::costs::COMPUTES;
 use app::pages::document::message;
 use app::pages::handoff::handoff_page;
@@ -91,7 +91,7 @@ async fn bundle(handoffs: &Handoffs, id: &str, n: &str) -> Result<Bundle, PageEr
         let busy = page.status == 503;
         let response = html(&page);
         PageError::Response(Box::new(if busy {
-            crate::heavy::with_retry_after(response)
+            crate::work::heavy::with_retry_after(response)
         } else {
             response
         }))
@@ -306,8 +306,8 @@ async fn file(
 
 /// `fabric-planner handoff SPEC.json --out bundle.zip`: the same zip as the design page's
 /// download, without a server. Returns the process exit code (2 for a spec the engine refuses).
-pub fn run(args: &crate::cli::HandoffArgs) -> i32 {
-    let (spec, report) = match crate::evaluate::evaluated(&args.spec) {
+pub fn run(args: &crate::command::cli::HandoffArgs) -> i32 {
+    let (spec, report) = match crate::command::evaluate::evaluated(&args.spec) {
         Ok(evaluated) => evaluated,
         Err(code) => return code,
     };

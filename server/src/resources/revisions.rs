@@ -1,6 +1,6 @@
 //! A design's revision as an address names it (`/d/{id}/r/{n}`), for every page about one.
 
-use crate::respond::PageError;
+use crate::resources::respond::PageError;
 use app::store::{DesignHead, DesignId, Store, StoreError, StoredRevision};
 
 /// The design an address's `id` names, with its head; `None` when it names none. The one

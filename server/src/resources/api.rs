@@ -379,20 +379,20 @@ const SEARCH_SLICE: u64 = 4096;
 async fn search(body: Bytes) -> Answer {
     let text = std::str::from_utf8(&body)
         .map_err(|_| Failure(AppError::BadRequest("the body is not UTF-8 text".into())))?;
-    let request = crate::search::request(text)?;
+    let request = crate::command::search::request(text)?;
     if request.max_candidates > MAX_SEARCHED {
         return Err(Failure(AppError::Invalid(vec![engine::FieldError::new(
             "max_candidates",
             format!("must be at most {MAX_SEARCHED} through the API"),
         )])));
     }
-    let Some(turn) = crate::heavy::searches().take() else {
-        return Ok(crate::heavy::busy_json("design searches"));
+    let Some(turn) = crate::work::heavy::searches().take() else {
+        return Ok(crate::work::heavy::busy_json("design searches"));
     };
-    let (cancel, _cancel_on_drop) = crate::heavy::Cancel::new();
+    let (cancel, _cancel_on_drop) = crate::work::heavy::Cancel::new();
     let result = tokio::task::spawn_blocking(move || {
         let _turn = turn;
-        crate::search::run_until(request, SEARCH_SLICE, || cancel.cancelled())
+        crate::command::search::run_until(request, SEARCH_SLICE, || cancel.cancelled())
     })
     .await
     .map_err(|_| Failure(AppError::Internal("the search could not be run".into())))??;
@@ -521,7 +521,7 @@ async fn fit_calibration(
     let baselines = store.baselines(&design_id).await?;
     let spec = latest.spec;
     let fitting = tokio::task::spawn_blocking(move || {
-        crate::calibration::fitting(&spec, &fabric, &baselines)
+        crate::resources::calibration::fitting(&spec, &fabric, &baselines)
     })
     .await
     .map_err(|_| {

@@ -1,9 +1,9 @@
 //! Per-client limits on the requests that cost the server: every save costs a transaction and a
 //! stored revision, and every dashboard, evaluation, report, PDF or spreadsheet costs CPU. One
 //! client cannot fill the database or take the machine from the others. Backed by the
-//! `governor` crate (GCRA), keyed by the [`Client`](crate::client::Client).
+//! `governor` crate (GCRA), keyed by the [`Client`](crate::middleware::client::Client).
 
-use crate::client::Client;
+use crate::middleware::client::Client;
 use app::costs::{Allowance, Cost};
 use axum::extract::{Request, State};
 use axum::middleware::Next;

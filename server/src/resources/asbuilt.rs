@@ -4,9 +4,9 @@
 //! holder of the edit key may keep a check with the revision (what it found, not the output it
 //! read), and `/asbuilt/{check}` shows a kept one.
 
-use crate::records::{check_label_and_day, today};
-use crate::respond::{html, Answer, PageError};
-use crate::revisions::stored_revision;
+use crate::resources::records::{check_label_and_day, today};
+use crate::resources::respond::{html, Answer, PageError};
+use crate::resources::revisions::stored_revision;
 use app::costs::{COMPUTES, WRITES};
 use app::ownership::key_for;
 use app::pages::asbuilt::{asbuilt_page, AsBuiltForm, AsBuiltPage};
@@ -100,8 +100,8 @@ async fn form(
 async fn read(multipart: Multipart) -> Result<AsBuiltForm, String> {
     let mut form = AsBuiltForm::default();
     let mut upload = None;
-    for (name, bytes) in crate::multipart::fields(multipart).await? {
-        let text = || crate::multipart::text(&bytes);
+    for (name, bytes) in crate::resources::multipart::fields(multipart).await? {
+        let text = || crate::resources::multipart::text(&bytes);
         match name.as_str() {
             "fabric" => form.fabric = text(),
             "tool" => form.tool = text(),

@@ -1,8 +1,8 @@
 //! Spreadsheets of a revision, as CSV: the bill of materials (one row per item per fabric) and
 //! the cabling sheet (one row per cable, both ends named for labelling).
 
-use crate::respond::{attachment, file_stem, html, Answer};
-use crate::revisions::stored_revision;
+use crate::resources::respond::{attachment, file_stem, html, Answer};
+use crate::resources::revisions::stored_revision;
 use app::costs::COMPUTES;
 use app::pages::document::message;
 use app::store::Store;

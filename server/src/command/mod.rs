@@ -1,0 +1,8 @@
+//! The commands of the binary: the command line itself, and each command that runs without a
+//! server (`evaluate`, `search`, `fit`) or starts one (`serve`).
+
+pub mod cli;
+pub mod evaluate;
+pub mod fit;
+pub mod search;
+pub mod serve;

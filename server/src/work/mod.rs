@@ -1,0 +1,6 @@
+//! Work the resources share: pages and PDFs kept once made, jobs made once per key, and the
+//! heavy jobs run a few at a time across the whole server.
+
+pub mod cache;
+pub mod heavy;
+pub(crate) mod kept;
