@@ -30,6 +30,9 @@ pub struct SizeCheck {
     /// The algorithm and protocol the prediction assumes ("ring / Simple").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predicted_with: Option<String>,
+    /// The protocol of that prediction: what a fit by protocol band reads.
+    #[serde(skip)]
+    pub protocol: Option<crate::collective::Protocol>,
 }
 
 impl SizeCheck {
@@ -239,7 +242,7 @@ pub fn check_assuming(
     }
     let tuning = tuning.only(algorithm);
     let n = f64::from(ranks.max(1));
-    let predicted = |bytes: u64| -> Option<(f64, String)> {
+    let predicted = |bytes: u64| -> Option<(f64, String, crate::collective::Protocol)> {
         let size = Bytes(bytes as f64);
         let (cost, factor): (Cost, f64) = match collective {
             Collective::AllReduce => (tuned_allreduce(&group, &tuning, size), 2.0 * (n - 1.0) / n),
@@ -253,6 +256,7 @@ pub fn check_assuming(
             (
                 size.0 * factor / seconds / 1e9,
                 choice_label(cost.algorithm, cost.protocol),
+                cost.protocol,
             )
         })
     };
@@ -270,6 +274,7 @@ pub fn check_assuming(
                 measured_algbw_gbytes_per_s: best.algbw_gbytes_per_s,
                 measured_busbw_gbytes_per_s: best.busbw_gbytes_per_s,
                 predicted_busbw_gbytes_per_s: prediction.as_ref().map(|p| p.0),
+                protocol: prediction.as_ref().map(|p| p.2),
                 predicted_with: prediction.map(|p| p.1),
             }
         })
@@ -277,7 +282,7 @@ pub fn check_assuming(
     let verdict = run
         .at_least(1 << 30)
         .and_then(|row| predicted(row.bytes))
-        .and_then(|(expected, _)| verdict(run, expected));
+        .and_then(|(expected, ..)| verdict(run, expected));
     Ok(BaselineCheck {
         fabric: fabric.to_string(),
         collective,

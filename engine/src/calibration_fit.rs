@@ -1,8 +1,10 @@
 //! The calibration fitted to what the built fabric measured. From a fabric's nccl-tests
-//! baselines, the transport's bandwidth efficiency and a scale on its network-hop latencies
-//! (Simple's, LL's and LL128's alike) that bring the engine's own predictions of those runs
-//! ([`crate::baseline::check_assuming`]) closest to what was measured, with the fit's error on
-//! the points it used and on points it held out.
+//! baselines, the transport's bandwidth efficiency and the network-hop latency of each NCCL
+//! protocol band the runs cover (Simple's, LL128's, LL's: the messages NCCL sends with each,
+//! as its tuner chooses by its own model, [`crate::tuning`]) that bring the engine's own
+//! predictions of those runs ([`crate::baseline::check_assuming`]) closest to what was
+//! measured, with the fit's error on the points it used and on points it held out. A protocol
+//! no run shows keeps its latency in proportion to Simple's, as NCCL's constants have it.
 //!
 //! The model has one efficiency per transport and one set of network-hop latencies, so the fit
 //! is for what crosses nodes: a run within one node crosses NVLink only and is left out. It is
@@ -16,7 +18,7 @@
 //! `blis calibrate` reports: MAPE, bias and the worst point).
 
 use crate::baseline::{check_assuming, Stated};
-use crate::collective::Algorithm;
+use crate::collective::{Algorithm, Protocol};
 use crate::nccl_tests::Run;
 use crate::spec::{Calibration, DesignSpec, Fitted};
 use crate::technology::Transport;
@@ -49,6 +51,16 @@ pub struct Fit {
     pub network_hop_latency_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_not_fitted: Option<String>,
+    /// LL128's and LL's network-hop latencies, µs, before and fitted on the messages NCCL sends
+    /// with each; `None` where no run shows that protocol's latency (it scales as Simple's).
+    #[serde(default)]
+    pub ll128_network_hop_latency_before_us: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ll128_network_hop_latency_us: Option<f64>,
+    #[serde(default)]
+    pub ll_network_hop_latency_before_us: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ll_network_hop_latency_us: Option<f64>,
     /// Message sizes of runs across nodes that the fit used.
     pub points: usize,
     /// The error of the fitted model on the points it used.
@@ -62,6 +74,13 @@ pub struct Fit {
 }
 
 impl Fit {
+    /// A protocol's network-hop latency once applied, µs: its own fitted value, else its value
+    /// `before` scaled as Simple's was; `None` where no latency was fitted.
+    pub fn protocol_latency_us(&self, before: f64, own: Option<f64>) -> Option<f64> {
+        let simple = self.network_hop_latency_us?;
+        Some(own.unwrap_or(before * simple / self.network_hop_latency_before_us.max(1e-12)))
+    }
+
     /// `calibration` with the values of `fitted` (this fit's [`Fit::provenance`]) in place: the
     /// transport's efficiency and, where the fit determined it, every protocol's network-hop
     /// latency scaled as Simple's was.
@@ -76,8 +95,12 @@ impl Fit {
         if let Some(us) = fitted.network_hop_latency_us {
             let scale = us / c.network_hop_latency_us.max(1e-12);
             c.network_hop_latency_us = us;
-            c.ll_network_hop_latency_us = to_hundredths(c.ll_network_hop_latency_us * scale);
-            c.ll128_network_hop_latency_us = to_hundredths(c.ll128_network_hop_latency_us * scale);
+            c.ll_network_hop_latency_us = fitted
+                .ll_network_hop_latency_us
+                .unwrap_or_else(|| to_hundredths(c.ll_network_hop_latency_us * scale));
+            c.ll128_network_hop_latency_us = fitted
+                .ll128_network_hop_latency_us
+                .unwrap_or_else(|| to_hundredths(c.ll128_network_hop_latency_us * scale));
         }
         c.fitted = Some(fitted);
         c
@@ -94,6 +117,8 @@ impl Fit {
             // As a person writes them: the fit's error is far above the digits dropped.
             efficiency: (self.efficiency * 1000.0).round() / 1000.0,
             network_hop_latency_us: self.network_hop_latency_us.map(to_hundredths),
+            ll128_network_hop_latency_us: self.ll128_network_hop_latency_us.map(to_hundredths),
+            ll_network_hop_latency_us: self.ll_network_hop_latency_us.map(to_hundredths),
             worst_error_percent: Some(
                 (std::iter::once(&self.quality)
                     .chain(self.held_out.iter().map(|h| &h.quality))
@@ -149,13 +174,36 @@ struct Point {
     bytes: u64,
     ranks: u32,
     measured: f64,
+    /// The protocol band NCCL sends it in.
+    band: usize,
 }
 
-/// The calibration values the fit varies: the efficiency and the latency scale.
+/// The protocol bands, in the order a band without a latency of its own follows the first that
+/// has one.
+const BANDS: [Protocol; 3] = [Protocol::Simple, Protocol::Ll128, Protocol::Ll];
+
+/// The calibration values the fit varies: the efficiency, and a scale on each protocol band's
+/// network-hop latency ([`BANDS`] order).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Values {
     efficiency: f64,
-    latency_scale: f64,
+    scales: [f64; 3],
+}
+
+impl Values {
+    /// Every band's latency scaled by `scale`.
+    fn scaled(self, scale: f64) -> Values {
+        Values {
+            scales: [scale; 3],
+            ..self
+        }
+    }
+
+    /// Band `band`'s latency scaled by `scale`.
+    fn with_scale(mut self, band: usize, scale: f64) -> Values {
+        self.scales[band] = scale;
+        self
+    }
 }
 
 /// A change of a prediction smaller than this share says the data does not see a value.
@@ -182,19 +230,20 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
             sizes.first().copied().unwrap_or(0)
         ));
     }
-    let model = Model {
+    let start = Values {
+        efficiency: before,
+        scales: [1.0; 3],
+    };
+    let mut model = Model {
         spec,
         fabric,
         baselines,
         transport,
-    };
-    let start = Values {
-        efficiency: before,
-        latency_scale: 1.0,
+        seen: [false; 3],
     };
     // The bandwidth must show in the largest message: else nothing here can be fitted.
     let largest = *points.iter().max_by_key(|p| p.bytes).expect("two sizes");
-    let moved = |a: Values, b: Values, p: Point| {
+    let moved = |model: &Model, a: Values, b: Values, p: Point| {
         let (x, y) = (model.predict(a, &[p])[0], model.predict(b, &[p])[0]);
         ((x - y) / x).abs()
     };
@@ -202,19 +251,27 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
         efficiency: before * 0.9,
         ..start
     };
-    if moved(start, less_efficient, largest) < UNSEEN * 0.9 {
+    if moved(&model, start, less_efficient, largest) < UNSEEN * 0.9 {
         return Err(format!(
             "every measured message is too small for the bandwidth to show (the largest, {} B, is latency-bound): add larger messages",
             largest.bytes
         ));
     }
-    let smallest = *points.iter().min_by_key(|p| p.bytes).expect("two sizes");
-    let slower = Values {
-        latency_scale: 2.0,
-        ..start
+    // A band's latency is fitted where doubling it moves the smallest message NCCL sends in it.
+    let smallest_of = |band: usize| {
+        points
+            .iter()
+            .filter(|p| p.band == band)
+            .min_by_key(|p| p.bytes)
+            .copied()
     };
-    let latency_seen = moved(start, slower, smallest) >= UNSEEN;
-    let best = model.minimise(&points, latency_seen);
+    let seen: [bool; 3] = std::array::from_fn(|band| {
+        smallest_of(band)
+            .is_some_and(|p| moved(&model, start, start.with_scale(band, 2.0), p) >= UNSEEN)
+    });
+    model.seen = seen;
+    let latency_seen = seen.contains(&true);
+    let best = model.minimise(&points);
     let higher = Values {
         efficiency: (best.efficiency * 1.05).min(1.0),
         ..best
@@ -222,11 +279,12 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     // At line rate there is nothing above to bound.
     let bounded = best.efficiency < 0.99
         && higher.efficiency > best.efficiency
-        && moved(best, higher, largest) < UNSEEN / 4.0;
+        && moved(&model, best, higher, largest) < UNSEEN / 4.0;
     let quality = quality(&points, &model.predict(best, &points));
-    let held_out = held_out(&model, &points, &sizes, latency_seen, Extreme::Largest);
-    let held_out_smallest = held_out_smallest(&model, &points, latency_seen);
+    let held_out = held_out(&model, &points, &sizes, Extreme::Largest);
+    let held_out_smallest = held_out_smallest(&model, &points);
     let c = &spec.calibration;
+    let smallest = *points.iter().min_by_key(|p| p.bytes).expect("two sizes");
     Ok(Fit {
         fabric: fabric.to_string(),
         efficiency_field: field.to_string(),
@@ -240,7 +298,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
         }),
         network_hop_latency_before_us: c.network_hop_latency_us,
         network_hop_latency_us: latency_seen
-            .then_some(c.network_hop_latency_us * best.latency_scale),
+            .then_some(c.network_hop_latency_us * best.scales[0]),
         latency_not_fitted: (!latency_seen).then(|| {
             format!(
                 "every measured message is large enough to hide the latency (doubling it moves the prediction of the smallest, {} B, by under {:.0} %): the default stays",
@@ -248,6 +306,11 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
                 UNSEEN * 100.0
             )
         }),
+        ll128_network_hop_latency_before_us: c.ll128_network_hop_latency_us,
+        ll128_network_hop_latency_us: seen[1]
+            .then_some(c.ll128_network_hop_latency_us * best.scales[1]),
+        ll_network_hop_latency_before_us: c.ll_network_hop_latency_us,
+        ll_network_hop_latency_us: seen[2].then_some(c.ll_network_hop_latency_us * best.scales[2]),
         points: points.len(),
         quality,
         held_out,
@@ -282,6 +345,10 @@ fn points(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Vec
                     bytes: size.bytes,
                     ranks: check.ranks,
                     measured: size.measured_busbw_gbytes_per_s,
+                    band: BANDS
+                        .iter()
+                        .position(|p| Some(*p) == size.protocol)
+                        .unwrap_or(0),
                 });
             }
         }
@@ -299,6 +366,8 @@ struct Model<'a> {
     fabric: &'a str,
     baselines: &'a [Baseline<'a>],
     transport: Transport,
+    /// The protocol bands whose latency the measurements show.
+    seen: [bool; 3],
 }
 
 impl Model<'_> {
@@ -310,9 +379,9 @@ impl Model<'_> {
             Transport::Roce => c.roce_efficiency = v.efficiency,
             Transport::Tcp => c.tcp_efficiency = v.efficiency,
         }
-        c.network_hop_latency_us *= v.latency_scale;
-        c.ll_network_hop_latency_us *= v.latency_scale;
-        c.ll128_network_hop_latency_us *= v.latency_scale;
+        c.network_hop_latency_us *= v.scales[0];
+        c.ll128_network_hop_latency_us *= v.scales[1];
+        c.ll_network_hop_latency_us *= v.scales[2];
         c
     }
 
@@ -347,7 +416,9 @@ impl Model<'_> {
     /// the one nearest the design's.
     fn loss(&self, v: Values, points: &[Point]) -> f64 {
         let start = efficiency(&self.spec.calibration, self.transport).1;
-        let pull = 1e-9 * ((v.efficiency / start).ln().powi(2) + v.latency_scale.ln().powi(2));
+        let pull = 1e-9
+            * ((v.efficiency / start).ln().powi(2)
+                + v.scales.iter().map(|s| s.ln().powi(2)).sum::<f64>());
         self.predict(v, points)
             .iter()
             .zip(points)
@@ -356,26 +427,43 @@ impl Model<'_> {
             + pull
     }
 
-    /// The values that minimise the loss: a coarse grid, then golden-section searches on each
-    /// value in turn (the latency scale on a logarithmic axis); the latency stays at its
-    /// default where the data does not see it.
-    fn minimise(&self, points: &[Point], latency: bool) -> Values {
-        let scales: &[f64] = if latency {
+    /// The values that minimise the loss on `points`: a coarse grid of the efficiency and one
+    /// scale on every latency, then golden-section searches on each value in turn (a latency
+    /// scale on a logarithmic axis). A band's latency is its own where the measurements show it
+    /// and `points` has messages in it; every other band's follows the first band that has one
+    /// (Simple's, else LL128's), or stays at its default where none has.
+    fn minimise(&self, points: &[Point]) -> Values {
+        let free: [bool; 3] =
+            std::array::from_fn(|band| self.seen[band] && points.iter().any(|p| p.band == band));
+        let lead = free.iter().position(|f| *f);
+        let tied = |mut v: Values| {
+            if let Some(lead) = lead {
+                let scale = v.scales[lead];
+                for (s, free) in v.scales.iter_mut().zip(free) {
+                    if !free {
+                        *s = scale;
+                    }
+                }
+            }
+            v
+        };
+        let scales: &[f64] = if lead.is_some() {
             &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0]
         } else {
             &[1.0]
         };
         let mut best = Values {
             efficiency: 0.5,
-            latency_scale: 1.0,
+            scales: [1.0; 3],
         };
         let mut lowest = f64::INFINITY;
         for e in (1..=20).map(|i| f64::from(i) * 0.05) {
             for &s in scales {
                 let v = Values {
                     efficiency: e,
-                    latency_scale: s,
-                };
+                    ..best
+                }
+                .scaled(s);
                 let loss = self.loss(v, points);
                 if loss < lowest {
                     (best, lowest) = (v, loss);
@@ -397,21 +485,12 @@ impl Model<'_> {
                 },
             );
             best.efficiency = e;
-            if latency {
-                let ln = golden(
-                    (best.latency_scale / 2.0).ln(),
-                    (best.latency_scale * 2.0).ln(),
-                    |ln| {
-                        self.loss(
-                            Values {
-                                latency_scale: ln.exp(),
-                                ..best
-                            },
-                            points,
-                        )
-                    },
-                );
-                best.latency_scale = ln.exp();
+            for band in (0..3).filter(|b| free[*b]) {
+                let at = best.scales[band];
+                let ln = golden((at / 2.0).ln(), (at * 2.0).ln(), |ln| {
+                    self.loss(tied(best.with_scale(band, ln.exp())), points)
+                });
+                best = tied(best.with_scale(band, ln.exp()));
             }
         }
         best
@@ -472,24 +551,18 @@ enum Extreme {
 }
 
 /// With several rank counts, the fit without the smallest tested on it.
-fn held_out_smallest(model: &Model, points: &[Point], latency: bool) -> Option<HeldOut> {
+fn held_out_smallest(model: &Model, points: &[Point]) -> Option<HeldOut> {
     let least = points.iter().map(|p| p.ranks).min()?;
     if points.iter().all(|p| p.ranks == least) {
         return None;
     }
-    held_out(model, points, &[], latency, Extreme::Smallest)
+    held_out(model, points, &[], Extreme::Smallest)
 }
 
 /// Fitted on part of `points`, the error on the rest: the `extreme` rank count held out where
 /// the baselines have several (can the fit extrapolate to more ranks, or to fewer?), else every
 /// other message size.
-fn held_out(
-    model: &Model,
-    points: &[Point],
-    sizes: &[u64],
-    latency: bool,
-    extreme: Extreme,
-) -> Option<HeldOut> {
+fn held_out(model: &Model, points: &[Point], sizes: &[u64], extreme: Extreme) -> Option<HeldOut> {
     let ranks = match extreme {
         Extreme::Largest => points.iter().map(|p| p.ranks).max()?,
         Extreme::Smallest => points.iter().map(|p| p.ranks).min()?,
@@ -515,7 +588,7 @@ fn held_out(
     if held.is_empty() || kept_sizes.len() < 2 {
         return None;
     }
-    let v = model.minimise(&kept, latency);
+    let v = model.minimise(&kept);
     Some(HeldOut {
         held_out: label,
         quality: quality(&held, &model.predict(v, &held)),

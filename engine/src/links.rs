@@ -6,7 +6,7 @@ use crate::collective::Protocol;
 use crate::collective::{Group, Latencies};
 use crate::spec::{Calibration, Cluster, Fabric, Role};
 use crate::technology::Transport;
-use crate::tuning::{InNetwork, Nvls, ProtocolModel, Tuning};
+use crate::tuning::{InNetwork, NcclModel, Nvls, ProtocolModel, Tuning};
 use crate::units::{BitRate, ByteRate};
 
 /// Conditions an evaluation runs under: normal, or a what-if.
@@ -66,7 +66,8 @@ pub struct Links {
 
 /// The tuner's choices for a fabric: LL and LL128 with the calibration's latencies (the network
 /// hop pays the transport's extra latency as Simple does), NVLS where the GPU has it, in-network
-/// reduction where the calibration enables it and the fabric's switch supports it.
+/// reduction where the calibration enables it and the fabric's switch supports it; and NCCL's
+/// own model to choose by where the calibration's protocol figures differ from it.
 fn tuning(
     gpu: &Gpu,
     scale_up_line: f64,
@@ -84,25 +85,22 @@ fn tuning(
     };
     let c = calibration;
     let sharp = crate::catalog::switch(fabric.switch_key()).is_some_and(|s| s.sharp);
+    let (ll, ll128) = protocols(c, network);
+    let nccl = Calibration::default();
+    let (nccl_ll, nccl_ll128) = protocols(&nccl, network);
+    let nccl_simple = Latencies {
+        base_us: nccl.collective_base_latency_us,
+        scale_up_hop_us: nccl.scale_up_hop_latency_us,
+        network_hop_us: network(nccl.network_hop_latency_us),
+    };
+    let simple = Latencies {
+        base_us: c.collective_base_latency_us,
+        scale_up_hop_us: c.scale_up_hop_latency_us,
+        network_hop_us: network(c.network_hop_latency_us),
+    };
     Tuning {
-        ll: Some(ProtocolModel {
-            protocol: Protocol::Ll,
-            bandwidth_share: c.ll_bandwidth_share,
-            latencies: Latencies {
-                base_us: c.ll_base_latency_us,
-                scale_up_hop_us: c.ll_scale_up_hop_latency_us,
-                network_hop_us: network(c.ll_network_hop_latency_us),
-            },
-        }),
-        ll128: Some(ProtocolModel {
-            protocol: Protocol::Ll128,
-            bandwidth_share: c.ll128_bandwidth_share,
-            latencies: Latencies {
-                base_us: c.ll128_base_latency_us,
-                scale_up_hop_us: c.ll128_scale_up_hop_latency_us,
-                network_hop_us: network(c.ll128_network_hop_latency_us),
-            },
-        }),
+        ll: Some(ll),
+        ll128: Some(ll128),
         nvls: (c.nvls && gpu.nvlink_sharp).then(|| Nvls {
             rate: ByteRate::gigabytes_per_second(scale_up_line * c.nvls_efficiency),
             latency_us: c.nvls_latency_us,
@@ -116,7 +114,36 @@ fn tuning(
             },
         }),
         only: None,
+        nccl: ((ll, ll128, simple) != (nccl_ll, nccl_ll128, nccl_simple)).then_some(NcclModel {
+            simple: nccl_simple,
+            ll: Some(nccl_ll),
+            ll128: Some(nccl_ll128),
+        }),
     }
+}
+
+/// LL and LL128 as calibration `c` gives them, their network hop as `network` counts it.
+fn protocols(c: &Calibration, network: impl Fn(f64) -> f64) -> (ProtocolModel, ProtocolModel) {
+    (
+        ProtocolModel {
+            protocol: Protocol::Ll,
+            bandwidth_share: c.ll_bandwidth_share,
+            latencies: Latencies {
+                base_us: c.ll_base_latency_us,
+                scale_up_hop_us: c.ll_scale_up_hop_latency_us,
+                network_hop_us: network(c.ll_network_hop_latency_us),
+            },
+        },
+        ProtocolModel {
+            protocol: Protocol::Ll128,
+            bandwidth_share: c.ll128_bandwidth_share,
+            latencies: Latencies {
+                base_us: c.ll128_base_latency_us,
+                scale_up_hop_us: c.ll128_scale_up_hop_latency_us,
+                network_hop_us: network(c.ll128_network_hop_latency_us),
+            },
+        },
+    )
 }
 
 impl Links {

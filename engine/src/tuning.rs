@@ -4,6 +4,12 @@
 //! src/graph/tuning.cc, `ncclTopoTuneModel` and `ncclTopoGetAlgoTime`). The constants are the
 //! design's calibration, so the user sees and can edit them.
 //!
+//! NCCL chooses by its own model: where the design's calibration says the hardware costs
+//! something else (a fabric's calibration fitted to what it measured), the choice is still
+//! NCCL's, made with NCCL's constants (the calibration's defaults), and the chosen algorithm and
+//! protocol then take the time the calibration gives them ([`NcclModel`]). So a fitted LL128
+//! latency moves the time of the messages NCCL sends with LL128, not which messages those are.
+//!
 //! Why protocols matter: LL moves 8-byte lines with a flag in every one, so it has the lowest
 //! latency and a quarter of the bandwidth; LL128 keeps 120 of every 128 bytes; Simple has the full
 //! bandwidth but needs a memory fence per step. Small messages (tensor-parallel decode) are
@@ -51,6 +57,18 @@ pub struct Tuning {
     /// Restrict the choice to one algorithm, as `NCCL_ALGO` does (nccl-tests runs with
     /// `NCCL_ALGO=Ring` to measure the network).
     pub only: Option<Algorithm>,
+    /// What NCCL's tuner believes the protocols cost, where the calibration differs from it;
+    /// `None`: the calibration is NCCL's own model, and the choice and the time agree.
+    pub nccl: Option<NcclModel>,
+}
+
+/// The latencies and bandwidth shares NCCL's tuner chooses by (its constants in tuning.cc).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NcclModel {
+    /// Simple's latencies.
+    pub simple: Latencies,
+    pub ll: Option<ProtocolModel>,
+    pub ll128: Option<ProtocolModel>,
 }
 
 impl Tuning {
@@ -61,6 +79,7 @@ impl Tuning {
         nvls: None,
         in_network: None,
         only: None,
+        nccl: None,
     };
 
     /// The same choice restricted to `algorithm` (`None`: every algorithm).
@@ -77,6 +96,38 @@ impl Tuning {
 
     fn protocols(&self) -> impl Iterator<Item = ProtocolModel> {
         [self.ll128, self.ll].into_iter().flatten()
+    }
+
+    /// The model of `protocol`: `None` for Simple (the group's own bandwidth and latencies).
+    fn model_of(&self, protocol: Protocol) -> Option<ProtocolModel> {
+        match protocol {
+            Protocol::Ll => self.ll,
+            Protocol::Ll128 => self.ll128,
+            Protocol::Simple => None,
+        }
+    }
+
+    /// The choice NCCL makes for `group`: with its own model where the calibration differs.
+    fn choose(
+        &self,
+        group: &Group,
+        fastest: impl Fn(&Group, &Tuning) -> Cost,
+    ) -> Option<(Algorithm, Protocol)> {
+        let nccl = self.nccl?;
+        let believed = Tuning {
+            ll: nccl.ll,
+            ll128: nccl.ll128,
+            nccl: None,
+            ..*self
+        };
+        let chosen = fastest(
+            &Group {
+                latencies: nccl.simple,
+                ..*group
+            },
+            &believed,
+        );
+        Some((chosen.algorithm, chosen.protocol))
     }
 }
 
@@ -102,9 +153,51 @@ fn keep_faster(best: &mut Option<Cost>, candidate: Cost) {
     }
 }
 
+/// AllReduce of `message` bytes: the algorithm and protocol NCCL chooses among those `tuning`
+/// allows ([`fastest_allreduce`] by NCCL's model), at the time the calibration gives it.
+pub fn tuned_allreduce(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
+    match tuning.choose(group, |g, t| fastest_allreduce(g, t, message)) {
+        Some((algorithm, protocol)) => allreduce_as(group, tuning, message, algorithm, protocol),
+        None => fastest_allreduce(group, tuning, message),
+    }
+}
+
+/// AllReduce of `message` bytes with `algorithm` and `protocol`.
+fn allreduce_as(
+    group: &Group,
+    tuning: &Tuning,
+    message: Bytes,
+    algorithm: Algorithm,
+    protocol: Protocol,
+) -> Cost {
+    if group.ranks <= 1 {
+        return Cost::ZERO;
+    }
+    let under_protocol = tuning
+        .model_of(protocol)
+        .map_or(*group, |p| under(group, &p));
+    let ring = || crate::collective::ring_allreduce(group, message);
+    match algorithm {
+        Algorithm::Ring => ring_with(&under_protocol, message, 2.0, Algorithm::Ring, protocol),
+        Algorithm::Tree => Cost {
+            protocol,
+            ..tree_allreduce(&under_protocol, message)
+        },
+        Algorithm::Hierarchical => hierarchical_allreduce(group, message),
+        Algorithm::Nvls => tuning
+            .nvls
+            .map_or_else(ring, |nvls| nvls_allreduce(&nvls, message)),
+        Algorithm::InNetwork => tuning
+            .in_network
+            .map_or_else(ring, |sharp| in_network_allreduce(group, &sharp, message)),
+        // Not an AllReduce's: never chosen for one.
+        Algorithm::AllToAll | Algorithm::SendRecv | Algorithm::None => ring(),
+    }
+}
+
 /// AllReduce of `message` bytes: the fastest algorithm and protocol `tuning` allows
 /// (ties keep the earlier: ring, then tree, hierarchical, Simple before LL128 and LL).
-pub fn tuned_allreduce(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
+fn fastest_allreduce(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
     if group.ranks <= 1 {
         return Cost::ZERO;
     }
@@ -151,8 +244,23 @@ pub fn tuned_allreduce(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
     best.unwrap_or_else(|| crate::collective::ring_allreduce(group, message))
 }
 
-/// ReduceScatter or AllGather of a `message`-byte buffer: a ring, in the fastest protocol.
+/// ReduceScatter or AllGather of a `message`-byte buffer: a ring, in the protocol NCCL chooses
+/// ([`fastest_reduce_scatter`] by NCCL's model), at the time the calibration gives it.
 pub fn tuned_reduce_scatter(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
+    match tuning.choose(group, |g, t| fastest_reduce_scatter(g, t, message)) {
+        Some((_, protocol)) if group.ranks > 1 => {
+            let g = tuning
+                .model_of(protocol)
+                .map_or(*group, |p| under(group, &p));
+            ring_with(&g, message, 1.0, Algorithm::Ring, protocol)
+        }
+        Some(_) => Cost::ZERO,
+        None => fastest_reduce_scatter(group, tuning, message),
+    }
+}
+
+/// ReduceScatter or AllGather of a `message`-byte buffer: a ring, in the fastest protocol.
+fn fastest_reduce_scatter(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
     if group.ranks <= 1 {
         return Cost::ZERO;
     }
@@ -240,6 +348,7 @@ mod tests {
             }),
             in_network: None,
             only: None,
+            nccl: None,
         }
     }
 

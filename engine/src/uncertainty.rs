@@ -303,6 +303,8 @@ mod tests {
             efficiency_field: "infiniband_efficiency".into(),
             efficiency: spec.calibration.infiniband_efficiency,
             network_hop_latency_us: None,
+            ll128_network_hop_latency_us: None,
+            ll_network_hop_latency_us: None,
             worst_error_percent: Some(2.5),
         });
         let report = crate::evaluate(&spec).unwrap();

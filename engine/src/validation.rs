@@ -278,13 +278,7 @@ pub fn validation_rows() -> Vec<ValidationRow> {
     // A two-node sweep with the tree forced, over one 400G RoCE port per node (the run reaches one
     // NIC's rate, which is what the issue is about).
     let roce_pair = links(h100, 2, 1, 1, Technology::Roce400, 400.0);
-    for (mib, measured) in [
-        (2.0, 22.46),
-        (4.0, 27.37),
-        (8.0, 36.83),
-        (16.0, 39.95),
-        (32.0, 41.52),
-    ] {
+    for (mib, measured) in ROCE_TREE_SWEEP {
         rows.push(allreduce_row(
             "nccl-tests #232",
             "2 nodes × 1 H100, RoCE 400G (one NIC's rate), NCCL_ALGO=Tree",
@@ -369,6 +363,69 @@ fn deepep(rows: &mut Vec<ValidationRow>) {
     }
 }
 
+/// The two-node sweep with the tree forced over one 400G RoCE port per node [nccl-tests #232]:
+/// message size in MiB, bus bandwidth measured in GB/s.
+pub const ROCE_TREE_SWEEP: [(f64, f64); 5] = [
+    (2.0, 22.46),
+    (4.0, 27.37),
+    (8.0, 36.83),
+    (16.0, 39.95),
+    (32.0, 41.52),
+];
+
+/// [`ROCE_TREE_SWEEP`] as a fabric's baseline, its calibration fitted on every other size and
+/// tested on the rest ([`crate::calibration_fit`]): two nodes of one H100 and one 400G RoCE
+/// port each.
+pub fn sweep_fitted_on_half() -> Result<crate::calibration_fit::Fit, String> {
+    use crate::nccl_tests::{Collective, Measurement, Row, Run};
+    let mut value: serde_json::Value =
+        serde_json::from_str(crate::examples::SEVENTY_B_TRAINING).map_err(|e| e.to_string())?;
+    value["cluster"] = serde_json::json!({
+        "gpu": "h100-sxm", "gpus_per_node": 1, "nics_per_node": 1, "nodes": 2
+    });
+    value["workloads"] = serde_json::json!([]);
+    let mut compute = value["fabrics"][0].clone();
+    compute["technology"] = "roce400".into();
+    compute["topology"] = "auto".into();
+    if let Some(f) = compute.as_object_mut() {
+        f.remove("ports_per_node");
+        f.remove("switch");
+    }
+    value["fabrics"] = serde_json::json!([compute]);
+    let spec = crate::DesignSpec::from_value(value).map_err(|e| format!("{e:?}"))?;
+    let run = Run {
+        collective: Some(Collective::AllReduce),
+        ranks: Some(2),
+        nodes: Some(2),
+        rows: ROCE_TREE_SWEEP
+            .iter()
+            .map(|&(mib, busbw)| {
+                let bytes = (mib * 1048576.0) as u64;
+                Row {
+                    line: 1,
+                    bytes,
+                    count: bytes / 4,
+                    data_type: "float".into(),
+                    out_of_place: Measurement {
+                        time_us: bytes as f64 / (busbw * 1e9) * 1e6,
+                        algbw_gbytes_per_s: busbw,
+                        busbw_gbytes_per_s: busbw,
+                        wrong: Some(0),
+                    },
+                    in_place: None,
+                }
+            })
+            .collect(),
+        average_busbw_gbytes_per_s: None,
+    };
+    let baseline = crate::calibration_fit::Baseline {
+        run: &run,
+        stated: Default::default(),
+        algorithm: Some(Algorithm::Tree),
+    };
+    crate::calibration_fit::fit(&spec, "compute", &[baseline])
+}
+
 /// The rows as a markdown page, the form committed in `engine/VALIDATION.md`.
 pub fn validation_markdown(rows: &[ValidationRow]) -> String {
     format!(
@@ -401,5 +458,11 @@ pub fn validation_table_markdown(rows: &[ValidationRow]) -> String {
         a.points_1_to_64_mib,
         a.worst_factor_1_to_64_mib
     ));
+    if let Some(held) = sweep_fitted_on_half().ok().and_then(|f| f.held_out) {
+        out.push_str(&format!(
+            "Fitted by protocol band to every other size of the two-node RoCE sweep (nccl-tests #232), the calibration predicts the other sizes with a mean error of {:.1} % (worst {:+.1} %).\n",
+            held.quality.mape_percent, held.quality.worst.error_percent
+        ));
+    }
     out
 }

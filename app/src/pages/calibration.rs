@@ -100,6 +100,27 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
         (None, Some(why)) => format!("not fitted: {why}"),
         (None, None) => "not fitted".into(),
     };
+    // LL128's and LL's: fitted on the messages NCCL sends with them, else scaled as Simple's.
+    let protocol = |name: &str, before: f64, own: Option<f64>| {
+        let fitted = match (fit.protocol_latency_us(before, own), own) {
+            (Some(us), Some(_)) => format!("{us:.1} µs"),
+            (Some(us), None) => format!("{us:.1} µs, scaled as Simple's (no run shows {name}'s)"),
+            (None, _) => "not fitted".into(),
+        };
+        view! { <tr><td>{format!("{name} network hop latency")}</td><td>{format!("{before:.1} µs")}</td><td>{fitted}</td></tr> }
+    };
+    let protocols = [
+        protocol(
+            "LL128",
+            fit.ll128_network_hop_latency_before_us,
+            fit.ll128_network_hop_latency_us,
+        ),
+        protocol(
+            "LL",
+            fit.ll_network_hop_latency_before_us,
+            fit.ll_network_hop_latency_us,
+        ),
+    ];
     let q = &fit.quality;
     let quality = format!(
         "On the {} sizes used: mean error {:.1} %, bias {:+.1} %, worst {:+.1} % at {} on {} ranks.",
@@ -148,6 +169,7 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
                 <tbody>
                     <tr><td>{label(&fit.efficiency_field)}</td><td>{format!("{:.3}", fit.efficiency_before)}</td><td>{format!("{:.3}", fit.efficiency)}</td></tr>
                     <tr><td>{label("network_hop_latency_us")}</td><td>{format!("{:.1} µs", fit.network_hop_latency_before_us)}</td><td>{latency}</td></tr>
+                    {protocols}
                 </tbody>
             </table>
             {at_least}

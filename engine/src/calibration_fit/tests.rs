@@ -135,11 +135,25 @@ fn a_fit_applied_is_the_design_s_calibration_and_says_where_it_came_from() {
         c.infiniband_efficiency,
         (c.infiniband_efficiency * 1000.0).round() / 1000.0
     );
-    let scale = c.network_hop_latency_us / spec.calibration.network_hop_latency_us;
-    assert!(
-        (c.ll_network_hop_latency_us / spec.calibration.ll_network_hop_latency_us - scale).abs()
-            < 1e-9
-    );
+    // The sweep's small messages go LL and its middle ones LL128: each band's latency is fitted
+    // on its own, and each comes back as the measurements were made, 1.5 times the default.
+    let d = &spec.calibration;
+    for (fitted, now, default) in [
+        (
+            fit.ll_network_hop_latency_us,
+            c.ll_network_hop_latency_us,
+            d.ll_network_hop_latency_us,
+        ),
+        (
+            fit.ll128_network_hop_latency_us,
+            c.ll128_network_hop_latency_us,
+            d.ll128_network_hop_latency_us,
+        ),
+    ] {
+        let fitted = fitted.expect("a band the sweep covers");
+        assert!((now - fitted).abs() <= 0.005);
+        assert!((fitted / default / 1.5 - 1.0).abs() < 0.03, "{fit:?}");
+    }
     let crate::spec::CalibrationSource::Fitted(fitted) = c.source() else {
         panic!("{:?}", c.source());
     };
@@ -293,67 +307,15 @@ fn a_newest_baseline_that_departs_from_the_ones_before_it_is_found() {
 
 /// The published two-node RoCE sweep of the validation table (nccl-tests #232: 2 × H100, one
 /// 400G RoCE port each, NCCL_ALGO=Tree, 2 to 32 MiB), fitted on every other size and tested on
-/// the rest: within 7 % on the sizes it did not see (6.6 %: the sweep crosses from LL128 to
-/// Simple, which one efficiency and one latency scale fit only so far). The fit reaches line
-/// rate, and says nothing of NVLink on nodes of one GPU.
+/// the rest: within 5 % on the sizes it did not see (1.8 %; 6.6 % when one latency scale served
+/// every protocol). NCCL sends 2 and 4 MiB with LL128 and the rest with Simple, so each band's
+/// latency is fitted on its own. The fit says nothing of NVLink on nodes of one GPU.
 #[test]
-fn the_published_roce_sweep_fitted_on_half_its_sizes_predicts_the_other_half_within_7_percent() {
-    let mut value: serde_json::Value =
-        serde_json::from_str(crate::examples::SEVENTY_B_TRAINING).unwrap();
-    value["cluster"] = serde_json::json!({
-        "gpu": "h100-sxm", "gpus_per_node": 1, "nics_per_node": 1, "nodes": 2
-    });
-    value["workloads"] = serde_json::json!([]);
-    let compute = value["fabrics"][0].clone();
-    value["fabrics"] = serde_json::json!([compute]);
-    value["fabrics"][0]["technology"] = "roce400".into();
-    value["fabrics"][0]["topology"] = "auto".into();
-    value["fabrics"][0]
-        .as_object_mut()
-        .unwrap()
-        .remove("ports_per_node");
-    value["fabrics"][0]
-        .as_object_mut()
-        .unwrap()
-        .remove("switch");
-    let spec = DesignSpec::from_value(value).unwrap();
-    let measured = [
-        (2u64 << 20, 22.46),
-        (4 << 20, 27.37),
-        (8 << 20, 36.83),
-        (16 << 20, 39.95),
-        (32 << 20, 41.52),
-    ];
-    let run = Run {
-        collective: Some(Collective::AllReduce),
-        ranks: Some(2),
-        nodes: Some(2),
-        rows: measured
-            .iter()
-            .map(|&(bytes, busbw)| Row {
-                line: 1,
-                bytes,
-                count: bytes / 4,
-                data_type: "float".into(),
-                out_of_place: Measurement {
-                    time_us: bytes as f64 / (busbw * 1e9) * 1e6,
-                    algbw_gbytes_per_s: busbw,
-                    busbw_gbytes_per_s: busbw,
-                    wrong: Some(0),
-                },
-                in_place: None,
-            })
-            .collect(),
-        average_busbw_gbytes_per_s: None,
-    };
-    let baseline = Baseline {
-        run: &run,
-        stated: Stated::default(),
-        algorithm: Some(crate::collective::Algorithm::Tree),
-    };
-    let fit = fit(&spec, "compute", &[baseline]).unwrap();
+fn the_published_roce_sweep_fitted_on_half_its_sizes_predicts_the_other_half_within_5_percent() {
+    let fit = crate::validation::sweep_fitted_on_half().unwrap();
     let held = fit.held_out.as_ref().expect("every other size held out");
     assert_eq!(held.held_out, "every other message size");
-    assert!(held.quality.mape_percent <= 7.0, "{fit:?}");
+    assert!(held.quality.mape_percent <= 5.0, "{fit:#?}");
+    assert!(fit.ll128_network_hop_latency_us.is_some(), "{fit:?}");
     assert_eq!(fit.efficiency_only_at_least, None, "{fit:?}");
 }

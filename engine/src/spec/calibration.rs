@@ -100,6 +100,12 @@ pub struct Fitted {
     /// Simple's network-hop latency as fitted, µs; absent where the data could not determine it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network_hop_latency_us: Option<f64>,
+    /// LL128's and LL's network-hop latencies, µs, where the baselines had messages NCCL sends
+    /// with them to fit on; absent, each scales as Simple's did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ll128_network_hop_latency_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ll_network_hop_latency_us: Option<f64>,
     /// The fit's worst error, percent of the measured bus bandwidth, on the points it used or
     /// held out, whichever is larger: the interval of this fabric's times
     /// ([`crate::uncertainty`]).
@@ -154,10 +160,17 @@ impl Calibration {
             .iter()
             .find(|f| f.field == fitted.efficiency_field)
             .map(|f| (f.get)(self));
+        let kept = |fitted: Option<f64>, now: f64| fitted.is_none_or(|us| (us - now).abs() < 1e-9);
         let same = efficiency.is_some_and(|e| (e - fitted.efficiency).abs() < 1e-9)
-            && fitted
-                .network_hop_latency_us
-                .is_none_or(|us| (us - self.network_hop_latency_us).abs() < 1e-9);
+            && kept(fitted.network_hop_latency_us, self.network_hop_latency_us)
+            && kept(
+                fitted.ll128_network_hop_latency_us,
+                self.ll128_network_hop_latency_us,
+            )
+            && kept(
+                fitted.ll_network_hop_latency_us,
+                self.ll_network_hop_latency_us,
+            );
         if same {
             CalibrationSource::Fitted(fitted)
         } else {

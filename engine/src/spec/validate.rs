@@ -435,15 +435,24 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
                 " %",
             );
         }
-        if let Some(us) = f.network_hop_latency_us {
-            check.number(
-                "calibration.fitted.network_hop_latency_us",
-                us,
-                0.0,
-                false,
-                1e6,
-                " µs",
-            );
+        for (field, us) in [
+            ("network_hop_latency_us", f.network_hop_latency_us),
+            (
+                "ll128_network_hop_latency_us",
+                f.ll128_network_hop_latency_us,
+            ),
+            ("ll_network_hop_latency_us", f.ll_network_hop_latency_us),
+        ] {
+            if let Some(us) = us {
+                check.number(
+                    &format!("calibration.fitted.{field}"),
+                    us,
+                    0.0,
+                    false,
+                    1e6,
+                    " µs",
+                );
+            }
         }
     }
 }

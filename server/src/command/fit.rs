@@ -85,6 +85,27 @@ fn summary(fit: &engine::calibration_fit::Fit) -> String {
         }
         (None, None) => {}
     }
+    for (field, before, own) in [
+        (
+            "ll128_network_hop_latency_us",
+            fit.ll128_network_hop_latency_before_us,
+            fit.ll128_network_hop_latency_us,
+        ),
+        (
+            "ll_network_hop_latency_us",
+            fit.ll_network_hop_latency_before_us,
+            fit.ll_network_hop_latency_us,
+        ),
+    ] {
+        if let Some(us) = fit.protocol_latency_us(before, own) {
+            let how = if own.is_some() {
+                ""
+            } else {
+                ", scaled as Simple's"
+            };
+            let _ = writeln!(out, "{field} {us:.1} (was {before:.1}){how}");
+        }
+    }
     let q = &fit.quality;
     let _ = writeln!(
         out,

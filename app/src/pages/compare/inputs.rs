@@ -236,6 +236,8 @@ mod tests {
             efficiency_field: "infiniband_efficiency".into(),
             efficiency: 0.8,
             network_hop_latency_us: None,
+            ll128_network_hop_latency_us: None,
+            ll_network_hop_latency_us: None,
             worst_error_percent: None,
         });
         let rows = input_rows(&a, &b);
