@@ -301,7 +301,7 @@ fn one_rank_line_log(scale: f64) -> String {
 
 #[tokio::test]
 /// Two baselines pasted, then fitted and applied as the next revision: the design's
-/// calibration says where it came from, and its figures move.
+/// calibration says where it came from, and its figures and their intervals move.
 async fn baselines_pasted_get_verdicts_and_fitted_become_the_next_revision() {
     let server = Server::start().await;
     let spec = serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
@@ -350,6 +350,9 @@ async fn baselines_pasted_get_verdicts_and_fitted_become_the_next_revision() {
         .await;
     browser.goto(&server.url(&format!("/d/{id}"))).await;
     let slowdown_before = browser.text("#headline-slowdown").await;
+    // The step time's interval beside it: the published runs' band, until the fit.
+    let interval_before = browser.text("#w0-step-time ~ .interval").await;
+    assert!(interval_before.contains("% / +"), "{interval_before}");
     assert!(browser
         .text("#calibration-source")
         .await
@@ -373,6 +376,11 @@ async fn baselines_pasted_get_verdicts_and_fitted_become_the_next_revision() {
     assert_ne!(
         slowdown_after, slowdown_before,
         "the fitted calibration moves the figures"
+    );
+    let interval_after = browser.text("#w0-step-time ~ .interval").await;
+    assert_ne!(
+        interval_after, interval_before,
+        "the interval is now the fit's own worst error"
     );
     browser.close().await;
 }
