@@ -167,6 +167,7 @@ fn evaluate_report(
         isolation_costs: Vec::new(),
         uncertainty: Vec::new(),
         interference: Vec::new(),
+        floor: None,
     })
 }
 

@@ -64,6 +64,11 @@ pub struct Report {
     /// as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub interference: Vec<crate::tenancy::Interference>,
+    /// The floor its bill is placed on: every rack with its position, contents and power, and
+    /// the cables by length ([`crate::floor::plan`]); absent from the planner's own evaluation,
+    /// as `failures`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<crate::floor::FloorReport>,
 }
 
 fn first_node() -> u32 {
@@ -80,30 +85,34 @@ impl FabricReport {
 
 impl Report {
     /// This report of `spec` with what one failure of each element takes away, each training
-    /// job's interruptions and goodput, and its growth phases.
+    /// job's interruptions and goodput, its growth phases, its tenants' interference and the
+    /// intervals of its times, on the floor it is placed on (kept).
     pub fn over_its_life(self, spec: &crate::spec::DesignSpec) -> Report {
-        // The phases read the racks of the design's floor: planned only for a design that has
-        // them.
-        let floor = spec
-            .growth
-            .is_some()
-            .then(|| crate::floor::plan(spec, &self));
-        self.over_its_life_on(spec, floor.as_ref())
+        let floor = crate::floor::plan(spec, &self);
+        let mut report = self.over_its_life_on(spec, &floor);
+        report.floor = Some(floor);
+        report
     }
 
-    /// [`Self::over_its_life`] with the design's `floor` already planned (needed only by a
-    /// design grown in phases).
+    /// The report with the floor it is placed on ([`Report::floor`]).
+    pub fn with_floor(mut self, spec: &crate::spec::DesignSpec) -> Report {
+        self.floor = Some(crate::floor::plan(spec, &self));
+        self
+    }
+
+    /// [`Self::over_its_life`] with the design's `floor` already planned, which the report
+    /// then does not keep (the caller has it).
     pub fn over_its_life_on(
         mut self,
         spec: &crate::spec::DesignSpec,
-        floor: Option<&crate::floor::FloorReport>,
+        floor: &crate::floor::FloorReport,
     ) -> Report {
         self.failures = crate::failures::failures(spec, &self);
         self.goodput = crate::goodput::goodput(spec, &self);
         self.interference = crate::tenancy::interference(spec, &self);
         self.isolation_costs = crate::tenancy::isolation_cost(spec, &self);
         self.uncertainty = crate::uncertainty::intervals(spec, &self);
-        match floor.and_then(|floor| crate::phases::phases_on(spec, floor)) {
+        match crate::phases::phases_on(spec, floor) {
             Some(Ok(plan)) => self.phases = Some(plan),
             Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {
                 severity: Severity::Warning,

@@ -111,7 +111,8 @@ impl Tuning {
     fn choose(
         &self,
         group: &Group,
-        fastest: impl Fn(&Group, &Tuning) -> Cost,
+        message: Bytes,
+        fastest: fn(&Group, &Tuning, Bytes) -> Cost,
     ) -> Option<(Algorithm, Protocol)> {
         let nccl = self.nccl?;
         let believed = Tuning {
@@ -126,6 +127,7 @@ impl Tuning {
                 ..*group
             },
             &believed,
+            message,
         );
         Some((chosen.algorithm, chosen.protocol))
     }
@@ -156,7 +158,7 @@ fn keep_faster(best: &mut Option<Cost>, candidate: Cost) {
 /// AllReduce of `message` bytes: the algorithm and protocol NCCL chooses among those `tuning`
 /// allows ([`fastest_allreduce`] by NCCL's model), at the time the calibration gives it.
 pub fn tuned_allreduce(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
-    match tuning.choose(group, |g, t| fastest_allreduce(g, t, message)) {
+    match tuning.choose(group, message, fastest_allreduce) {
         Some((algorithm, protocol)) => allreduce_as(group, tuning, message, algorithm, protocol),
         None => fastest_allreduce(group, tuning, message),
     }
@@ -247,7 +249,7 @@ fn fastest_allreduce(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
 /// ReduceScatter or AllGather of a `message`-byte buffer: a ring, in the protocol NCCL chooses
 /// ([`fastest_reduce_scatter`] by NCCL's model), at the time the calibration gives it.
 pub fn tuned_reduce_scatter(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
-    match tuning.choose(group, |g, t| fastest_reduce_scatter(g, t, message)) {
+    match tuning.choose(group, message, fastest_reduce_scatter) {
         Some((_, protocol)) if group.ranks > 1 => {
             let g = tuning
                 .model_of(protocol)

@@ -32,7 +32,7 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
     let floor = engine::floor::plan(spec, report);
     // What each element's failure takes, each job's goodput and the growth phases: the summary
     // names the worst failure, the goodput and the phases' cost, their sections list them.
-    let report = &report.clone().over_its_life_on(spec, Some(&floor));
+    let report = &report.clone().over_its_life_on(spec, &floor);
     super::summary::summary(&mut blocks, spec, report, &floor, charts.compared.as_ref());
     cluster(&mut blocks, spec, report);
     fabrics(&mut blocks, report);

@@ -108,6 +108,7 @@ impl FloorReport {
 pub struct Rack {
     /// `R<row>-<position>`, both from 1.
     pub name: String,
+    /// Its row and its position in the row, both from 0.
     pub row: u32,
     pub position: u32,
     /// Holds switches only.

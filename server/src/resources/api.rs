@@ -70,7 +70,12 @@ pub fn endpoints() -> Vec<Endpoint> {
                 summary: "Evaluate a spec without storing it",
                 description: "",
                 request: Some(schema::<engine::AnySpecVersion>),
-                answer: (200, "The engine's report", schema::<Report>),
+                answer: (
+                    200,
+                    "The engine's report, with what each failure costs, the goodput, the phases, \
+                     the tenants and the floor it is placed on",
+                    schema::<Report>,
+                ),
                 refusals: READS_A_SPEC,
                 edit_key: false,
             },
@@ -198,7 +203,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                 path: "/api/designs/{id}/revisions/{n}/report",
                 id: "getReport",
                 summary: "The report saved with a revision (its engine_version says which \
-                    engine computed it)",
+                    engine computed it), with the floor it is placed on",
                 description: "",
                 request: None,
                 answer: (200, "The report", schema::<Report>),
@@ -545,5 +550,5 @@ async fn fit_calibration(
 
 async fn report(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
     let r = stored(&store, &id, &n).await?;
-    Ok(Json(r.report_or_today()?).into_response())
+    Ok(Json(r.report_or_today()?.with_floor(&r.spec)).into_response())
 }

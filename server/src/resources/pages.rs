@@ -128,7 +128,8 @@ async fn report_download(
     let (_, stored) = stored_revision(&pages.store, &id, &n).await?;
     let report = stored
         .report_or_today()
-        .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
+        .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?
+        .with_floor(&stored.spec);
     Ok(download(
         serde_json::to_string_pretty(&report).unwrap_or_default(),
         format!(

@@ -56,6 +56,29 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
         "the answer says what one failure of each element takes away"
     );
     assert_eq!(report.goodput.len(), 1, "and the training job's goodput");
+    // And the floor the bill is placed on, as the design page draws it: which rack holds each
+    // node, where that rack stands and what it draws.
+    let floor = report.floor.as_ref().expect("the floor");
+    let holding = |node: u32| {
+        floor
+            .racks
+            .iter()
+            .find(|r| r.devices.iter().any(|d| d.node_number() == Some(node)))
+    };
+    let first = holding(1).expect("node 1 in a rack");
+    assert_eq!(
+        (first.name.as_str(), first.row, first.position),
+        ("R01-01", 0, 0)
+    );
+    assert!(first.load_kw.0 > 0.0);
+    let nodes = floor
+        .racks
+        .iter()
+        .flat_map(|r| &r.devices)
+        .filter(|d| d.role == "node")
+        .count();
+    assert_eq!(nodes, 32, "every node in a rack, once");
+    assert_eq!(report.network(), report.placed.as_ref().unwrap());
     assert_eq!(
         stored_designs(&database).await,
         0,
@@ -141,8 +164,15 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
         .await
         .unwrap();
     // The revision's report is its saved snapshot: the evaluation, without the failures an
-    // evaluation's answer adds.
-    assert_eq!(report, engine::evaluate(&spec).unwrap());
+    // evaluation's answer adds, on its floor.
+    assert_eq!(report, engine::evaluate(&spec).unwrap().with_floor(&spec));
+    let download: engine::Report = server
+        .get(&format!("/d/{id}/r/1/report.json"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(download, report, "report.json is the API's report");
     server.stop().await;
     assert_eq!(stored_revisions(&database).await, 3);
 }
