@@ -241,7 +241,7 @@ pub fn cable_phase(plan: &PhasePlan, report: &Report, cable: &crate::cabling::Ca
 /// The phase the device the final design names `device` stands from: a node from the first
 /// phase that has it, a switch from the first that has it (the same place in its fabric), any
 /// other endpoint (a UFM server, a storage server) from the first.
-fn device_phase(plan: &PhasePlan, report: &Report, device: &str) -> usize {
+pub fn device_phase(plan: &PhasePlan, report: &Report, device: &str) -> usize {
     let last = plan.phases.len().saturating_sub(1);
     let first_with =
         |has: &dyn Fn(&PhaseReport) -> bool| plan.phases.iter().position(has).unwrap_or(last);

@@ -16,7 +16,7 @@ const MAX_DRAWN_RACKS: usize = 1_000;
 /// Racks listed by load.
 const LISTED_RACKS: usize = 16;
 /// Compute racks drawn as elevations, beside every network rack (up to the same count).
-const ELEVATED_RACKS: usize = 4;
+pub(super) const ELEVATED_RACKS: usize = 4;
 
 /// What each rack holds, in words: `4 nodes`, `2 leaves, 1 spine`.
 fn holds(rack: &floor::Rack) -> String {
@@ -53,9 +53,15 @@ fn sample(floor: &FloorReport) -> FloorReport {
         .iter()
         .filter(|r| r.network)
         .take(ELEVATED_RACKS);
-    // Drawn side by side in one row, whatever rows they stand in on the floor.
-    let racks: Vec<floor::Rack> = compute
-        .chain(network)
+    sample_of(floor, compute.chain(network))
+}
+
+/// `floor` with only `racks`, drawn side by side in one row, whatever rows they stand in.
+pub(super) fn sample_of<'f>(
+    floor: &FloorReport,
+    racks: impl Iterator<Item = &'f floor::Rack>,
+) -> FloorReport {
+    let racks: Vec<floor::Rack> = racks
         .enumerate()
         .map(|(i, rack)| floor::Rack {
             row: 0,

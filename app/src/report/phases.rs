@@ -68,13 +68,21 @@ pub fn phase_blocks(
     cabling.id = Some("phase-cabling".into());
     blocks.push(Block::Table(cabling));
     let labels: Vec<String> = plan.phases.iter().map(phase_name).collect();
+    let first_used = engine::phases::rack_phases(plan, report, floor);
     blocks.push(Block::Chart {
         id: "phases-floor".into(),
         caption: "The floor, each rack coloured by the phase that first uses it: the racks a phase keeps for later ones".into(),
-        svg: engine::floor::svg::floor_plan_by_phase(
-            floor,
-            &engine::phases::rack_phases(plan, report, floor),
-            &labels,
+        svg: engine::floor::svg::floor_plan_by_phase(floor, &first_used, &labels),
+    });
+    blocks.push(Block::Chart {
+        id: "phases-elevations".into(),
+        caption: "Rack elevations of the racks where the phases meet and of the network racks: what a later phase installs is dashed, in the rack units kept for it".into(),
+        svg: engine::floor::svg::rack_elevations_reserved(
+            &super::floor::sample_of(floor, where_phases_meet(plan, floor, &first_used)),
+            &|d| {
+                let p = engine::phases::device_phase(plan, report, &d.label);
+                (p > 0).then(|| labels.get(p).cloned().unwrap_or_default())
+            },
         ),
     });
     let items: Vec<Vec<String>> = plan
@@ -117,6 +125,31 @@ fn policy_meaning(policy: GrowthPolicy) -> &'static str {
         GrowthPolicy::ProvisionFinal => "the spines and cores of the final size are bought with the first phase (as NVIDIA's SuperPOD reference architecture cables its 3-SU design with the spines of 4 SU), so each later phase adds leaves and their cables and no cable in service is moved; the price is capital on unused spine ports until the last phase.",
         GrowthPolicy::AsNeeded => "each phase buys only what its own nodes need; the spines added later take a share of every leaf's uplinks, which are moved while the fabric runs, and a step from two tiers to three re-cables the fabric.",
     }
+}
+
+/// The racks to draw the phases' elevations of: per phase, the last compute rack that phase
+/// first uses and the next one (where one phase's nodes end and the next's begin), and the
+/// first network racks, which hold switches of several phases.
+fn where_phases_meet<'f>(
+    plan: &PhasePlan,
+    floor: &'f FloorReport,
+    first_used: &[usize],
+) -> impl Iterator<Item = &'f engine::floor::Rack> {
+    let compute: Vec<usize> = (0..floor.racks.len())
+        .filter(|&i| !floor.racks[i].network)
+        .collect();
+    let mut chosen: Vec<usize> = (0..plan.phases.len())
+        .filter_map(|p| compute.iter().rposition(|&i| first_used.get(i) == Some(&p)))
+        .flat_map(|at| compute[at..(at + 2).min(compute.len())].to_vec())
+        .collect();
+    chosen.dedup();
+    chosen.truncate(2 * super::floor::ELEVATED_RACKS);
+    let network = floor
+        .racks
+        .iter()
+        .filter(|r| r.network)
+        .take(super::floor::ELEVATED_RACKS);
+    chosen.into_iter().map(|i| &floor.racks[i]).chain(network)
 }
 
 fn phase_name(p: &PhaseReport) -> String {
@@ -305,5 +338,38 @@ mod tests {
     fn a_design_without_phases_has_no_section() {
         let (_, report, floor) = superpod(GrowthPolicy::AsNeeded);
         assert!(phase_blocks(None, &report, &floor).is_empty());
+    }
+
+    /// Grown from 2 SU to 4, the racks where the phases meet are drawn from the front: node 63
+    /// stands from the first year, node 64 beside it is dashed, in the rack unit kept for the
+    /// second.
+    #[test]
+    fn the_elevations_draw_what_a_later_phase_installs_dashed_in_the_units_kept_for_it() {
+        let (plan, report, floor) = superpod(GrowthPolicy::AsNeeded);
+        let blocks = phase_blocks(Some(&plan), &report, &floor);
+        let svg = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Chart { id, svg, .. } if id == "phases-elevations" => Some(svg.clone()),
+                _ => None,
+            })
+            .expect("the phases' elevations");
+        let title = |device: &str| {
+            let at = svg
+                .find(&format!("<title>{device} U"))
+                .unwrap_or_else(|| panic!("{device} drawn"));
+            svg[at..at + svg[at..].find("</title>").unwrap()].to_string()
+        };
+        assert!(
+            !title("node-063").contains("kept for"),
+            "{}",
+            title("node-063")
+        );
+        assert!(
+            title("node-064").ends_with(": kept for Year 2"),
+            "{}",
+            title("node-064")
+        );
+        assert!(svg.contains("stroke-dasharray"));
     }
 }

@@ -220,6 +220,15 @@ const GAP_PX: f64 = 14.0;
 
 /// Rack elevations: every rack from the front, what stands in which U, in rows as on the floor.
 pub fn rack_elevations(floor: &FloorReport) -> String {
+    rack_elevations_reserved(floor, &|_| None)
+}
+
+/// [`rack_elevations`] with what a later phase installs drawn dashed in the rack units kept for
+/// it: `later` names the phase a device arrives in, `None` for one standing from the first.
+pub fn rack_elevations_reserved(
+    floor: &FloorReport,
+    later: &dyn Fn(&super::Device) -> Option<String>,
+) -> String {
     let positions = floor
         .racks
         .iter()
@@ -248,15 +257,24 @@ pub fn rack_elevations(floor: &FloorReport) -> String {
         );
         for d in &rack.devices {
             let dy = top + rack_h - f64::from(d.u.saturating_sub(1) + d.height_u) * U_PX;
-            let fill = match d.role.as_str() {
-                "node" => "#9ecae1",
-                "leaf" => "#a1d99b",
-                "spine" => "#fdae6b",
-                _ => "#bcbddc",
+            let reserved = later(d);
+            let fill = match (&reserved, d.role.as_str()) {
+                (Some(_), _) => "#ffffff",
+                (None, "node") => "#9ecae1",
+                (None, "leaf") => "#a1d99b",
+                (None, "spine") => "#fdae6b",
+                (None, _) => "#bcbddc",
+            };
+            let (dash, kept) = match &reserved {
+                Some(phase) => (
+                    r##" stroke-dasharray="3 2""##,
+                    format!(": kept for {}", escape(phase)),
+                ),
+                None => ("", String::new()),
             };
             let _ = write!(
                 s,
-                r##"<g><title>{} U{}</title><rect x="{:.1}" y="{dy:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="#333" stroke-width="0.5"/><text x="{:.1}" y="{:.1}">{}</text></g>"##,
+                r##"<g><title>{} U{}{kept}</title><rect x="{:.1}" y="{dy:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="#333" stroke-width="0.5"{dash}/><text x="{:.1}" y="{:.1}">{}</text></g>"##,
                 escape(&d.label),
                 d.u,
                 left + 2.0,
