@@ -111,6 +111,10 @@ pub struct TimeInterval {
     pub network_low: f64,
     #[serde(default)]
     pub network_high: f64,
+    /// Whether it comes from the fit of its fabric's calibration (the same for every message)
+    /// rather than from a message band.
+    #[serde(default)]
+    pub fitted: bool,
 }
 
 impl TimeInterval {
@@ -126,6 +130,18 @@ impl TimeInterval {
             Seconds(whole.0 + network.0 * (self.network_low - 1.0)),
             Seconds(whole.0 + network.0 * (self.network_high - 1.0)),
         )
+    }
+
+    /// "−6 % / +9 %" of a communication time of the workload that moves messages of `bytes`:
+    /// its own band's interval, or the fit's.
+    pub fn percent_for_message(&self, time: Seconds, bytes: Bytes) -> String {
+        let (low, high) = if self.fitted {
+            (self.network_low, self.network_high)
+        } else {
+            let band = band_of(bytes.0);
+            (band.low, band.high)
+        };
+        percent(time, Seconds(time.0 * low), Seconds(time.0 * high))
     }
 
     /// [`TimeInterval::around`] as "−6 % / +9 %" of `whole`.
@@ -225,6 +241,7 @@ pub fn intervals(spec: &crate::spec::DesignSpec, report: &Report) -> Vec<TimeInt
                 points,
                 network_low: low,
                 network_high: high,
+                fitted: fitted.is_some_and(|(f, _)| f.fabric == *fabric),
             };
             (interval.low, interval.high) = interval.around(value, network);
             Some(interval)

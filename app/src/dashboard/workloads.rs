@@ -18,7 +18,9 @@ pub fn WorkloadDetail(
         .map(|s| view! { <FigureRow label=s.label figure=s.figure id=format!("w{index}-{}", s.key) interval=s.interval/> })
         .collect_view();
     let collectives = match &report {
-        WorkloadReport::Training(t) => Some(blocks_view(&[collectives_table(t)])),
+        WorkloadReport::Training(t) => {
+            Some(blocks_view(&[collectives_table(t, interval.as_ref())]))
+        }
         _ => None,
     };
     view! {

@@ -226,8 +226,8 @@ fn figure_row(s: &Shown) -> Vec<String> {
     ]
 }
 
-/// The collectives of one training step: what, algorithm, bytes and time.
-pub fn collectives_table(t: &TrainingReport) -> Block {
+/// The collectives of one training step, each time with its `interval` where the job has one.
+pub fn collectives_table(t: &TrainingReport, interval: Option<&TimeInterval>) -> Block {
     let rows = t
         .collectives
         .iter()
@@ -238,7 +238,14 @@ pub fn collectives_table(t: &TrainingReport) -> Block {
                 c.label(),
                 c.bytes_per_gpu.to_string(),
                 c.network_bytes_per_node.to_string(),
-                c.time.to_string(),
+                match interval.filter(|_| c.time.0 > 0.0) {
+                    Some(i) => format!(
+                        "{} ({})",
+                        c.time,
+                        i.percent_for_message(c.time, c.bytes_per_gpu)
+                    ),
+                    None => c.time.to_string(),
+                },
             ]
         })
         .collect();
@@ -305,7 +312,7 @@ pub(super) fn workload(
             .collect(),
     )));
     if let WorkloadReport::Training(t) = w {
-        blocks.push(collectives_table(t));
+        blocks.push(collectives_table(t, interval));
     }
 }
 
@@ -353,5 +360,26 @@ mod tests {
         assert!(workload_figures(&report.workloads[0], None)
             .iter()
             .all(|s| s.interval.is_none()));
+        // Each collective's time with the band of its own message.
+        let WorkloadReport::Training(t) = &report.workloads[0] else {
+            panic!("a training job")
+        };
+        let Block::Table(table) = collectives_table(t, Some(interval)) else {
+            panic!("a table")
+        };
+        for (row, c) in table
+            .rows
+            .iter()
+            .zip(t.collectives.iter().filter(|c| c.time.0 > 0.0))
+        {
+            let band = engine::uncertainty::band_of(c.bytes_per_gpu.0);
+            let expected = format!(
+                "{} (−{:.0} % / +{:.0} %)",
+                c.time,
+                (1.0 - band.low) * 100.0,
+                (band.high - 1.0) * 100.0
+            );
+            assert_eq!(row[4], expected);
+        }
     }
 }
