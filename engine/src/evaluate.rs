@@ -167,7 +167,6 @@ fn evaluate_report(
         isolation_costs: Vec::new(),
         uncertainty: Vec::new(),
         interference: Vec::new(),
-        floor: None,
     })
 }
 

@@ -64,11 +64,6 @@ pub struct Report {
     /// as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub interference: Vec<crate::tenancy::Interference>,
-    /// The floor its bill is placed on: every rack with its position, contents and power, and
-    /// the cables by length ([`crate::floor::plan`]); absent from the planner's own evaluation,
-    /// as `failures`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub floor: Option<crate::floor::FloorReport>,
 }
 
 fn first_node() -> u32 {
@@ -86,18 +81,28 @@ impl FabricReport {
 impl Report {
     /// This report of `spec` with what one failure of each element takes away, each training
     /// job's interruptions and goodput, its growth phases, its tenants' interference and the
-    /// intervals of its times, on the floor it is placed on (kept).
+    /// intervals of its times.
     pub fn over_its_life(self, spec: &crate::spec::DesignSpec) -> Report {
         let floor = crate::floor::plan(spec, &self);
-        let mut report = self.over_its_life_on(spec, &floor);
-        report.floor = Some(floor);
-        report
+        self.over_its_life_on(spec, &floor)
     }
 
-    /// The report with the floor it is placed on ([`Report::floor`]).
-    pub fn with_floor(mut self, spec: &crate::spec::DesignSpec) -> Report {
-        self.floor = Some(crate::floor::plan(spec, &self));
-        self
+    /// [`Self::over_its_life`] with the floor it is placed on: what the JSON API answers.
+    pub fn over_its_life_placed(self, spec: &crate::spec::DesignSpec) -> PlacedReport {
+        let floor = crate::floor::plan(spec, &self);
+        PlacedReport {
+            report: self.over_its_life_on(spec, &floor),
+            floor,
+        }
+    }
+
+    /// This report with the floor it is placed on.
+    pub fn placed_on_floor(self, spec: &crate::spec::DesignSpec) -> PlacedReport {
+        let floor = crate::floor::plan(spec, &self);
+        PlacedReport {
+            report: self,
+            floor,
+        }
     }
 
     /// [`Self::over_its_life`] with the design's `floor` already planned, which the report
@@ -130,6 +135,17 @@ impl Report {
     pub fn network(&self) -> &Totals {
         self.placed.as_ref().unwrap_or(&self.totals)
     }
+}
+
+/// A report with the floor its bill is placed on: every rack with its position, contents and
+/// power, and the cables by length ([`crate::floor::plan`]). What the JSON API and `report.json`
+/// answer; a type of its own, so that the planner's evaluation in the browser carries no floor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PlacedReport {
+    #[serde(flatten)]
+    pub report: Report,
+    pub floor: crate::floor::FloorReport,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -37,15 +37,15 @@ pub fn evaluated(path: &std::path::Path) -> Result<(engine::DesignSpec, engine::
 
 /// Runs the command; returns the process exit code.
 pub fn run(args: &EvaluateArgs) -> i32 {
-    let report = match evaluated(&args.spec) {
-        Ok((spec, report)) => report.over_its_life(&spec),
+    let placed = match evaluated(&args.spec) {
+        Ok((spec, report)) => report.over_its_life_placed(&spec),
         Err(code) => return code,
     };
     if args.summary {
-        print!("{}", summary(&report));
+        print!("{}", summary(&placed.report));
         return 0;
     }
-    match serde_json::to_string_pretty(&report) {
+    match serde_json::to_string_pretty(&placed) {
         Ok(json) => {
             println!("{json}");
             0

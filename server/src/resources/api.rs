@@ -74,7 +74,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                     200,
                     "The engine's report, with what each failure costs, the goodput, the phases, \
                      the tenants and the floor it is placed on",
-                    schema::<Report>,
+                    schema::<engine::PlacedReport>,
                 ),
                 refusals: READS_A_SPEC,
                 edit_key: false,
@@ -206,7 +206,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                     engine computed it), with the floor it is placed on",
                 description: "",
                 request: None,
-                answer: (200, "The report", schema::<Report>),
+                answer: (200, "The report", schema::<engine::PlacedReport>),
                 refusals: &[404, 429],
                 edit_key: false,
             },
@@ -336,7 +336,7 @@ async fn evaluate(body: Bytes) -> Answer {
     let spec = json_body(&body)?;
     let answer = tokio::task::spawn_blocking(move || {
         let (spec, report) = evaluated(spec)?;
-        Ok::<_, Failure>(Json(report.over_its_life(&spec)).into_response())
+        Ok::<_, Failure>(Json(report.over_its_life_placed(&spec)).into_response())
     })
     .await
     .map_err(|_| Failure(AppError::Internal("the evaluation could not be run".into())))?;
@@ -550,5 +550,5 @@ async fn fit_calibration(
 
 async fn report(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
     let r = stored(&store, &id, &n).await?;
-    Ok(Json(r.report_or_today()?.with_floor(&r.spec)).into_response())
+    Ok(Json(r.report_or_today()?.placed_on_floor(&r.spec)).into_response())
 }

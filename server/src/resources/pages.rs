@@ -129,7 +129,7 @@ async fn report_download(
     let report = stored
         .report_or_today()
         .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?
-        .with_floor(&stored.spec);
+        .placed_on_floor(&stored.spec);
     Ok(download(
         serde_json::to_string_pretty(&report).unwrap_or_default(),
         format!(

@@ -48,9 +48,10 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
     assert_eq!(response.status(), 200);
     let answer = response.text().await.unwrap();
     let spec = engine::DesignSpec::from_value(seventy_b_on_256_gpus()).unwrap();
-    let expected = engine::evaluate(&spec).unwrap().over_its_life(&spec);
+    let expected = engine::evaluate(&spec).unwrap().over_its_life_placed(&spec);
     assert_eq!(answer, serde_json::to_string(&expected).unwrap());
-    let report: engine::Report = serde_json::from_str(&answer).unwrap();
+    let placed: engine::PlacedReport = serde_json::from_str(&answer).unwrap();
+    let report = &placed.report;
     assert!(
         !report.failures.is_empty(),
         "the answer says what one failure of each element takes away"
@@ -58,7 +59,7 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
     assert_eq!(report.goodput.len(), 1, "and the training job's goodput");
     // And the floor the bill is placed on, as the design page draws it: which rack holds each
     // node, where that rack stands and what it draws.
-    let floor = report.floor.as_ref().expect("the floor");
+    let floor = &placed.floor;
     let holding = |node: u32| {
         floor
             .racks
@@ -157,7 +158,7 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
     assert_eq!(list["revisions"][2]["note"], "first");
     let revision: Value = server.get(&format!("{path}/2")).await.json().await.unwrap();
     assert_eq!(revision["spec"]["cluster"]["nodes"], 64);
-    let report: engine::Report = server
+    let report: engine::PlacedReport = server
         .get(&format!("{path}/1/report"))
         .await
         .json()
@@ -165,8 +166,11 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
         .unwrap();
     // The revision's report is its saved snapshot: the evaluation, without the failures an
     // evaluation's answer adds, on its floor.
-    assert_eq!(report, engine::evaluate(&spec).unwrap().with_floor(&spec));
-    let download: engine::Report = server
+    assert_eq!(
+        report,
+        engine::evaluate(&spec).unwrap().placed_on_floor(&spec)
+    );
+    let download: engine::PlacedReport = server
         .get(&format!("/d/{id}/r/1/report.json"))
         .await
         .json()
