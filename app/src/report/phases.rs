@@ -129,27 +129,34 @@ fn policy_meaning(policy: GrowthPolicy) -> &'static str {
 
 /// The racks to draw the phases' elevations of: per phase, the last compute rack that phase
 /// first uses and the next one (where one phase's nodes end and the next's begin), and the
-/// first network racks, which hold switches of several phases.
+/// first network rack each phase uses (the later ones hold the switches a phase adds).
 fn where_phases_meet<'f>(
     plan: &PhasePlan,
     floor: &'f FloorReport,
     first_used: &[usize],
 ) -> impl Iterator<Item = &'f engine::floor::Rack> {
-    let compute: Vec<usize> = (0..floor.racks.len())
-        .filter(|&i| !floor.racks[i].network)
-        .collect();
-    let mut chosen: Vec<usize> = (0..plan.phases.len())
+    let of_kind = |network: bool| -> Vec<usize> {
+        (0..floor.racks.len())
+            .filter(|&i| floor.racks[i].network == network)
+            .collect()
+    };
+    let (compute, network) = (of_kind(false), of_kind(true));
+    let phases = 0..plan.phases.len();
+    let mut chosen: Vec<usize> = phases
+        .clone()
         .filter_map(|p| compute.iter().rposition(|&i| first_used.get(i) == Some(&p)))
         .flat_map(|at| compute[at..(at + 2).min(compute.len())].to_vec())
         .collect();
     chosen.dedup();
     chosen.truncate(2 * super::floor::ELEVATED_RACKS);
-    let network = floor
-        .racks
-        .iter()
-        .filter(|r| r.network)
-        .take(super::floor::ELEVATED_RACKS);
-    chosen.into_iter().map(|i| &floor.racks[i]).chain(network)
+    let switches = phases.filter_map(|p| {
+        network
+            .iter()
+            .copied()
+            .find(|&i| first_used.get(i) == Some(&p))
+    });
+    chosen.extend(switches.take(super::floor::ELEVATED_RACKS));
+    chosen.into_iter().map(|i| &floor.racks[i])
 }
 
 fn phase_name(p: &PhaseReport) -> String {
@@ -342,7 +349,7 @@ mod tests {
 
     /// Grown from 2 SU to 4, the racks where the phases meet are drawn from the front: node 63
     /// stands from the first year, node 64 beside it is dashed, in the rack unit kept for the
-    /// second.
+    /// second, as are the leaves the second year adds.
     #[test]
     fn the_elevations_draw_what_a_later_phase_installs_dashed_in_the_units_kept_for_it() {
         let (plan, report, floor) = superpod(GrowthPolicy::AsNeeded);
@@ -371,5 +378,11 @@ mod tests {
             title("node-064")
         );
         assert!(svg.contains("stroke-dasharray"));
+        // The leaves of the units the second year adds, in the network racks it first uses.
+        assert!(
+            svg.split("<title>")
+                .any(|t| t.starts_with("compute-leaf-") && t.contains(": kept for Year 2")),
+            "a leaf of the second year"
+        );
     }
 }
