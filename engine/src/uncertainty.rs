@@ -9,9 +9,9 @@
 //! the fit instead: ± its worst error on the points it used or held out.
 //!
 //! A workload's interval comes from the band of the message that dominates its network time
-//! (the collective that takes longest; a service's per-token AllReduce); only the network's part
-//! of the time moves: a training step by its exposed communication, a service's communication
-//! per token whole.
+//! (the collective across nodes that takes longest; a service's per-token AllReduce); only the
+//! network's part of the time moves: a training step by its exposed communication, a service's
+//! communication per token whole.
 
 use crate::report::{Report, WorkloadReport};
 use crate::units::{Bytes, Seconds};
@@ -183,10 +183,15 @@ pub fn intervals(spec: &crate::spec::DesignSpec, report: &Report) -> Vec<TimeInt
         .filter_map(|w| {
             let (measure, value, network, message, fabric) = match w {
                 WorkloadReport::Training(t) => {
-                    let dominant = t
-                        .collectives
-                        .iter()
-                        .max_by(|a, b| a.time.0.total_cmp(&b.time.0))?;
+                    // The longest collective that crosses the network (the bands are of runs
+                    // across nodes), else the longest.
+                    let longest = |network: bool| {
+                        t.collectives
+                            .iter()
+                            .filter(|c| !network || c.network_bytes_per_node.0 > 0.0)
+                            .max_by(|a, b| a.time.0.total_cmp(&b.time.0))
+                    };
+                    let dominant = longest(true).or_else(|| longest(false))?;
                     (
                         "step time",
                         t.step_time.value,

@@ -238,7 +238,8 @@ pub fn collectives_table(t: &TrainingReport, interval: Option<&TimeInterval>) ->
                 c.label(),
                 c.bytes_per_gpu.to_string(),
                 c.network_bytes_per_node.to_string(),
-                match interval.filter(|_| c.time.0 > 0.0) {
+                // The bands are of runs across nodes: a collective inside the node has none.
+                match interval.filter(|_| c.time.0 > 0.0 && c.network_bytes_per_node.0 > 0.0) {
                     Some(i) => format!(
                         "{} ({})",
                         c.time,
@@ -367,11 +368,16 @@ mod tests {
         let Block::Table(table) = collectives_table(t, Some(interval)) else {
             panic!("a table")
         };
-        for (row, c) in table
-            .rows
+        // Each row of a collective across nodes; one inside the node has no band of its own.
+        let shown = t
+            .collectives
             .iter()
-            .zip(t.collectives.iter().filter(|c| c.time.0 > 0.0))
-        {
+            .filter(|c| c.time.0 > 0.0 || c.bytes_per_gpu.0 > 0.0);
+        for (row, c) in table.rows.iter().zip(shown) {
+            if c.network_bytes_per_node.0 == 0.0 {
+                assert_eq!(row[4], c.time.to_string());
+                continue;
+            }
             let band = engine::uncertainty::band_of(c.bytes_per_gpu.0);
             let expected = format!(
                 "{} (−{:.0} % / +{:.0} %)",
