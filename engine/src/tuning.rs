@@ -372,6 +372,41 @@ mod tests {
         assert!(cost.time().0 < simple.time().0 / 3.0);
     }
 
+    /// NCCL chooses by its own constants: where the hardware's LL128 is three times slower
+    /// than NCCL believes, the messages NCCL sends with LL128 still go LL128, and take longer.
+    #[test]
+    fn a_slower_ll128_than_nccls_model_slows_its_messages_without_changing_the_choice() {
+        let group = dgx_h100_nodes(4);
+        let ll128 = (10..=30)
+            .map(|p| Bytes(f64::from(1u32 << p)))
+            .find(|&m| tuned_allreduce(&group, &hopper(), m).protocol == Protocol::Ll128)
+            .expect("a message NCCL sends with LL128");
+        let believed = hopper();
+        let mut slower = hopper();
+        if let Some(p) = slower.ll128.as_mut() {
+            p.latencies.network_hop_us *= 3.0;
+            p.latencies.base_us *= 3.0;
+        }
+        slower.nccl = Some(NcclModel {
+            simple: group.latencies,
+            ll: believed.ll,
+            ll128: believed.ll128,
+        });
+        let before = tuned_allreduce(&group, &believed, ll128);
+        let after = tuned_allreduce(&group, &slower, ll128);
+        assert_eq!(after.protocol, Protocol::Ll128, "{after:?}");
+        assert!(after.time() > before.time());
+        // Chosen by the slower figures instead, the message would leave LL128.
+        let by_the_slower = Tuning {
+            nccl: None,
+            ..slower
+        };
+        assert_ne!(
+            tuned_allreduce(&group, &by_the_slower, ll128).protocol,
+            Protocol::Ll128
+        );
+    }
+
     #[test]
     fn a_1_gib_gradient_allreduce_over_16_nodes_stays_on_the_simple_protocol() {
         let cost = tuned_allreduce(&dgx_h100_nodes(16), &hopper(), Bytes::gibibytes(1.0));
