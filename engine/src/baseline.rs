@@ -30,9 +30,10 @@ pub struct SizeCheck {
     /// The algorithm and protocol the prediction assumes ("ring / Simple").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predicted_with: Option<String>,
-    /// The protocol of that prediction: what a fit by protocol band reads.
+    /// The algorithm and protocol of that prediction, NCCL's choice: what a fit by protocol
+    /// band reads, and keeps (the choice is NCCL's, whatever the calibration).
     #[serde(skip)]
-    pub protocol: Option<crate::collective::Protocol>,
+    pub choice: Option<(Algorithm, crate::collective::Protocol)>,
 }
 
 impl SizeCheck {
@@ -228,38 +229,8 @@ pub fn check_assuming(
             gpus_per_node,
         });
     }
-    let group = links.group(ranks, ranks_per_node, 1);
-    let mut tuning = links.tuning;
-    if algorithm == Some(Algorithm::InNetwork) && tuning.in_network.is_none() {
-        // A run made with SHARP on a design that has not enabled it: predict SHARP as the
-        // calibration describes it, where the switch supports it.
-        let c = &spec.calibration;
-        let sharp = crate::catalog::switch(on.switch_key()).is_some_and(|s| s.sharp);
-        tuning.in_network = sharp.then_some(crate::tuning::InNetwork {
-            efficiency: c.in_network_efficiency,
-            latency_us: c.in_network_latency_us,
-        });
-    }
-    let tuning = tuning.only(algorithm);
-    let n = f64::from(ranks.max(1));
-    let predicted = |bytes: u64| -> Option<(f64, String, crate::collective::Protocol)> {
-        let size = Bytes(bytes as f64);
-        let (cost, factor): (Cost, f64) = match collective {
-            Collective::AllReduce => (tuned_allreduce(&group, &tuning, size), 2.0 * (n - 1.0) / n),
-            Collective::AllGather | Collective::ReduceScatter => {
-                (tuned_reduce_scatter(&group, &tuning, size), (n - 1.0) / n)
-            }
-            _ => return None,
-        };
-        let seconds = cost.time().0;
-        (seconds > 0.0 && seconds.is_finite()).then(|| {
-            (
-                size.0 * factor / seconds / 1e9,
-                choice_label(cost.algorithm, cost.protocol),
-                cost.protocol,
-            )
-        })
-    };
+    let (group, tuning) = predicting(spec, on, &links, ranks, nodes, algorithm);
+    let predicted = |bytes: u64| predict(&group, &tuning, collective, ranks, bytes, None);
     let sizes: Vec<SizeCheck> = run
         .rows
         .iter()
@@ -273,16 +244,16 @@ pub fn check_assuming(
                 bytes: row.bytes,
                 measured_algbw_gbytes_per_s: best.algbw_gbytes_per_s,
                 measured_busbw_gbytes_per_s: best.busbw_gbytes_per_s,
-                predicted_busbw_gbytes_per_s: prediction.as_ref().map(|p| p.0),
-                protocol: prediction.as_ref().map(|p| p.2),
-                predicted_with: prediction.map(|p| p.1),
+                predicted_busbw_gbytes_per_s: prediction.map(|p| p.0),
+                choice: prediction.map(|p| (p.1.algorithm, p.1.protocol)),
+                predicted_with: prediction.map(|p| choice_label(p.1.algorithm, p.1.protocol)),
             }
         })
         .collect();
     let verdict = run
         .at_least(1 << 30)
         .and_then(|row| predicted(row.bytes))
-        .and_then(|(expected, ..)| verdict(run, expected));
+        .and_then(|(expected, _)| verdict(run, expected));
     Ok(BaselineCheck {
         fabric: fabric.to_string(),
         collective,
@@ -293,6 +264,106 @@ pub fn check_assuming(
         sizes,
         verdict,
     })
+}
+
+/// The group a run of `ranks` on `nodes` forms on fabric `on` (its `links`) and the choices its
+/// collectives have, forced to `algorithm` where the run was.
+fn predicting(
+    spec: &DesignSpec,
+    on: &crate::spec::Fabric,
+    links: &Links,
+    ranks: u32,
+    nodes: u32,
+    algorithm: Option<Algorithm>,
+) -> (crate::collective::Group, crate::tuning::Tuning) {
+    let group = links.group(ranks, ranks.div_ceil(nodes.max(1)), 1);
+    let mut tuning = links.tuning;
+    if algorithm == Some(Algorithm::InNetwork) && tuning.in_network.is_none() {
+        // A run made with SHARP on a design that has not enabled it: predict SHARP as the
+        // calibration describes it, where the switch supports it.
+        let c = &spec.calibration;
+        let sharp = crate::catalog::switch(on.switch_key()).is_some_and(|s| s.sharp);
+        tuning.in_network = sharp.then_some(crate::tuning::InNetwork {
+            efficiency: c.in_network_efficiency,
+            latency_us: c.in_network_latency_us,
+        });
+    }
+    (group, tuning.only(algorithm))
+}
+
+/// The bus bandwidth predicted for `collective` of `bytes` over `ranks` ranks, GB/s, with the
+/// cost behind it, with NCCL's choice or the `chosen` algorithm and protocol; `None` for a
+/// collective the design does not model.
+fn predict(
+    group: &crate::collective::Group,
+    tuning: &crate::tuning::Tuning,
+    collective: Collective,
+    ranks: u32,
+    bytes: u64,
+    chosen: Option<(Algorithm, crate::collective::Protocol)>,
+) -> Option<(f64, Cost)> {
+    use crate::tuning::{allreduce_as, reduce_scatter_as};
+    let n = f64::from(ranks.max(1));
+    let size = Bytes(bytes as f64);
+    let (cost, factor) = match (collective, chosen) {
+        (Collective::AllReduce, None) => {
+            (tuned_allreduce(group, tuning, size), 2.0 * (n - 1.0) / n)
+        }
+        (Collective::AllReduce, Some((algorithm, protocol))) => (
+            allreduce_as(group, tuning, size, algorithm, protocol),
+            2.0 * (n - 1.0) / n,
+        ),
+        (Collective::AllGather | Collective::ReduceScatter, None) => {
+            (tuned_reduce_scatter(group, tuning, size), (n - 1.0) / n)
+        }
+        (Collective::AllGather | Collective::ReduceScatter, Some((_, protocol))) => (
+            reduce_scatter_as(group, tuning, size, protocol),
+            (n - 1.0) / n,
+        ),
+        _ => return None,
+    };
+    let seconds = cost.time().0;
+    (seconds > 0.0 && seconds.is_finite()).then(|| (size.0 * factor / seconds / 1e9, cost))
+}
+
+/// The bus bandwidth `spec` (its calibration) predicts for each of `sizes` of the run `check`
+/// checked on fabric `fabric`, each with the algorithm and protocol NCCL chose for it, GB/s:
+/// [`check_assuming`]'s prediction without its words or a choice made again, for a fit that
+/// asks for it many times.
+pub(crate) fn predicted_busbw(
+    spec: &DesignSpec,
+    fabric: &str,
+    check: &BaselineCheck,
+    sizes: impl Iterator<Item = (u64, Option<(Algorithm, crate::collective::Protocol)>)>,
+) -> Vec<Option<f64>> {
+    let setup = spec
+        .fabrics
+        .iter()
+        .find(|f| f.name == fabric)
+        .and_then(|on| {
+            let gpu = gpu(&spec.cluster.gpu)?;
+            let links = Links::new(
+                &spec.cluster,
+                gpu,
+                on,
+                &spec.calibration,
+                Conditions::NORMAL,
+            );
+            Some(predicting(
+                spec,
+                on,
+                &links,
+                check.ranks,
+                check.nodes,
+                check.assumed_algorithm,
+            ))
+        });
+    sizes
+        .map(|(bytes, chosen)| {
+            let (group, tuning) = setup.as_ref()?;
+            predict(group, tuning, check.collective, check.ranks, bytes, chosen).map(|p| p.0)
+        })
+        .collect()
 }
 
 #[cfg(test)]

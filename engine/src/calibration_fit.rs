@@ -17,7 +17,7 @@
 //! that a message of 8 B and one of 8 GB weigh alike (as simllm calibrates and inference-sim's
 //! `blis calibrate` reports: MAPE, bias and the worst point).
 
-use crate::baseline::{check_assuming, Stated};
+use crate::baseline::{check_assuming, BaselineCheck, Stated};
 use crate::collective::{Algorithm, Protocol};
 use crate::nccl_tests::Run;
 use crate::spec::{Calibration, DesignSpec, Fitted};
@@ -170,12 +170,12 @@ pub struct HeldOut {
 #[derive(Debug, Clone, Copy)]
 struct Point {
     baseline: usize,
-    row: usize,
     bytes: u64,
     ranks: u32,
     measured: f64,
-    /// The protocol band NCCL sends it in.
+    /// The protocol band NCCL sends it in, and its algorithm and protocol.
     band: usize,
+    choice: Option<(Algorithm, Protocol)>,
 }
 
 /// The protocol bands, in the order a band without a latency of its own follows the first that
@@ -220,7 +220,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
         .ok_or_else(|| format!("the design has no fabric named {fabric:?}"))?;
     let transport = on.technology.transport();
     let (field, before) = efficiency(&spec.calibration, transport);
-    let points = points(spec, fabric, baselines)?;
+    let (points, checks) = points(spec, fabric, baselines)?;
     let mut sizes: Vec<u64> = points.iter().map(|p| p.bytes).collect();
     sizes.sort_unstable();
     sizes.dedup();
@@ -237,7 +237,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     let mut model = Model {
         spec,
         fabric,
-        baselines,
+        checks,
         transport,
         seen: [false; 3],
     };
@@ -327,28 +327,36 @@ fn efficiency(c: &Calibration, transport: Transport) -> (&'static str, f64) {
     }
 }
 
-/// Every measured size of the baselines that cross nodes and that the design predicts.
-fn points(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Vec<Point>, String> {
+/// Every measured size of the baselines that cross nodes and that the design predicts, and each
+/// baseline's check.
+fn points(
+    spec: &DesignSpec,
+    fabric: &str,
+    baselines: &[Baseline],
+) -> Result<(Vec<Point>, Vec<BaselineCheck>), String> {
     let mut out = Vec::new();
+    let mut checks = Vec::with_capacity(baselines.len());
     for (i, b) in baselines.iter().enumerate() {
         let check = check_assuming(spec, fabric, b.run, b.stated, b.algorithm)
             .map_err(|e| format!("baseline {}: {e}", i + 1))?;
+        checks.push(check);
+        let check = &checks[i];
         if check.nodes < 2 {
             continue;
         }
-        for (row, size) in check.sizes.iter().enumerate() {
+        for size in &check.sizes {
             if size.predicted_busbw_gbytes_per_s.is_some() && size.measured_busbw_gbytes_per_s > 0.0
             {
                 out.push(Point {
                     baseline: i,
-                    row,
                     bytes: size.bytes,
                     ranks: check.ranks,
                     measured: size.measured_busbw_gbytes_per_s,
                     band: BANDS
                         .iter()
-                        .position(|p| Some(*p) == size.protocol)
+                        .position(|p| Some(*p) == size.choice.map(|c| c.1))
                         .unwrap_or(0),
+                    choice: size.choice,
                 });
             }
         }
@@ -358,13 +366,14 @@ fn points(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Vec
             "no baseline of this fabric crosses nodes with a collective the design predicts (AllReduce, AllGather, ReduceScatter): nothing to fit".into(),
         );
     }
-    Ok(out)
+    Ok((out, checks))
 }
 
 struct Model<'a> {
     spec: &'a DesignSpec,
     fabric: &'a str,
-    baselines: &'a [Baseline<'a>],
+    /// Each baseline's check with the design's calibration: its ranks, nodes and algorithm.
+    checks: Vec<BaselineCheck>,
     transport: Transport,
     /// The protocol bands whose latency the measurements show.
     seen: [bool; 3],
@@ -391,56 +400,65 @@ impl Model<'_> {
             calibration: self.calibration(v),
             ..self.spec.clone()
         };
-        // Each baseline checked once; a check cannot fail here that did not fail before, but
-        // one that did would read as a point the model misses (NaN), never a panic.
-        let checks: Vec<Option<crate::baseline::BaselineCheck>> = self
-            .baselines
-            .iter()
-            .map(|b| check_assuming(&spec, self.fabric, b.run, b.stated, b.algorithm).ok())
-            .collect();
-        points
-            .iter()
-            .map(|p| {
-                checks[p.baseline]
-                    .as_ref()
-                    .and_then(|c| c.sizes.get(p.row))
-                    .and_then(|s| s.predicted_busbw_gbytes_per_s)
-                    .unwrap_or(f64::NAN)
-            })
-            .collect()
+        // Each baseline's points predicted together; a point the model misses reads as NaN.
+        let mut out = vec![f64::NAN; points.len()];
+        for (b, check) in self.checks.iter().enumerate() {
+            let at: Vec<usize> = (0..points.len())
+                .filter(|&i| points[i].baseline == b)
+                .collect();
+            if at.is_empty() {
+                continue;
+            }
+            let predicted = crate::baseline::predicted_busbw(
+                &spec,
+                self.fabric,
+                check,
+                at.iter().map(|&i| (points[i].bytes, points[i].choice)),
+            );
+            for (i, p) in at.into_iter().zip(predicted) {
+                out[i] = p.unwrap_or(f64::NAN);
+            }
+        }
+        out
     }
 
-    /// Σ ln(predicted ÷ measured)² over `points`, and a pull towards the design's values far
+    /// ln(predicted ÷ measured) of each of `points`, and a pull towards the design's values far
     /// too weak to move a fit the data determines: where the measurements cannot tell two
     /// values apart (a run bound by NVLink at any efficiency above some value), the fit keeps
-    /// the one nearest the design's.
-    fn loss(&self, v: Values, points: &[Point]) -> f64 {
+    /// the one nearest the design's. A point the model misses counts as far off.
+    fn residuals(&self, v: Values, points: &[Point]) -> Vec<f64> {
         let start = efficiency(&self.spec.calibration, self.transport).1;
-        let pull = 1e-9
-            * ((v.efficiency / start).ln().powi(2)
-                + v.scales.iter().map(|s| s.ln().powi(2)).sum::<f64>());
+        let pull = PULL.sqrt();
         self.predict(v, points)
             .iter()
             .zip(points)
-            .map(|(p, m)| (p / m.measured).ln().powi(2))
-            .sum::<f64>()
-            + pull
+            .map(|(p, m)| (p / m.measured).ln())
+            .map(|r| if r.is_finite() { r } else { MISSED })
+            .chain(std::iter::once(pull * (v.efficiency / start).ln()))
+            .chain(v.scales.iter().map(|s| pull * s.ln()))
+            .collect()
     }
 
-    /// The values that minimise the loss on `points`: a coarse grid of the efficiency and one
-    /// scale on every latency, then golden-section searches on each value in turn (a latency
-    /// scale on a logarithmic axis). A band's latency is its own where the measurements show it
-    /// and `points` has messages in it; every other band's follows the first band that has one
-    /// (Simple's, else LL128's), or stays at its default where none has.
+    /// Σ of the squared [`Model::residuals`].
+    fn loss(&self, v: Values, points: &[Point]) -> f64 {
+        self.residuals(v, points).iter().map(|r| r * r).sum()
+    }
+
+    /// The values that minimise the loss on `points`: the best of a coarse grid of the
+    /// efficiency and one scale on every latency, then Levenberg-Marquardt on the efficiency and
+    /// each band's latency scale (on a logarithmic axis). A band's latency is its own where the
+    /// measurements show it and `points` has messages in it; every other band's follows the
+    /// first band that has one (Simple's, else LL128's), or stays at its default where none has.
     fn minimise(&self, points: &[Point]) -> Values {
-        let free: [bool; 3] =
-            std::array::from_fn(|band| self.seen[band] && points.iter().any(|p| p.band == band));
-        let lead = free.iter().position(|f| *f);
+        let free: Vec<usize> = (0..3)
+            .filter(|&band| self.seen[band] && points.iter().any(|p| p.band == band))
+            .collect();
+        let lead = free.first().copied();
         let tied = |mut v: Values| {
             if let Some(lead) = lead {
                 let scale = v.scales[lead];
-                for (s, free) in v.scales.iter_mut().zip(free) {
-                    if !free {
+                for (band, s) in v.scales.iter_mut().enumerate() {
+                    if !free.contains(&band) {
                         *s = scale;
                     }
                 }
@@ -457,7 +475,7 @@ impl Model<'_> {
             scales: [1.0; 3],
         };
         let mut lowest = f64::INFINITY;
-        for e in (1..=20).map(|i| f64::from(i) * 0.05) {
+        for e in (1..=10).map(|i| f64::from(i) * 0.1) {
             for &s in scales {
                 let v = Values {
                     efficiency: e,
@@ -470,50 +488,130 @@ impl Model<'_> {
                 }
             }
         }
-        for _ in 0..4 {
-            let e = golden(
-                (best.efficiency - 0.05).max(0.01),
-                (best.efficiency + 0.05).min(1.0),
-                |e| {
-                    self.loss(
-                        Values {
-                            efficiency: e,
-                            ..best
-                        },
-                        points,
-                    )
-                },
-            );
-            best.efficiency = e;
-            for band in (0..3).filter(|b| free[*b]) {
-                let at = best.scales[band];
-                let ln = golden((at / 2.0).ln(), (at * 2.0).ln(), |ln| {
-                    self.loss(tied(best.with_scale(band, ln.exp())), points)
-                });
-                best = tied(best.with_scale(band, ln.exp()));
+        self.refine(best, points, &free, &tied)
+    }
+
+    /// Levenberg-Marquardt from `start`: x is the efficiency and the logarithm of each `free`
+    /// band's latency scale, the Jacobian of the residuals by forward differences, each step
+    /// the solution of (JᵀJ + λ·diag JᵀJ) δ = −Jᵀr, kept where it lowers the loss.
+    fn refine(
+        &self,
+        start: Values,
+        points: &[Point],
+        free: &[usize],
+        tied: &dyn Fn(Values) -> Values,
+    ) -> Values {
+        let values = |x: &[f64]| {
+            let mut v = start;
+            v.efficiency = x[0];
+            for (j, &band) in free.iter().enumerate() {
+                v.scales[band] = x[1 + j].exp();
+            }
+            tied(v)
+        };
+        // Within an efficiency's range and a latency from a sixteenth to sixteen times.
+        let bounded = |x: &mut [f64]| {
+            x[0] = x[0].clamp(0.01, 1.0);
+            for ln in &mut x[1..] {
+                *ln = ln.clamp(-LN_16, LN_16);
+            }
+        };
+        let mut x: Vec<f64> = std::iter::once(start.efficiency)
+            .chain(free.iter().map(|&band| start.scales[band].ln()))
+            .collect();
+        let k = x.len();
+        let mut r = self.residuals(values(&x), points);
+        let mut cost: f64 = r.iter().map(|e| e * e).sum();
+        let mut lambda = 1e-3;
+        for _ in 0..LM_STEPS {
+            let columns: Vec<Vec<f64>> = (0..k)
+                .map(|j| {
+                    let mut y = x.clone();
+                    // A step down at the efficiency's top, so that the difference is one.
+                    let h = if j == 0 && x[0] >= 1.0 { -STEP } else { STEP };
+                    y[j] += h;
+                    let moved = self.residuals(values(&y), points);
+                    moved.iter().zip(&r).map(|(a, b)| (a - b) / h).collect()
+                })
+                .collect();
+            let jtj: Vec<Vec<f64>> = (0..k)
+                .map(|a| {
+                    (0..k)
+                        .map(|b| columns[a].iter().zip(&columns[b]).map(|(p, q)| p * q).sum())
+                        .collect()
+                })
+                .collect();
+            let jtr: Vec<f64> = columns
+                .iter()
+                .map(|c| c.iter().zip(&r).map(|(p, q)| p * q).sum())
+                .collect();
+            let improved = loop {
+                let mut a = jtj.clone();
+                for (i, row) in a.iter_mut().enumerate() {
+                    row[i] += lambda * (jtj[i][i] + 1e-12);
+                }
+                let Some(delta) = solve(a, jtr.iter().map(|v| -v).collect()) else {
+                    break None;
+                };
+                let mut y: Vec<f64> = x.iter().zip(&delta).map(|(p, d)| p + d).collect();
+                bounded(&mut y);
+                let ry = self.residuals(values(&y), points);
+                let cy: f64 = ry.iter().map(|e| e * e).sum();
+                if cy < cost {
+                    lambda = (lambda / 3.0).max(1e-12);
+                    break Some((y, ry, cy));
+                }
+                lambda *= 4.0;
+                if lambda > 1e12 {
+                    break None;
+                }
+            };
+            let Some((y, ry, cy)) = improved else {
+                break;
+            };
+            let settled = cost - cy <= 1e-12 * cost.max(1e-300);
+            (x, r, cost) = (y, ry, cy);
+            if settled {
+                break;
             }
         }
-        best
+        values(&x)
     }
 }
 
-/// The minimum of `f` on [a, b], by golden-section search to a millionth of the interval.
-fn golden(mut a: f64, mut b: f64, f: impl Fn(f64) -> f64) -> f64 {
-    let r = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut c, mut d) = (b - r * (b - a), a + r * (b - a));
-    let (mut fc, mut fd) = (f(c), f(d));
-    for _ in 0..30 {
-        if fc < fd {
-            (b, d, fd) = (d, c, fc);
-            c = b - r * (b - a);
-            fc = f(c);
-        } else {
-            (a, c, fc) = (c, d, fd);
-            d = a + r * (b - a);
-            fd = f(d);
+/// The pull towards the design's values ([`Model::residuals`]), the residual of a point the
+/// model misses, and Levenberg-Marquardt's bounds, step and most iterations.
+const PULL: f64 = 1e-9;
+const MISSED: f64 = 10.0;
+const LN_16: f64 = 2.772_588_722_239_781;
+const STEP: f64 = 1e-6;
+const LM_STEPS: usize = 40;
+
+/// `a` x = `b` by Gaussian elimination with partial pivoting; `None` when `a` is singular.
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..n {
+            let f = a[row][col] / a[col][col];
+            let (above, below) = a.split_at_mut(row);
+            for (t, p) in below[0][col..].iter_mut().zip(&above[col][col..]) {
+                *t -= f * p;
+            }
+            b[row] -= f * b[col];
         }
     }
-    (a + b) / 2.0
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let known: f64 = (row + 1..n).map(|c| a[row][c] * x[c]).sum();
+        x[row] = (b[row] - known) / a[row][row];
+    }
+    Some(x)
 }
 
 fn quality(points: &[Point], predicted: &[f64]) -> Quality {

@@ -87,6 +87,12 @@ fn tuning(
     let sharp = crate::catalog::switch(fabric.switch_key()).is_some_and(|s| s.sharp);
     let (ll, ll128) = protocols(c, network);
     let nccl = Calibration::default();
+    // NCCL's rates are the links' at the default efficiencies.
+    let transport = fabric.technology.transport();
+    let network_scale = nccl.efficiency(transport) / c.efficiency(transport).max(1e-9);
+    let scale_up_scale = c.scale_up_efficiency.map_or(1.0, |e| {
+        gpu.scale_up_effective_gbytes_per_s / gpu.scale_up_gbytes_per_s / e.max(1e-9)
+    });
     let (nccl_ll, nccl_ll128) = protocols(&nccl, network);
     let nccl_simple = Latencies {
         base_us: nccl.collective_base_latency_us,
@@ -114,11 +120,15 @@ fn tuning(
             },
         }),
         only: None,
-        nccl: ((ll, ll128, simple) != (nccl_ll, nccl_ll128, nccl_simple)).then_some(NcclModel {
-            simple: nccl_simple,
-            ll: Some(nccl_ll),
-            ll128: Some(nccl_ll128),
-        }),
+        nccl: ((ll, ll128, simple) != (nccl_ll, nccl_ll128, nccl_simple)
+            || (network_scale, scale_up_scale) != (1.0, 1.0))
+            .then_some(NcclModel {
+                simple: nccl_simple,
+                ll: Some(nccl_ll),
+                ll128: Some(nccl_ll128),
+                network_scale,
+                scale_up_scale,
+            }),
     }
 }
 

@@ -62,13 +62,18 @@ pub struct Tuning {
     pub nccl: Option<NcclModel>,
 }
 
-/// The latencies and bandwidth shares NCCL's tuner chooses by (its constants in tuning.cc).
+/// The latencies, bandwidth shares and bandwidths NCCL's tuner chooses by (its constants in
+/// tuning.cc, and the links' rates at the default efficiencies: NCCL does not know what a fabric
+/// measured).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NcclModel {
     /// Simple's latencies.
     pub simple: Latencies,
     pub ll: Option<ProtocolModel>,
     pub ll128: Option<ProtocolModel>,
+    /// NCCL's network and scale-up rates over the calibration's.
+    pub network_scale: f64,
+    pub scale_up_scale: f64,
 }
 
 impl Tuning {
@@ -124,6 +129,8 @@ impl Tuning {
         let chosen = fastest(
             &Group {
                 latencies: nccl.simple,
+                node_network: group.node_network * nccl.network_scale,
+                scale_up: group.scale_up * nccl.scale_up_scale,
                 ..*group
             },
             &believed,
@@ -165,7 +172,7 @@ pub fn tuned_allreduce(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
 }
 
 /// AllReduce of `message` bytes with `algorithm` and `protocol`.
-fn allreduce_as(
+pub(crate) fn allreduce_as(
     group: &Group,
     tuning: &Tuning,
     message: Bytes,
@@ -250,15 +257,25 @@ fn fastest_allreduce(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
 /// ([`fastest_reduce_scatter`] by NCCL's model), at the time the calibration gives it.
 pub fn tuned_reduce_scatter(group: &Group, tuning: &Tuning, message: Bytes) -> Cost {
     match tuning.choose(group, message, fastest_reduce_scatter) {
-        Some((_, protocol)) if group.ranks > 1 => {
-            let g = tuning
-                .model_of(protocol)
-                .map_or(*group, |p| under(group, &p));
-            ring_with(&g, message, 1.0, Algorithm::Ring, protocol)
-        }
-        Some(_) => Cost::ZERO,
+        Some((_, protocol)) => reduce_scatter_as(group, tuning, message, protocol),
         None => fastest_reduce_scatter(group, tuning, message),
     }
+}
+
+/// ReduceScatter or AllGather of a `message`-byte buffer: a ring in `protocol`.
+pub(crate) fn reduce_scatter_as(
+    group: &Group,
+    tuning: &Tuning,
+    message: Bytes,
+    protocol: Protocol,
+) -> Cost {
+    if group.ranks <= 1 {
+        return Cost::ZERO;
+    }
+    let g = tuning
+        .model_of(protocol)
+        .map_or(*group, |p| under(group, &p));
+    ring_with(&g, message, 1.0, Algorithm::Ring, protocol)
 }
 
 /// ReduceScatter or AllGather of a `message`-byte buffer: a ring, in the fastest protocol.
@@ -391,6 +408,8 @@ mod tests {
             simple: group.latencies,
             ll: believed.ll,
             ll128: believed.ll128,
+            network_scale: 1.0,
+            scale_up_scale: 1.0,
         });
         let before = tuned_allreduce(&group, &believed, ll128);
         let after = tuned_allreduce(&group, &slower, ll128);

@@ -72,9 +72,9 @@ fn baselines(runs: &[Run]) -> Vec<Baseline<'_>> {
 }
 
 /// A fabric built with 80 % efficiency and network hops 1.5 times slower than the defaults,
-/// measured at 2, 8 and 16 nodes over the whole sweep: the fit finds both values again, its
-/// predictions meet the measurements, and fitted without the 16-node run it predicts that run
-/// too.
+/// measured at 2, 8 and 16 nodes over the whole sweep: the fit finds every value again within
+/// 1 %, its predictions meet the measurements, and fitted without the 16-node run it predicts
+/// that run too.
 #[test]
 fn the_fit_recovers_the_calibration_the_measurements_were_made_with() {
     let built = built_with(0.80, 1.5);
@@ -85,7 +85,7 @@ fn the_fit_recovers_the_calibration_the_measurements_were_made_with() {
     let spec = design();
     let fit = fit(&spec, "compute", &baselines(&runs)).unwrap();
     assert_eq!(fit.efficiency_field, "infiniband_efficiency");
-    assert!((fit.efficiency - 0.80).abs() < 0.005, "{fit:?}");
+    assert!((fit.efficiency - 0.80).abs() < 0.01 * 0.80, "{fit:?}");
     assert_eq!(
         fit.efficiency_only_at_least, None,
         "at 0.80 the network bounds the runs"
@@ -93,9 +93,25 @@ fn the_fit_recovers_the_calibration_the_measurements_were_made_with() {
     let latency = fit.network_hop_latency_us.unwrap();
     let truth = spec.calibration.network_hop_latency_us * 1.5;
     assert!(
-        (latency - truth).abs() < 0.03 * truth,
+        (latency - truth).abs() < 0.01 * truth,
         "{latency} µs, built with {truth}"
     );
+    // Each protocol band's latency too: the sweep's small messages go LL, its middle ones LL128.
+    let c = &spec.calibration;
+    for (fitted, default) in [
+        (fit.ll_network_hop_latency_us, c.ll_network_hop_latency_us),
+        (
+            fit.ll128_network_hop_latency_us,
+            c.ll128_network_hop_latency_us,
+        ),
+    ] {
+        let fitted = fitted.expect("a band the sweep covers");
+        assert!(
+            (fitted - 1.5 * default).abs() < 0.01 * 1.5 * default,
+            "{fitted} µs, built with {}",
+            1.5 * default
+        );
+    }
     assert!(fit.quality.mape_percent < 1.0, "{:?}", fit.quality);
     let held = fit.held_out.unwrap();
     assert_eq!(held.held_out, "the largest rank count, 128");
@@ -179,7 +195,7 @@ fn a_fit_applied_is_the_design_s_calibration_and_says_where_it_came_from() {
     let again = super::fit(&applied, "compute", &baselines(&runs)).unwrap();
     assert!(
         (again.efficiency - fit.efficiency).abs() < 0.002,
-        "{again:?}"
+        "{again:?} {fit:?}"
     );
     assert!(again.quality.mape_percent < 1.0);
     let mut changed = applied.clone();
