@@ -65,7 +65,7 @@ pub fn calibration_page(
                 " · " <a href=format!("/d/{id}/baselines")>"Baselines"</a>
             </p>
             <p id="calibration-source">{format!("Revision {}'s calibration: {}.", head.latest_revision, calibration_source(calibration))}</p>
-            <p class="help">"The fit finds the fabric's achievable share of line rate and its network-hop latency that make the design's predictions meet the bus bandwidth each baseline measured, at every message size of every run across nodes."</p>
+            <p class="help">"The fit finds the fabric's achievable share of line rate and the network-hop latency of each protocol NCCL sends the runs' messages with (Simple, LL128, LL) that make the design's predictions meet the bus bandwidth each baseline measured, at every message size of every run across nodes."</p>
             {none}
             <ul>{links}</ul>
         </section>
