@@ -194,48 +194,6 @@ fn benches(c: &mut Criterion) {
     });
 }
 
-/// An all_reduce_perf run over 8 B to 8 GiB on `nodes` nodes of 8 GPUs that measured what
-/// `built` predicts.
-fn measured_as(built: &DesignSpec, nodes: u32) -> engine::nccl_tests::Run {
-    use engine::nccl_tests::{Collective, Measurement, Row, Run};
-    let ranks = nodes * 8;
-    let mut run = Run {
-        collective: Some(Collective::AllReduce),
-        ranks: Some(ranks),
-        nodes: Some(nodes),
-        rows: (3..=33)
-            .map(|p| Row {
-                line: 1,
-                bytes: 1u64 << p,
-                count: (1u64 << p) / 4,
-                data_type: "float".into(),
-                out_of_place: Measurement {
-                    time_us: 1.0,
-                    algbw_gbytes_per_s: 1.0,
-                    busbw_gbytes_per_s: 1.0,
-                    wrong: Some(0),
-                },
-                in_place: None,
-            })
-            .collect(),
-        average_busbw_gbytes_per_s: None,
-    };
-    let check = engine::baseline::check_assuming(built, "compute", &run, Default::default(), None)
-        .expect("checks");
-    let factor = 2.0 * f64::from(ranks - 1) / f64::from(ranks);
-    for (row, size) in run.rows.iter_mut().zip(&check.sizes) {
-        let busbw = size.predicted_busbw_gbytes_per_s.expect("predicted");
-        let algbw = busbw / factor;
-        row.out_of_place = Measurement {
-            time_us: row.bytes as f64 / (algbw * 1e9) * 1e6,
-            algbw_gbytes_per_s: algbw,
-            busbw_gbytes_per_s: busbw,
-            wrong: Some(0),
-        };
-    }
-    run
-}
-
 /// The calibration fitted to 32 baselines of 31 message sizes each (992 points), measured on a
 /// fabric built with 80 % efficiency and network hops 1.5 times slower than the defaults.
 fn fit(c: &mut Criterion) {
@@ -245,8 +203,11 @@ fn fit(c: &mut Criterion) {
     built.calibration.network_hop_latency_us *= 1.5;
     built.calibration.ll_network_hop_latency_us *= 1.5;
     built.calibration.ll128_network_hop_latency_us *= 1.5;
-    let runs: Vec<engine::nccl_tests::Run> =
-        (0..32).map(|i| measured_as(&built, 2 + i % 15)).collect();
+    let sizes: Vec<u64> = (3..=33).map(|p| 1u64 << p).collect();
+    let runs: Vec<engine::nccl_tests::Run> = (0..32)
+        .map(|i| engine::baseline::predicted_run(&built, "compute", 2 + i % 15, &sizes))
+        .collect::<Result<_, _>>()
+        .expect("predicted");
     let baselines: Vec<engine::calibration_fit::Baseline> = runs
         .iter()
         .map(|run| engine::calibration_fit::Baseline {

@@ -266,6 +266,28 @@ pub fn check_assuming(
     })
 }
 
+/// The all_reduce_perf run on `nodes` nodes (every GPU of each a rank) over `sizes` that
+/// measures exactly what `spec` predicts on its fabric `fabric`: the fabric as if built with
+/// `spec`'s calibration (a fit's test data, and its benchmark's).
+pub fn predicted_run(
+    spec: &DesignSpec,
+    fabric: &str,
+    nodes: u32,
+    sizes: &[u64],
+) -> Result<Run, CheckError> {
+    let ranks = nodes * spec.cluster.gpus_per_node.max(1);
+    let blank = Run::all_reduce_measured(ranks, nodes, sizes.iter().map(|&b| (b, 1.0)));
+    let check = check_assuming(spec, fabric, &blank, Stated::default(), None)?;
+    Ok(Run::all_reduce_measured(
+        ranks,
+        nodes,
+        check
+            .sizes
+            .iter()
+            .map(|s| (s.bytes, s.predicted_busbw_gbytes_per_s.unwrap_or(0.0))),
+    ))
+}
+
 /// The group a run of `ranks` on `nodes` forms on fabric `on` (its `links`) and the choices its
 /// collectives have, forced to `algorithm` where the run was.
 fn predicting(

@@ -111,6 +111,44 @@ pub struct Run {
 }
 
 impl Run {
+    /// The all_reduce_perf run over `ranks` ranks on `nodes` nodes that measured `busbw` (GB/s)
+    /// at each message size (bytes) of floats, out of place: what nccl-tests prints for it, the
+    /// algorithm bandwidth and the time worked back from the bus bandwidth [nccl-tests
+    /// doc/PERFORMANCE.md: busbw = algbw × 2(n−1)/n].
+    pub fn all_reduce_measured(
+        ranks: u32,
+        nodes: u32,
+        busbw: impl IntoIterator<Item = (u64, f64)>,
+    ) -> Run {
+        let n = f64::from(ranks.max(2));
+        let factor = 2.0 * (n - 1.0) / n;
+        Run {
+            collective: Some(Collective::AllReduce),
+            ranks: Some(ranks),
+            nodes: Some(nodes),
+            rows: busbw
+                .into_iter()
+                .map(|(bytes, busbw)| {
+                    let algbw = busbw / factor;
+                    Row {
+                        line: 1,
+                        bytes,
+                        count: bytes / 4,
+                        data_type: "float".into(),
+                        out_of_place: Measurement {
+                            time_us: bytes as f64 / (algbw * 1e9) * 1e6,
+                            algbw_gbytes_per_s: algbw,
+                            busbw_gbytes_per_s: busbw,
+                            wrong: Some(0),
+                        },
+                        in_place: None,
+                    }
+                })
+                .collect(),
+            average_busbw_gbytes_per_s: None,
+        }
+    }
+
     /// The row for the largest message of at least `bytes`, else the largest message.
     pub fn at_least(&self, bytes: u64) -> Option<&Row> {
         self.rows

@@ -377,7 +377,6 @@ pub const ROCE_TREE_SWEEP: [(f64, f64); 5] = [
 /// tested on the rest ([`crate::calibration_fit`]): two nodes of one H100 and one 400G RoCE
 /// port each.
 pub fn sweep_fitted_on_half() -> Result<crate::calibration_fit::Fit, String> {
-    use crate::nccl_tests::{Collective, Measurement, Row, Run};
     let mut value: serde_json::Value =
         serde_json::from_str(crate::examples::SEVENTY_B_TRAINING).map_err(|e| e.to_string())?;
     value["cluster"] = serde_json::json!({
@@ -393,31 +392,13 @@ pub fn sweep_fitted_on_half() -> Result<crate::calibration_fit::Fit, String> {
     }
     value["fabrics"] = serde_json::json!([compute]);
     let spec = crate::DesignSpec::from_value(value).map_err(|e| format!("{e:?}"))?;
-    let run = Run {
-        collective: Some(Collective::AllReduce),
-        ranks: Some(2),
-        nodes: Some(2),
-        rows: ROCE_TREE_SWEEP
+    let run = crate::nccl_tests::Run::all_reduce_measured(
+        2,
+        2,
+        ROCE_TREE_SWEEP
             .iter()
-            .map(|&(mib, busbw)| {
-                let bytes = (mib * 1048576.0) as u64;
-                Row {
-                    line: 1,
-                    bytes,
-                    count: bytes / 4,
-                    data_type: "float".into(),
-                    out_of_place: Measurement {
-                        time_us: bytes as f64 / (busbw * 1e9) * 1e6,
-                        algbw_gbytes_per_s: busbw,
-                        busbw_gbytes_per_s: busbw,
-                        wrong: Some(0),
-                    },
-                    in_place: None,
-                }
-            })
-            .collect(),
-        average_busbw_gbytes_per_s: None,
-    };
+            .map(|&(mib, busbw)| ((mib * 1048576.0) as u64, busbw)),
+    );
     let baseline = crate::calibration_fit::Baseline {
         run: &run,
         stated: Default::default(),

@@ -1,5 +1,4 @@
 use super::*;
-use crate::nccl_tests::{Collective, Measurement, Row};
 
 fn design() -> DesignSpec {
     DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap()
@@ -8,40 +7,7 @@ fn design() -> DesignSpec {
 /// An all_reduce_perf run on `nodes` nodes of 8 GPUs, over `sizes`, that measured exactly what
 /// `spec` predicts: the cluster as if it were built with `spec`'s calibration.
 fn measured_as(spec: &DesignSpec, nodes: u32, sizes: &[u64]) -> Run {
-    let ranks = nodes * 8;
-    let blank = |bytes: u64| Row {
-        line: 1,
-        bytes,
-        count: bytes / 4,
-        data_type: "float".into(),
-        out_of_place: Measurement {
-            time_us: 1.0,
-            algbw_gbytes_per_s: 1.0,
-            busbw_gbytes_per_s: 1.0,
-            wrong: Some(0),
-        },
-        in_place: None,
-    };
-    let mut run = Run {
-        collective: Some(Collective::AllReduce),
-        ranks: Some(ranks),
-        nodes: Some(nodes),
-        rows: sizes.iter().map(|&b| blank(b)).collect(),
-        average_busbw_gbytes_per_s: None,
-    };
-    let check = check_assuming(spec, "compute", &run, Stated::default(), None).unwrap();
-    let factor = 2.0 * f64::from(ranks - 1) / f64::from(ranks);
-    for (row, size) in run.rows.iter_mut().zip(&check.sizes) {
-        let busbw = size.predicted_busbw_gbytes_per_s.unwrap();
-        let algbw = busbw / factor;
-        row.out_of_place = Measurement {
-            time_us: row.bytes as f64 / (algbw * 1e9) * 1e6,
-            algbw_gbytes_per_s: algbw,
-            busbw_gbytes_per_s: busbw,
-            wrong: Some(0),
-        };
-    }
-    run
+    crate::baseline::predicted_run(spec, "compute", nodes, sizes).unwrap()
 }
 
 /// The design as if built with `efficiency` and network hops `latency_scale` times slower than
