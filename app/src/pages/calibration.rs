@@ -199,7 +199,13 @@ fn drift_view(d: &Drift, measured: &[(u32, String, String)]) -> impl IntoView {
                 (None, Some(why)) => format!("not fitted: {why}"),
                 (None, None) => "–".into(),
             };
-            Some(view! { <tr><td>{format!("#{number}")}</td><td>{on.clone()}</td><td>{label.clone()}</td><td>{fitted}</td></tr> })
+            let us = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |us| format!("{us:.1} µs"));
+            Some(view! {
+                <tr>
+                    <td>{format!("#{number}")}</td><td>{on.clone()}</td><td>{label.clone()}</td><td>{fitted}</td>
+                    <td>{us(p.network_hop_latency_us)}</td><td>{us(p.ll128_network_hop_latency_us)}</td><td>{us(p.ll_network_hop_latency_us)}</td>
+                </tr>
+            })
         })
         .collect_view();
     let finding = d.departure.as_ref().map(|x| {
@@ -210,7 +216,7 @@ fn drift_view(d: &Drift, measured: &[(u32, String, String)]) -> impl IntoView {
         {finding}
         <table class="data" id="fit-over-time">
             <caption>"Each baseline fitted on its own, oldest first"</caption>
-            <thead><tr><th>"Baseline"</th><th>"Measured on"</th><th>"Label"</th><th>"Efficiency"</th></tr></thead>
+            <thead><tr><th>"Baseline"</th><th>"Measured on"</th><th>"Label"</th><th>"Efficiency"</th><th>"Network hop (Simple)"</th><th>"LL128"</th><th>"LL"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
     }

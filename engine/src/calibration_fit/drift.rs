@@ -22,6 +22,13 @@ pub struct DriftPoint {
     pub index: usize,
     /// Its fitted efficiency; `None` where it fits nothing on its own, with the reason.
     pub efficiency: Option<f64>,
+    /// Its fitted network-hop latency of each protocol band it shows (Simple, LL128, LL), µs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_hop_latency_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ll128_network_hop_latency_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ll_network_hop_latency_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_fitted: Option<String>,
 }
@@ -59,6 +66,15 @@ pub fn drift(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Drift {
             DriftPoint {
                 index: from + i,
                 efficiency: alone.as_ref().ok().map(|f| f.efficiency),
+                network_hop_latency_us: alone.as_ref().ok().and_then(|f| f.network_hop_latency_us),
+                ll128_network_hop_latency_us: alone
+                    .as_ref()
+                    .ok()
+                    .and_then(|f| f.ll128_network_hop_latency_us),
+                ll_network_hop_latency_us: alone
+                    .as_ref()
+                    .ok()
+                    .and_then(|f| f.ll_network_hop_latency_us),
                 not_fitted: alone.err(),
             }
         })

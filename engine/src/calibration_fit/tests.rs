@@ -266,6 +266,15 @@ fn a_newest_baseline_that_departs_from_the_ones_before_it_is_found() {
         (d.points[0].efficiency.unwrap() - 0.90).abs() < 0.01,
         "{d:?}"
     );
+    // Each baseline's latencies too, over time: built at the defaults, found at them.
+    let simple = spec.calibration.network_hop_latency_us;
+    for p in &d.points {
+        let us = p
+            .network_hop_latency_us
+            .expect("the sweep shows the latency");
+        assert!((us / simple - 1.0).abs() < 0.01, "{d:?}");
+        assert!(p.ll128_network_hop_latency_us.is_some() && p.ll_network_hop_latency_us.is_some());
+    }
     let departure = d.departure.expect("the 70 % run departs");
     assert!((departure.latest - 0.70).abs() < 0.01);
     assert!((departure.earlier_mean - 0.90).abs() < 0.01);
