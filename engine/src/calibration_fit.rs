@@ -693,6 +693,52 @@ fn held_out(model: &Model, points: &[Point], sizes: &[u64], extreme: Extreme) ->
     })
 }
 
+/// The published RoCE sweep ([`crate::validation::ROCE_TREE_SWEEP`]) as a fabric's baseline,
+/// its calibration fitted on every other size and tested on the rest: two nodes of one H100 and
+/// one 400G RoCE port each.
+pub fn sweep_fitted_on_half() -> Result<Fit, String> {
+    let mut value: serde_json::Value =
+        serde_json::from_str(crate::examples::SEVENTY_B_TRAINING).map_err(|e| e.to_string())?;
+    value["cluster"] = serde_json::json!({
+        "gpu": "h100-sxm", "gpus_per_node": 1, "nics_per_node": 1, "nodes": 2
+    });
+    value["workloads"] = serde_json::json!([]);
+    let mut compute = value["fabrics"][0].clone();
+    compute["technology"] = "roce400".into();
+    compute["topology"] = "auto".into();
+    if let Some(f) = compute.as_object_mut() {
+        f.remove("ports_per_node");
+        f.remove("switch");
+    }
+    value["fabrics"] = serde_json::json!([compute]);
+    let spec = crate::DesignSpec::from_value(value).map_err(|e| format!("{e:?}"))?;
+    let run = crate::nccl_tests::Run::all_reduce_measured(
+        2,
+        2,
+        crate::validation::ROCE_TREE_SWEEP
+            .iter()
+            .map(|&(mib, busbw)| ((mib * 1048576.0) as u64, busbw)),
+    );
+    let baseline = Baseline {
+        run: &run,
+        stated: Default::default(),
+        algorithm: Some(Algorithm::Tree),
+    };
+    fit(&spec, "compute", &[baseline])
+}
+
+/// What fitting does for the engine's accuracy, as the README's validation section says it
+/// after the table: [`sweep_fitted_on_half`]'s error on the sizes it held out.
+pub fn fitted_accuracy_markdown() -> String {
+    match sweep_fitted_on_half().ok().and_then(|f| f.held_out) {
+        Some(held) => format!(
+            "Fitted by protocol band to every other size of the two-node RoCE sweep (nccl-tests #232), the calibration predicts the other sizes with a mean error of {:.1} % (worst {:+.1} %).\n",
+            held.quality.mape_percent, held.quality.worst.error_percent
+        ),
+        None => String::new(),
+    }
+}
+
 mod drift;
 pub use drift::{drift, Departure, Drift, DriftPoint, MOST_BASELINES, NOISE};
 

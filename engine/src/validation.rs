@@ -373,40 +373,6 @@ pub const ROCE_TREE_SWEEP: [(f64, f64); 5] = [
     (32.0, 41.52),
 ];
 
-/// [`ROCE_TREE_SWEEP`] as a fabric's baseline, its calibration fitted on every other size and
-/// tested on the rest ([`crate::calibration_fit`]): two nodes of one H100 and one 400G RoCE
-/// port each.
-pub fn sweep_fitted_on_half() -> Result<crate::calibration_fit::Fit, String> {
-    let mut value: serde_json::Value =
-        serde_json::from_str(crate::examples::SEVENTY_B_TRAINING).map_err(|e| e.to_string())?;
-    value["cluster"] = serde_json::json!({
-        "gpu": "h100-sxm", "gpus_per_node": 1, "nics_per_node": 1, "nodes": 2
-    });
-    value["workloads"] = serde_json::json!([]);
-    let mut compute = value["fabrics"][0].clone();
-    compute["technology"] = "roce400".into();
-    compute["topology"] = "auto".into();
-    if let Some(f) = compute.as_object_mut() {
-        f.remove("ports_per_node");
-        f.remove("switch");
-    }
-    value["fabrics"] = serde_json::json!([compute]);
-    let spec = crate::DesignSpec::from_value(value).map_err(|e| format!("{e:?}"))?;
-    let run = crate::nccl_tests::Run::all_reduce_measured(
-        2,
-        2,
-        ROCE_TREE_SWEEP
-            .iter()
-            .map(|&(mib, busbw)| ((mib * 1048576.0) as u64, busbw)),
-    );
-    let baseline = crate::calibration_fit::Baseline {
-        run: &run,
-        stated: Default::default(),
-        algorithm: Some(Algorithm::Tree),
-    };
-    crate::calibration_fit::fit(&spec, "compute", &[baseline])
-}
-
 /// The rows as a markdown page, the form committed in `engine/VALIDATION.md`.
 pub fn validation_markdown(rows: &[ValidationRow]) -> String {
     format!(
@@ -439,11 +405,5 @@ pub fn validation_table_markdown(rows: &[ValidationRow]) -> String {
         a.points_1_to_64_mib,
         a.worst_factor_1_to_64_mib
     ));
-    if let Some(held) = sweep_fitted_on_half().ok().and_then(|f| f.held_out) {
-        out.push_str(&format!(
-            "Fitted by protocol band to every other size of the two-node RoCE sweep (nccl-tests #232), the calibration predicts the other sizes with a mean error of {:.1} % (worst {:+.1} %).\n",
-            held.quality.mape_percent, held.quality.worst.error_percent
-        ));
-    }
     out
 }

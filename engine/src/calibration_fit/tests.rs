@@ -303,7 +303,7 @@ fn a_newest_baseline_that_departs_from_the_ones_before_it_is_found() {
 /// latency is fitted on its own. The fit says nothing of NVLink on nodes of one GPU.
 #[test]
 fn the_published_roce_sweep_fitted_on_half_its_sizes_predicts_the_other_half_within_5_percent() {
-    let fit = crate::validation::sweep_fitted_on_half().unwrap();
+    let fit = super::sweep_fitted_on_half().unwrap();
     let held = fit.held_out.as_ref().expect("every other size held out");
     assert_eq!(held.held_out, "every other message size");
     assert!(held.quality.mape_percent <= 5.0, "{fit:#?}");

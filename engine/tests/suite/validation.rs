@@ -48,7 +48,8 @@ fn a_single_h100_node_is_predicted_with_nvls_and_a_forced_ring_with_the_ring() {
 #[test]
 fn the_committed_validation_table_is_what_the_engine_computes() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/VALIDATION.md");
-    let expected = validation_markdown(&validation_rows());
+    let expected = validation_markdown(&validation_rows())
+        + &engine::calibration_fit::fitted_accuracy_markdown();
     if std::env::var_os("UPDATE_VALIDATION").is_some() {
         std::fs::write(path, &expected).unwrap();
         return;
@@ -72,7 +73,8 @@ fn the_readme_includes_the_validation_table_the_engine_computes() {
         panic!("README.md has no validation table markers");
     };
     let start = start + README_START.len();
-    let expected = validation_table_markdown(&validation_rows());
+    let expected = validation_table_markdown(&validation_rows())
+        + &engine::calibration_fit::fitted_accuracy_markdown();
     if std::env::var_os("UPDATE_VALIDATION").is_some() {
         let updated = format!("{}{expected}{}", &readme[..start], &readme[end..]);
         std::fs::write(path, updated).unwrap();
