@@ -3,6 +3,7 @@
 
 pub mod command;
 pub mod middleware;
+pub mod public_url;
 pub mod resources;
 pub mod routes;
 pub mod work;

@@ -29,7 +29,7 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(server::command::search::run(&args) as u8)
         }
         Command::Handoff(args) => {
-            return std::process::ExitCode::from(server::resources::handoff::run(&args) as u8)
+            return std::process::ExitCode::from(server::command::handoff::run(&args) as u8)
         }
         Command::Fit(args) => {
             return std::process::ExitCode::from(server::command::fit::run(&args) as u8)

@@ -1,10 +1,10 @@
 //! The HTTP router: every resource module's routes, the server functions, static files, and
 //! the middleware every response passes through.
 
-use crate::command::cli::PublicUrl;
 use crate::middleware::client::{identify, TrustedProxies};
 use crate::middleware::csrf::{same_origin, AllowedHosts, Origin};
 use crate::middleware::rate_limit::{meter, Limits};
+use crate::public_url::PublicUrl;
 use app::store::Store;
 use axum::http::{header, HeaderValue, Method};
 use axum::routing::{on, MethodFilter};

@@ -1,6 +1,7 @@
 //! The command line: `serve` (the default), `migrate`, `evaluate`, `search`, `handoff`, `fit`. Every setting comes from a
 //! flag or the environment, with defaults that run the app from a checkout.
 
+use crate::public_url::PublicUrl;
 use app::store::Database;
 use clap::{Args, Parser, Subcommand};
 use std::net::SocketAddr;
@@ -119,7 +120,7 @@ pub struct ServeConfig {
     /// The address users reach the planner at, such as `https://planner.example.com`: links in
     /// reports and PDFs are absolute under it, cross-site checks compare against it, and when it
     /// is https cookies are `__Host-` and `Secure` and responses carry HSTS.
-    #[arg(long, env = "FABRIC_PLANNER_PUBLIC_URL", value_parser = parse_public_url)]
+    #[arg(long, env = "FABRIC_PLANNER_PUBLIC_URL", value_parser = PublicUrl::parse)]
     pub public_url: Option<PublicUrl>,
     /// Reverse proxies whose `Forwarded` or `X-Forwarded-For` header names the client
     /// (comma-separated addresses or CIDRs, such as `10.0.0.0/8,::1`). From any other peer
@@ -171,38 +172,6 @@ impl ServeConfig {
         config.database.database = database;
         config
     }
-}
-
-/// The scheme and authority users reach the planner at, without a trailing slash.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PublicUrl(String);
-
-impl PublicUrl {
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    pub fn is_https(&self) -> bool {
-        self.0.starts_with("https://")
-    }
-
-    /// A public URL from a setting, as `--public-url` reads it.
-    pub fn parse(setting: &str) -> Result<PublicUrl, String> {
-        parse_public_url(setting)
-    }
-}
-
-fn parse_public_url(setting: &str) -> Result<PublicUrl, String> {
-    let url = setting.trim().trim_end_matches('/');
-    let authority = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))
-        .ok_or("must start with https:// or http://")?;
-    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']');
-    if authority.is_empty() || !authority.chars().all(allowed) {
-        return Err("must be a scheme and a host (and port), such as https://planner.example.com, with no path".into());
-    }
-    Ok(PublicUrl(url.to_ascii_lowercase()))
 }
 
 fn parse_network(setting: &str) -> Result<ipnet::IpNet, String> {

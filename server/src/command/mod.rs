@@ -4,5 +4,6 @@
 pub mod cli;
 pub mod evaluate;
 pub mod fit;
+pub mod handoff;
 pub mod search;
 pub mod serve;

@@ -1,50 +1,8 @@
-//! Design search from the command line (`fabric-planner search REQUEST.json`) and the JSON API
-//! (`POST /api/search`): the engine's search, run to the end, its result as JSON.
-//!
-//! A request names a base design, targets, constraints and freedoms
-//! (`engine::search::SearchRequest`). A bare design spec is searched with the question most
-//! architects bring: every compared technology and every switch model, training within 5 % of
-//! an ideal network, at most 50 ms added per token, checkpoints within their budget.
+//! `fabric-planner search REQUEST.json`: the engine's design search run to the end without a
+//! server ([`crate::work::search`]), its result as JSON.
 
-use app::search::form::default_limits;
-use engine::search::{Search, SearchRequest, SearchResult};
-use engine::{DesignSpec, SpecErrors};
-
-/// The request in `text`: a search request, or a design spec to search with the default
-/// question.
-pub fn request(text: &str) -> Result<SearchRequest, SpecErrors> {
-    let is_request = serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .is_some_and(|v| v.get("base").is_some());
-    if is_request {
-        return SearchRequest::from_json(text);
-    }
-    let mut request = SearchRequest::new(DesignSpec::from_json(text)?);
-    request.freedoms.technologies = engine::studies::COMPARED.to_vec();
-    request.freedoms.switch_models = true;
-    request.targets.every_workload = default_limits();
-    Ok(request)
-}
-
-/// `request`'s search, refused when it may make more fabric evaluations than a search on the
-/// server makes (`app::search::MAX_EVALUATIONS`), run in slices of `slice` candidates until it
-/// ends (its result) or `stop` says to stop (`None`).
-pub fn run_until(
-    request: SearchRequest,
-    slice: u64,
-    stop: impl Fn() -> bool,
-) -> Result<Option<SearchResult>, SpecErrors> {
-    let mut search = Search::new(request)?;
-    search.within(app::search::MAX_EVALUATIONS)?;
-    loop {
-        if stop() {
-            return Ok(None);
-        }
-        if search.step(slice).done {
-            return Ok(Some(search.result()));
-        }
-    }
-}
+use crate::work::search::request;
+use engine::search::Search;
 
 /// `fabric-planner search`: prints the result as JSON (or its summary); the exit code.
 pub fn run(args: &crate::command::cli::SearchArgs) -> i32 {

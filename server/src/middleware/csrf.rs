@@ -5,7 +5,7 @@
 //! preflight, which this server never grants. Clients that are not browsers (scripts with the
 //! edit key) send neither header and are unaffected.
 
-use crate::command::cli::PublicUrl;
+use crate::public_url::PublicUrl;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::Next;

@@ -384,7 +384,7 @@ const SEARCH_SLICE: u64 = 4096;
 async fn search(body: Bytes) -> Answer {
     let text = std::str::from_utf8(&body)
         .map_err(|_| Failure(AppError::BadRequest("the body is not UTF-8 text".into())))?;
-    let request = crate::command::search::request(text)?;
+    let request = crate::work::search::request(text)?;
     if request.max_candidates > MAX_SEARCHED {
         return Err(Failure(AppError::Invalid(vec![engine::FieldError::new(
             "max_candidates",
@@ -397,7 +397,7 @@ async fn search(body: Bytes) -> Answer {
     let (cancel, _cancel_on_drop) = crate::work::heavy::Cancel::new();
     let result = tokio::task::spawn_blocking(move || {
         let _turn = turn;
-        crate::command::search::run_until(request, SEARCH_SLICE, || cancel.cancelled())
+        crate::work::search::run_until(request, SEARCH_SLICE, || cancel.cancelled())
     })
     .await
     .map_err(|_| Failure(AppError::Internal("the search could not be run".into())))??;

@@ -162,14 +162,14 @@ async fn make(store: Store, id: DesignId, number: u32) -> Made<Bundle> {
 }
 
 /// A bundle as a zip, with its README and each file's name and size, the README first.
-struct Zipped {
-    zip: Vec<u8>,
+pub(crate) struct Zipped {
+    pub(crate) zip: Vec<u8>,
     readme: String,
-    files: Vec<(String, usize)>,
+    pub(crate) files: Vec<(String, usize)>,
 }
 
 /// The bundle as a zip, each file compressed as it is written.
-fn zipped_bundle(
+pub(crate) fn zipped_bundle(
     spec: &engine::DesignSpec,
     report: &engine::Report,
 ) -> zip::result::ZipResult<Zipped> {
@@ -302,32 +302,6 @@ async fn file(
         Body::from_stream(stream),
         &file,
     ))
-}
-
-/// `fabric-planner handoff SPEC.json --out bundle.zip`: the same zip as the design page's
-/// download, without a server. Returns the process exit code (2 for a spec the engine refuses).
-pub fn run(args: &crate::command::cli::HandoffArgs) -> i32 {
-    let (spec, report) = match crate::command::evaluate::evaluated(&args.spec) {
-        Ok(evaluated) => evaluated,
-        Err(code) => return code,
-    };
-    let written = zipped_bundle(&spec, &report)
-        .map_err(|e| e.to_string())
-        .and_then(|zipped| {
-            std::fs::write(&args.out, zipped.zip)
-                .map(|()| zipped.files.len())
-                .map_err(|e| e.to_string())
-        });
-    match written {
-        Ok(count) => {
-            println!("{count} files written to {}", args.out.display());
-            0
-        }
-        Err(error) => {
-            eprintln!("error: writing {}: {error}", args.out.display());
-            1
-        }
-    }
 }
 
 /// `/d/{id}/r/{n}/handoff.zip`: the whole bundle as one download, the kept zip itself.

@@ -5,7 +5,7 @@
 //! even if every request waiting for it has timed out or gone, so that at most
 //! [`TYPESETTING_AT_ONCE`] PDFs are ever typeset together and memory stays bounded.
 
-use crate::command::cli::PublicUrl;
+use crate::public_url::PublicUrl;
 use crate::resources::pdf::{typeset, Paper};
 use crate::resources::respond::{disposition, file_stem, html, Answer, PageError};
 use crate::resources::revisions::head_and_number;

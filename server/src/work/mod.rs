@@ -4,3 +4,4 @@
 pub mod cache;
 pub mod heavy;
 pub(crate) mod kept;
+pub mod search;

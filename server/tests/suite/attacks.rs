@@ -282,7 +282,7 @@ async fn behind_an_https_public_url_only_host_prefixed_key_cookies_count() {
     let (_dir, database) = temp_database();
     let mut tls = config(&database);
     tls.public_url =
-        Some(server::command::cli::PublicUrl::parse("https://planner.example.com").unwrap());
+        Some(server::public_url::PublicUrl::parse("https://planner.example.com").unwrap());
     tls.allowed_hosts = vec!["127.0.0.1".into()];
     let server = TestServer::start_with(tls).await;
     let created = create(&server, &training()).await;

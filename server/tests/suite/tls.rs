@@ -3,7 +3,8 @@
 //! setting holds for the whole process: the test runs in a process of its own (nextest).
 
 use crate::common::*;
-use server::command::cli::{PublicUrl, ServeConfig};
+use server::command::cli::ServeConfig;
+use server::public_url::PublicUrl;
 
 #[tokio::test]
 async fn over_https_cookies_are_host_only_and_secure_with_hsts_and_absolute_links() {
