@@ -139,21 +139,7 @@ pub fn check_assuming(
     algorithm: Option<Algorithm>,
 ) -> Result<BaselineCheck, CheckError> {
     let spec = &*crate::switch_choice::with_switches_chosen(spec);
-    let on = spec
-        .fabrics
-        .iter()
-        .find(|f| f.name == fabric)
-        .ok_or_else(|| CheckError::NoSuchFabric(fabric.to_string()))?;
-    let gpu = gpu(&spec.cluster.gpu).ok_or_else(|| {
-        CheckError::Design(format!("GPU {:?} is not in the catalog", spec.cluster.gpu))
-    })?;
-    let links = Links::new(
-        &spec.cluster,
-        gpu,
-        on,
-        &spec.calibration,
-        Conditions::NORMAL,
-    );
+    let (on, links) = links_on(spec, fabric)?;
     let gpus_per_node = spec.cluster.gpus_per_node.max(1);
     let attached_gpus = u64::from(links.nodes) * u64::from(gpus_per_node);
     let mut assumptions = Vec::new();
@@ -288,6 +274,29 @@ pub fn predicted_run(
     ))
 }
 
+/// `spec`'s fabric named `fabric` and its links, calibrated.
+fn links_on<'s>(
+    spec: &'s DesignSpec,
+    fabric: &str,
+) -> Result<(&'s crate::spec::Fabric, Links), CheckError> {
+    let on = spec
+        .fabrics
+        .iter()
+        .find(|f| f.name == fabric)
+        .ok_or_else(|| CheckError::NoSuchFabric(fabric.to_string()))?;
+    let gpu = gpu(&spec.cluster.gpu).ok_or_else(|| {
+        CheckError::Design(format!("GPU {:?} is not in the catalog", spec.cluster.gpu))
+    })?;
+    let links = Links::new(
+        &spec.cluster,
+        gpu,
+        on,
+        &spec.calibration,
+        Conditions::NORMAL,
+    );
+    Ok((on, links))
+}
+
 /// The group a run of `ranks` on `nodes` forms on fabric `on` (its `links`) and the choices its
 /// collectives have, forced to `algorithm` where the run was.
 fn predicting(
@@ -327,22 +336,19 @@ fn predict(
     use crate::tuning::{allreduce_as, reduce_scatter_as};
     let n = f64::from(ranks.max(1));
     let size = Bytes(bytes as f64);
-    let (cost, factor) = match (collective, chosen) {
-        (Collective::AllReduce, None) => {
-            (tuned_allreduce(group, tuning, size), 2.0 * (n - 1.0) / n)
-        }
-        (Collective::AllReduce, Some((algorithm, protocol))) => (
-            allreduce_as(group, tuning, size, algorithm, protocol),
-            2.0 * (n - 1.0) / n,
-        ),
-        (Collective::AllGather | Collective::ReduceScatter, None) => {
-            (tuned_reduce_scatter(group, tuning, size), (n - 1.0) / n)
-        }
-        (Collective::AllGather | Collective::ReduceScatter, Some((_, protocol))) => (
-            reduce_scatter_as(group, tuning, size, protocol),
-            (n - 1.0) / n,
-        ),
+    // busbw = algbw × f(n) [nccl-tests doc/PERFORMANCE.md].
+    let factor = match collective {
+        Collective::AllReduce => 2.0 * (n - 1.0) / n,
+        Collective::AllGather | Collective::ReduceScatter => (n - 1.0) / n,
         _ => return None,
+    };
+    let cost = match (collective, chosen) {
+        (Collective::AllReduce, None) => tuned_allreduce(group, tuning, size),
+        (Collective::AllReduce, Some((algorithm, protocol))) => {
+            allreduce_as(group, tuning, size, algorithm, protocol)
+        }
+        (_, None) => tuned_reduce_scatter(group, tuning, size),
+        (_, Some((_, protocol))) => reduce_scatter_as(group, tuning, size, protocol),
     };
     let seconds = cost.time().0;
     (seconds > 0.0 && seconds.is_finite()).then(|| (size.0 * factor / seconds / 1e9, cost))
@@ -358,28 +364,16 @@ pub(crate) fn predicted_busbw(
     check: &BaselineCheck,
     sizes: impl Iterator<Item = (u64, Option<(Algorithm, crate::collective::Protocol)>)>,
 ) -> Vec<Option<f64>> {
-    let setup = spec
-        .fabrics
-        .iter()
-        .find(|f| f.name == fabric)
-        .and_then(|on| {
-            let gpu = gpu(&spec.cluster.gpu)?;
-            let links = Links::new(
-                &spec.cluster,
-                gpu,
-                on,
-                &spec.calibration,
-                Conditions::NORMAL,
-            );
-            Some(predicting(
-                spec,
-                on,
-                &links,
-                check.ranks,
-                check.nodes,
-                check.assumed_algorithm,
-            ))
-        });
+    let setup = links_on(spec, fabric).ok().map(|(on, links)| {
+        predicting(
+            spec,
+            on,
+            &links,
+            check.ranks,
+            check.nodes,
+            check.assumed_algorithm,
+        )
+    });
     sizes
         .map(|(bytes, chosen)| {
             let (group, tuning) = setup.as_ref()?;

@@ -400,26 +400,20 @@ impl Model<'_> {
             calibration: self.calibration(v),
             ..self.spec.clone()
         };
-        // Each baseline's points predicted together; a point the model misses reads as NaN.
-        let mut out = vec![f64::NAN; points.len()];
-        for (b, check) in self.checks.iter().enumerate() {
-            let at: Vec<usize> = (0..points.len())
-                .filter(|&i| points[i].baseline == b)
-                .collect();
-            if at.is_empty() {
-                continue;
-            }
-            let predicted = crate::baseline::predicted_busbw(
-                &spec,
-                self.fabric,
-                check,
-                at.iter().map(|&i| (points[i].bytes, points[i].choice)),
-            );
-            for (i, p) in at.into_iter().zip(predicted) {
-                out[i] = p.unwrap_or(f64::NAN);
-            }
-        }
-        out
+        // Each baseline's run of points (they keep the baselines' order) predicted together; a
+        // point the model misses reads as NaN.
+        points
+            .chunk_by(|a, b| a.baseline == b.baseline)
+            .flat_map(|run| {
+                let predicted = crate::baseline::predicted_busbw(
+                    &spec,
+                    self.fabric,
+                    &self.checks[run[0].baseline],
+                    run.iter().map(|p| (p.bytes, p.choice)),
+                );
+                predicted.into_iter().map(|p| p.unwrap_or(f64::NAN))
+            })
+            .collect()
     }
 
     /// ln(predicted ÷ measured) of each of `points`, and a pull towards the design's values far
