@@ -16,7 +16,7 @@
 //! uplinks spread over S spines that are then spread over S' moves U·(1 − S/S') of them.
 
 use crate::bill_diff::{fabrics_diff, BillDiff};
-use crate::cabling::{leaf_position, links, End, Role};
+use crate::cabling::{leaf_position, Role};
 use crate::error::SpecErrors;
 use crate::figure::Figure;
 use crate::links::Conditions;
@@ -140,25 +140,11 @@ fn plan(
     growth: &crate::spec::Growth,
     floor: &crate::floor::FloorReport,
 ) -> Result<PhasePlan, SpecErrors> {
-    let (policy, growth) = (growth.policy, &growth.phases);
-    let (chosen, _) = crate::switch_choice::choose_all(spec);
+    let policy = growth.policy;
+    let evaluated = phase_reports(spec, growth)?;
+    let growth = &growth.phases;
     let node_kw = floor.node_power_kw.value.0;
     let first_nodes = first_nodes(floor);
-    let mut evaluated = Vec::with_capacity(growth.len());
-    for (i, phase) in growth.iter().enumerate() {
-        let at_phase = phase_spec(&chosen, phase.nodes, policy);
-        let report = crate::evaluate_unplaced(&at_phase, Conditions::NORMAL).map_err(|e| {
-            SpecErrors::single(
-                format!("growth.phases[{i}]"),
-                format!(
-                    "the design at {} nodes does not size: {}",
-                    phase.nodes,
-                    e.0.first().map_or("", |f| f.reason.as_str())
-                ),
-            )
-        })?;
-        evaluated.push(report);
-    }
     let last = evaluated.last().map(|r| r.totals.power_w.0).unwrap_or(0.0);
     let phases = growth
         .iter()
@@ -195,16 +181,12 @@ fn plan(
                 racks_reserved: compute_racks.saturating_sub(racks_in_use),
                 power_reserved: Figure::new(Kilowatts(reserved_kw), RESERVED_FORMULA, PHASE_SOURCE),
                 moves: before
-                    .filter(|b| counted(b, at))
-                    .map(|b| moves(b, at))
+                    .filter(|b| moves::counted(b, at))
+                    .map(|b| moves::moves(b, at))
                     .unwrap_or_default(),
-                moves_not_counted: before.filter(|b| !counted(b, at)).map(|b| {
-                    format!(
-                        "{} cables in the two phases, more than the {} whose moves are counted",
-                        crate::thousands((cables(b) + cables(at)) as f64),
-                        crate::thousands(MAX_COUNTED_CABLES as f64)
-                    )
-                }),
+                moves_not_counted: before
+                    .filter(|b| !moves::counted(b, at))
+                    .map(|b| not_counted(b, at)),
             }
         })
         .collect();
@@ -347,6 +329,32 @@ fn stranded_capital(fabric: &FabricReport) -> f64 {
     stranded as f64 * unit / f64::from(plan.radix.max(1))
 }
 
+/// The design at each of its phases, sized on its switches under the growth policy.
+fn phase_reports(
+    spec: &DesignSpec,
+    growth: &crate::spec::Growth,
+) -> Result<Vec<Report>, SpecErrors> {
+    let (chosen, _) = crate::switch_choice::choose_all(spec);
+    growth
+        .phases
+        .iter()
+        .enumerate()
+        .map(|(i, phase)| {
+            let at_phase = phase_spec(&chosen, phase.nodes, growth.policy);
+            crate::evaluate_unplaced(&at_phase, Conditions::NORMAL).map_err(|e| {
+                SpecErrors::single(
+                    format!("growth.phases[{i}]"),
+                    format!(
+                        "the design at {} nodes does not size: {}",
+                        phase.nodes,
+                        e.0.first().map_or("", |f| f.reason.as_str())
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
 /// The lowest node each rack of `floor` holds: `None` for a network rack.
 fn first_nodes(floor: &crate::floor::FloorReport) -> Vec<Option<u32>> {
     floor
@@ -359,127 +367,44 @@ fn first_nodes(floor: &crate::floor::FloorReport) -> Vec<Option<u32>> {
         .collect()
 }
 
-/// What stands at one end of a link, by its place in the fabric rather than its number, which
-/// can change as the fabric grows (a rail-optimised fabric numbers its leaves rail by rail).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Place {
-    NodePort(u32, u32),
-    Endpoint(u32),
-    Leaf(u32, u32),
-    Spine(u32),
-    Core(u32),
-}
-
-/// Every link of `fabric` as (tier level, lower end, upper end), sorted.
-fn placed_links(fabric: &FabricReport) -> Vec<(usize, Place, Place)> {
-    let place = |end: End| match end {
-        End::Node { node, nic } => Place::NodePort(node, nic),
-        End::Endpoint(e) => Place::Endpoint(e),
-        End::Switch { role, index, .. } => match role {
-            Role::Leaf => {
-                let (block, rail) = leaf_position(fabric, index);
-                Place::Leaf(block, rail)
-            }
-            Role::Spine => Place::Spine(index),
-            Role::Core => Place::Core(index),
-        },
-    };
-    let mut all = Vec::with_capacity(fabric.endpoints as usize * 2);
-    // A fabric whose links do not fit has no cabling to compare; its report says why.
-    let _ = links(fabric, &mut |l: crate::cabling::Link| {
-        all.push((l.level, place(l.a), place(l.z)))
-    });
-    all.sort_unstable();
-    all
-}
-
-const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
-
 /// The most cables of the two phases of a step whose moves are counted: each is sorted and
 /// compared (a 2,048-node, 8-rail design has about 50,000; 100,000 GPUs about 300,000).
 pub const MAX_COUNTED_CABLES: u64 = 400_000;
 
-/// Cables of `report`'s fabrics.
-fn cables(report: &Report) -> u64 {
-    crate::failures::cables(report)
+/// Why the step from `before` to `after` is not matched cable by cable.
+fn not_counted(before: &Report, after: &Report) -> String {
+    format!(
+        "{} cables in the two phases, more than the {} whose moves are counted",
+        crate::thousands((moves::cables(before) + moves::cables(after)) as f64),
+        crate::thousands(MAX_COUNTED_CABLES as f64)
+    )
 }
 
-/// Whether the step from `before` to `after` is small enough to count its moves.
-fn counted(before: &Report, after: &Report) -> bool {
-    cables(before) + cables(after) <= MAX_COUNTED_CABLES
+/// The move list of `spec` (evaluated as `report`), grown in phases: every cable each step
+/// adds, removes or re-terminates, named by the final design's devices and racks, with the
+/// orderable length of each run; `None` when the design lists no phases, `Err` with the reason
+/// when a phase does not size or the list has more than `most` rows.
+pub fn move_list(
+    spec: &DesignSpec,
+    report: &Report,
+    most: usize,
+) -> Option<Result<MoveList, String>> {
+    let growth = spec.growth.as_ref()?;
+    Some(
+        phase_reports(spec, growth)
+            .map_err(|e| e.to_string())
+            .and_then(|phases| {
+                moves::move_list(spec, report, &phases, most).map_err(|_| {
+                    format!(
+                        "The steps between this design's phases touch more than {} cables, the most a move list holds.",
+                        crate::thousands(most as f64)
+                    )
+                })
+            }),
+    )
 }
 
-/// The cables of each fabric of `after` against `before`, per tier.
-fn moves(before: &Report, after: &Report) -> Vec<TierMoves> {
-    let mut out = Vec::new();
-    for fabric in &after.fabrics {
-        let old = before
-            .fabrics
-            .iter()
-            .find(|f| f.name == fabric.name)
-            .map(placed_links)
-            .unwrap_or_default();
-        let new = placed_links(fabric);
-        let mut tiers: [TierMoves; 3] = TIERS.map(|tier| TierMoves {
-            fabric: fabric.name.clone(),
-            tier: tier.to_string(),
-            kept: 0,
-            added: 0,
-            removed: 0,
-            re_terminated: 0,
-        });
-        let (mut i, mut j) = (0, 0);
-        while i < old.len() || j < new.len() {
-            // The next lower end, and its links in each phase.
-            let end = match (old.get(i), new.get(j)) {
-                (Some(a), Some(b)) => (a.0, a.1).min((b.0, b.1)),
-                (Some(a), None) => (a.0, a.1),
-                (None, Some(b)) => (b.0, b.1),
-                (None, None) => break,
-            };
-            let run = |links: &[(usize, Place, Place)], from: usize| {
-                links[from..]
-                    .iter()
-                    .take_while(|l| (l.0, l.1) == end)
-                    .count()
-            };
-            let (n_old, n_new) = (run(&old, i), run(&new, j));
-            let kept = common(&old[i..i + n_old], &new[j..j + n_new]);
-            let (gone, came) = ((n_old - kept) as u64, (n_new - kept) as u64);
-            let moved = gone.min(came);
-            let t = &mut tiers[end.0.min(2)];
-            t.kept += kept as u64;
-            t.re_terminated += moved;
-            t.removed += gone - moved;
-            t.added += came - moved;
-            i += n_old;
-            j += n_new;
-        }
-        out.extend(
-            tiers
-                .into_iter()
-                .filter(|t| t.kept + t.added + t.removed + t.re_terminated > 0),
-        );
-    }
-    out
-}
-
-/// How many links two sorted runs of one end share (as multisets of upper ends).
-fn common(a: &[(usize, Place, Place)], b: &[(usize, Place, Place)]) -> usize {
-    let (mut i, mut j, mut n) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].2.cmp(&b[j].2) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                n += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    n
-}
-
+mod moves;
+pub use moves::{CableMove, MoveAction, MoveGroup, MoveList, UpperEnd};
 #[cfg(test)]
 mod tests;

@@ -22,13 +22,16 @@ mod power;
 mod reference;
 mod routing;
 mod sheet;
+mod site;
 mod spread;
 pub mod svg;
 
 pub(crate) use placed::place_bills;
 use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
+pub(crate) use routing::Spot;
 pub use routing::{orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
 pub use sheet::cabling;
+pub(crate) use site::Site;
 pub use spread::{spread_against_packed, Racking};
 
 use crate::cabling::{digits, push_numbered, Names};

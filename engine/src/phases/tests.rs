@@ -4,7 +4,11 @@ use crate::spec::{Growth, Phase};
 /// The DGX SuperPOD H100 compute fabric (rail-optimised, QM9700) of `final_nodes` DGX, grown in
 /// `phases` (nodes each) under `policy`, without the UFM and storage endpoints, which take free
 /// leaf ports wherever the nodes leave them.
-fn superpod(final_nodes: u32, sizes: &[u32], policy: GrowthPolicy) -> (DesignSpec, PhasePlan) {
+pub(super) fn superpod(
+    final_nodes: u32,
+    sizes: &[u32],
+    policy: GrowthPolicy,
+) -> (DesignSpec, PhasePlan) {
     let mut spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
     spec.cluster.nodes = final_nodes;
     spec.fabrics.retain(|f| f.name == "compute");
@@ -28,7 +32,7 @@ fn superpod(final_nodes: u32, sizes: &[u32], policy: GrowthPolicy) -> (DesignSpe
     (spec, plan)
 }
 
-const SU: u32 = 32;
+pub(super) const SU: u32 = 32;
 
 /// RA-11333-001: the 3-SU design has the 16 spines of the 4-SU one, and its 24 leaves.
 #[test]
