@@ -88,6 +88,7 @@ pub fn design_page(
                     <li><a id="design-report" href=format!("/d/{id}/r/{n}/report")>"Report (print or PDF)"</a></li>
                     <li><a id="bom-csv" href=format!("/d/{id}/r/{n}/bom.csv") download="">"Bill of materials (CSV)"</a></li>
                     <li><a id="cabling-csv" href=format!("/d/{id}/r/{n}/cabling.csv") download="">"Cabling sheet (CSV)"</a></li>
+                    {spec.growth.is_some().then(|| view! { <li><a id="moves-csv" href=format!("/d/{id}/r/{n}/moves.csv") download="">"Move list between the growth phases (CSV)"</a></li> })}
                     <li><a id="design-asbuilt" href=format!("/d/{id}/r/{n}/asbuilt")>"As-built check (ibnetdiscover, LLDP)"</a></li>
                     <li><a id="handoff-files" href=format!("/d/{id}/r/{n}/handoff")>"Hand-off files (UFM, NVUE, AVD, NetBox, Slurm, Kubernetes, DOT)"</a></li>
                 </ul>

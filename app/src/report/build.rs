@@ -58,6 +58,13 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         report,
         &floor,
     ));
+    if let Some(plan) = &report.phases {
+        blocks.extend(super::phases::move_blocks(
+            plan,
+            engine::phases::move_list(spec, report, super::phases::MOVES_IN_REPORT),
+            &format!("{}/moves.csv", revision.link),
+        ));
+    }
     blocks.extend(operating_blocks(spec, report));
     blocks.extend(super::asbuilt::asbuilt_section(&revision.asbuilt));
     assumptions(&mut blocks, spec);

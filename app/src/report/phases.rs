@@ -10,7 +10,7 @@ use engine::floor::FloorReport;
 use engine::phases::{PhasePlan, PhaseReport};
 use engine::GrowthPolicy;
 
-const HOW: &str = "Each phase is the design at that phase's nodes, sized on the design's switches; bills are at each tier's nominal cable run (the design's own cost as placed on its floor is in the summary). A cable is moved when one end stays and the other is plugged into another switch; each end keeps as many of its links to each switch as both phases give it, so the counts are the fewest cables touched. Endpoints beyond the nodes (a UFM server, storage servers) take the leaf ports the nodes leave free, so a phase whose nodes need those ports moves them. Racks are those of the final floor: a rack holding none of a phase's nodes is kept for a later one. The cabling sheet gives each cable of the final design the phase that first lays it.";
+const HOW: &str = "Each phase is the design at that phase's nodes, sized on the design's switches; bills are at each tier's nominal cable run (the design's own cost as placed on its floor is in the summary). A cable is moved when one end stays and the other is plugged into another switch; each end keeps as many of its links to each switch as both phases give it, so the counts are the fewest cables touched. Endpoints beyond the nodes (a UFM server, storage servers) take the leaf ports the nodes leave free, so a phase whose nodes need those ports moves them. Racks are those of the final floor: a rack holding none of a phase's nodes is kept for a later one. The cabling sheet gives each cable of the final design the phase that first lays it; the move list names every cable a step adds, removes or re-terminates: a re-terminated cable stays on its lower end's port and takes a free port of its new switch, so after such a step a switch's ports are those its cables kept hold, not a fresh cabling sheet's.";
 
 /// The growth section: the plan per phase, its chart, what each phase buys, and the floor of
 /// the design evaluated as `report` with each rack coloured by the phase that first uses it.
@@ -117,6 +117,105 @@ pub fn phase_blocks(
         ],
         items,
     )));
+    blocks
+}
+
+/// Groups of the move list the report shows; the list itself has every cable.
+const GROUPS_SHOWN: usize = 24;
+
+/// Rows of the move list the report works out; a longer list is only in its spreadsheet.
+pub const MOVES_IN_REPORT: usize = 50_000;
+
+/// The move list of the design grown as `plan`, switch by switch: what each step does to the
+/// cables between two switches, cables in service first, and where the list of every cable is
+/// (`sheet`, the revision's move list).
+pub fn move_blocks(
+    plan: &PhasePlan,
+    list: Option<Result<engine::phases::MoveList, String>>,
+    sheet: &str,
+) -> Vec<Block> {
+    let mut blocks = vec![heading(
+        2,
+        "phase-moves",
+        "What each step re-cables, switch by switch",
+    )];
+    let list = match list {
+        None => return Vec::new(),
+        Some(Err(why)) => {
+            blocks.push(paragraph(format!(
+                "{why} The move list as a spreadsheet: {sheet}."
+            )));
+            return blocks;
+        }
+        Some(Ok(list)) => list,
+    };
+    let name = |p: usize| plan.phases.get(p).map_or("", |p| p.label.as_str());
+    let step = |phase: usize| format!("{} → {}", name(phase.saturating_sub(1)), name(phase));
+    let moved = list
+        .rows
+        .iter()
+        .filter(|r| r.action == engine::phases::MoveAction::ReTerminate);
+    let (moved, longer) = moved.fold((0u64, 0u64), |(n, l), r| {
+        (n + 1, l + u64::from(r.needs_longer_cable()))
+    });
+    blocks.push(paragraph(format!(
+        "The move list has a row for each of the {} cables the steps add, remove or re-terminate, with the end that stays (device, port, rack), the switch before and after with its rack, and the orderable length of each run: {sheet}. {}",
+        engine::thousands(list.rows.len() as f64),
+        match (moved, longer) {
+            (0, _) => "No cable in service is re-terminated.".to_string(),
+            (_, 0) => format!("Each of the {} re-terminated reaches its new switch.", engine::thousands(moved as f64)),
+            (_, l) => format!("Of the {} re-terminated, {} too short for the new run: replaced with a longer one.", engine::thousands(moved as f64), counted(l, "cable is", "cables are")),
+        }
+    )));
+    for (phase, why) in &list.not_listed {
+        blocks.push(note(format!(
+            "The step {} is not listed cable by cable: {why}.",
+            step(*phase)
+        )));
+    }
+    let groups = list.by_switch();
+    let switch = |s: &Option<String>| s.clone().unwrap_or_else(|| "—".into());
+    let rows: Vec<Vec<String>> = groups
+        .iter()
+        .take(GROUPS_SHOWN)
+        .map(|g| {
+            vec![
+                name(g.phase).to_string(),
+                g.fabric.clone(),
+                g.tier.to_string(),
+                g.action.label().to_string(),
+                switch(&g.from),
+                switch(&g.to),
+                engine::thousands(g.cables as f64),
+                engine::thousands(g.longer_cables as f64),
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        return blocks;
+    }
+    let mut shown = table(
+        "Cables each step adds, removes or re-terminates, by the switch they leave and the one they reach; too short: re-terminated cables shorter than their new run, replaced",
+        &[
+            ("Step to", false),
+            ("Fabric", false),
+            ("Tier", false),
+            ("Done", false),
+            ("From", false),
+            ("To", false),
+            ("Cables", true),
+            ("Too short", true),
+        ],
+        rows,
+    );
+    shown.id = Some("phase-moves-table".into());
+    blocks.push(Block::Table(shown));
+    if groups.len() > GROUPS_SHOWN {
+        blocks.push(note(format!(
+            "{} more groups of cables are in the move list.",
+            engine::thousands((groups.len() - GROUPS_SHOWN) as f64)
+        )));
+    }
     blocks
 }
 
@@ -384,5 +483,33 @@ mod tests {
                 .any(|t| t.starts_with("compute-leaf-") && t.contains(": kept for Year 2")),
             "a leaf of the second year"
         );
+    }
+
+    /// Bought as needed, the step's moves are shown switch by switch, cables in service first,
+    /// with where the list of every cable is; a list too long says so, with the same link.
+    #[test]
+    fn the_move_list_is_shown_switch_by_switch_with_cables_in_service_first() {
+        let (plan, _, _) = superpod(GrowthPolicy::AsNeeded);
+        let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+        spec.growth.as_mut().unwrap().policy = GrowthPolicy::AsNeeded;
+        let report = engine::evaluate(&spec).unwrap();
+        let list = engine::phases::move_list(&spec, &report, MOVES_IN_REPORT);
+        let blocks = move_blocks(&plan, list, "/d/x/r/1/moves.csv");
+        let Some(Block::Paragraph { text }) = blocks.get(1) else {
+            panic!("{blocks:?}");
+        };
+        assert!(text.contains("/d/x/r/1/moves.csv"), "{text}");
+        let Some(Block::Table(groups)) = blocks.get(2) else {
+            panic!("{blocks:?}");
+        };
+        assert_eq!(groups.rows[0][3], "re-terminate");
+        assert_eq!(
+            (groups.rows[0][4].as_str(), groups.rows[0][5].as_str()),
+            ("compute-spine-01", "compute-spine-09")
+        );
+        assert!(groups.rows.len() <= GROUPS_SHOWN);
+        let refused = move_blocks(&plan, Some(Err("Too many.".into())), "/m.csv");
+        assert!(matches!(&refused[1], Block::Paragraph { text } if text.starts_with("Too many. ") && text.contains("/m.csv")));
+        assert!(move_blocks(&plan, None, "/m.csv").is_empty());
     }
 }

@@ -1,5 +1,6 @@
-//! Spreadsheets of a revision, as CSV: the bill of materials (one row per item per fabric) and
-//! the cabling sheet (one row per cable, both ends named for labelling).
+//! Spreadsheets of a revision, as CSV: the bill of materials (one row per item per fabric), the
+//! cabling sheet (one row per cable, both ends named for labelling) and, for a design grown in
+//! phases, the move list (one row per cable each step adds, removes or re-terminates).
 
 use crate::resources::respond::{attachment, file_stem, html, Answer};
 use crate::resources::revisions::stored_revision;
@@ -22,6 +23,7 @@ pub fn routes(store: Store) -> Router {
             "/d/{id}/r/{n}/cabling.csv",
             get(cabling_csv.layer(COMPUTES)),
         )
+        .route("/d/{id}/r/{n}/moves.csv", get(moves_csv.layer(COMPUTES)))
         .with_state(store)
 }
 
@@ -201,6 +203,71 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
     Ok(write(rows))
 }
 
+/// One row per cable each step between the growth phases of `spec` (evaluated as `report`)
+/// adds, removes or re-terminates: the end that stays (device, port, rack), the switch before
+/// and after with its rack and the orderable length a cable to it needs, and whether a
+/// re-terminated cable is too short for its new run; `Err` says why there is no list.
+pub fn moves(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::Error>, String> {
+    let Some(growth) = spec.growth.as_ref() else {
+        return Err("This design lists no growth phases: it is built in one step, and its cabling sheet lists every cable.".into());
+    };
+    let list = engine::phases::move_list(spec, report, MAX_CABLING_ROWS as usize)
+        .unwrap_or_else(|| Err("This design lists no growth phases.".into()))?;
+    let label = |phase: usize| growth.phases.get(phase).map_or("", |p| p.label.as_str());
+    if let Some((phase, why)) = list.not_listed.first() {
+        return Err(format!(
+            "The step to {} is not listed cable by cable: {why}.",
+            label(*phase)
+        ));
+    }
+    let header = [
+        "step",
+        "fabric",
+        "tier",
+        "action",
+        "rack",
+        "device",
+        "port",
+        "from_rack",
+        "from_device",
+        "from_length_m",
+        "to_rack",
+        "to_device",
+        "to_length_m",
+        "longer_cable",
+    ]
+    .map(String::from)
+    .to_vec();
+    let end = |end: &Option<engine::phases::UpperEnd>| match end {
+        Some(e) => [
+            cell(e.rack.as_deref().unwrap_or_default()),
+            cell(&e.device),
+            e.length_m.map(|m| format!("{}", m.0)).unwrap_or_default(),
+        ],
+        None => Default::default(),
+    };
+    let rows = list.rows.iter().map(|row| {
+        let mut cells = vec![
+            cell(&format!(
+                "{} → {}",
+                label(row.phase.saturating_sub(1)),
+                label(row.phase)
+            )),
+            cell(&row.fabric),
+            row.tier.to_string(),
+            row.action.label().to_string(),
+            cell(row.rack.as_deref().unwrap_or_default()),
+            cell(&row.device),
+            cell(&row.port),
+        ];
+        cells.extend(end(&row.from));
+        cells.extend(end(&row.to));
+        cells.push(if row.needs_longer_cable() { "yes" } else { "" }.into());
+        cells
+    });
+    Ok(write(std::iter::once(header).chain(rows)))
+}
+
 pub(crate) fn csv_response(result: Result<String, csv::Error>, file: String) -> Response {
     match result {
         Ok(text) => attachment(CSV, text, &file),
@@ -255,6 +322,10 @@ async fn bom_csv(State(store): State<Store>, Path((id, n)): Path<(String, String
 
 async fn cabling_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
     sheet(&store, &id, &n, "cabling", cabling).await
+}
+
+async fn moves_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
+    sheet(&store, &id, &n, "moves", moves).await
 }
 
 #[cfg(test)]

@@ -176,3 +176,62 @@ async fn sheets_of_an_unknown_design_or_revision_are_not_found() {
     }
     server.stop().await;
 }
+
+/// The move list of the SuperPOD grown 2 SU then 4 SU buying spines as needed: a row for each
+/// cable the report's phase table counts, each re-terminated uplink naming the leaf port it
+/// stays on and the spine it leaves and reaches, with racks and lengths; a phase label that a
+/// spreadsheet would run as a formula is kept as text; a design built in one step has no list.
+#[tokio::test]
+async fn the_move_list_between_phases_has_a_row_per_cable_the_phase_table_counts() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let mut spec = superpod();
+    spec["growth"]["policy"] = "as_needed".into();
+    spec["growth"]["phases"][0]["label"] = "=HYPERLINK(\"http://x\")".into();
+    let design = server.create(&spec).await;
+    let checked = engine::DesignSpec::from_value(spec.clone()).unwrap();
+    let plan = engine::evaluate(&checked)
+        .unwrap()
+        .over_its_life(&checked)
+        .phases
+        .unwrap();
+    let step = &plan.phases[1];
+    let counted = (step.added(), step.removed(), step.re_terminated());
+    let rows = sheet(&server, &format!("/d/{}/r/1/moves.csv", design.id)).await;
+    let done = |action: &str| rows.iter().filter(|r| &r[3] == action).count() as u64;
+    assert!(step.re_terminated() > 0);
+    assert_eq!((done("add"), done("remove"), done("re-terminate")), counted);
+    assert!(rows
+        .iter()
+        .all(|r| r[0] == *"'=HYPERLINK(\"http://x\") → SU 3-4"));
+    // The UFM server, beyond the nodes, takes a leaf port the nodes leave free: it moves too.
+    for r in rows
+        .iter()
+        .filter(|r| &r[3] == "re-terminate" && &r[2] == "leaf-spine")
+    {
+        assert!(
+            r[5].starts_with("compute-leaf-") && r[6].starts_with('p'),
+            "{r:?}"
+        );
+        assert!(
+            r[8].contains("-spine-") && r[11].contains("-spine-") && r[8] != r[11],
+            "{r:?}"
+        );
+        assert!(
+            r[4].starts_with('R') && r[7].starts_with('R') && r[10].starts_with('R'),
+            "{r:?}"
+        );
+        let _: f64 = r[12].parse().unwrap();
+    }
+    let mut once = spec.clone();
+    once.as_object_mut().unwrap().remove("growth");
+    let single = server.create(&once).await;
+    let response = server.get(&format!("/d/{}/r/1/moves.csv", single.id)).await;
+    assert_eq!(response.status(), 422);
+    assert!(response
+        .text()
+        .await
+        .unwrap()
+        .contains("lists no growth phases"));
+    server.stop().await;
+}

@@ -42,6 +42,9 @@ pub struct Links {
     report_pdf: String,
     bom_csv: String,
     cabling_csv: String,
+    /// A design grown in phases: every cable each step between them adds, removes or
+    /// re-terminates (422, with the reason, for a design built in one step).
+    moves_csv: String,
     /// The hand-off files (cabling for UFM's Cable Validation Tool, ibnetdiscover topology,
     /// Cumulus NVUE or Arista AVD switch configuration, NetBox, Slurm, Kubernetes, Graphviz),
     /// listed with what each is for.
@@ -63,6 +66,7 @@ impl Links {
             report_pdf: format!("{at}/report.pdf"),
             bom_csv: format!("{at}/bom.csv"),
             cabling_csv: format!("{at}/cabling.csv"),
+            moves_csv: format!("{at}/moves.csv"),
             handoff: format!("{at}/handoff"),
             handoff_zip: format!("{at}/handoff.zip"),
             asbuilt: format!("{at}/asbuilt"),
