@@ -664,7 +664,7 @@ async fn what_one_failure_takes_away_reads_the_same_from_the_planner_to_the_repo
 /// example, grown 2 SU to 4, gets a phase at 3 SU in the cluster step and is bought as needed;
 /// the dashboard's phase table then says how many cables in service the step to 3 SU moves (the
 /// spines double, so each leaf's uplinks are spread anew), and the saved design's report says
-/// it in its executive summary and keeps the same table.
+/// it in its executive summary, keeps the same table and lists the moves switch by switch.
 #[tokio::test]
 async fn a_cluster_grown_in_phases_reads_the_same_from_the_planner_to_the_report() {
     let server = Server::start().await;
@@ -702,5 +702,16 @@ async fn a_cluster_grown_in_phases_reads_the_same_from_the_planner_to_the_report
         "the executive summary names the step and its moves"
     );
     assert_eq!(browser.text("#phase-cabling").await, table);
+    // And switch by switch, the cables in service first: the step to Phase 2 hands uplinks of
+    // the first spines to the ones it adds.
+    let moves = browser.text("#phase-moves-table").await;
+    let first = moves
+        .lines()
+        .find(|l| l.starts_with("Phase 2"))
+        .unwrap_or_else(|| panic!("the step's rows in {moves}"));
+    assert!(
+        first.contains("re-terminate") && first.contains("compute-spine-01"),
+        "{first}"
+    );
     browser.close().await;
 }

@@ -509,7 +509,9 @@ mod tests {
         );
         assert!(groups.rows.len() <= GROUPS_SHOWN);
         let refused = move_blocks(&plan, Some(Err("Too many.".into())), "/m.csv");
-        assert!(matches!(&refused[1], Block::Paragraph { text } if text.starts_with("Too many. ") && text.contains("/m.csv")));
+        assert!(
+            matches!(&refused[1], Block::Paragraph { text } if text.starts_with("Too many. ") && text.contains("/m.csv"))
+        );
         assert!(move_blocks(&plan, None, "/m.csv").is_empty());
     }
 }
