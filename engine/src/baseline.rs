@@ -287,14 +287,29 @@ fn links_on<'s>(
     let gpu = gpu(&spec.cluster.gpu).ok_or_else(|| {
         CheckError::Design(format!("GPU {:?} is not in the catalog", spec.cluster.gpu))
     })?;
-    let links = Links::new(
-        &spec.cluster,
-        gpu,
-        on,
-        &spec.calibration,
-        Conditions::NORMAL,
-    );
+    // Sized on its plan, as the design's own evaluation is: a run whose nodes span leaves
+    // crosses the spines, with their share of the leaf uplinks and the locality tiers' costs.
+    let plan = crate::catalog::switch(on.switch_key())
+        .and_then(|s| crate::sizing::size_fabric(spec, on, s).ok());
+    let links = match &plan {
+        Some(plan) => crate::evaluate::links_on_plan(spec, gpu, on, plan, Conditions::NORMAL),
+        None => Links::new(
+            &spec.cluster,
+            gpu,
+            on,
+            &spec.calibration,
+            Conditions::NORMAL,
+        ),
+    };
     Ok((on, links))
+}
+
+/// The upper tiers a run over `nodes` nodes of `fabric` crosses, its nodes placed together: 0
+/// within one leaf, 1 across the spines, 2 across the core as well.
+pub(crate) fn tiers_crossed(spec: &DesignSpec, fabric: &str, nodes: u32) -> usize {
+    links_on(spec, fabric).map_or(0, |(_, l)| {
+        usize::from(nodes > l.nodes_per_leaf) + usize::from(nodes > l.nodes_per_pod)
+    })
 }
 
 /// The group a run of `ranks` on `nodes` forms on fabric `on` (its `links`) and the choices its

@@ -61,6 +61,9 @@ pub struct Fit {
     pub ll_network_hop_latency_before_us: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ll_network_hop_latency_us: Option<f64>,
+    /// The locality tiers the runs cross (the spines, the core), as fitted.
+    #[serde(default)]
+    pub tiers: Vec<TierFit>,
     /// Message sizes of runs across nodes that the fit used.
     pub points: usize,
     /// The error of the fitted model on the points it used.
@@ -102,8 +105,15 @@ impl Fit {
                 .ll128_network_hop_latency_us
                 .unwrap_or_else(|| to_hundredths(c.ll128_network_hop_latency_us * scale));
         }
+        tiers::apply(&mut c, &fitted);
         c.fitted = Some(fitted);
         c
+    }
+
+    /// A value of locality tier `tier` (0 the spines, 1 the core), where fitted.
+    fn tier_value(&self, tier: usize, value: fn(&TierFit) -> Option<f64>) -> Option<f64> {
+        let name = ["spines", "core"][tier];
+        self.tiers.iter().find(|t| t.tier == name).and_then(value)
     }
 
     /// Where a calibration with this fit in place comes from: `baselines` of the design, fitted
@@ -115,10 +125,22 @@ impl Fit {
             on: on.to_string(),
             efficiency_field: self.efficiency_field.clone(),
             // As a person writes them: the fit's error is far above the digits dropped.
-            efficiency: (self.efficiency * 1000.0).round() / 1000.0,
+            efficiency: to_thousandths(self.efficiency),
             network_hop_latency_us: self.network_hop_latency_us.map(to_hundredths),
             ll128_network_hop_latency_us: self.ll128_network_hop_latency_us.map(to_hundredths),
             ll_network_hop_latency_us: self.ll_network_hop_latency_us.map(to_hundredths),
+            spine_efficiency_share: self
+                .tier_value(0, |t| t.efficiency_share)
+                .map(to_thousandths),
+            spine_hop_extra_latency_us: self
+                .tier_value(0, |t| t.hop_extra_latency_us)
+                .map(to_hundredths),
+            core_efficiency_share: self
+                .tier_value(1, |t| t.efficiency_share)
+                .map(to_thousandths),
+            core_hop_extra_latency_us: self
+                .tier_value(1, |t| t.hop_extra_latency_us)
+                .map(to_hundredths),
             worst_error_percent: Some(
                 (std::iter::once(&self.quality)
                     .chain(self.held_out.iter().map(|h| &h.quality))
@@ -131,6 +153,11 @@ impl Fit {
             ),
         }
     }
+}
+
+/// `v` to three decimals.
+fn to_thousandths(v: f64) -> f64 {
+    (v * 1000.0).round() / 1000.0
 }
 
 /// `v` to two decimals.
@@ -176,6 +203,8 @@ struct Point {
     /// The protocol band NCCL sends it in, and its algorithm and protocol.
     band: usize,
     choice: Option<(Algorithm, Protocol)>,
+    /// The upper tiers its run crosses: 0 within a leaf, 1 the spines, 2 the core as well.
+    tier: usize,
 }
 
 /// The protocol bands, in the order a band without a latency of its own follows the first that
@@ -188,6 +217,8 @@ const BANDS: [Protocol; 3] = [Protocol::Simple, Protocol::Ll128, Protocol::Ll];
 struct Values {
     efficiency: f64,
     scales: [f64; 3],
+    /// The locality tiers' values, in [`Calibration::tiers`]'s order.
+    tiers: [f64; 4],
 }
 
 impl Values {
@@ -233,6 +264,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     let start = Values {
         efficiency: before,
         scales: [1.0; 3],
+        tiers: spec.calibration.tiers(),
     };
     let mut model = Model {
         spec,
@@ -240,6 +272,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
         checks,
         transport,
         seen: [false; 3],
+        tiers: [false; 4],
     };
     // The bandwidth must show in the largest message: else nothing here can be fitted.
     let largest = *points.iter().max_by_key(|p| p.bytes).expect("two sizes");
@@ -270,6 +303,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
             .is_some_and(|p| moved(&model, start, start.with_scale(band, 2.0), p) >= UNSEEN)
     });
     model.seen = seen;
+    model.tiers = tiers::free(&model, &points, start);
     let latency_seen = seen.contains(&true);
     let best = model.minimise(&points);
     let higher = Values {
@@ -311,6 +345,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
             .then_some(c.ll128_network_hop_latency_us * best.scales[1]),
         ll_network_hop_latency_before_us: c.ll_network_hop_latency_us,
         ll_network_hop_latency_us: seen[2].then_some(c.ll_network_hop_latency_us * best.scales[2]),
+        tiers: tiers::fitted(&model, &points, best),
         points: points.len(),
         quality,
         held_out,
@@ -357,6 +392,7 @@ fn points(
                         .position(|p| Some(*p) == size.choice.map(|c| c.1))
                         .unwrap_or(0),
                     choice: size.choice,
+                    tier: crate::baseline::tiers_crossed(spec, fabric, check.nodes),
                 });
             }
         }
@@ -377,6 +413,8 @@ struct Model<'a> {
     transport: Transport,
     /// The protocol bands whose latency the measurements show.
     seen: [bool; 3],
+    /// The locality tiers' values the measurements determine ([`Values::tiers`]).
+    tiers: [bool; 4],
 }
 
 impl Model<'_> {
@@ -391,6 +429,12 @@ impl Model<'_> {
         c.network_hop_latency_us *= v.scales[0];
         c.ll128_network_hop_latency_us *= v.scales[1];
         c.ll_network_hop_latency_us *= v.scales[2];
+        [
+            c.spine_efficiency_share,
+            c.spine_hop_extra_latency_us,
+            c.core_efficiency_share,
+            c.core_hop_extra_latency_us,
+        ] = v.tiers;
         c
     }
 
@@ -430,6 +474,7 @@ impl Model<'_> {
             .map(|r| if r.is_finite() { r } else { MISSED })
             .chain(std::iter::once(pull * (v.efficiency / start).ln()))
             .chain(v.scales.iter().map(|s| pull * s.ln()))
+            .chain(tiers::pulls(v).map(|t| pull * t))
             .collect()
     }
 
@@ -467,6 +512,7 @@ impl Model<'_> {
         let mut best = Values {
             efficiency: 0.5,
             scales: [1.0; 3],
+            tiers: self.spec.calibration.tiers(),
         };
         let mut lowest = f64::INFINITY;
         for e in (1..=10).map(|i| f64::from(i) * 0.1) {
@@ -482,36 +528,51 @@ impl Model<'_> {
                 }
             }
         }
-        self.refine(best, points, &free, &tied)
+        // A tier's values are free where this part of the points still has runs within the
+        // tier below beside runs across it.
+        let tiers: Vec<usize> = (0..4)
+            .filter(|&t| self.tiers[t] && tiers::determined(points, t))
+            .collect();
+        self.refine(best, points, &free, &tiers, &tied)
     }
 
-    /// Levenberg-Marquardt from `start`: x is the efficiency and the logarithm of each `free`
-    /// band's latency scale, the Jacobian of the residuals by forward differences, each step
+    /// Levenberg-Marquardt from `start`: x is the efficiency, the logarithm of each `free`
+    /// band's latency scale and each free locality tier's value (`tiers`), the Jacobian of the residuals by forward differences, each step
     /// the solution of (JᵀJ + λ·diag JᵀJ) δ = −Jᵀr, kept where it lowers the loss.
     fn refine(
         &self,
         start: Values,
         points: &[Point],
         free: &[usize],
+        tiers: &[usize],
         tied: &dyn Fn(Values) -> Values,
     ) -> Values {
+        let bands = 1 + free.len();
         let values = |x: &[f64]| {
             let mut v = start;
             v.efficiency = x[0];
             for (j, &band) in free.iter().enumerate() {
                 v.scales[band] = x[1 + j].exp();
             }
+            for (j, &t) in tiers.iter().enumerate() {
+                v.tiers[t] = x[bands + j];
+            }
             tied(v)
         };
-        // Within an efficiency's range and a latency from a sixteenth to sixteen times.
+        // Within an efficiency's range, a latency from a sixteenth to sixteen times, and each
+        // tier's value within its own.
         let bounded = |x: &mut [f64]| {
             x[0] = x[0].clamp(0.01, 1.0);
-            for ln in &mut x[1..] {
+            for ln in &mut x[1..bands] {
                 *ln = ln.clamp(-LN_16, LN_16);
+            }
+            for (value, &t) in x[bands..].iter_mut().zip(tiers) {
+                *value = tiers::bounded(t, *value);
             }
         };
         let mut x: Vec<f64> = std::iter::once(start.efficiency)
             .chain(free.iter().map(|&band| start.scales[band].ln()))
+            .chain(tiers.iter().map(|&t| start.tiers[t]))
             .collect();
         let k = x.len();
         let mut r = self.residuals(values(&x), points);
@@ -521,8 +582,9 @@ impl Model<'_> {
             let columns: Vec<Vec<f64>> = (0..k)
                 .map(|j| {
                     let mut y = x.clone();
-                    // A step down at the efficiency's top, so that the difference is one.
-                    let h = if j == 0 && x[0] >= 1.0 { -STEP } else { STEP };
+                    // A step down at a share's top, so that the difference is one.
+                    let at_top = (j == 0 || tiers::is_share(j, bands, tiers)) && x[j] >= 1.0;
+                    let h = if at_top { -STEP } else { STEP };
                     y[j] += h;
                     let moved = self.residuals(values(&y), points);
                     moved.iter().zip(&r).map(|(a, b)| (a - b) / h).collect()
@@ -734,7 +796,9 @@ pub fn fitted_accuracy_markdown() -> String {
 }
 
 mod drift;
+mod tiers;
 pub use drift::{drift, Departure, Drift, DriftPoint, MOST_BASELINES, NOISE};
+pub use tiers::TierFit;
 
 #[cfg(test)]
 mod tests;

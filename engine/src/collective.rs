@@ -23,6 +23,23 @@ impl Latencies {
     };
 }
 
+/// What crossing the fabric's upper tiers costs a group whose nodes span leaves or pods, as
+/// the calibration's locality tiers give it: a share of the network rate and latency added to
+/// each network hop, of every protocol. NCCL's own model knows neither.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Crossing {
+    pub share: f64,
+    pub hop_extra_us: f64,
+}
+
+impl Crossing {
+    /// Within one leaf, or a tier at its neutral values.
+    pub const NONE: Crossing = Crossing {
+        share: 1.0,
+        hop_extra_us: 0.0,
+    };
+}
+
 /// Multi-node large-message rings pay 1.4x latency on compute capability >= 8.0
 /// ("plateau effect of ring") [NCCL src/graph/tuning.cc].
 pub const RING_PLATEAU_FACTOR: f64 = 1.4;
@@ -38,6 +55,9 @@ pub struct Group {
     /// Network bandwidth each node gives this group (all its ranks together).
     pub node_network: ByteRate,
     pub latencies: Latencies,
+    /// What crossing the upper tiers costs it: already in `node_network` and `latencies`, and
+    /// added to each protocol's network hop.
+    pub crossing: Crossing,
 }
 
 impl Group {

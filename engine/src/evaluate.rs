@@ -13,6 +13,31 @@ use crate::topology::Plan;
 use crate::units::{BitRate, Ratio, Seconds, Share, Slowdown, Usd};
 use crate::{ecmp, findings, inference, rag, storage, switch_choice, training};
 
+/// The links of fabric `f` of `spec`, sized as `plan`, under `conditions`: what its workloads'
+/// collectives run over, and what a baseline measured on it is predicted on.
+pub(crate) fn links_on_plan(
+    spec: &DesignSpec,
+    gpu: &Gpu,
+    f: &Fabric,
+    plan: &Plan,
+    conditions: Conditions,
+) -> Links {
+    let multipath = match conditions.crossing_share {
+        Some(share) if ecmp::applies(f.role) => share,
+        _ if ecmp::applies(f.role) => {
+            ecmp::usable_share(f.technology.transport(), &spec.calibration, plan)
+        }
+        _ => 1.0,
+    };
+    Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions).on_plan(
+        plan,
+        f.oversubscription.leaf,
+        attached_nodes(spec, f),
+        ports_per_node(&spec.cluster, f),
+        multipath,
+    )
+}
+
 /// Validates `spec` and computes its report. Never panics; an invalid spec returns every error.
 pub fn evaluate(spec: &DesignSpec) -> Result<Report, SpecErrors> {
     evaluate_with(spec, Conditions::NORMAL)
@@ -65,22 +90,8 @@ fn evaluate_report(
         .iter()
         .zip(&sized)
         .map(|(f, plan)| {
-            let ppn = ports_per_node(&spec.cluster, f);
-            let leaving = headroom::share_leaving_leaf(plan, attached_nodes(spec, f), ppn);
-            let multipath = match conditions.crossing_share {
-                Some(share) if ecmp::applies(f.role) => share,
-                _ if ecmp::applies(f.role) => {
-                    ecmp::usable_share(f.technology.transport(), &spec.calibration, plan)
-                }
-                _ => 1.0,
-            };
             (
-                Links::new(&spec.cluster, gpu, f, &spec.calibration, conditions).on_plan(
-                    f.oversubscription.leaf,
-                    leaving,
-                    headroom::nodes_per_leaf(plan, ppn),
-                    multipath,
-                ),
+                links_on_plan(spec, gpu, f, plan, conditions),
                 Links::new(&spec.cluster, gpu, f, &spec.calibration, Conditions::IDEAL),
             )
         })

@@ -74,6 +74,16 @@ pub fn nodes_per_leaf(plan: &Plan, ports_per_node: u32) -> u32 {
     .max(1)
 }
 
+/// Nodes in one pod of a three-tier `plan` (a pod's leaf groups, each of
+/// [`nodes_per_leaf`]), `u32::MAX` on a fabric without pods.
+pub fn nodes_per_pod(plan: &Plan, ports_per_node: u32) -> u32 {
+    if plan.layout.has_pods() {
+        nodes_per_leaf(plan, ports_per_node).saturating_mul(plan.leaves_per_pod.max(1))
+    } else {
+        u32::MAX
+    }
+}
+
 /// Share of uniformly spread traffic that leaves a node's leaf on this plan.
 pub fn share_leaving_leaf(plan: &Plan, nodes: u32, ports_per_node: u32) -> f64 {
     if plan.leaf_spine_links == 0 {

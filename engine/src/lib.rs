@@ -67,7 +67,7 @@ mod worked;
 pub use assumptions::{assumptions, Assumption};
 pub use collective::{
     all_to_all, allreduce, hierarchical_allreduce, ring_allreduce, ring_reduce_scatter, Algorithm,
-    Cost, Group, Latencies, Protocol,
+    Cost, Crossing, Group, Latencies, Protocol,
 };
 pub use error::{FieldError, SpecErrors};
 pub use evaluate::{evaluate, evaluate_unplaced, evaluate_with};

@@ -3,7 +3,7 @@
 
 use crate::catalog::Gpu;
 use crate::collective::Protocol;
-use crate::collective::{Group, Latencies};
+use crate::collective::{Crossing, Group, Latencies};
 use crate::spec::{Calibration, Cluster, Fabric, Role};
 use crate::technology::Transport;
 use crate::tuning::{InNetwork, NcclModel, Nvls, ProtocolModel, Tuning};
@@ -62,6 +62,10 @@ pub struct Links {
     /// slowest link, so its network rate takes that share.
     pub nodes_per_leaf: u32,
     pub multipath_share: f64,
+    /// Nodes in one pod of a three-tier fabric (`u32::MAX` without pods), and what crossing the
+    /// spines and the core costs a group, as the calibration's locality tiers give it.
+    pub nodes_per_pod: u32,
+    pub crossings: [Crossing; 2],
 }
 
 /// The tuner's choices for a fabric: LL and LL128 with the calibration's latencies (the network
@@ -211,23 +215,53 @@ impl Links {
             tuning,
             nodes_per_leaf: u32::MAX,
             multipath_share: 1.0,
+            nodes_per_pod: u32::MAX,
+            crossings: if conditions.ideal_network {
+                [Crossing::NONE; 2]
+            } else {
+                [
+                    Crossing {
+                        share: calibration.spine_efficiency_share,
+                        hop_extra_us: calibration.spine_hop_extra_latency_us,
+                    },
+                    Crossing {
+                        share: calibration.core_efficiency_share,
+                        hop_extra_us: calibration.core_hop_extra_latency_us,
+                    },
+                ]
+            },
         }
     }
 
-    /// These links on a fabric sized as `plan`, where `leaving_leaf` of uniformly spread
-    /// traffic leaves a node's leaf, `nodes_per_leaf` share a leaf and flows crossing the
-    /// uplinks get `multipath_share` of them.
+    /// These links on a fabric sized as `plan`, of which `nodes` are attached, `ports_per_node`
+    /// each, where flows crossing the leaf uplinks get `multipath_share` of them.
     pub fn on_plan(
         mut self,
+        plan: &crate::topology::Plan,
         oversubscription: f64,
-        leaving_leaf: f64,
-        nodes_per_leaf: u32,
+        nodes: u32,
+        ports_per_node: u32,
         multipath_share: f64,
     ) -> Links {
+        let leaving_leaf = crate::headroom::share_leaving_leaf(plan, nodes, ports_per_node);
         self.uniform_traffic_share = 1.0 / (oversubscription * leaving_leaf).max(1.0);
-        self.nodes_per_leaf = nodes_per_leaf.max(1);
+        self.nodes_per_leaf = crate::headroom::nodes_per_leaf(plan, ports_per_node);
+        self.nodes_per_pod = crate::headroom::nodes_per_pod(plan, ports_per_node);
         self.multipath_share = multipath_share.clamp(0.0, 1.0);
         self
+    }
+
+    /// What crossing the upper tiers costs a group spanning `nodes` nodes (placed together):
+    /// the spines' beyond one leaf, the core's as well beyond one pod.
+    pub fn crossing(&self, nodes: u32) -> Crossing {
+        let crossed =
+            usize::from(nodes > self.nodes_per_leaf) + usize::from(nodes > self.nodes_per_pod);
+        self.crossings[..crossed]
+            .iter()
+            .fold(Crossing::NONE, |all, tier| Crossing {
+                share: all.share * tier.share,
+                hop_extra_us: all.hop_extra_us + tier.hop_extra_us,
+            })
     }
 
     /// A collective group of `ranks` ranks, `ranks_per_node` of them in each node, sharing the
@@ -239,12 +273,17 @@ impl Links {
         if nodes > self.nodes_per_leaf {
             node_network = node_network * self.multipath_share;
         }
+        let crossing = self.crossing(nodes);
         Group {
             ranks,
             nodes,
             scale_up: self.scale_up,
-            node_network,
-            latencies: self.latencies,
+            node_network: node_network * crossing.share,
+            latencies: Latencies {
+                network_hop_us: self.latencies.network_hop_us + crossing.hop_extra_us,
+                ..self.latencies
+            },
+            crossing,
         }
     }
 }

@@ -129,7 +129,9 @@ impl Tuning {
         let chosen = fastest(
             &Group {
                 latencies: nccl.simple,
-                node_network: group.node_network * nccl.network_scale,
+                node_network: group.node_network * nccl.network_scale
+                    / group.crossing.share.max(1e-9),
+                crossing: crate::collective::Crossing::NONE,
                 scale_up: group.scale_up * nccl.scale_up_scale,
                 ..*group
             },
@@ -145,7 +147,10 @@ fn under(group: &Group, p: &ProtocolModel) -> Group {
     Group {
         scale_up: group.scale_up * p.bandwidth_share,
         node_network: group.node_network * p.bandwidth_share,
-        latencies: p.latencies,
+        latencies: Latencies {
+            network_hop_us: p.latencies.network_hop_us + group.crossing.hop_extra_us,
+            ..p.latencies
+        },
         ..*group
     }
 }
@@ -378,7 +383,55 @@ mod tests {
             scale_up: ByteRate::gigabytes_per_second(370.0),
             node_network: BitRate::gbps(400.0).to_byte_rate() * (8.0 * 0.95),
             latencies: NCCL_SIMPLE,
+            crossing: crate::collective::Crossing::NONE,
         }
+    }
+
+    /// Across the spines, the tier's extra latency reaches every protocol's network hop and its
+    /// share the rate, while NCCL chooses as if neither were there: a message NCCL sends with LL
+    /// within one leaf still goes LL across the spines, and takes longer by the extra latency
+    /// of each of its network steps.
+    #[test]
+    fn across_the_spines_every_protocol_pays_the_tier_s_latency() {
+        let within = dgx_h100_nodes(4);
+        let crossing = crate::collective::Crossing {
+            share: 0.5,
+            hop_extra_us: 10.0,
+        };
+        let across = Group {
+            node_network: within.node_network * crossing.share,
+            latencies: Latencies {
+                network_hop_us: within.latencies.network_hop_us + crossing.hop_extra_us,
+                ..within.latencies
+            },
+            crossing,
+            ..within
+        };
+        let tuning = Tuning {
+            nccl: Some(NcclModel {
+                simple: NCCL_SIMPLE,
+                ll: hopper().ll,
+                ll128: hopper().ll128,
+                network_scale: 1.0,
+                scale_up_scale: 1.0,
+            }),
+            ..hopper()
+        };
+        let message = Bytes(16.0 * 1024.0);
+        let (near, far) = (
+            tuned_allreduce(&within, &tuning, message),
+            tuned_allreduce(&across, &tuning, message),
+        );
+        assert_eq!((near.protocol, far.protocol), (Protocol::Ll, Protocol::Ll));
+        assert_eq!(near.algorithm, far.algorithm);
+        let extra = far.latency_time.0 - near.latency_time.0;
+        assert!(extra > 0.0, "{near:?} {far:?}");
+        // A whole number of network steps, each 10 µs longer.
+        let steps = extra / 10e-6;
+        assert!(
+            (steps - steps.round()).abs() < 1e-6 && steps >= 1.0,
+            "{steps}"
+        );
     }
 
     #[test]

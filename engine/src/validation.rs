@@ -315,6 +315,7 @@ fn deepep(rows: &mut Vec<ValidationRow>) {
             scale_up_hop_us: c.scale_up_hop_latency_us,
             network_hop_us: c.hop_latency_us(Transport::InfiniBand),
         },
+        crossing: crate::collective::Crossing::NONE,
     };
     for (ep, measured) in [(16, 43.0), (32, 58.0), (64, 51.0)] {
         let cost = all_to_all(&group(ep), Bytes(4096.0 * 8.0 * 7168.0));

@@ -310,3 +310,95 @@ fn the_published_roce_sweep_fitted_on_half_its_sizes_predicts_the_other_half_wit
     assert!(fit.ll128_network_hop_latency_us.is_some(), "{fit:?}");
     assert_eq!(fit.efficiency_only_at_least, None, "{fit:?}");
 }
+
+/// `spec` on 64 nodes: four leaves of each rail.
+fn on_64_nodes(mut spec: DesignSpec) -> DesignSpec {
+    spec.cluster.nodes = 64;
+    spec
+}
+
+/// The most nodes of `spec`'s compute fabric a run stays within one leaf on.
+fn nodes_per_leaf(spec: &DesignSpec) -> u32 {
+    (1..=spec.cluster.nodes)
+        .take_while(|&n| crate::baseline::tiers_crossed(spec, "compute", n) == 0)
+        .last()
+        .unwrap()
+}
+
+/// A fabric whose spines keep 80 % of the rate and add 6 µs to each network hop, measured
+/// within one leaf and across leaves: the fit finds what crossing the spines costs again
+/// within 1 %, beside the transport's own efficiency and latency, and applies it.
+#[test]
+fn the_fit_recovers_what_crossing_the_spines_costs() {
+    let spec = on_64_nodes(design());
+    let mut built = on_64_nodes(built_with(0.85, 1.2));
+    built.calibration.spine_efficiency_share = 0.8;
+    built.calibration.spine_hop_extra_latency_us = 6.0;
+    let per_leaf = nodes_per_leaf(&built);
+    assert!(2 * per_leaf <= built.cluster.nodes, "{per_leaf}");
+    let runs: Vec<Run> = [2, per_leaf, 2 * per_leaf]
+        .iter()
+        .map(|&n| measured_as(&built, n, &sweep()))
+        .collect();
+    let fit = fit(&spec, "compute", &baselines(&runs)).unwrap();
+    assert!((fit.efficiency - 0.85).abs() < 0.01 * 0.85, "{fit:?}");
+    let spines = &fit.tiers[0];
+    assert_eq!(
+        (spines.tier.as_str(), spines.not_fitted.as_deref()),
+        ("spines", None)
+    );
+    let share = spines.efficiency_share.unwrap();
+    let extra = spines.hop_extra_latency_us.unwrap();
+    assert!((share - 0.8).abs() < 0.01 * 0.8, "{spines:?}");
+    assert!((extra - 6.0).abs() < 0.01 * 6.0, "{spines:?}");
+    assert!(fit.quality.mape_percent < 1.0, "{:?}", fit.quality);
+    let applied = fit.applied_to(
+        &spec.calibration,
+        fit.provenance(vec![1, 2, 3], "2026-12-06"),
+    );
+    assert!((applied.spine_efficiency_share - share).abs() <= 0.0005);
+    assert!((applied.spine_hop_extra_latency_us - extra).abs() <= 0.005);
+    assert_eq!(
+        applied.source(),
+        crate::spec::CalibrationSource::Fitted(applied.fitted.as_ref().unwrap())
+    );
+}
+
+/// Runs that all span leaves cannot tell the spines' cost from the transport's own: the fit
+/// says so and leaves the spines neutral; runs within one leaf alone do not measure it.
+#[test]
+fn the_spines_cost_is_not_fitted_without_runs_on_both_sides_of_them() {
+    let spec = on_64_nodes(design());
+    let mut built = on_64_nodes(built_with(0.85, 1.2));
+    built.calibration.spine_efficiency_share = 0.8;
+    let per_leaf = nodes_per_leaf(&built);
+    let across: Vec<Run> = [2 * per_leaf, 3 * per_leaf]
+        .iter()
+        .filter(|&&n| n <= built.cluster.nodes)
+        .map(|&n| measured_as(&built, n, &sweep()))
+        .collect();
+    let fitted = fit(&spec, "compute", &baselines(&across)).unwrap();
+    let spines = &fitted.tiers[0];
+    assert_eq!(spines.efficiency_share, None);
+    assert!(
+        spines
+            .not_fitted
+            .as_deref()
+            .unwrap()
+            .contains("add a run within one leaf"),
+        "{spines:?}"
+    );
+    let within = [measured_as(&built, 2, &sweep())];
+    let fitted = fit(&spec, "compute", &baselines(&within)).unwrap();
+    assert!(
+        fitted.tiers[0]
+            .not_fitted
+            .as_deref()
+            .unwrap()
+            .starts_with("no run spans more than one leaf"),
+        "{:?}",
+        fitted.tiers
+    );
+    let applied = fitted.applied_to(&spec.calibration, fitted.provenance(vec![1], "2026-12-06"));
+    assert_eq!(applied.spine_efficiency_share, 1.0);
+}

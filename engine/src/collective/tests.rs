@@ -15,6 +15,7 @@ fn sixteen_nodes(nics: f64, gbps: f64, ranks_per_node: u32) -> Group {
         scale_up: ByteRate::gigabytes_per_second(450.0),
         node_network: nic(gbps) * nics,
         latencies: Latencies::NONE,
+        crossing: Crossing::NONE,
     }
 }
 
@@ -29,6 +30,7 @@ fn a_flat_ring_allreduce_of_one_gib_over_128_gpus_takes_42_61_ms_at_400g_and_170
             scale_up: nic(gbps),
             node_network: nic(gbps),
             latencies: Latencies::NONE,
+            crossing: Crossing::NONE,
         };
         let cost = ring_allreduce(&flat, Bytes::gibibytes(1.0));
         assert!(
@@ -77,6 +79,7 @@ fn small_messages_over_few_slow_nodes_go_hierarchical() {
         scale_up: ByteRate::gigabytes_per_second(370.0),
         node_network: nic(25.0),
         latencies: Latencies::NONE,
+        crossing: Crossing::NONE,
     };
     let cost = allreduce(&group, Bytes(4.0e6));
     assert_eq!(cost.algorithm, Algorithm::Hierarchical);
@@ -106,6 +109,7 @@ fn a_small_allreduce_over_many_nodes_takes_the_tree_for_its_log_latency() {
             scale_up_hop_us: 3.4,
             network_hop_us: 17.0,
         },
+        crossing: Crossing::NONE,
     };
     let cost = allreduce(&group, Bytes(64.0 * 1024.0));
     assert_eq!(cost.algorithm, Algorithm::Tree);

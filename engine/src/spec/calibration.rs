@@ -69,6 +69,16 @@ pub struct Calibration {
     /// How an Ethernet fabric spreads flows over the leaf uplinks (InfiniBand uses adaptive
     /// routing).
     pub ethernet_load_balancing: LoadBalancing,
+    /// Share of the fabric's achievable rate a collective keeps once its nodes span leaves (it
+    /// crosses the spines), and the latency each network hop adds there, µs. Neutral (1 and 0)
+    /// unless fitted to baselines spanning leaves beside baselines within one
+    /// (`crate::calibration_fit`): the leaf uplinks' oversubscription and ECMP collisions are
+    /// modelled apart.
+    pub spine_efficiency_share: f64,
+    pub spine_hop_extra_latency_us: f64,
+    /// The same again once its nodes span pods (it crosses the core of a three-tier fabric).
+    pub core_efficiency_share: f64,
+    pub core_hop_extra_latency_us: f64,
     /// Unexpected training-job interruptions per 1,000 GPU-days, all causes: 419 in 54 days on
     /// 16,384 H100 GPUs [Llama 3, arXiv:2407.21783 §3.3.4] → 0.474.
     pub interruptions_per_1000_gpu_days: f64,
@@ -83,7 +93,7 @@ pub struct Calibration {
 /// A calibration fitted to nccl-tests baselines measured on the built fabric
 /// (`crate::calibration_fit`), and the values the fit gave, so that a value changed by hand
 /// afterwards shows as such.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
@@ -106,6 +116,16 @@ pub struct Fitted {
     pub ll128_network_hop_latency_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ll_network_hop_latency_us: Option<f64>,
+    /// The locality tiers' values as fitted, where baselines spanning the tier stood beside
+    /// baselines within the tier below: [`Calibration::spine_efficiency_share`] and the rest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spine_efficiency_share: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spine_hop_extra_latency_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core_efficiency_share: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core_hop_extra_latency_us: Option<f64>,
     /// The fit's worst error, percent of the measured bus bandwidth, on the points it used or
     /// held out, whichever is larger: the interval of this fabric's times
     /// ([`crate::uncertainty`]).
@@ -114,6 +134,16 @@ pub struct Fitted {
 }
 
 impl Fitted {
+    /// The locality tiers' fitted values, in [`Calibration::tiers`]'s order.
+    pub fn tiers(&self) -> [Option<f64>; 4] {
+        [
+            self.spine_efficiency_share,
+            self.spine_hop_extra_latency_us,
+            self.core_efficiency_share,
+            self.core_hop_extra_latency_us,
+        ]
+    }
+
     /// Where the values came from, in words: "fitted on 2026-12-06 to baselines #1, #2 of
     /// fabric compute".
     pub fn summary(&self) -> String {
@@ -146,6 +176,16 @@ pub enum CalibrationSource<'a> {
 }
 
 impl Calibration {
+    /// The locality tiers' values: the spines' share and extra hop latency, then the core's.
+    pub fn tiers(&self) -> [f64; 4] {
+        [
+            self.spine_efficiency_share,
+            self.spine_hop_extra_latency_us,
+            self.core_efficiency_share,
+            self.core_hop_extra_latency_us,
+        ]
+    }
+
     /// Where these values come from.
     pub fn source(&self) -> CalibrationSource<'_> {
         let Some(fitted) = &self.fitted else {
@@ -170,7 +210,12 @@ impl Calibration {
             && kept(
                 fitted.ll_network_hop_latency_us,
                 self.ll_network_hop_latency_us,
-            );
+            )
+            && fitted
+                .tiers()
+                .iter()
+                .zip(self.tiers())
+                .all(|(f, now)| kept(*f, now));
         if same {
             CalibrationSource::Fitted(fitted)
         } else {
@@ -234,6 +279,10 @@ impl Default for Calibration {
             in_network_latency_us: 31.0,
             qps_per_connection: 1,
             ethernet_load_balancing: LoadBalancing::Ecmp,
+            spine_efficiency_share: 1.0,
+            spine_hop_extra_latency_us: 0.0,
+            core_efficiency_share: 1.0,
+            core_hop_extra_latency_us: 0.0,
             fitted: None,
         }
     }

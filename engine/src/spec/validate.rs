@@ -341,6 +341,8 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
         ("ll128_bandwidth_share", c.ll128_bandwidth_share),
         ("nvls_efficiency", c.nvls_efficiency),
         ("in_network_efficiency", c.in_network_efficiency),
+        ("spine_efficiency_share", c.spine_efficiency_share),
+        ("core_efficiency_share", c.core_efficiency_share),
     ] {
         check.number(At("calibration", field), value, 0.0, true, 1.0, "");
     }
@@ -366,6 +368,8 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
         ),
         ("nvls_latency_us", c.nvls_latency_us),
         ("in_network_latency_us", c.in_network_latency_us),
+        ("spine_hop_extra_latency_us", c.spine_hop_extra_latency_us),
+        ("core_hop_extra_latency_us", c.core_hop_extra_latency_us),
     ] {
         check.number(At("calibration", field), value, 0.0, false, 1e6, " µs");
     }
@@ -425,6 +429,21 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
             1.0,
             "",
         );
+        for (field, share) in [
+            ("spine_efficiency_share", f.spine_efficiency_share),
+            ("core_efficiency_share", f.core_efficiency_share),
+        ] {
+            if let Some(share) = share {
+                check.number(
+                    &format!("calibration.fitted.{field}"),
+                    share,
+                    0.0,
+                    true,
+                    1.0,
+                    "",
+                );
+            }
+        }
         if let Some(worst) = f.worst_error_percent {
             check.number(
                 "calibration.fitted.worst_error_percent",
@@ -442,6 +461,8 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
                 f.ll128_network_hop_latency_us,
             ),
             ("ll_network_hop_latency_us", f.ll_network_hop_latency_us),
+            ("spine_hop_extra_latency_us", f.spine_hop_extra_latency_us),
+            ("core_hop_extra_latency_us", f.core_hop_extra_latency_us),
         ] {
             if let Some(us) = us {
                 check.number(

@@ -3,7 +3,8 @@
 
 use engine::catalog::gpu;
 use engine::{
-    all_to_all, allreduce, BitRate, ByteRate, Bytes, Calibration, Group, Latencies, Transport,
+    all_to_all, allreduce, BitRate, ByteRate, Bytes, Calibration, Crossing, Group, Latencies,
+    Transport,
 };
 
 fn ndr_per_nic() -> ByteRate {
@@ -30,6 +31,7 @@ fn eight_h100_ring_allreduce_reaches_365_to_370_gb_per_s_busbw() {
         scale_up: ByteRate::gigabytes_per_second(h100.scale_up_effective_gbytes_per_s),
         node_network: ByteRate(0.0),
         latencies: nccl_latencies(),
+        crossing: Crossing::NONE,
     };
     let size = Bytes::gibibytes(8.0);
     let t = allreduce(&group, size).time();
@@ -46,6 +48,7 @@ fn a_two_node_ndr_ring_reaches_46_to_49_gb_per_s_per_nic() {
         scale_up: ByteRate::gigabytes_per_second(370.0),
         node_network: ndr_per_nic(),
         latencies: nccl_latencies(),
+        crossing: Crossing::NONE,
     };
     let size = Bytes::gibibytes(8.0);
     let t = allreduce(&group, size).time();
@@ -61,6 +64,7 @@ fn deepep(ep: u32) -> Group {
         scale_up: ByteRate::gigabytes_per_second(160.0),
         node_network: ndr_per_nic() * 8.0,
         latencies: nccl_latencies(),
+        crossing: Crossing::NONE,
     }
 }
 

@@ -149,6 +149,7 @@ proptest! {
             scale_up: ByteRate::gigabytes_per_second(370.0),
             node_network: BitRate::gbps(node_gbps).to_byte_rate(),
             latencies: Latencies { base_us: 8.4, scale_up_hop_us: 3.4, network_hop_us: 17.0 },
+            crossing: Crossing::NONE,
         };
         let size = Bytes(megabytes * 1e6);
         let slow = allreduce(&group(gbps), size).time();
