@@ -797,7 +797,7 @@ pub fn fitted_accuracy_markdown() -> String {
 
 mod drift;
 mod tiers;
-pub use drift::{drift, Departure, Drift, DriftPoint, MOST_BASELINES, NOISE};
+pub use drift::{drift, Departure, Drift, DriftPoint, MOST_BASELINES, NOISE, TIER_WORDS};
 pub use tiers::TierFit;
 
 #[cfg(test)]

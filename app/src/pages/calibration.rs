@@ -65,7 +65,7 @@ pub fn calibration_page(
                 " · " <a href=format!("/d/{id}/baselines")>"Baselines"</a>
             </p>
             <p id="calibration-source">{format!("Revision {}'s calibration: {}.", head.latest_revision, calibration_source(calibration))}</p>
-            <p class="help">"The fit finds the fabric's achievable share of line rate and the network-hop latency of each protocol NCCL sends the runs' messages with (Simple, LL128, LL) that make the design's predictions meet the bus bandwidth each baseline measured, at every message size of every run across nodes."</p>
+            <p class="help">"The fit finds the fabric's achievable share of line rate and the network-hop latency of each protocol NCCL sends the runs' messages with (Simple, LL128, LL) that make the design's predictions meet the bus bandwidth each baseline measured, at every message size of every run across nodes; and where runs within one leaf stand beside runs across the spines (or within a pod beside runs across the core), what crossing that tier costs: a share of the rate and latency added to each network hop."</p>
             {none}
             <ul>{links}</ul>
         </section>
@@ -121,6 +121,7 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
             fit.ll_network_hop_latency_us,
         ),
     ];
+    let tiers = fit.tiers.iter().map(tier_rows).collect_view();
     let q = &fit.quality;
     let quality = format!(
         "On the {} sizes used: mean error {:.1} %, bias {:+.1} %, worst {:+.1} % at {} on {} ranks.",
@@ -170,6 +171,7 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
                     <tr><td>{label(&fit.efficiency_field)}</td><td>{format!("{:.3}", fit.efficiency_before)}</td><td>{format!("{:.3}", fit.efficiency)}</td></tr>
                     <tr><td>{label("network_hop_latency_us")}</td><td>{format!("{:.1} µs", fit.network_hop_latency_before_us)}</td><td>{latency}</td></tr>
                     {protocols}
+                    {tiers}
                 </tbody>
             </table>
             {at_least}
@@ -202,7 +204,7 @@ fn drift_view(d: &Drift, measured: &[(u32, String, String)]) -> impl IntoView {
             let us = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |us| format!("{us:.1} µs"));
             Some(view! {
                 <tr>
-                    <td>{format!("#{number}")}</td><td>{on.clone()}</td><td>{label.clone()}</td><td>{fitted}</td>
+                    <td>{format!("#{number}")}</td><td>{on.clone()}</td><td>{label.clone()}</td><td>{engine::calibration_fit::TIER_WORDS[p.tier.min(2)]}</td><td>{fitted}</td>
                     <td>{us(p.network_hop_latency_us)}</td><td>{us(p.ll128_network_hop_latency_us)}</td><td>{us(p.ll_network_hop_latency_us)}</td>
                 </tr>
             })
@@ -215,8 +217,8 @@ fn drift_view(d: &Drift, measured: &[(u32, String, String)]) -> impl IntoView {
         <h3>"Over time"</h3>
         {finding}
         <table class="data" id="fit-over-time">
-            <caption>"Each baseline fitted on its own, oldest first"</caption>
-            <thead><tr><th>"Baseline"</th><th>"Measured on"</th><th>"Label"</th><th>"Efficiency"</th><th>"Network hop (Simple)"</th><th>"LL128"</th><th>"LL"</th></tr></thead>
+            <caption>"Each baseline fitted on its own, oldest first; the newest is compared with the earlier runs of its tier"</caption>
+            <thead><tr><th>"Baseline"</th><th>"Measured on"</th><th>"Label"</th><th>"Run"</th><th>"Efficiency"</th><th>"Network hop (Simple)"</th><th>"LL128"</th><th>"LL"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
     }
@@ -228,6 +230,20 @@ fn label(field: &str) -> String {
         .iter()
         .find(|f| f.field == field)
         .map_or_else(|| field.to_string(), |f| f.label.to_string())
+}
+
+/// A locality tier's rows: the share of the rate kept across it and the latency it adds to each
+/// network hop, as fitted, or why not.
+fn tier_rows(t: &engine::calibration_fit::TierFit) -> impl IntoView {
+    let fitted = |value: Option<String>| match (value, &t.not_fitted) {
+        (Some(v), _) => v,
+        (None, Some(why)) => format!("not fitted: {why}"),
+        (None, None) => "not fitted".into(),
+    };
+    view! {
+        <tr class="tier"><td>{format!("Share of the rate kept across the {}", t.tier)}</td><td>{format!("{:.3}", t.efficiency_share_before)}</td><td>{fitted(t.efficiency_share.map(|s| format!("{s:.3}")))}</td></tr>
+        <tr class="tier"><td>{format!("Extra network hop latency across the {}", t.tier)}</td><td>{format!("{:.1} µs", t.hop_extra_latency_before_us)}</td><td>{fitted(t.hop_extra_latency_us.map(|us| format!("{us:.1} µs")))}</td></tr>
+    }
 }
 
 /// A row per workload: its headline time now and with the fit applied.

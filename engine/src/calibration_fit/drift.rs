@@ -1,6 +1,8 @@
-//! A fabric's fit over time: each baseline fitted on its own, oldest first, and whether the
-//! newest departs from the ones before it by more than they spread among themselves, which is
-//! what a degraded cable or transceiver, a changed NCCL version or new firmware looks like.
+//! A fabric's fit over time: each baseline fitted on its own, oldest first, with the locality
+//! tier its run crosses, and whether the newest departs from the ones before it of the same tier
+//! by more than they spread among themselves, which is what a degraded cable or transceiver, a
+//! changed NCCL version or new firmware looks like. (A run across the spines fitted alone folds
+//! their cost into its efficiency, so it is compared with runs across them only.)
 
 use super::{fit, Baseline};
 use crate::spec::DesignSpec;
@@ -20,6 +22,10 @@ pub const NOISE: f64 = 0.03;
 pub struct DriftPoint {
     /// Its place among the baselines given, from 0.
     pub index: usize,
+    /// The upper tiers its run crosses, its nodes placed together: 0 within one leaf, 1 across
+    /// the spines, 2 across the core as well.
+    #[serde(default)]
+    pub tier: usize,
     /// Its fitted efficiency; `None` where it fits nothing on its own, with the reason.
     pub efficiency: Option<f64>,
     /// Its fitted network-hop latency of each protocol band it shows (Simple, LL128, LL), µs.
@@ -32,6 +38,9 @@ pub struct DriftPoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_fitted: Option<String>,
 }
+
+/// What a run crossing each number of upper tiers crosses, in words.
+pub const TIER_WORDS: [&str; 3] = ["within one leaf", "across the spines", "across the core"];
 
 /// The newest baseline against the ones before it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,8 +72,11 @@ pub fn drift(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Drift {
         .enumerate()
         .map(|(i, b)| {
             let alone = fit(spec, fabric, std::slice::from_ref(b));
+            let tier = crate::baseline::check_assuming(spec, fabric, b.run, b.stated, b.algorithm)
+                .map_or(0, |c| crate::baseline::tiers_crossed(spec, fabric, c.nodes));
             DriftPoint {
                 index: from + i,
+                tier,
                 efficiency: alone.as_ref().ok().map(|f| f.efficiency),
                 network_hop_latency_us: alone.as_ref().ok().and_then(|f| f.network_hop_latency_us),
                 ll128_network_hop_latency_us: alone
@@ -81,7 +93,11 @@ pub fn drift(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Drift {
         .collect();
     let departure = points.split_last().and_then(|(last, earlier)| {
         let latest = last.efficiency?;
-        let earlier: Vec<f64> = earlier.iter().filter_map(|p| p.efficiency).collect();
+        let earlier: Vec<f64> = earlier
+            .iter()
+            .filter(|p| p.tier == last.tier)
+            .filter_map(|p| p.efficiency)
+            .collect();
         if earlier.len() < 2 {
             return None;
         }
@@ -93,8 +109,9 @@ pub fn drift(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Drift {
             earlier_mean: mean,
             earlier_spread: spread,
             message: format!(
-                "The newest baseline fits an efficiency of {latest:.3} against {mean:.3} ± {spread:.3} for the {} before it: the fabric {} since. A degraded cable or transceiver, a changed NCCL version or new firmware looks like this: run it again, and read the link counters of the rails it ran on.",
+                "The newest baseline fits an efficiency of {latest:.3} against {mean:.3} ± {spread:.3} for the {} before it {}: the fabric {} since. A degraded cable or transceiver, a changed NCCL version or new firmware looks like this: run it again, and read the link counters of the rails it ran on.",
                 earlier.len(),
+                TIER_WORDS[last.tier.min(2)],
                 if latest < mean { "slowed down" } else { "sped up" }
             ),
         })

@@ -402,3 +402,23 @@ fn the_spines_cost_is_not_fitted_without_runs_on_both_sides_of_them() {
     let applied = fitted.applied_to(&spec.calibration, fitted.provenance(vec![1], "2026-12-06"));
     assert_eq!(applied.spine_efficiency_share, 1.0);
 }
+
+/// A run across the spines fitted alone folds their cost into its efficiency: over time it is
+/// shown with its tier and compared with runs across the spines, not with the runs within one
+/// leaf before it, where it would read as a fabric slowed down.
+#[test]
+fn a_run_across_the_spines_is_compared_over_time_with_runs_across_them() {
+    let spec = on_64_nodes(design());
+    let mut built = on_64_nodes(built_with(0.90, 1.0));
+    built.calibration.spine_efficiency_share = 0.75;
+    let per_leaf = nodes_per_leaf(&built);
+    let runs: Vec<Run> = [2, 2, 2, 2 * per_leaf]
+        .iter()
+        .map(|&n| measured_as(&built, n, &sweep()))
+        .collect();
+    let d = super::drift(&spec, "compute", &baselines(&runs));
+    let tiers: Vec<usize> = d.points.iter().map(|p| p.tier).collect();
+    assert_eq!(tiers, [0, 0, 0, 1]);
+    assert!(d.points[3].efficiency.unwrap() < 0.8, "{d:?}");
+    assert_eq!(d.departure, None, "{d:?}");
+}

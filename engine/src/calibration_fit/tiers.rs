@@ -16,6 +16,9 @@ pub struct TierFit {
     pub tier: String,
     /// Measured sizes of runs across it.
     pub points: usize,
+    /// The design's values before the fit.
+    pub efficiency_share_before: f64,
+    pub hop_extra_latency_before_us: f64,
     /// The share of the rate kept across it, and the latency each network hop adds there, µs;
     /// `None` where the data cannot determine it (`not_fitted` says why).
     pub efficiency_share: Option<f64>,
@@ -126,9 +129,12 @@ pub(super) fn fitted(model: &Model, points: &[Point], best: Values) -> Vec<TierF
             } else {
                 None
             };
+            let before = model.spec.calibration.tiers();
             TierFit {
                 tier: name.to_string(),
                 points: across,
+                efficiency_share_before: before[s],
+                hop_extra_latency_before_us: before[l],
                 efficiency_share: model.tiers[s].then_some(best.tiers[s]),
                 hop_extra_latency_us: model.tiers[l].then_some(best.tiers[l]),
                 not_fitted,

@@ -106,6 +106,21 @@ fn summary(fit: &engine::calibration_fit::Fit) -> String {
             let _ = writeln!(out, "{field} {us:.1} (was {before:.1}){how}");
         }
     }
+    for t in &fit.tiers {
+        let value = |v: Option<f64>, digits: usize| {
+            v.map_or_else(
+                || format!("not fitted: {}", t.not_fitted.as_deref().unwrap_or("")),
+                |v| format!("{v:.digits$}"),
+            )
+        };
+        let _ = writeln!(
+            out,
+            "across the {}: share of the rate {}, extra hop latency µs {}",
+            t.tier,
+            value(t.efficiency_share, 3),
+            value(t.hop_extra_latency_us, 1)
+        );
+    }
     let q = &fit.quality;
     let _ = writeln!(
         out,
