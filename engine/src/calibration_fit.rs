@@ -6,11 +6,14 @@
 //! measured, with the fit's error on the points it used and on points it held out. A protocol
 //! no run shows keeps its latency in proportion to Simple's, as NCCL's constants have it.
 //!
-//! The model has one efficiency per transport and one set of network-hop latencies, so the fit
-//! is for what crosses nodes: a run within one node crosses NVLink only and is left out. It is
-//! refused, with the reason, where the data cannot determine a value: one message size cannot
-//! tell latency from bandwidth; messages all large enough to hide the latency leave it at its
-//! default (said so), and messages all too small to show the bandwidth leave nothing to fit.
+//! Per locality tier: runs on one node measure NVLink's and NVLS's values (`node.rs`); runs
+//! across nodes within one leaf the transport's; runs across the spines beside runs within one
+//! leaf (and across the core beside runs within one pod) what crossing that tier costs
+//! (`tiers.rs`), each run's tier from its nodes and the fabric's plan. The network's values need
+//! runs across nodes. The fit is refused, with the reason, where the data cannot determine a
+//! value: one message size cannot tell latency from bandwidth; messages all large enough to hide
+//! the latency leave it at its default (said so), and messages all too small to show the
+//! bandwidth leave nothing to fit.
 //!
 //! The error of a point is the relative error of the predicted bus bandwidth against the
 //! measured one; the fit minimises the sum of squared logarithms of predicted ÷ measured, so
@@ -64,6 +67,9 @@ pub struct Fit {
     /// The locality tiers the runs cross (the spines, the core), as fitted.
     #[serde(default)]
     pub tiers: Vec<TierFit>,
+    /// Within one node (NVLink, NVLS), as fitted to the runs on one node.
+    #[serde(default)]
+    pub node: NodeFit,
     /// Message sizes of runs across nodes that the fit used.
     pub points: usize,
     /// The error of the fitted model on the points it used.
@@ -106,6 +112,7 @@ impl Fit {
                 .unwrap_or_else(|| to_hundredths(c.ll128_network_hop_latency_us * scale));
         }
         tiers::apply(&mut c, &fitted);
+        node::apply(&mut c, &fitted);
         c.fitted = Some(fitted);
         c
     }
@@ -141,6 +148,10 @@ impl Fit {
             core_hop_extra_latency_us: self
                 .tier_value(1, |t| t.hop_extra_latency_us)
                 .map(to_hundredths),
+            scale_up_efficiency: self.node.scale_up_efficiency.map(to_thousandths),
+            scale_up_hop_latency_us: self.node.scale_up_hop_latency_us.map(to_hundredths),
+            nvls_efficiency: self.node.nvls_efficiency.map(to_thousandths),
+            nvls_latency_us: self.node.nvls_latency_us.map(to_hundredths),
             worst_error_percent: Some(
                 (std::iter::once(&self.quality)
                     .chain(self.held_out.iter().map(|h| &h.quality))
@@ -205,6 +216,8 @@ struct Point {
     choice: Option<(Algorithm, Protocol)>,
     /// The upper tiers its run crosses: 0 within a leaf, 1 the spines, 2 the core as well.
     tier: usize,
+    /// Its run is on one node: NVLink (or NVLS) only.
+    in_node: bool,
 }
 
 /// The protocol bands, in the order a band without a latency of its own follows the first that
@@ -219,6 +232,52 @@ struct Values {
     scales: [f64; 3],
     /// The locality tiers' values, in [`Calibration::tiers`]'s order.
     tiers: [f64; 4],
+    /// Within the node ([`node`]): the scale-up efficiency, a scale on the scale-up hop
+    /// latencies, NVLS's efficiency and a scale on its latency.
+    node: [f64; 4],
+}
+
+/// A value the fit varies beside the efficiency and the bands' latency scales, in the
+/// coordinates Levenberg-Marquardt moves: a locality tier's ([`Values::tiers`]), or one within
+/// the node ([`Values::node`]), a latency scale by its logarithm.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Param {
+    Tier(usize),
+    Node(usize),
+}
+
+impl Param {
+    fn get(self, v: &Values) -> f64 {
+        match self {
+            Param::Tier(i) => v.tiers[i],
+            Param::Node(i) if node::is_scale(i) => v.node[i].ln(),
+            Param::Node(i) => v.node[i],
+        }
+    }
+
+    fn set(self, v: &mut Values, x: f64) {
+        match self {
+            Param::Tier(i) => v.tiers[i] = x,
+            Param::Node(i) if node::is_scale(i) => v.node[i] = x.exp(),
+            Param::Node(i) => v.node[i] = x,
+        }
+    }
+
+    fn bounded(self, x: f64) -> f64 {
+        match self {
+            Param::Tier(i) => tiers::bounded(i, x),
+            Param::Node(i) if node::is_scale(i) => x.clamp(-LN_16, LN_16),
+            Param::Node(_) => x.clamp(0.01, 1.0),
+        }
+    }
+
+    /// Whether it is a share, stepped down at its top of 1.
+    fn is_share(self) -> bool {
+        match self {
+            Param::Tier(i) => tiers::is_share(i),
+            Param::Node(i) => !node::is_scale(i),
+        }
+    }
 }
 
 impl Values {
@@ -252,7 +311,9 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     let transport = on.technology.transport();
     let (field, before) = efficiency(&spec.calibration, transport);
     let (points, checks) = points(spec, fabric, baselines)?;
-    let mut sizes: Vec<u64> = points.iter().map(|p| p.bytes).collect();
+    // What the network's values are fitted and judged on: the runs across nodes.
+    let network: Vec<Point> = points.iter().filter(|p| !p.in_node).copied().collect();
+    let mut sizes: Vec<u64> = network.iter().map(|p| p.bytes).collect();
     sizes.sort_unstable();
     sizes.dedup();
     if sizes.len() < 2 {
@@ -261,10 +322,12 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
             sizes.first().copied().unwrap_or(0)
         ));
     }
+    let node_before = node::before(spec);
     let start = Values {
         efficiency: before,
         scales: [1.0; 3],
         tiers: spec.calibration.tiers(),
+        node: node_before,
     };
     let mut model = Model {
         spec,
@@ -273,9 +336,11 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
         transport,
         seen: [false; 3],
         tiers: [false; 4],
+        node: [false; 4],
+        node_before,
     };
     // The bandwidth must show in the largest message: else nothing here can be fitted.
-    let largest = *points.iter().max_by_key(|p| p.bytes).expect("two sizes");
+    let largest = *network.iter().max_by_key(|p| p.bytes).expect("two sizes");
     let moved = |model: &Model, a: Values, b: Values, p: Point| {
         let (x, y) = (model.predict(a, &[p])[0], model.predict(b, &[p])[0]);
         ((x - y) / x).abs()
@@ -292,7 +357,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     }
     // A band's latency is fitted where doubling it moves the smallest message NCCL sends in it.
     let smallest_of = |band: usize| {
-        points
+        network
             .iter()
             .filter(|p| p.band == band)
             .min_by_key(|p| p.bytes)
@@ -303,7 +368,8 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
             .is_some_and(|p| moved(&model, start, start.with_scale(band, 2.0), p) >= UNSEEN)
     });
     model.seen = seen;
-    model.tiers = tiers::free(&model, &points, start);
+    model.tiers = tiers::free(&model, &network, start);
+    model.node = node::free(&model, &points, start);
     let latency_seen = seen.contains(&true);
     let best = model.minimise(&points);
     let higher = Values {
@@ -318,7 +384,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     let held_out = held_out(&model, &points, &sizes, Extreme::Largest);
     let held_out_smallest = held_out_smallest(&model, &points);
     let c = &spec.calibration;
-    let smallest = *points.iter().min_by_key(|p| p.bytes).expect("two sizes");
+    let smallest = *network.iter().min_by_key(|p| p.bytes).expect("two sizes");
     Ok(Fit {
         fabric: fabric.to_string(),
         efficiency_field: field.to_string(),
@@ -345,7 +411,8 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
             .then_some(c.ll128_network_hop_latency_us * best.scales[1]),
         ll_network_hop_latency_before_us: c.ll_network_hop_latency_us,
         ll_network_hop_latency_us: seen[2].then_some(c.ll_network_hop_latency_us * best.scales[2]),
-        tiers: tiers::fitted(&model, &points, best),
+        tiers: tiers::fitted(&model, &network, best),
+        node: node::fitted(&model, &points, best),
         points: points.len(),
         quality,
         held_out,
@@ -376,9 +443,6 @@ fn points(
             .map_err(|e| format!("baseline {}: {e}", i + 1))?;
         checks.push(check);
         let check = &checks[i];
-        if check.nodes < 2 {
-            continue;
-        }
         for size in &check.sizes {
             if size.predicted_busbw_gbytes_per_s.is_some() && size.measured_busbw_gbytes_per_s > 0.0
             {
@@ -393,11 +457,12 @@ fn points(
                         .unwrap_or(0),
                     choice: size.choice,
                     tier: crate::baseline::tiers_crossed(spec, fabric, check.nodes),
+                    in_node: check.nodes < 2,
                 });
             }
         }
     }
-    if out.is_empty() {
+    if out.iter().all(|p| p.in_node) {
         return Err(
             "no baseline of this fabric crosses nodes with a collective the design predicts (AllReduce, AllGather, ReduceScatter): nothing to fit".into(),
         );
@@ -415,6 +480,9 @@ struct Model<'a> {
     seen: [bool; 3],
     /// The locality tiers' values the measurements determine ([`Values::tiers`]).
     tiers: [bool; 4],
+    /// The node's values the measurements determine ([`Values::node`]), and the design's.
+    node: [bool; 4],
+    node_before: [f64; 4],
 }
 
 impl Model<'_> {
@@ -435,6 +503,7 @@ impl Model<'_> {
             c.core_efficiency_share,
             c.core_hop_extra_latency_us,
         ] = v.tiers;
+        node::set(&mut c, v.node, self.node_before);
         c
     }
 
@@ -475,6 +544,7 @@ impl Model<'_> {
             .chain(std::iter::once(pull * (v.efficiency / start).ln()))
             .chain(v.scales.iter().map(|s| pull * s.ln()))
             .chain(tiers::pulls(v).map(|t| pull * t))
+            .chain(node::pulls(v, self.node_before).map(|t| pull * t))
             .collect()
     }
 
@@ -513,6 +583,7 @@ impl Model<'_> {
             efficiency: 0.5,
             scales: [1.0; 3],
             tiers: self.spec.calibration.tiers(),
+            node: self.node_before,
         };
         let mut lowest = f64::INFINITY;
         for e in (1..=10).map(|i| f64::from(i) * 0.1) {
@@ -530,21 +601,24 @@ impl Model<'_> {
         }
         // A tier's values are free where this part of the points still has runs within the
         // tier below beside runs across it.
-        let tiers: Vec<usize> = (0..4)
+        let in_node = points.iter().any(|p| p.in_node);
+        let extras: Vec<Param> = (0..4)
             .filter(|&t| self.tiers[t] && tiers::determined(points, t))
+            .map(Param::Tier)
+            .chain((0..4).filter(|&i| in_node && self.node[i]).map(Param::Node))
             .collect();
-        self.refine(best, points, &free, &tiers, &tied)
+        self.refine(best, points, &free, &extras, &tied)
     }
 
     /// Levenberg-Marquardt from `start`: x is the efficiency, the logarithm of each `free`
-    /// band's latency scale and each free locality tier's value (`tiers`), the Jacobian of the residuals by forward differences, each step
+    /// band's latency scale and each free locality tier's and the node's value (`extras`), the Jacobian of the residuals by forward differences, each step
     /// the solution of (JᵀJ + λ·diag JᵀJ) δ = −Jᵀr, kept where it lowers the loss.
     fn refine(
         &self,
         start: Values,
         points: &[Point],
         free: &[usize],
-        tiers: &[usize],
+        extras: &[Param],
         tied: &dyn Fn(Values) -> Values,
     ) -> Values {
         let bands = 1 + free.len();
@@ -554,8 +628,8 @@ impl Model<'_> {
             for (j, &band) in free.iter().enumerate() {
                 v.scales[band] = x[1 + j].exp();
             }
-            for (j, &t) in tiers.iter().enumerate() {
-                v.tiers[t] = x[bands + j];
+            for (j, &param) in extras.iter().enumerate() {
+                param.set(&mut v, x[bands + j]);
             }
             tied(v)
         };
@@ -566,13 +640,13 @@ impl Model<'_> {
             for ln in &mut x[1..bands] {
                 *ln = ln.clamp(-LN_16, LN_16);
             }
-            for (value, &t) in x[bands..].iter_mut().zip(tiers) {
-                *value = tiers::bounded(t, *value);
+            for (value, &param) in x[bands..].iter_mut().zip(extras) {
+                *value = param.bounded(*value);
             }
         };
         let mut x: Vec<f64> = std::iter::once(start.efficiency)
             .chain(free.iter().map(|&band| start.scales[band].ln()))
-            .chain(tiers.iter().map(|&t| start.tiers[t]))
+            .chain(extras.iter().map(|param| param.get(&start)))
             .collect();
         let k = x.len();
         let mut r = self.residuals(values(&x), points);
@@ -583,7 +657,8 @@ impl Model<'_> {
                 .map(|j| {
                     let mut y = x.clone();
                     // A step down at a share's top, so that the difference is one.
-                    let at_top = (j == 0 || tiers::is_share(j, bands, tiers)) && x[j] >= 1.0;
+                    let share = j == 0 || j >= bands && extras[j - bands].is_share();
+                    let at_top = share && x[j] >= 1.0;
                     let h = if at_top { -STEP } else { STEP };
                     y[j] += h;
                     let moved = self.residuals(values(&y), points);
@@ -796,8 +871,10 @@ pub fn fitted_accuracy_markdown() -> String {
 }
 
 mod drift;
+mod node;
 mod tiers;
 pub use drift::{drift, Departure, Drift, DriftPoint, MOST_BASELINES, NOISE, TIER_WORDS};
+pub use node::NodeFit;
 pub use tiers::TierFit;
 
 #[cfg(test)]

@@ -108,13 +108,22 @@ fn tuning(
         scale_up_hop_us: c.scale_up_hop_latency_us,
         network_hop_us: network(c.network_hop_latency_us),
     };
+    let nvls = |c: &Calibration| {
+        (c.nvls && gpu.nvlink_sharp).then(|| Nvls {
+            rate: ByteRate::gigabytes_per_second(scale_up_line * c.nvls_efficiency),
+            latency_us: c.nvls_latency_us,
+        })
+    };
+    // NCCL's NVLS is its constants' wherever the design lets NCCL use it.
+    let nccl_nvls = nvls(&Calibration {
+        nvls: c.nvls,
+        ..nccl.clone()
+    });
+    let calibrated_nvls = nvls(c);
     Tuning {
         ll: Some(ll),
         ll128: Some(ll128),
-        nvls: (c.nvls && gpu.nvlink_sharp).then(|| Nvls {
-            rate: ByteRate::gigabytes_per_second(scale_up_line * c.nvls_efficiency),
-            latency_us: c.nvls_latency_us,
-        }),
+        nvls: calibrated_nvls,
         in_network: (c.in_network_reduction && sharp).then_some(InNetwork {
             efficiency: c.in_network_efficiency,
             latency_us: if ideal_network {
@@ -125,11 +134,13 @@ fn tuning(
         }),
         only: None,
         nccl: ((ll, ll128, simple) != (nccl_ll, nccl_ll128, nccl_simple)
+            || calibrated_nvls != nccl_nvls
             || (network_scale, scale_up_scale) != (1.0, 1.0))
             .then_some(NcclModel {
                 simple: nccl_simple,
                 ll: Some(nccl_ll),
                 ll128: Some(nccl_ll128),
+                nvls: nccl_nvls,
                 network_scale,
                 scale_up_scale,
             }),

@@ -71,6 +71,9 @@ pub struct NcclModel {
     pub simple: Latencies,
     pub ll: Option<ProtocolModel>,
     pub ll128: Option<ProtocolModel>,
+    /// NVLS as NCCL's constants have it (its tuning.cc bandwidth and latency), where the
+    /// calibration allows it.
+    pub nvls: Option<Nvls>,
     /// NCCL's network and scale-up rates over the calibration's.
     pub network_scale: f64,
     pub scale_up_scale: f64,
@@ -123,6 +126,7 @@ impl Tuning {
         let believed = Tuning {
             ll: nccl.ll,
             ll128: nccl.ll128,
+            nvls: nccl.nvls,
             nccl: None,
             ..*self
         };
@@ -412,6 +416,7 @@ mod tests {
                 simple: NCCL_SIMPLE,
                 ll: hopper().ll,
                 ll128: hopper().ll128,
+                nvls: hopper().nvls,
                 network_scale: 1.0,
                 scale_up_scale: 1.0,
             }),
@@ -461,6 +466,7 @@ mod tests {
             simple: group.latencies,
             ll: believed.ll,
             ll128: believed.ll128,
+            nvls: believed.nvls,
             network_scale: 1.0,
             scale_up_scale: 1.0,
         });

@@ -65,7 +65,7 @@ pub fn calibration_page(
                 " · " <a href=format!("/d/{id}/baselines")>"Baselines"</a>
             </p>
             <p id="calibration-source">{format!("Revision {}'s calibration: {}.", head.latest_revision, calibration_source(calibration))}</p>
-            <p class="help">"The fit finds the fabric's achievable share of line rate and the network-hop latency of each protocol NCCL sends the runs' messages with (Simple, LL128, LL) that make the design's predictions meet the bus bandwidth each baseline measured, at every message size of every run across nodes; and where runs within one leaf stand beside runs across the spines (or within a pod beside runs across the core), what crossing that tier costs: a share of the rate and latency added to each network hop."</p>
+            <p class="help">"The fit finds the fabric's achievable share of line rate and the network-hop latency of each protocol NCCL sends the runs' messages with (Simple, LL128, LL) that make the design's predictions meet the bus bandwidth each baseline measured, at every message size of every run across nodes; runs on one node give NVLink's and NVLS's own values; and where runs within one leaf stand beside runs across the spines (or within a pod beside runs across the core), what crossing that tier costs: a share of the rate and latency added to each network hop."</p>
             {none}
             <ul>{links}</ul>
         </section>
@@ -122,6 +122,7 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
         ),
     ];
     let tiers = fit.tiers.iter().map(tier_rows).collect_view();
+    let node = node_rows(&fit.node);
     let q = &fit.quality;
     let quality = format!(
         "On the {} sizes used: mean error {:.1} %, bias {:+.1} %, worst {:+.1} % at {} on {} ranks.",
@@ -170,6 +171,7 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
                 <tbody>
                     <tr><td>{label(&fit.efficiency_field)}</td><td>{format!("{:.3}", fit.efficiency_before)}</td><td>{format!("{:.3}", fit.efficiency)}</td></tr>
                     <tr><td>{label("network_hop_latency_us")}</td><td>{format!("{:.1} µs", fit.network_hop_latency_before_us)}</td><td>{latency}</td></tr>
+                    {node}
                     {protocols}
                     {tiers}
                 </tbody>
@@ -204,7 +206,7 @@ fn drift_view(d: &Drift, measured: &[(u32, String, String)]) -> impl IntoView {
             let us = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |us| format!("{us:.1} µs"));
             Some(view! {
                 <tr>
-                    <td>{format!("#{number}")}</td><td>{on.clone()}</td><td>{label.clone()}</td><td>{engine::calibration_fit::TIER_WORDS[p.tier.min(2)]}</td><td>{fitted}</td>
+                    <td>{format!("#{number}")}</td><td>{on.clone()}</td><td>{label.clone()}</td><td>{engine::calibration_fit::TIER_WORDS[p.tier.min(3)]}</td><td>{fitted}</td>
                     <td>{us(p.network_hop_latency_us)}</td><td>{us(p.ll128_network_hop_latency_us)}</td><td>{us(p.ll_network_hop_latency_us)}</td>
                 </tr>
             })
@@ -230,6 +232,27 @@ fn label(field: &str) -> String {
         .iter()
         .find(|f| f.field == field)
         .map_or_else(|| field.to_string(), |f| f.label.to_string())
+}
+
+/// The rows within one node: NVLink's and NVLS's efficiency and latency, as fitted to the runs
+/// on one node, or why not.
+fn node_rows(n: &engine::calibration_fit::NodeFit) -> impl IntoView {
+    let fitted = |value: Option<f64>, unit: &str, digits: usize| match (value, &n.not_fitted) {
+        (Some(v), _) => format!("{v:.digits$}{unit}"),
+        (None, Some(why)) => format!("not fitted: {why}"),
+        (None, None) => "not fitted".into(),
+    };
+    [
+        ("NVLink efficiency (within one node)", n.scale_up_efficiency_before, n.scale_up_efficiency, "", 3),
+        ("NVLink hop latency", n.scale_up_hop_latency_before_us, n.scale_up_hop_latency_us, " µs", 1),
+        ("NVLS efficiency", n.nvls_efficiency_before, n.nvls_efficiency, "", 3),
+        ("NVLS latency", n.nvls_latency_before_us, n.nvls_latency_us, " µs", 1),
+    ]
+    .into_iter()
+    .map(|(name, before, value, unit, digits)| {
+        view! { <tr class="node"><td>{name}</td><td>{format!("{before:.digits$}{unit}")}</td><td>{fitted(value, unit, digits)}</td></tr> }
+    })
+    .collect_view()
 }
 
 /// A locality tier's rows: the share of the rate kept across it and the latency it adds to each

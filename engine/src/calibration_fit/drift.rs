@@ -22,8 +22,8 @@ pub const NOISE: f64 = 0.03;
 pub struct DriftPoint {
     /// Its place among the baselines given, from 0.
     pub index: usize,
-    /// The upper tiers its run crosses, its nodes placed together: 0 within one leaf, 1 across
-    /// the spines, 2 across the core as well.
+    /// Where its run stands, its nodes placed together ([`TIER_WORDS`]): 0 on one node, 1
+    /// within one leaf, 2 across the spines, 3 across the core as well.
     #[serde(default)]
     pub tier: usize,
     /// Its fitted efficiency; `None` where it fits nothing on its own, with the reason.
@@ -40,7 +40,12 @@ pub struct DriftPoint {
 }
 
 /// What a run crossing each number of upper tiers crosses, in words.
-pub const TIER_WORDS: [&str; 3] = ["within one leaf", "across the spines", "across the core"];
+pub const TIER_WORDS: [&str; 4] = [
+    "on one node",
+    "within one leaf",
+    "across the spines",
+    "across the core",
+];
 
 /// The newest baseline against the ones before it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -73,7 +78,10 @@ pub fn drift(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Drift {
         .map(|(i, b)| {
             let alone = fit(spec, fabric, std::slice::from_ref(b));
             let tier = crate::baseline::check_assuming(spec, fabric, b.run, b.stated, b.algorithm)
-                .map_or(0, |c| crate::baseline::tiers_crossed(spec, fabric, c.nodes));
+                .map_or(1, |c| match c.nodes {
+                    0 | 1 => 0,
+                    n => 1 + crate::baseline::tiers_crossed(spec, fabric, n),
+                });
             DriftPoint {
                 index: from + i,
                 tier,
@@ -111,7 +119,7 @@ pub fn drift(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Drift {
             message: format!(
                 "The newest baseline fits an efficiency of {latest:.3} against {mean:.3} ± {spread:.3} for the {} before it {}: the fabric {} since. A degraded cable or transceiver, a changed NCCL version or new firmware looks like this: run it again, and read the link counters of the rails it ran on.",
                 earlier.len(),
-                TIER_WORDS[last.tier.min(2)],
+                TIER_WORDS[last.tier.min(3)],
                 if latest < mean { "slowed down" } else { "sped up" }
             ),
         })

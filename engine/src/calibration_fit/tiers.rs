@@ -87,12 +87,9 @@ pub(super) fn bounded(value: usize, x: f64) -> f64 {
     }
 }
 
-/// Whether column `j` of the fit's parameters, of which the first `bands` are the efficiency
-/// and the bands' latencies and the rest the tiers' `values`, is a share.
-pub(super) fn is_share(j: usize, bands: usize, values: &[usize]) -> bool {
-    j.checked_sub(bands)
-        .and_then(|k| values.get(k))
-        .is_some_and(|&v| share(v))
+/// Whether `value` of [`Values::tiers`] is a share (else a latency).
+pub(super) fn is_share(value: usize) -> bool {
+    share(value)
 }
 
 /// How far each tier's value is from neutral, for the fit's weak pull towards it: a share's

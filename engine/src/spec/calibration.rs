@@ -126,6 +126,17 @@ pub struct Fitted {
     pub core_efficiency_share: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub core_hop_extra_latency_us: Option<f64>,
+    /// Within one node, where baselines on one node showed them: NVLink's achievable share
+    /// ([`Calibration::scale_up_efficiency`]) and hop latency (Simple's, µs; LL's and LL128's
+    /// scale with it), NVLS's efficiency and latency (µs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_up_efficiency: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_up_hop_latency_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvls_efficiency: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvls_latency_us: Option<f64>,
     /// The fit's worst error, percent of the measured bus bandwidth, on the points it used or
     /// held out, whichever is larger: the interval of this fabric's times
     /// ([`crate::uncertainty`]).
@@ -215,7 +226,14 @@ impl Calibration {
                 .tiers()
                 .iter()
                 .zip(self.tiers())
-                .all(|(f, now)| kept(*f, now));
+                .all(|(f, now)| kept(*f, now))
+            && kept(
+                fitted.scale_up_efficiency,
+                self.scale_up_efficiency.unwrap_or(f64::NAN),
+            )
+            && kept(fitted.scale_up_hop_latency_us, self.scale_up_hop_latency_us)
+            && kept(fitted.nvls_efficiency, self.nvls_efficiency)
+            && kept(fitted.nvls_latency_us, self.nvls_latency_us);
         if same {
             CalibrationSource::Fitted(fitted)
         } else {

@@ -432,6 +432,8 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
         for (field, share) in [
             ("spine_efficiency_share", f.spine_efficiency_share),
             ("core_efficiency_share", f.core_efficiency_share),
+            ("scale_up_efficiency", f.scale_up_efficiency),
+            ("nvls_efficiency", f.nvls_efficiency),
         ] {
             if let Some(share) = share {
                 check.number(
@@ -463,6 +465,8 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
             ("ll_network_hop_latency_us", f.ll_network_hop_latency_us),
             ("spine_hop_extra_latency_us", f.spine_hop_extra_latency_us),
             ("core_hop_extra_latency_us", f.core_hop_extra_latency_us),
+            ("scale_up_hop_latency_us", f.scale_up_hop_latency_us),
+            ("nvls_latency_us", f.nvls_latency_us),
         ] {
             if let Some(us) = us {
                 check.number(

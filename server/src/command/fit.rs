@@ -106,6 +106,36 @@ fn summary(fit: &engine::calibration_fit::Fit) -> String {
             let _ = writeln!(out, "{field} {us:.1} (was {before:.1}){how}");
         }
     }
+    let n = &fit.node;
+    for (field, before, value) in [
+        (
+            "scale_up_efficiency",
+            n.scale_up_efficiency_before,
+            n.scale_up_efficiency,
+        ),
+        (
+            "scale_up_hop_latency_us",
+            n.scale_up_hop_latency_before_us,
+            n.scale_up_hop_latency_us,
+        ),
+        (
+            "nvls_efficiency",
+            n.nvls_efficiency_before,
+            n.nvls_efficiency,
+        ),
+        (
+            "nvls_latency_us",
+            n.nvls_latency_before_us,
+            n.nvls_latency_us,
+        ),
+    ] {
+        if let Some(v) = value {
+            let _ = writeln!(out, "{field} {v:.3} (was {before:.3})");
+        }
+    }
+    if let (Some(why), true) = (&n.not_fitted, n.points > 0) {
+        let _ = writeln!(out, "within one node: {why}");
+    }
     for t in &fit.tiers {
         let value = |v: Option<f64>, digits: usize| {
             v.map_or_else(
