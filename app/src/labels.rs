@@ -150,22 +150,6 @@ static LABELS: &[(&str, &str)] = &[
         "calibration.ethernet_load_balancing",
         "Ethernet load balancing",
     ),
-    (
-        "calibration.spine_efficiency_share",
-        "Share of the rate kept across the spines",
-    ),
-    (
-        "calibration.spine_hop_extra_latency_us",
-        "Extra network hop latency across the spines",
-    ),
-    (
-        "calibration.core_efficiency_share",
-        "Share of the rate kept across the core",
-    ),
-    (
-        "calibration.core_hop_extra_latency_us",
-        "Extra network hop latency across the core",
-    ),
     ("growth.policy", "How the fabric grows"),
     ("unit_price_usd", "Your unit price"),
     ("power_w", "Your power per unit"),

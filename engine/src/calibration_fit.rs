@@ -111,16 +111,10 @@ impl Fit {
                 .ll128_network_hop_latency_us
                 .unwrap_or_else(|| to_hundredths(c.ll128_network_hop_latency_us * scale));
         }
-        tiers::apply(&mut c, &fitted);
-        node::apply(&mut c, &fitted);
+        tiers::apply(&mut c, &self.tiers);
+        node::apply(&mut c, &self.node);
         c.fitted = Some(fitted);
         c
-    }
-
-    /// A value of locality tier `tier` (0 the spines, 1 the core), where fitted.
-    fn tier_value(&self, tier: usize, value: fn(&TierFit) -> Option<f64>) -> Option<f64> {
-        let name = ["spines", "core"][tier];
-        self.tiers.iter().find(|t| t.tier == name).and_then(value)
     }
 
     /// Where a calibration with this fit in place comes from: `baselines` of the design, fitted
@@ -136,22 +130,6 @@ impl Fit {
             network_hop_latency_us: self.network_hop_latency_us.map(to_hundredths),
             ll128_network_hop_latency_us: self.ll128_network_hop_latency_us.map(to_hundredths),
             ll_network_hop_latency_us: self.ll_network_hop_latency_us.map(to_hundredths),
-            spine_efficiency_share: self
-                .tier_value(0, |t| t.efficiency_share)
-                .map(to_thousandths),
-            spine_hop_extra_latency_us: self
-                .tier_value(0, |t| t.hop_extra_latency_us)
-                .map(to_hundredths),
-            core_efficiency_share: self
-                .tier_value(1, |t| t.efficiency_share)
-                .map(to_thousandths),
-            core_hop_extra_latency_us: self
-                .tier_value(1, |t| t.hop_extra_latency_us)
-                .map(to_hundredths),
-            scale_up_efficiency: self.node.scale_up_efficiency.map(to_thousandths),
-            scale_up_hop_latency_us: self.node.scale_up_hop_latency_us.map(to_hundredths),
-            nvls_efficiency: self.node.nvls_efficiency.map(to_thousandths),
-            nvls_latency_us: self.node.nvls_latency_us.map(to_hundredths),
             worst_error_percent: Some(
                 (std::iter::once(&self.quality)
                     .chain(self.held_out.iter().map(|h| &h.quality))

@@ -328,7 +328,6 @@ mod tests {
             ll128_network_hop_latency_us: None,
             ll_network_hop_latency_us: None,
             worst_error_percent: Some(2.5),
-            ..Default::default()
         });
         let report = crate::evaluate(&spec).unwrap();
         let i = &intervals(&spec, &report)[0];

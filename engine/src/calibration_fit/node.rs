@@ -5,7 +5,7 @@
 //! each node), weakly.
 
 use super::{Model, Point, Values, UNSEEN};
-use crate::spec::{Calibration, DesignSpec, Fitted};
+use crate::spec::{Calibration, DesignSpec};
 use serde::{Deserialize, Serialize};
 
 /// Within one node, as fitted.
@@ -137,23 +137,23 @@ pub(super) fn fitted(model: &Model, points: &[Point], best: Values) -> NodeFit {
     }
 }
 
-/// `c` with the values within the node of `fitted` in place: NVLink's latency reaching LL's and
-/// LL128's NVLink hops in proportion.
-pub(super) fn apply(c: &mut Calibration, fitted: &Fitted) {
+/// `c` with the values within the node that `fitted` determined in place, as a person writes
+/// them: NVLink's latency reaching LL's and LL128's NVLink hops in proportion.
+pub(super) fn apply(c: &mut Calibration, fitted: &NodeFit) {
+    use super::{to_hundredths, to_thousandths};
     if let Some(e) = fitted.scale_up_efficiency {
-        c.scale_up_efficiency = Some(e);
+        c.scale_up_efficiency = Some(to_thousandths(e));
     }
     if let Some(us) = fitted.scale_up_hop_latency_us {
         let scale = us / c.scale_up_hop_latency_us.max(1e-12);
-        c.scale_up_hop_latency_us = us;
-        c.ll_scale_up_hop_latency_us = super::to_hundredths(c.ll_scale_up_hop_latency_us * scale);
-        c.ll128_scale_up_hop_latency_us =
-            super::to_hundredths(c.ll128_scale_up_hop_latency_us * scale);
+        c.scale_up_hop_latency_us = to_hundredths(us);
+        c.ll_scale_up_hop_latency_us = to_hundredths(c.ll_scale_up_hop_latency_us * scale);
+        c.ll128_scale_up_hop_latency_us = to_hundredths(c.ll128_scale_up_hop_latency_us * scale);
     }
     if let Some(e) = fitted.nvls_efficiency {
-        c.nvls_efficiency = e;
+        c.nvls_efficiency = to_thousandths(e);
     }
     if let Some(us) = fitted.nvls_latency_us {
-        c.nvls_latency_us = us;
+        c.nvls_latency_us = to_hundredths(us);
     }
 }

@@ -140,18 +140,24 @@ pub(super) fn fitted(model: &Model, points: &[Point], best: Values) -> Vec<TierF
         .collect()
 }
 
-/// `c` with the tiers of `fit` that it determined in place.
-pub(super) fn apply(c: &mut Calibration, fitted: &crate::spec::Fitted) {
-    let [a, b, d, e] = fitted.tiers();
-    let values = [
-        &mut c.spine_efficiency_share,
-        &mut c.spine_hop_extra_latency_us,
-        &mut c.core_efficiency_share,
-        &mut c.core_hop_extra_latency_us,
-    ];
-    for (slot, value) in values.into_iter().zip([a, b, d, e]) {
-        if let Some(v) = value {
-            *slot = v;
+/// `c` with the values of the tiers `fitted` determined in place, as a person writes them.
+pub(super) fn apply(c: &mut Calibration, fitted: &[TierFit]) {
+    for t in fitted {
+        let (share, extra) = match t.tier.as_str() {
+            "spines" => (
+                &mut c.spine_efficiency_share,
+                &mut c.spine_hop_extra_latency_us,
+            ),
+            _ => (
+                &mut c.core_efficiency_share,
+                &mut c.core_hop_extra_latency_us,
+            ),
+        };
+        if let Some(v) = t.efficiency_share {
+            *share = super::to_thousandths(v);
+        }
+        if let Some(us) = t.hop_extra_latency_us {
+            *extra = super::to_hundredths(us);
         }
     }
 }

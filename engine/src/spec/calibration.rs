@@ -91,9 +91,10 @@ pub struct Calibration {
 }
 
 /// A calibration fitted to nccl-tests baselines measured on the built fabric
-/// (`crate::calibration_fit`), and the values the fit gave, so that a value changed by hand
-/// afterwards shows as such.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+/// (`crate::calibration_fit`), and the transport's values the fit gave, so that one changed by
+/// hand afterwards shows as such (the locality tiers' and the node's fitted values are the
+/// calibration's own, kept once).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(deny_unknown_fields)]
@@ -116,27 +117,6 @@ pub struct Fitted {
     pub ll128_network_hop_latency_us: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ll_network_hop_latency_us: Option<f64>,
-    /// The locality tiers' values as fitted, where baselines spanning the tier stood beside
-    /// baselines within the tier below: [`Calibration::spine_efficiency_share`] and the rest.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spine_efficiency_share: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spine_hop_extra_latency_us: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub core_efficiency_share: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub core_hop_extra_latency_us: Option<f64>,
-    /// Within one node, where baselines on one node showed them: NVLink's achievable share
-    /// ([`Calibration::scale_up_efficiency`]) and hop latency (Simple's, µs; LL's and LL128's
-    /// scale with it), NVLS's efficiency and latency (µs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale_up_efficiency: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale_up_hop_latency_us: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nvls_efficiency: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nvls_latency_us: Option<f64>,
     /// The fit's worst error, percent of the measured bus bandwidth, on the points it used or
     /// held out, whichever is larger: the interval of this fabric's times
     /// ([`crate::uncertainty`]).
@@ -145,16 +125,6 @@ pub struct Fitted {
 }
 
 impl Fitted {
-    /// The locality tiers' fitted values, in [`Calibration::tiers`]'s order.
-    pub fn tiers(&self) -> [Option<f64>; 4] {
-        [
-            self.spine_efficiency_share,
-            self.spine_hop_extra_latency_us,
-            self.core_efficiency_share,
-            self.core_hop_extra_latency_us,
-        ]
-    }
-
     /// Where the values came from, in words: "fitted on 2026-12-06 to baselines #1, #2 of
     /// fabric compute".
     pub fn summary(&self) -> String {
@@ -221,19 +191,7 @@ impl Calibration {
             && kept(
                 fitted.ll_network_hop_latency_us,
                 self.ll_network_hop_latency_us,
-            )
-            && fitted
-                .tiers()
-                .iter()
-                .zip(self.tiers())
-                .all(|(f, now)| kept(*f, now))
-            && kept(
-                fitted.scale_up_efficiency,
-                self.scale_up_efficiency.unwrap_or(f64::NAN),
-            )
-            && kept(fitted.scale_up_hop_latency_us, self.scale_up_hop_latency_us)
-            && kept(fitted.nvls_efficiency, self.nvls_efficiency)
-            && kept(fitted.nvls_latency_us, self.nvls_latency_us);
+            );
         if same {
             CalibrationSource::Fitted(fitted)
         } else {

@@ -429,23 +429,6 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
             1.0,
             "",
         );
-        for (field, share) in [
-            ("spine_efficiency_share", f.spine_efficiency_share),
-            ("core_efficiency_share", f.core_efficiency_share),
-            ("scale_up_efficiency", f.scale_up_efficiency),
-            ("nvls_efficiency", f.nvls_efficiency),
-        ] {
-            if let Some(share) = share {
-                check.number(
-                    &format!("calibration.fitted.{field}"),
-                    share,
-                    0.0,
-                    true,
-                    1.0,
-                    "",
-                );
-            }
-        }
         if let Some(worst) = f.worst_error_percent {
             check.number(
                 "calibration.fitted.worst_error_percent",
@@ -463,10 +446,6 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
                 f.ll128_network_hop_latency_us,
             ),
             ("ll_network_hop_latency_us", f.ll_network_hop_latency_us),
-            ("spine_hop_extra_latency_us", f.spine_hop_extra_latency_us),
-            ("core_hop_extra_latency_us", f.core_hop_extra_latency_us),
-            ("scale_up_hop_latency_us", f.scale_up_hop_latency_us),
-            ("nvls_latency_us", f.nvls_latency_us),
         ] {
             if let Some(us) = us {
                 check.number(

@@ -239,7 +239,6 @@ mod tests {
             ll128_network_hop_latency_us: None,
             ll_network_hop_latency_us: None,
             worst_error_percent: None,
-            ..Default::default()
         });
         let rows = input_rows(&a, &b);
         let source = rows.iter().find(|r| r.name == "Calibration from").unwrap();
