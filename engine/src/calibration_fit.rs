@@ -442,7 +442,7 @@ fn points(
     }
     if out.iter().all(|p| p.in_node) {
         return Err(
-            "no baseline of this fabric crosses nodes with a collective the design predicts (AllReduce, AllGather, ReduceScatter): nothing to fit".into(),
+            "no baseline of this fabric crosses nodes with a collective the design predicts (AllReduce, AllGather, ReduceScatter): the fit needs runs across nodes (runs on one node give NVLink's values beside them)".into(),
         );
     }
     Ok((out, checks))

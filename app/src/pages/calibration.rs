@@ -171,9 +171,9 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
                 <tbody>
                     <tr><td>{label(&fit.efficiency_field)}</td><td>{format!("{:.3}", fit.efficiency_before)}</td><td>{format!("{:.3}", fit.efficiency)}</td></tr>
                     <tr><td>{label("network_hop_latency_us")}</td><td>{format!("{:.1} µs", fit.network_hop_latency_before_us)}</td><td>{latency}</td></tr>
-                    {node}
                     {protocols}
                     {tiers}
+                    {node}
                 </tbody>
             </table>
             {at_least}
