@@ -31,6 +31,9 @@ async fn main() -> std::process::ExitCode {
         Command::Handoff(args) => {
             return std::process::ExitCode::from(server::command::handoff::run(&args) as u8)
         }
+        Command::Moves(args) => {
+            return std::process::ExitCode::from(server::command::moves::run(&args) as u8)
+        }
         Command::Fit(args) => {
             return std::process::ExitCode::from(server::command::fit::run(&args) as u8)
         }

@@ -1,4 +1,4 @@
-//! The command line: `serve` (the default), `migrate`, `evaluate`, `search`, `handoff`, `fit`. Every setting comes from a
+//! The command line: `serve` (the default), `migrate`, `evaluate`, `search`, `handoff`, `moves`, `fit`. Every setting comes from a
 //! flag or the environment, with defaults that run the app from a checkout.
 
 use crate::public_url::PublicUrl;
@@ -35,6 +35,9 @@ pub enum Command {
     /// Write a design's hand-off bundle (cabling, InfiniBand topology, Cumulus NVUE or Arista AVD
     /// switch configuration, NetBox, Slurm, Kubernetes, Graphviz and a README) as one zip file.
     Handoff(HandoffArgs),
+    /// Write the move list between a design's growth phases (every cable each step adds, removes
+    /// or re-terminates, with both ends, racks and lengths) as CSV.
+    Moves(MovesArgs),
     /// Fit a fabric's calibration (its transport's efficiency and network-hop latency) to
     /// nccl-tests outputs measured on the built fabric, and print it as JSON.
     Fit(FitArgs),
@@ -54,6 +57,15 @@ pub struct FitArgs {
     /// Print the fit as lines instead of JSON.
     #[arg(long)]
     pub summary: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MovesArgs {
+    /// The design spec, as JSON (`-` for standard input).
+    pub spec: PathBuf,
+    /// Where to write the CSV.
+    #[arg(long, short)]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Clone, Args)]

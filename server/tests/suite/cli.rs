@@ -197,6 +197,60 @@ fn handoff_writes_the_bundle_as_a_zip_and_refuses_a_bad_spec_by_its_field() {
     assert!(!out_path.exists(), "nothing is written for a refused spec");
 }
 
+/// `moves` writes the move list between the SuperPOD example's phases, a row for each cable the
+/// phase table counts (provisioned for 4 SU, the second phase moves no uplink); a design built
+/// in one step has none, and nothing is written.
+#[test]
+fn moves_writes_the_cables_each_step_adds_and_refuses_a_design_without_phases() {
+    let spec = examples().join("superpod-4su.json");
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("moves.csv");
+    let out = fabric_planner()
+        .arg("moves")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let design = engine::DesignSpec::from_json(&std::fs::read_to_string(&spec).unwrap()).unwrap();
+    let plan = engine::evaluate(&design)
+        .unwrap()
+        .over_its_life(&design)
+        .phases
+        .unwrap();
+    let step = &plan.phases[1];
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(
+        rows.len() as u64,
+        step.added() + step.removed() + step.re_terminated()
+    );
+    // Provisioned for the final size, no uplink in service moves (the UFM and storage servers,
+    // on leaf ports the nodes leave free, may).
+    assert!(rows
+        .iter()
+        .filter(|r| &r[2] == "leaf-spine")
+        .all(|r| &r[3] == "add"));
+    std::fs::remove_file(&out_path).unwrap();
+
+    let out = fabric_planner()
+        .arg("moves")
+        .arg(examples().join("hybrid.json"))
+        .arg("--out")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lists no growth phases"));
+    assert!(!out_path.exists(), "nothing is written without phases");
+}
+
 /// all_reduce_perf's output on `nodes` nodes of 8 GPUs at `sizes`, each measuring `busbw(size)`
 /// GB/s.
 fn all_reduce_output(nodes: u32, sizes: &[u64], busbw: impl Fn(u64) -> f64) -> String {
