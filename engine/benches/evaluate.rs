@@ -125,6 +125,9 @@ fn benches(c: &mut Criterion) {
         c.bench_function(&format!("phase plan, 64 SU in 8 phases, {policy}"), |b| {
             b.iter(|| engine::phases::phases(black_box(&superpod), &report))
         });
+        c.bench_function(&format!("move list, 64 SU in 8 phases, {policy}"), |b| {
+            b.iter(|| engine::phases::move_list(black_box(&superpod), &report, 1_000_000))
+        });
     }
 
     // 64 tenants on the SuperPOD grown to 2,048 nodes (64 SU of 32): each runs a Llama 3 70B

@@ -33,19 +33,55 @@ enum Place {
     Core(u32),
 }
 
-/// One link of a phase: its tier level, its ends by place, and by number in that phase.
+impl Place {
+    /// The place as one number that sorts as the place does: its kind in three bits below the
+    /// top two (left for the tier's level), then its first number (27 bits, more than any
+    /// fabric's nodes) and its second.
+    fn packed(self) -> u64 {
+        let (kind, a, b) = match self {
+            Place::NodePort(n, nic) => (0, n, nic),
+            Place::Endpoint(e) => (1, e, 0),
+            Place::Leaf(block, rail) => (2, block, rail),
+            Place::Spine(s) => (3, s, 0),
+            Place::Core(c) => (4, c, 0),
+        };
+        (kind << 59) | (u64::from(a.min((1 << 27) - 1)) << 32) | u64::from(b)
+    }
+
+    /// The place [`Place::packed`] gives `x` (its two top bits aside).
+    fn unpacked(x: u64) -> Place {
+        let (a, b) = (((x >> 32) & ((1 << 27) - 1)) as u32, x as u32);
+        match (x >> 59) & 7 {
+            0 => Place::NodePort(a, b),
+            1 => Place::Endpoint(a),
+            2 => Place::Leaf(a, b),
+            3 => Place::Spine(a),
+            _ => Place::Core(a),
+        }
+    }
+}
+
+/// One link of a phase: its tier level and its ends by place, packed so that links sort as
+/// (level, lower end, upper end) by comparing two numbers (sorting a large fabric's links is
+/// most of what a step costs), and its ends by number in that phase.
 #[derive(Debug, Clone, Copy)]
 struct PlacedLink {
-    level: usize,
-    lower: Place,
-    upper: Place,
+    key: (u64, u64),
     a: End,
     z: End,
 }
 
 impl PlacedLink {
-    fn key(&self) -> (usize, Place, Place) {
-        (self.level, self.lower, self.upper)
+    fn level(&self) -> usize {
+        (self.key.0 >> 62) as usize
+    }
+
+    fn lower(&self) -> Place {
+        Place::unpacked(self.key.0)
+    }
+
+    fn upper(&self) -> Place {
+        Place::unpacked(self.key.1)
     }
 }
 
@@ -61,8 +97,8 @@ enum Change<'l> {
 impl Change<'_> {
     fn level(&self) -> usize {
         match self {
-            Change::Kept(l) | Change::Added(l) | Change::Removed(l) => l.level,
-            Change::ReTerminated(l, _) => l.level,
+            Change::Kept(l) | Change::Added(l) | Change::Removed(l) => l.level(),
+            Change::ReTerminated(l, _) => l.level(),
         }
     }
 }
@@ -88,14 +124,16 @@ fn placed_links(fabric: &FabricReport) -> Vec<PlacedLink> {
     // A fabric whose links do not fit has no cabling to compare; its report says why.
     let _ = links(fabric, &mut |l: crate::cabling::Link| {
         all.push(PlacedLink {
-            level: l.level,
-            lower: place(fabric, l.a),
-            upper: place(fabric, l.z),
+            // The level in the top two bits, above the lower end.
+            key: (
+                ((l.level.min(2) as u64) << 62) | place(fabric, l.a).packed(),
+                place(fabric, l.z).packed(),
+            ),
             a: l.a,
             z: l.z,
         })
     });
-    all.sort_unstable_by_key(PlacedLink::key);
+    all.sort_unstable_by_key(|l| l.key);
     all
 }
 
@@ -106,16 +144,13 @@ fn step<'l>(old: &'l [PlacedLink], new: &'l [PlacedLink], visit: &mut impl FnMut
     loop {
         // The next lower end, and its links in each phase.
         let end = match (old.get(i), new.get(j)) {
-            (Some(a), Some(b)) => (a.level, a.lower).min((b.level, b.lower)),
-            (Some(a), None) => (a.level, a.lower),
-            (None, Some(b)) => (b.level, b.lower),
+            (Some(a), Some(b)) => a.key.0.min(b.key.0),
+            (Some(a), None) => a.key.0,
+            (None, Some(b)) => b.key.0,
             (None, None) => break,
         };
         let run = |links: &'l [PlacedLink], from: usize| {
-            let n = links[from..]
-                .iter()
-                .take_while(|l| (l.level, l.lower) == end)
-                .count();
+            let n = links[from..].iter().take_while(|l| l.key.0 == end).count();
             &links[from..from + n]
         };
         let (a, b) = (run(old, i), run(new, j));
@@ -126,12 +161,12 @@ fn step<'l>(old: &'l [PlacedLink], new: &'l [PlacedLink], visit: &mut impl FnMut
         let (mut x, mut y) = (0, 0);
         while x < a.len() || y < b.len() {
             match (a.get(x), b.get(y)) {
-                (Some(p), Some(q)) if p.upper == q.upper => {
+                (Some(p), Some(q)) if p.key.1 == q.key.1 => {
                     visit(Change::Kept(p));
                     x += 1;
                     y += 1;
                 }
-                (Some(p), Some(q)) if p.upper < q.upper => {
+                (Some(p), Some(q)) if p.key.1 < q.key.1 => {
                     gone.push(p);
                     x += 1;
                 }
@@ -361,8 +396,8 @@ impl Finals<'_> {
     /// The upper end of `link` (of a phase whose names are `names`), with the length of a
     /// cable to it from the link's lower end.
     fn upper(&self, site: &Site, link: &PlacedLink, names: &Names) -> UpperEnd {
-        let upper = self.locate(site, link.upper, link.z, names, None);
-        let lower = self.locate(site, link.lower, link.a, names, upper.spot);
+        let upper = self.locate(site, link.upper(), link.z, names, None);
+        let lower = self.locate(site, link.lower(), link.a, names, upper.spot);
         UpperEnd {
             rack: upper.spot.and_then(|s| site.rack(s)),
             length_m: lower
@@ -408,13 +443,13 @@ fn row(
     let from = from.map(|l| finals.upper(site, l, names.before()));
     let to = to.map(|l| finals.upper(site, l, &names.after));
     let beside = finals
-        .locate(site, lower.upper, lower.z, lower_names, None)
+        .locate(site, lower.upper(), lower.z, lower_names, None)
         .spot;
-    let stays = finals.locate(site, lower.lower, lower.a, lower_names, beside);
+    let stays = finals.locate(site, lower.lower(), lower.a, lower_names, beside);
     Some(CableMove {
         phase,
         fabric: finals.fabric.name.clone(),
-        tier: TIERS[lower.level.min(2)],
+        tier: TIERS[lower.level().min(2)],
         action,
         rack: stays.spot.and_then(|s| site.rack(s)),
         device: stays.device,
