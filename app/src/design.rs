@@ -38,20 +38,18 @@ impl SavedDesign {
     }
 }
 
-/// The browser reads a save's answer as serde writes it (`tests` holds the members to it): a
+/// The browser reads a save's answer as serde writes it (`tests` holds the reader to it): a
 /// revision is a whole number, an edit key a string or null.
-#[cfg(feature = "hydrate")]
 impl crate::wire::answer::FromAnswer for SavedDesign {
-    fn from_answer(answer: &wasm_bindgen::JsValue) -> Option<SavedDesign> {
-        use crate::wire::answer::{member, text};
-        let revision = member(answer, "revision")?.as_f64()?;
+    fn from_answer(answer: &impl crate::wire::answer::Json) -> Option<SavedDesign> {
+        let revision = answer.member("revision")?.number()?;
         let whole = revision.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&revision);
-        let edit_key = match member(answer, "edit_key")? {
+        let edit_key = match answer.member("edit_key")? {
             key if key.is_null() => None,
-            key => Some(key.as_string()?),
+            key => Some(key.string()?),
         };
         Some(SavedDesign {
-            id: text(answer, "id")?,
+            id: answer.text("id")?,
             revision: whole.then_some(revision as u32)?,
             edit_key,
         })
@@ -148,5 +146,26 @@ mod tests {
         assert_eq!(members, ["edit_key", "id", "revision"]);
         assert!(answer["edit_key"].is_null(), "{answer}");
         assert!(answer["revision"].is_u64(), "{answer}");
+    }
+
+    /// The browser's reader of a save's answer reads back what serde wrote, with or without an
+    /// edit key, and refuses a revision that is not a whole number.
+    #[test]
+    fn the_browser_reads_a_saves_answer_as_serde_wrote_it() {
+        use crate::wire::answer::FromAnswer;
+        for edit_key in [None, Some("k3y-0123".to_string())] {
+            let saved = SavedDesign {
+                id: "k3j5v9q2".into(),
+                revision: 7,
+                edit_key,
+            };
+            let answer = serde_json::to_value(&saved).unwrap();
+            assert_eq!(SavedDesign::from_answer(&answer), Some(saved));
+        }
+        let mut half = serde_json::json!({"id": "x", "revision": 1.5, "edit_key": null});
+        assert_eq!(SavedDesign::from_answer(&half), None);
+        half["revision"] = 2.into();
+        half.as_object_mut().unwrap().remove("edit_key");
+        assert_eq!(SavedDesign::from_answer(&half), None, "a member missing");
     }
 }

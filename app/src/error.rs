@@ -92,21 +92,17 @@ impl AppError {
     }
 }
 
-#[cfg(feature = "hydrate")]
+/// The browser reads an error's answer as serde writes it (`tests` holds the reader to it).
 impl crate::wire::answer::FromAnswer for AppError {
-    fn from_answer(answer: &wasm_bindgen::JsValue) -> Option<AppError> {
-        use crate::wire::answer::{member, text};
-        use wasm_bindgen::JsCast;
-        let kind = text(answer, "error")?;
-        let details = member(answer, "details")?;
+    fn from_answer(answer: &impl crate::wire::answer::Json) -> Option<AppError> {
+        let kind = answer.text("error")?;
+        let details = answer.member("details")?;
         if kind == AppError::INVALID {
-            let errors = details.dyn_into::<js_sys::Array>().ok()?;
-            let errors = errors
-                .iter()
-                .map(|e| Some(FieldError::new(text(&e, "path")?, text(&e, "reason")?)));
+            let errors = details.items()?.into_iter();
+            let errors = errors.map(|e| Some(FieldError::new(e.text("path")?, e.text("reason")?)));
             return errors.collect::<Option<_>>().map(AppError::Invalid);
         }
-        AppError::with_message(&kind, details.as_string()?)
+        AppError::with_message(&kind, details.string()?)
     }
 }
 
@@ -152,6 +148,24 @@ mod tests {
             AppError::Internal(m()),
             AppError::Unreachable(m()),
         ]
+    }
+
+    /// The browser's reader of an error's answer reads back every kind as serde wrote it, an
+    /// invalid design with each of its field errors.
+    #[test]
+    fn the_browser_reads_every_error_as_serde_wrote_it() {
+        use crate::wire::answer::FromAnswer;
+        let mut kinds = every_kind();
+        kinds.push(AppError::Invalid(vec![
+            FieldError::new("cluster.nodes", "must be at least 1"),
+            FieldError::new("fabrics[0].name", "«compute» is taken"),
+        ]));
+        for error in kinds {
+            let body = serde_json::to_value(&error).unwrap();
+            assert_eq!(AppError::from_answer(&body), Some(error), "{body}");
+        }
+        let unknown = serde_json::json!({"error": "teapot", "details": "short and stout"});
+        assert_eq!(AppError::from_answer(&unknown), None);
     }
 
     /// The browser reads an error's body by its kind: each kind is the one serde writes, and

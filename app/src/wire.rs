@@ -96,30 +96,89 @@ impl<T: answer::FromAnswer> leptos::server_fn::Decodes<T> for JsonReply {
     }
 }
 
-/// Reading the server functions' answers in the browser. Each answer's type reads itself
-/// (`impl FromAnswer`, beside the type), the mirror of its serde form.
-#[cfg(feature = "hydrate")]
+/// Reading the server functions' answers: in the browser from what `JSON.parse` gives, on the
+/// host from serde_json's value, by the same reader, so that a test holds each reader to what
+/// serde writes. Each answer's type reads itself (`impl FromAnswer`, beside the type), the mirror
+/// of its serde form.
 pub mod answer {
-    use leptos::wasm_bindgen::JsValue;
+    /// A parsed JSON value, as a reader of answers needs it.
+    pub trait Json: Sized {
+        /// The member `name` of an object.
+        fn member(&self, name: &str) -> Option<Self>;
+        fn number(&self) -> Option<f64>;
+        fn string(&self) -> Option<String>;
+        fn is_null(&self) -> bool;
+        /// The items of an array.
+        fn items(&self) -> Option<Vec<Self>>;
 
-    /// A value read from a server function's JSON answer, parsed by the browser.
+        /// The member `name`, when it is a string.
+        fn text(&self, name: &str) -> Option<String> {
+            self.member(name)?.string()
+        }
+    }
+
+    /// A value read from a server function's JSON answer.
     pub trait FromAnswer: Sized {
-        fn from_answer(answer: &JsValue) -> Option<Self>;
-    }
-
-    /// The member `name` of a JSON object.
-    pub fn member(object: &JsValue, name: &str) -> Option<JsValue> {
-        js_sys::Reflect::get(object, &JsValue::from_str(name)).ok()
-    }
-
-    /// The member `name` of a JSON object, when it is a string.
-    pub fn text(object: &JsValue, name: &str) -> Option<String> {
-        member(object, name)?.as_string()
+        fn from_answer(answer: &impl Json) -> Option<Self>;
     }
 
     impl FromAnswer for String {
-        fn from_answer(answer: &JsValue) -> Option<String> {
-            answer.as_string()
+        fn from_answer(answer: &impl Json) -> Option<String> {
+            answer.string()
+        }
+    }
+
+    #[cfg(feature = "hydrate")]
+    impl Json for leptos::wasm_bindgen::JsValue {
+        fn member(&self, name: &str) -> Option<Self> {
+            js_sys::Reflect::get(self, &Self::from_str(name)).ok()
+        }
+
+        fn number(&self) -> Option<f64> {
+            self.as_f64()
+        }
+
+        fn string(&self) -> Option<String> {
+            self.as_string()
+        }
+
+        fn is_null(&self) -> bool {
+            Self::is_null(self)
+        }
+
+        fn items(&self) -> Option<Vec<Self>> {
+            use leptos::wasm_bindgen::JsCast;
+            Some(
+                self.clone()
+                    .dyn_into::<js_sys::Array>()
+                    .ok()?
+                    .iter()
+                    .collect(),
+            )
+        }
+    }
+
+    #[cfg(not(feature = "hydrate"))]
+    impl Json for serde_json::Value {
+        fn member(&self, name: &str) -> Option<Self> {
+            // As in the browser, a missing member reads as `undefined`, which is no value.
+            self.get(name).cloned()
+        }
+
+        fn number(&self) -> Option<f64> {
+            self.as_f64()
+        }
+
+        fn string(&self) -> Option<String> {
+            self.as_str().map(str::to_string)
+        }
+
+        fn is_null(&self) -> bool {
+            Self::is_null(self)
+        }
+
+        fn items(&self) -> Option<Vec<Self>> {
+            self.as_array().cloned()
         }
     }
 }
