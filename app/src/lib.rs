@@ -43,6 +43,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <meta name=wire::BUILD_META content=wire::BUILD/>
                 <HydrationScripts options/>
                 <MetaTags/>
             </head>
@@ -73,5 +74,7 @@ pub fn App() -> impl IntoView {
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(App);
+    if wire::page_is_this_builds() {
+        leptos::mount::hydrate_body(App);
+    }
 }

@@ -4,6 +4,44 @@
 //! borsh, and JSON (what the server functions answer, the dashboard the page carries) is read
 //! with the browser's own `JSON.parse`.
 
+/// This build's identity: a hash of the sources of what the server and the browser send each
+/// other (`build.rs`). The planner's page names the build that wrote it; a bundle of another
+/// build does not read its start, which it would misread, and asks for a reload instead.
+pub const BUILD: &str = env!("FABRIC_PLANNER_BUILD");
+
+/// The name of the planner page's `<meta>` that carries [`BUILD`].
+pub const BUILD_META: &str = "fabric-planner-build";
+
+/// Whether a page that names `page` as its build is this build's.
+pub fn same_build(page: Option<&str>) -> bool {
+    page == Some(BUILD)
+}
+
+/// In the browser: whether the page was written by this build; where it was not, the page
+/// stays as the server wrote it, with a prompt to reload it, rather than run on a start this
+/// bundle would misread.
+#[cfg(feature = "hydrate")]
+pub fn page_is_this_builds() -> bool {
+    let document = leptos::prelude::document();
+    let page = document
+        .query_selector(&format!("meta[name=\"{BUILD_META}\"]"))
+        .ok()
+        .flatten()
+        .and_then(|meta| meta.get_attribute("content"));
+    if same_build(page.as_deref()) {
+        return true;
+    }
+    if let (Ok(prompt), Some(body)) = (document.create_element("p"), document.body()) {
+        prompt.set_id("reload-prompt");
+        let _ = prompt.set_attribute("role", "alert");
+        prompt.set_inner_html(
+            "Fabric Planner was updated since this page was written, so it cannot be edited here: <a href=\"\">reload the page</a>.",
+        );
+        let _ = body.prepend_with_node_1(&prompt);
+    }
+    false
+}
+
 /// What the planner's page carries for its hydration, the design it starts on: borsh, read
 /// field after field in the order the types declare them (an enum's variant is its index), with
 /// no field names or defaults to decode. Only the build that wrote it reads it, so the page and
@@ -180,5 +218,21 @@ pub mod answer {
         fn items(&self) -> Option<Vec<Self>> {
             self.as_array().cloned()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A build is named by sixteen hexadecimal digits, and a page is this build's only when it
+    /// names exactly this one.
+    #[test]
+    fn a_page_is_read_only_by_the_build_that_wrote_it() {
+        assert_eq!(BUILD.len(), 16);
+        assert!(BUILD.bytes().all(|b| b.is_ascii_hexdigit()), "{BUILD}");
+        assert!(same_build(Some(BUILD)));
+        assert!(!same_build(Some(&BUILD[1..])));
+        assert!(!same_build(None), "a page that names no build");
     }
 }

@@ -330,3 +330,42 @@ async fn without_javascript_every_wizard_step_shows_and_typing_changes_nothing()
     assert_eq!(browser.text("#headline-switches").await, switches);
     browser.close().await;
 }
+
+/// A planner page written by another build than the bundle that loads it (a page kept across a
+/// deployment) is not run on a start the bundle would misread: the bundle reads the build the
+/// page names first, leaves the page as the server wrote it and asks for a reload.
+#[tokio::test]
+async fn a_page_from_another_build_asks_for_a_reload_instead_of_running() {
+    let server = Server::start().await;
+    let browser = Browser::start(JavaScript::Enabled).await;
+    browser.goto(&server.url("/")).await;
+    browser.wait_for_hydration().await;
+    // The same page as another build would write it, written over this one: its build's name
+    // changed, its scripts carrying the nonce this document's policy allows.
+    let written = browser
+        .run(
+            r#"
+            const nonce = document.querySelector('script[nonce]').nonce;
+            return fetch(location.href).then(r => r.text()).then(html => {
+                const other = html
+                    .replace(/(name="fabric-planner-build" content=")[0-9a-f]+/, '$1another')
+                    .replace(/nonce="[^"]*"/g, 'nonce="' + nonce + '"');
+                document.open();
+                document.write(other);
+                document.close();
+                return other.includes('content="another"');
+            });
+            "#,
+        )
+        .await;
+    assert_eq!(written, serde_json::Value::Bool(true));
+    let prompt = browser
+        .wait_for_text("#reload-prompt", |t| t.contains("reload the page"))
+        .await;
+    assert!(prompt.contains("was updated"), "{prompt}");
+    assert!(
+        !browser.exists("#workloads-step.hidden").await,
+        "not hydrated: every wizard step shows, as the server wrote it"
+    );
+    browser.close().await;
+}

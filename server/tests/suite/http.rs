@@ -202,6 +202,14 @@ async fn the_planner_page_renders_the_default_design_on_the_server() {
         html.contains(r#"id="cluster-nodes""#),
         "the wizard's first step"
     );
+    // The build that wrote it, for the bundle to check before it reads the page's start.
+    assert!(
+        html.contains(&format!(
+            r#"<meta name="fabric-planner-build" content="{}">"#,
+            app::wire::BUILD
+        )),
+        "the page names its build"
+    );
     server.stop().await;
 }
 
