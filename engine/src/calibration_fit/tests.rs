@@ -475,3 +475,46 @@ fn the_fit_recovers_the_node_s_values_from_runs_on_one_node() {
     ));
     assert!(fit.quality.mape_percent < 1.0, "{:?}", fit.quality);
 }
+
+/// The DGX SuperPOD at 64 scalable units, three tiers with each rail in two pods of 32 units:
+/// its spines keep 90 % of the rate and add 3 µs a hop, its core 70 % more and 8 µs; measured
+/// within one leaf, across the spines within a pod and across the core, the fit finds both
+/// tiers again within 1 %.
+#[test]
+fn the_fit_recovers_what_crossing_the_core_costs() {
+    let mut spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
+    spec.cluster.nodes = 2048;
+    spec.fabrics.retain(|f| f.name == "compute");
+    spec.fabrics[0].extra_endpoints = 0;
+    spec.workloads.retain(|w| w.fabric() == "compute");
+    spec.growth = None;
+    let mut built = spec.clone();
+    let c = &mut built.calibration;
+    // Below NVLink's 370 GB/s a node, so that the run within one leaf shows the network's rate.
+    c.infiniband_efficiency = 0.85;
+    c.spine_efficiency_share = 0.9;
+    c.spine_hop_extra_latency_us = 3.0;
+    c.core_efficiency_share = 0.7;
+    c.core_hop_extra_latency_us = 8.0;
+    let crossed = |n: u32| crate::baseline::tiers_crossed(&spec, "compute", n);
+    let last_of = |tier: usize| {
+        (2..=2048)
+            .take_while(|&n| crossed(n) <= tier)
+            .last()
+            .unwrap()
+    };
+    let (per_leaf, per_pod) = (last_of(0), last_of(1));
+    assert_eq!((per_leaf, per_pod), (32, 1024));
+    let runs: Vec<Run> = [per_leaf, per_pod, 2 * per_pod]
+        .iter()
+        .map(|&n| crate::baseline::predicted_run(&built, "compute", n, &sweep()).unwrap())
+        .collect();
+    let fit = fit(&spec, "compute", &baselines(&runs)).unwrap();
+    assert!((fit.efficiency - 0.85).abs() < 0.01 * 0.85, "{fit:?}");
+    let tier = |name: &str| fit.tiers.iter().find(|t| t.tier == name).unwrap();
+    for (t, share, extra) in [(tier("spines"), 0.9, 3.0), (tier("core"), 0.7, 8.0)] {
+        let (s, e) = (t.efficiency_share.unwrap(), t.hop_extra_latency_us.unwrap());
+        assert!((s - share).abs() < 0.01 * share, "{t:?}");
+        assert!((e - extra).abs() < 0.01 * extra, "{t:?}");
+    }
+}
