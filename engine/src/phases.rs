@@ -394,7 +394,7 @@ pub fn move_list(
         phase_reports(spec, growth)
             .map_err(|e| e.to_string())
             .and_then(|phases| {
-                moves::move_list(spec, report, &phases, most).map_err(|_| {
+                move_list::move_list(spec, report, &phases, most).map_err(|_| {
                     format!(
                         "The steps between this design's phases touch more than {} cables, the most a move list holds.",
                         crate::thousands(most as f64)
@@ -404,7 +404,8 @@ pub fn move_list(
     )
 }
 
+mod move_list;
 mod moves;
-pub use moves::{CableMove, MoveAction, MoveGroup, MoveList, UpperEnd};
+pub use move_list::{CableMove, MoveAction, MoveGroup, MoveList, UpperEnd};
 #[cfg(test)]
 mod tests;

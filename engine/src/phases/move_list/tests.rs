@@ -1,7 +1,9 @@
 use super::super::tests::{superpod, SU};
-use super::*;
 use crate::phases::move_list as list;
+use crate::phases::{CableMove, MoveAction, MoveGroup, UpperEnd};
 use crate::spec::GrowthPolicy;
+use crate::units::Metres;
+use std::collections::HashMap;
 
 fn of(action: MoveAction, rows: &[CableMove]) -> Vec<&CableMove> {
     rows.iter().filter(|r| r.action == action).collect()
