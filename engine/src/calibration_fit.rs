@@ -319,15 +319,11 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     };
     // The bandwidth must show in the largest message: else nothing here can be fitted.
     let largest = *network.iter().max_by_key(|p| p.bytes).expect("two sizes");
-    let moved = |model: &Model, a: Values, b: Values, p: Point| {
-        let (x, y) = (model.predict(a, &[p])[0], model.predict(b, &[p])[0]);
-        ((x - y) / x).abs()
-    };
     let less_efficient = Values {
         efficiency: before * 0.9,
         ..start
     };
-    if moved(&model, start, less_efficient, largest) < UNSEEN * 0.9 {
+    if model.moved(start, less_efficient, largest) < UNSEEN * 0.9 {
         return Err(format!(
             "every measured message is too small for the bandwidth to show (the largest, {} B, is latency-bound): add larger messages",
             largest.bytes
@@ -343,7 +339,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     };
     let seen: [bool; 3] = std::array::from_fn(|band| {
         smallest_of(band)
-            .is_some_and(|p| moved(&model, start, start.with_scale(band, 2.0), p) >= UNSEEN)
+            .is_some_and(|p| model.moved(start, start.with_scale(band, 2.0), p) >= UNSEEN)
     });
     model.seen = seen;
     model.tiers = tiers::free(&model, &network, start);
@@ -357,7 +353,7 @@ pub fn fit(spec: &DesignSpec, fabric: &str, baselines: &[Baseline]) -> Result<Fi
     // At line rate there is nothing above to bound.
     let bounded = best.efficiency < 0.99
         && higher.efficiency > best.efficiency
-        && moved(&model, best, higher, largest) < UNSEEN / 4.0;
+        && model.moved(best, higher, largest) < UNSEEN / 4.0;
     let quality = quality(&points, &model.predict(best, &points));
     let held_out = held_out(&model, &points, &sizes, Extreme::Largest);
     let held_out_smallest = held_out_smallest(&model, &points);
@@ -524,6 +520,12 @@ impl Model<'_> {
             .chain(tiers::pulls(v).map(|t| pull * t))
             .chain(node::pulls(v, self.node_before).map(|t| pull * t))
             .collect()
+    }
+
+    /// How much `b` moves the prediction of point `p` from what `a` predicts, as a share of it.
+    fn moved(&self, a: Values, b: Values, p: Point) -> f64 {
+        let (x, y) = (self.predict(a, &[p])[0], self.predict(b, &[p])[0]);
+        ((x - y) / x).abs()
     }
 
     /// Σ of the squared [`Model::residuals`].

@@ -102,7 +102,7 @@ pub(super) fn fitted(model: &Model, points: &[Point], best: Values) -> NodeFit {
     let c = &model.spec.calibration;
     let before = model.node_before;
     let runs = points.iter().filter(|p| p.in_node).count();
-    let free = |i: usize| runs > 0 && model.node[i];
+    let free = |i: usize| model.node[i];
     let shown: Vec<&str> = [
         "NVLink's bandwidth",
         "NVLink's latency",

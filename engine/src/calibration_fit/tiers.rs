@@ -35,7 +35,7 @@ fn tier_of(value: usize) -> usize {
 }
 
 /// Whether `value` of [`Values::tiers`] is a share (else a latency).
-fn share(value: usize) -> bool {
+pub(super) fn is_share(value: usize) -> bool {
     value.is_multiple_of(2)
 }
 
@@ -49,17 +49,10 @@ pub(super) fn determined(points: &[Point], value: usize) -> bool {
 /// within the tier below, its share where halving a tenth of it moves the largest message
 /// across it, its latency where adding a network hop's moves the smallest.
 pub(super) fn free(model: &Model, points: &[Point], start: Values) -> [bool; 4] {
-    let moved = |changed: Values, p: Point| {
-        let (x, y) = (
-            model.predict(start, &[p])[0],
-            model.predict(changed, &[p])[0],
-        );
-        ((x - y) / x).abs()
-    };
     let hop = model.spec.calibration.network_hop_latency_us;
     std::array::from_fn(|value| {
         let across = points.iter().filter(|p| p.tier == tier_of(value));
-        let probe = if share(value) {
+        let probe = if is_share(value) {
             across.max_by_key(|p| p.bytes)
         } else {
             across.min_by_key(|p| p.bytes)
@@ -68,37 +61,35 @@ pub(super) fn free(model: &Model, points: &[Point], start: Values) -> [bool; 4] 
             return false;
         };
         let mut changed = start;
-        if share(value) {
+        if is_share(value) {
             changed.tiers[value] *= 0.9;
-            moved(changed, p) >= UNSEEN * 0.9
+            model.moved(start, changed, p) >= UNSEEN * 0.9
         } else {
             changed.tiers[value] += hop;
-            moved(changed, p) >= UNSEEN
+            model.moved(start, changed, p) >= UNSEEN
         }
     })
 }
 
 /// Each tier's value within its range: a share from a twentieth to 1, a latency up to 1 ms.
 pub(super) fn bounded(value: usize, x: f64) -> f64 {
-    if share(value) {
+    if is_share(value) {
         x.clamp(0.05, 1.0)
     } else {
         x.clamp(0.0, 1000.0)
     }
 }
 
-/// Whether `value` of [`Values::tiers`] is a share (else a latency).
-pub(super) fn is_share(value: usize) -> bool {
-    share(value)
-}
-
 /// How far each tier's value is from neutral, for the fit's weak pull towards it: a share's
 /// logarithm, a latency in network hops of 17 µs.
 pub(super) fn pulls(v: Values) -> impl Iterator<Item = f64> {
-    v.tiers
-        .into_iter()
-        .enumerate()
-        .map(|(i, t)| if share(i) { t.max(1e-9).ln() } else { t / 17.0 })
+    v.tiers.into_iter().enumerate().map(|(i, t)| {
+        if is_share(i) {
+            t.max(1e-9).ln()
+        } else {
+            t / 17.0
+        }
+    })
 }
 
 /// The tiers the runs cross, as fitted to `best`, each with why a value is not fitted.

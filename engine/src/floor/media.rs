@@ -10,10 +10,9 @@
 use super::count::{self, Cages, Walked};
 use super::lengths::{Long, MediumTable};
 use super::placement::Placed;
-use super::routing::{Router, Spot, ORDERABLE_M};
+use super::routing::{Router, ORDERABLE_M};
 use super::{LengthCount, TransceiverCount};
 use crate::bom::{Builder, Item};
-use crate::cabling::End;
 use crate::catalog::{chassis, switch, Media, ReachClass};
 use crate::report::{BomLine, FabricReport};
 use crate::spec::{DesignSpec, Role as FabricRole};
@@ -58,11 +57,6 @@ pub(crate) struct Tally {
     pub longest: Vec<Long>,
     /// Per fabric: links no medium reaches.
     pub unreachable: Vec<u32>,
-}
-
-/// Where end `end` of fabric `fi` is; `other` is the far end.
-pub(crate) fn spot(router: &Router, fi: usize, end: End, other: Option<Spot>) -> Spot {
-    router.end(fi, end, other)
 }
 
 /// How many cages hold each cage code (1 + class index, 0 for none): at the switches, at the

@@ -3,7 +3,7 @@
 //! lengths, media and occupied cages. Both are priced by the same bill.
 
 use super::lengths::{Long, MediumTable, LONGEST_KEPT};
-use super::media::{class_index, priced, spot, Counted, Tally, CLASSES, TIERS};
+use super::media::{class_index, priced, Counted, Tally, CLASSES, TIERS};
 use super::placement::Placed;
 use super::routing::{Router, Spot, ORDERABLE_M};
 use crate::cabling::{links, End, Link, Role};
@@ -37,8 +37,8 @@ pub(crate) fn tally_per_cable(
         let table = MediumTable::new(fabric.port_rate.0 / 1e9);
         // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
         let _ = links(fabric, &mut |link: Link| {
-            let z = spot(router, fi, link.z, None);
-            let a = spot(router, fi, link.a, Some(z));
+            let z = router.end(fi, link.z, None);
+            let a = router.end(fi, link.a, Some(z));
             let route_m = router.route(a, z);
             let to_node = !matches!(link.a, End::Switch { .. });
             let (bin, class) = table.link(route_m, to_node);

@@ -2,11 +2,10 @@
 //! cable's routed and orderable length, and its medium with the transceivers at each end.
 
 use super::lengths::MediumTable;
-use super::media::{links_per_plug, spot};
-use super::placement::place;
-use super::rack_name;
-use super::routing::{Router, ORDERABLE_M};
-use crate::cabling::{digits, links, Cable, DoesNotFit, End, Link, Names};
+use super::media::links_per_plug;
+use super::routing::ORDERABLE_M;
+use super::Site;
+use crate::cabling::{links, Cable, DoesNotFit, End, Link, Names};
 use crate::catalog::{chassis, switch};
 use crate::report::Report;
 use crate::spec::{DesignSpec, Role};
@@ -14,27 +13,11 @@ use crate::spec::{DesignSpec, Role};
 /// Every cable of every fabric of `spec` (evaluated as `report`), placed and routed; `Err`
 /// names a fabric whose switches cannot take its cables.
 pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNotFit> {
-    let placed = place(spec, &report.fabrics);
-    let router = Router::new(&placed, &spec.floor);
-    let racks: Vec<String> = placed
-        .racks
-        .iter()
-        .map(|r| rack_name(r.row, r.position))
-        .collect();
+    let site = Site::new(spec, report);
     let node_cages = chassis(&spec.cluster).links_per_cage;
     let mut sheet = Vec::new();
     for (fi, fabric) in report.fabrics.iter().enumerate() {
-        let names = Names {
-            fabric: &fabric.name,
-            nodes: digits(fabric.node_span()),
-            switches: digits(
-                fabric
-                    .plan
-                    .leaves
-                    .max(fabric.plan.spines)
-                    .max(fabric.plan.cores),
-            ),
-        };
+        let names = Names::of(fabric);
         let speed = fabric.port_rate.0 / 1e9;
         let per_cage = links_per_plug(
             switch(&fabric.switch)
@@ -53,19 +36,13 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
         };
         let table = MediumTable::new(speed);
         links(fabric, &mut |link: Link| {
-            let z = spot(&router, fi, link.z, None);
-            let a = spot(&router, fi, link.a, Some(z));
-            let route_m = router.route(a, z);
+            let z = site.spot(fi, link.z, None);
+            let a = site.spot(fi, link.a, Some(z));
+            let route_m = site.route_m(a, z);
             let to_node = !matches!(link.a, End::Switch { .. });
             let (bin, class) = table.link(route_m, to_node);
             let (a_device, a_port) = names.end(link.a);
             let (z_device, z_port) = names.end(link.z);
-            let rack = |s: super::routing::Spot| racks.get(s.rack as usize).cloned();
-            let u = |end: End| match end {
-                End::Node { node, .. } => Some(placed.node(node).1),
-                End::Switch { role, index, .. } => placed.switch(fi, role, index).map(|s| s.1),
-                End::Endpoint(_) => None,
-            };
             let medium = match class {
                 Some(c) if c.is_optical() => format!(
                     "{}G {}: {} transceiver at {}, {} at {}",
@@ -88,10 +65,10 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
                 z_port,
                 reach: class,
                 length_m: bin.map(|b| crate::units::Metres(ORDERABLE_M[b])),
-                a_rack: rack(a),
-                a_u: u(link.a),
-                z_rack: rack(z),
-                z_u: u(link.z),
+                a_rack: site.rack(a),
+                a_u: site.rack_unit(fi, link.a),
+                z_rack: site.rack(z),
+                z_u: site.rack_unit(fi, link.z),
                 route_m: Some(crate::units::Metres((route_m * 100.0).round() / 100.0)),
                 medium: Some(medium),
             });

@@ -1,8 +1,8 @@
-//! Where the ends of a design's links stand on its floor: each end's rack, and the orderable
-//! length of a cable between two ends, for lists that name cables one by one outside the
-//! cabling sheet (the move list between growth phases).
+//! Where the ends of a design's links stand on its floor: each end's rack and rack unit, and the
+//! routed and orderable length of a cable between two ends, for whatever names cables one by
+//! one (the cabling sheet, the move list between growth phases).
 
-use super::placement::place;
+use super::placement::{place, Placed};
 use super::rack_name;
 use super::routing::{orderable, Router, Spot, ORDERABLE_M};
 use crate::cabling::End;
@@ -11,6 +11,7 @@ use crate::spec::DesignSpec;
 
 /// The floor of a design, placed and routed once.
 pub(crate) struct Site {
+    placed: Placed,
     router: Router,
     racks: Vec<String>,
 }
@@ -26,6 +27,7 @@ impl Site {
                 .iter()
                 .map(|r| rack_name(r.row, r.position))
                 .collect(),
+            placed,
         }
     }
 
@@ -40,9 +42,24 @@ impl Site {
         self.racks.get(spot.rack as usize).cloned()
     }
 
+    /// The lowest rack unit of the device at `end` of fabric `fabric`: none for a device the
+    /// floor does not place.
+    pub fn rack_unit(&self, fabric: usize, end: End) -> Option<u32> {
+        match end {
+            End::Node { node, .. } => Some(self.placed.node(node).1),
+            End::Switch { role, index, .. } => self.placed.switch(fabric, role, index).map(|s| s.1),
+            End::Endpoint(_) => None,
+        }
+    }
+
+    /// The routed length of a cable between `a` and `z`, metres, with slack.
+    pub fn route_m(&self, a: Spot, z: Spot) -> f64 {
+        self.router.route(a, z)
+    }
+
     /// The orderable length of a cable between `a` and `z`, metres: none when no orderable
     /// length reaches.
     pub fn orderable_m(&self, a: Spot, z: Spot) -> Option<f64> {
-        orderable(self.router.route(a, z)).map(|bin| ORDERABLE_M[bin])
+        orderable(self.route_m(a, z)).map(|bin| ORDERABLE_M[bin])
     }
 }

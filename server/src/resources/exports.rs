@@ -208,11 +208,13 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
 /// and after with its rack and the orderable length a cable to it needs, and whether a
 /// re-terminated cable is too short for its new run; `Err` says why there is no list.
 pub fn moves(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::Error>, String> {
-    let Some(growth) = spec.growth.as_ref() else {
+    let (Some(growth), Some(list)) = (
+        spec.growth.as_ref(),
+        engine::phases::move_list(spec, report, MAX_CABLING_ROWS as usize),
+    ) else {
         return Err("This design lists no growth phases: it is built in one step, and its cabling sheet lists every cable.".into());
     };
-    let list = engine::phases::move_list(spec, report, MAX_CABLING_ROWS as usize)
-        .unwrap_or_else(|| Err("This design lists no growth phases.".into()))?;
+    let list = list?;
     let label = |phase: usize| growth.phases.get(phase).map_or("", |p| p.label.as_str());
     if let Some((phase, why)) = list.not_listed.first() {
         return Err(format!(
