@@ -65,7 +65,7 @@ fn a_failing_test_leaves_no_server_or_browser_process_behind() {
     let status = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "failing_probe",
+            "cleanup::failing_probe",
             "--nocapture",
             "--test-threads=1",
         ])
