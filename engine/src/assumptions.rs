@@ -99,7 +99,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         ));
         out.push(item(
             format!("Power of {}", g.name),
-            format!("{} W TDP", g.tdp_w.0),
+            format!("{} W TDP", g.tdp_w.watts()),
             g.provenance.source,
             g.provenance.estimate,
         ));
@@ -176,7 +176,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                     format!(
                         "${:.0} each, {} W at most with every cage filled (its optics' power is in \
                          it: switch-end transceivers add cost, not power)",
-                        s.price_usd.0, s.power_w.0
+                        s.price_usd.dollars(), s.power_w.watts()
                     ),
                     s.cost.source,
                     s.cost.estimate,
@@ -285,10 +285,10 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
     for o in &spec.overrides {
         let mut parts = Vec::new();
         if let Some(p) = o.unit_price_usd {
-            parts.push(format!("${:.0} each", p.0));
+            parts.push(format!("${:.0} each", p.dollars()));
         }
         if let Some(w) = o.power_w {
-            parts.push(format!("{} W", w.0));
+            parts.push(format!("{} W", w.watts()));
         }
         out.push(item(
             format!("Quote for {}", item_words(&o.item)),
@@ -338,7 +338,7 @@ mod tests {
         let mut spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
         spec.overrides.push(crate::CatalogOverride {
             item: "switch:qm9700".into(),
-            unit_price_usd: Some(crate::units::Usd(30_000.0)),
+            unit_price_usd: Some(crate::units::Usd::new(30_000.0)),
             power_w: None,
         });
         let list = assumptions(&spec);

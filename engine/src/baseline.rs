@@ -350,7 +350,7 @@ fn predict(
 ) -> Option<(f64, Cost)> {
     use crate::tuning::{allreduce_as, reduce_scatter_as};
     let n = f64::from(ranks.max(1));
-    let size = Bytes(bytes as f64);
+    let size = Bytes::new(bytes as f64);
     // busbw = algbw × f(n) [nccl-tests doc/PERFORMANCE.md].
     let factor = match collective {
         Collective::AllReduce => 2.0 * (n - 1.0) / n,
@@ -365,8 +365,8 @@ fn predict(
         (_, None) => tuned_reduce_scatter(group, tuning, size),
         (_, Some((_, protocol))) => reduce_scatter_as(group, tuning, size, protocol),
     };
-    let seconds = cost.time().0;
-    (seconds > 0.0 && seconds.is_finite()).then(|| (size.0 * factor / seconds / 1e9, cost))
+    let seconds = cost.time().seconds();
+    (seconds > 0.0 && seconds.is_finite()).then(|| (size.bytes() * factor / seconds / 1e9, cost))
 }
 
 /// The bus bandwidth `spec` (its calibration) predicts for each of `sizes` of the run `check`

@@ -94,8 +94,8 @@ pub(crate) fn fabrics_diff(before: &[FabricReport], after: &[FabricReport]) -> B
                 }
                 _ => return None,
             };
-            let cost = |l: Option<&&BomLine>| l.map_or(0.0, |l| l.total_usd.0);
-            let power = |l: Option<&&BomLine>| l.map_or(0.0, |l| l.total_power_w.0);
+            let cost = |l: Option<&&BomLine>| l.map_or(0.0, |l| l.total_usd.dollars());
+            let power = |l: Option<&&BomLine>| l.map_or(0.0, |l| l.total_power_w.watts());
             Some(ItemChange {
                 fabric: key.0.to_string(),
                 item: key.1.to_string(),
@@ -103,32 +103,32 @@ pub(crate) fn fabrics_diff(before: &[FabricReport], after: &[FabricReport]) -> B
                 change,
                 quantity_before: was.map_or(0, |l| l.quantity),
                 quantity_after: is.map_or(0, |l| l.quantity),
-                cost_delta: Usd(cost(is) - cost(was)),
-                power_delta: Watts(power(is) - power(was)),
+                cost_delta: Usd::new(cost(is) - cost(was)),
+                power_delta: Watts::new(power(is) - power(was)),
             })
         })
         .collect();
     items.sort_by(|x, y| {
         y.cost_delta
-            .0
+            .dollars()
             .abs()
-            .total_cmp(&x.cost_delta.0.abs())
+            .total_cmp(&x.cost_delta.dollars().abs())
             .then_with(|| (&x.fabric, &x.item).cmp(&(&y.fabric, &y.item)))
     });
     let total = |fabrics: &[FabricReport]| {
         fabrics
             .iter()
             .flat_map(|f| &f.bom)
-            .map(|l| (l.total_usd.0, l.total_power_w.0))
+            .map(|l| (l.total_usd.dollars(), l.total_power_w.watts()))
             .fold((0.0, 0.0), |(c, p), (x, y)| (c + x, p + y))
     };
     let ((cost_before, power_before), (cost_after, power_after)) = (total(before), total(after));
     BillDiff {
         items,
-        cost_before: Usd(cost_before),
-        cost_after: Usd(cost_after),
-        cost_delta: Usd(cost_after - cost_before),
-        power_delta: Watts(power_after - power_before),
+        cost_before: Usd::new(cost_before),
+        cost_after: Usd::new(cost_after),
+        cost_delta: Usd::new(cost_after - cost_before),
+        power_delta: Watts::new(power_after - power_before),
     }
 }
 
@@ -156,15 +156,15 @@ mod tests {
     fn the_changes_add_up_to_the_difference_of_the_bills_to_order() {
         let (before, after) = (report(16), report(32));
         let diff = bill_diff(&before, &after);
-        let summed: f64 = diff.items.iter().map(|i| i.cost_delta.0).sum();
-        assert!((summed - diff.cost_delta.0).abs() < 1e-6);
-        let headline = after.network().cost_usd.0 - before.network().cost_usd.0;
+        let summed: f64 = diff.items.iter().map(|i| i.cost_delta.dollars()).sum();
+        assert!((summed - diff.cost_delta.dollars()).abs() < 1e-6);
+        let headline = after.network().cost_usd.dollars() - before.network().cost_usd.dollars();
         assert!(
-            (diff.cost_delta.0 - headline).abs() < 1e-6,
+            (diff.cost_delta.dollars() - headline).abs() < 1e-6,
             "{} against {headline}",
-            diff.cost_delta.0
+            diff.cost_delta.dollars()
         );
-        assert!(diff.cost_delta.0 > 0.0);
+        assert!(diff.cost_delta.dollars() > 0.0);
         assert!(diff
             .items
             .iter()
@@ -172,7 +172,7 @@ mod tests {
         assert!(diff
             .items
             .windows(2)
-            .all(|w| w[0].cost_delta.0.abs() >= w[1].cost_delta.0.abs()));
+            .all(|w| w[0].cost_delta.dollars().abs() >= w[1].cost_delta.dollars().abs()));
     }
 
     /// A bill compared with itself has nothing to order.
@@ -181,7 +181,7 @@ mod tests {
         let r = report(16);
         let diff = bill_diff(&r, &r);
         assert!(diff.items.is_empty());
-        assert_eq!(diff.cost_delta, Usd(0.0));
+        assert_eq!(diff.cost_delta, Usd::new(0.0));
     }
 
     /// Taking a fabric away removes every line of it.

@@ -109,7 +109,7 @@ impl Builder<'_> {
                     key: ["fibre:", key].concat(),
                     description: [label, " fibre patch cord"].concat(),
                     price: media.cable_price_usd,
-                    power: Watts(0.0),
+                    power: Watts::new(0.0),
                     estimate: true,
                     source: media.cost.source.into(),
                 },
@@ -221,7 +221,7 @@ pub fn materials(
             continue;
         }
         // Validation caps cable runs at what the catalog reaches, so media always exists.
-        if let Some(media) = media_for(speed_gbps, length.0, links_per_cage, host_end) {
+        if let Some(media) = media_for(speed_gbps, length.metres(), links_per_cage, host_end) {
             transceivers += b.tier(tier, links, &media, speed_gbps, links_per_cage, host_end);
             cables.push(CableCount {
                 tier: tier.to_string(),
@@ -258,9 +258,9 @@ mod tests {
             topology: Topology::RailOptimized,
         });
         let runs = CableRuns {
-            node_leaf_m: Metres(20.0),
-            leaf_spine_m: Metres(30.0),
-            spine_core_m: Metres(100.0),
+            node_leaf_m: Metres::new(20.0),
+            leaf_spine_m: Metres::new(30.0),
+            spine_core_m: Metres::new(100.0),
         };
         let m = materials(&plan, switch("qm9700").unwrap(), 400.0, &runs, &[]);
         let qty = |item: &str| {
@@ -292,8 +292,8 @@ mod tests {
         });
         let overrides = [CatalogOverride {
             item: "switch:qm9700".into(),
-            unit_price_usd: Some(Usd(25_000.0)),
-            power_w: Some(Watts(900.0)),
+            unit_price_usd: Some(Usd::new(25_000.0)),
+            power_w: Some(Watts::new(900.0)),
         }];
         let m = materials(
             &plan,
@@ -305,7 +305,7 @@ mod tests {
         let line = &m.lines[0];
         assert_eq!(
             (line.unit_price_usd, line.unit_power_w, line.basis().label()),
-            (Usd(25_000.0), Watts(900.0), "quoted")
+            (Usd::new(25_000.0), Watts::new(900.0), "quoted")
         );
     }
 }

@@ -98,7 +98,7 @@ impl Group {
         if self.ranks_per_node() == 1 {
             return self.node_network;
         }
-        if self.scale_up.0 < self.node_network.0 {
+        if self.scale_up.bytes_per_second() < self.node_network.bytes_per_second() {
             self.scale_up
         } else {
             self.node_network
@@ -179,10 +179,10 @@ impl Cost {
     pub const ZERO: Cost = Cost {
         algorithm: Algorithm::None,
         protocol: Protocol::Simple,
-        bytes_per_rank: Bytes(0.0),
-        network_bytes_per_node: Bytes(0.0),
-        bandwidth_time: Seconds(0.0),
-        latency_time: Seconds(0.0),
+        bytes_per_rank: Bytes::new(0.0),
+        network_bytes_per_node: Bytes::new(0.0),
+        bandwidth_time: Seconds::new(0.0),
+        latency_time: Seconds::new(0.0),
     };
 
     pub fn time(&self) -> Seconds {
@@ -253,7 +253,7 @@ pub fn tree_allreduce(group: &Group, message: Bytes) -> Cost {
         network_bytes_per_node: if group.crosses_network() {
             message * 2.0
         } else {
-            Bytes(0.0)
+            Bytes::new(0.0)
         },
         bandwidth_time: message / (bus * 0.5),
         latency_time: Seconds::from_micros(latency_us),
@@ -294,7 +294,7 @@ pub(crate) fn ring_with(
     let network_bytes_per_node = if group.nodes > 1 {
         bytes_per_rank * (f64::from(group.ranks_per_node()) * (k - 1.0) / (n - 1.0)).max(0.0)
     } else {
-        Bytes(0.0)
+        Bytes::new(0.0)
     };
     Cost {
         algorithm,

@@ -103,7 +103,7 @@ pub fn multipath(transport: Transport, calibration: &Calibration, plan: &Plan) -
         balancing,
         flows,
         uplinks,
-        share: Figure::new(Share(value), formula, SOURCE),
+        share: Figure::new(Share::new(value), formula, SOURCE),
     }
 }
 

@@ -229,7 +229,7 @@ fn fabric_report(
         port * f64::from(plan.node_leaf_links)
     };
     let edge = port * f64::from(plan.node_leaf_links);
-    let bisection = if leaf_spine.0 < edge.0 {
+    let bisection = if leaf_spine.bits_per_second() < edge.bits_per_second() {
         leaf_spine
     } else {
         edge
@@ -282,22 +282,22 @@ fn headline(
         match w {
             WorkloadReport::Training(t) => {
                 if let Some(s) = &t.slowdown {
-                    slowdown = max(slowdown, s.value.0);
+                    slowdown = max(slowdown, s.value.factor());
                 }
             }
             WorkloadReport::Inference(i) => {
-                latency = max(latency, i.network_added_per_token.value.0);
+                latency = max(latency, i.network_added_per_token.value.seconds());
                 let verdict = i.inter_token_verdict();
                 if inter_token.is_none_or(|worst| verdict.margin() < worst.margin()) {
                     inter_token = Some(verdict);
                 }
             }
             WorkloadReport::Storage(s) => {
-                read = min(read, s.read_headroom.value.0);
-                if s.write_budget.0 > 0.0 {
+                read = min(read, s.read_headroom.value.get());
+                if s.write_budget.seconds() > 0.0 {
                     checkpoint = max(
                         checkpoint,
-                        s.checkpoint_write_time.value.0 / s.write_budget.0,
+                        s.checkpoint_write_time.value.seconds() / s.write_budget.seconds(),
                     );
                 }
             }
@@ -305,11 +305,11 @@ fn headline(
         }
     }
     Headline {
-        worst_training_slowdown: slowdown.map(Slowdown),
-        worst_added_latency_per_token: latency.map(Seconds),
+        worst_training_slowdown: slowdown.map(Slowdown::new),
+        worst_added_latency_per_token: latency.map(Seconds::new),
         worst_inter_token: inter_token,
-        storage_read_headroom: read.map(Ratio),
-        checkpoint_time_over_budget: checkpoint.map(Share),
+        storage_read_headroom: read.map(Ratio::new),
+        checkpoint_time_over_budget: checkpoint.map(Share::new),
         switches: fabrics.iter().map(|f| f.plan.switches()).sum(),
         cost_per_gpu_usd: cost_per_gpu,
         critical_findings: findings

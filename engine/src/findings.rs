@@ -244,7 +244,7 @@ pub fn findings(
                     ));
                 }
                 out.extend(batch_mismatch(spec, s));
-                if r.read_headroom.value.0 < 1.0 {
+                if r.read_headroom.value.get() < 1.0 {
                     out.push(finding(
                         Severity::Critical,
                         "storage-starved",
@@ -318,7 +318,7 @@ pub fn findings(
                     ));
                 }
                 if let Some(slowdown) = &r.slowdown {
-                    if slowdown.value.0 > 1.25 {
+                    if slowdown.value.factor() > 1.25 {
                         out.push(finding(
                             Severity::Warning,
                             "network-bound-training",
@@ -342,7 +342,7 @@ pub fn findings(
                 }
             }
             (Workload::Rag(q), WorkloadReport::Rag(r)) => {
-                if r.share_of_budget.value.0 > 0.5 {
+                if r.share_of_budget.value.fraction() > 0.5 {
                     out.push(finding(
                         Severity::Warning,
                         "rag-latency-budget",
@@ -353,14 +353,14 @@ pub fn findings(
                         ),
                     ));
                 }
-                if r.vector_db_port_utilisation.value.0 > 0.7 {
+                if r.vector_db_port_utilisation.value.fraction() > 0.7 {
                     out.push(finding(
                         Severity::Warning,
                         "rag-port-utilisation",
                         &q.name,
                         format!(
                             "The vector database's port runs at {:.0} %: add ports or replicas, and give retrieval traffic its own QoS class.",
-                            r.vector_db_port_utilisation.value.0 * 100.0
+                            r.vector_db_port_utilisation.value.fraction() * 100.0
                         ),
                     ));
                 }

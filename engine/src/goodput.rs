@@ -74,27 +74,28 @@ pub struct BandwidthPoint {
 
 /// Young's interval √(2δM).
 pub fn young(write: Seconds, mtbi: Seconds) -> Seconds {
-    Seconds((2.0 * write.0 * mtbi.0).sqrt())
+    Seconds::new((2.0 * write.seconds() * mtbi.seconds()).sqrt())
 }
 
 /// Daly's interval: √(2δM)·(1 + ⅓√(δ/2M) + (δ/2M)/9) − δ while δ < 2M, else M.
 pub fn daly(write: Seconds, mtbi: Seconds) -> Seconds {
-    let (d, m) = (write.0, mtbi.0);
+    let (d, m) = (write.seconds(), mtbi.seconds());
     if d >= 2.0 * m {
         return mtbi;
     }
     let x = d / (2.0 * m);
-    Seconds((2.0 * d * m).sqrt() * (1.0 + x.sqrt() / 3.0 + x / 9.0) - d)
+    Seconds::new((2.0 * d * m).sqrt() * (1.0 + x.sqrt() / 3.0 + x / 9.0) - d)
 }
 
 /// The share of time spent training with write time δ, interval τ, restart R and mean time
 /// between interruptions M, in 0..1.
 pub fn goodput_at(write: Seconds, interval: Seconds, restart: Seconds, mtbi: Seconds) -> Share {
-    if interval.0 <= 0.0 || mtbi.0 <= 0.0 {
-        return Share(0.0);
+    if interval.seconds() <= 0.0 || mtbi.seconds() <= 0.0 {
+        return Share::new(0.0);
     }
-    let lost = write.0 / interval.0 + (interval.0 / 2.0 + restart.0) / mtbi.0;
-    Share((1.0 - lost).clamp(0.0, 1.0))
+    let lost = write.seconds() / interval.seconds()
+        + (interval.seconds() / 2.0 + restart.seconds()) / mtbi.seconds();
+    Share::new((1.0 - lost).clamp(0.0, 1.0))
 }
 
 /// Interruptions a day of a job on `gpus` GPUs at the calibration's rate.
@@ -106,9 +107,9 @@ fn interruptions_per_day(c: &crate::spec::Calibration, gpus: u64) -> f64 {
 pub(crate) fn mean_time_between(c: &crate::spec::Calibration, gpus: u64) -> Seconds {
     let per_day = interruptions_per_day(c, gpus);
     if per_day > 0.0 {
-        Seconds(SECONDS_PER_DAY / per_day)
+        Seconds::new(SECONDS_PER_DAY / per_day)
     } else {
-        Seconds(f64::INFINITY)
+        Seconds::new(f64::INFINITY)
     }
 }
 
@@ -120,8 +121,13 @@ pub(crate) fn goodput_checkpointing_to(
     write: Seconds,
     mtbi: Seconds,
 ) -> Share {
-    let interval = Seconds(s.checkpoint.interval_minutes * 60.0);
-    goodput_at(write, interval, Seconds(c.restart_minutes * 60.0), mtbi)
+    let interval = Seconds::new(s.checkpoint.interval_minutes * 60.0);
+    goodput_at(
+        write,
+        interval,
+        Seconds::new(c.restart_minutes * 60.0),
+        mtbi,
+    )
 }
 
 /// The index (among the design's workloads) of the storage workload whose checkpoint training
@@ -159,7 +165,7 @@ fn storage_of<'s>(
 /// Every training job's interruptions and goodput in `spec` evaluated as `report`.
 pub fn goodput(spec: &DesignSpec, report: &Report) -> Vec<Goodput> {
     let c = &spec.calibration;
-    let restart = Seconds(c.restart_minutes * 60.0);
+    let restart = Seconds::new(c.restart_minutes * 60.0);
     spec.workloads
         .iter()
         .zip(&report.workloads)
@@ -201,7 +207,7 @@ fn checkpointing(
 ) -> Checkpointing {
     let young_interval = young(write, m);
     let daly_interval = daly(write, m);
-    let interval = Seconds(storage.checkpoint.interval_minutes * 60.0);
+    let interval = Seconds::new(storage.checkpoint.interval_minutes * 60.0);
     let goodput = goodput_at(write, interval, restart, m);
     let best = goodput_at(write, daly_interval, restart, m);
     Checkpointing {
@@ -222,7 +228,7 @@ fn checkpointing(
         by_write_bandwidth: WRITE_BANDWIDTH_MULTIPLES
             .iter()
             .map(|&k| {
-                let d = Seconds(write.0 / k);
+                let d = Seconds::new(write.seconds() / k);
                 let tau = daly(d, m);
                 BandwidthPoint {
                     multiple: k,

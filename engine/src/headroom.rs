@@ -23,34 +23,38 @@ pub fn demand(workloads: &[&WorkloadReport], attached_nodes: u32) -> ByteRate {
     for w in workloads {
         total += match w {
             WorkloadReport::Training(t) => {
-                let window = if t.compute_time.value.0 > 0.0 {
+                let window = if t.compute_time.value.seconds() > 0.0 {
                     t.compute_time.value
                 } else {
                     t.step_time.value
                 };
-                if window.0 > 0.0 {
-                    t.network_bytes_per_node_per_step.0 * f64::from(t.nodes) / window.0
+                if window.seconds() > 0.0 {
+                    t.network_bytes_per_node_per_step.bytes() * f64::from(t.nodes)
+                        / window.seconds()
                 } else {
                     0.0
                 }
             }
-            WorkloadReport::Inference(i) if i.crosses_network && i.target_inter_token.0 > 0.0 => {
-                i.network_bytes_per_node_per_token.0 * f64::from(serving_nodes(i, attached_nodes))
-                    / i.target_inter_token.0
+            WorkloadReport::Inference(i)
+                if i.crosses_network && i.target_inter_token.seconds() > 0.0 =>
+            {
+                i.network_bytes_per_node_per_token.bytes()
+                    * f64::from(serving_nodes(i, attached_nodes))
+                    / i.target_inter_token.seconds()
             }
             WorkloadReport::Inference(_) => 0.0,
-            WorkloadReport::Rag(r) => r.bandwidth.value.0,
+            WorkloadReport::Rag(r) => r.bandwidth.value.bytes_per_second(),
             WorkloadReport::Storage(s) => {
-                let checkpoint = if s.write_budget.0 > 0.0 {
-                    s.checkpoint_size.value.0 / s.write_budget.0
+                let checkpoint = if s.write_budget.seconds() > 0.0 {
+                    s.checkpoint_size.value.bytes() / s.write_budget.seconds()
                 } else {
                     0.0
                 };
-                s.read_provisioned.value.0 + checkpoint
+                s.read_provisioned.value.bytes_per_second() + checkpoint
             }
         };
     }
-    ByteRate(total)
+    ByteRate::new(total)
 }
 
 /// Share of traffic that leaves a group of `local` of `nodes` nodes, peers chosen uniformly:
@@ -115,8 +119,11 @@ pub fn tiers(
             tier: name.to_string(),
             available,
             required,
-            headroom_percent: (required.0 > 0.0)
-                .then(|| (available.0 - required.0) / required.0 * 100.0),
+            headroom_percent: (required.bytes_per_second() > 0.0).then(|| {
+                (available.bytes_per_second() - required.bytes_per_second())
+                    / required.bytes_per_second()
+                    * 100.0
+            }),
             formula: formula.into(),
         }
     };
@@ -171,8 +178,8 @@ mod tests {
     fn tier(name: &str, available: f64, required: f64) -> TierHeadroom {
         TierHeadroom {
             tier: name.into(),
-            available: ByteRate(available),
-            required: ByteRate(required),
+            available: ByteRate::new(available),
+            required: ByteRate::new(required),
             headroom_percent: (required > 0.0).then(|| (available - required) / required * 100.0),
             formula: "".into(),
         }

@@ -13,7 +13,8 @@ use crate::worked::Count;
 /// The communication of one forward pass over `tokens` tokens in flight.
 fn forward_pass(w: &Inference, links: &Links, tokens: u32) -> Cost {
     let m = &w.model;
-    let message = Bytes(f64::from(tokens) * f64::from(m.hidden) * m.precision.bytes_per_element());
+    let message =
+        Bytes::new(f64::from(tokens) * f64::from(m.hidden) * m.precision.bytes_per_element());
     let g = links.gpus_per_node.max(1);
     let group = links.group(w.tp_nodes.max(1) * g, g, 1);
     // After the attention output projection and after the MLP down projection.
@@ -32,7 +33,7 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links, replicas: u32) -> 
         let cost = forward_pass(w, links, w.prefill_tokens);
         (cost.time(), choice(&cost))
     } else {
-        (Seconds(0.0), Choice::default())
+        (Seconds::new(0.0), Choice::default())
     };
     let decode_collective = choice(&decode);
     let target = Seconds::from_millis(w.target_inter_token_ms);
@@ -46,7 +47,7 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links, replicas: u32) -> 
         crosses_network: w.tp_nodes > 1,
         tokens_in_flight: w.decode_tokens,
         allreduce_bytes: Figure::new(
-            Bytes(f64::from(w.decode_tokens) * f64::from(m.hidden) * m.precision.bytes_per_element()),
+            Bytes::new(f64::from(w.decode_tokens) * f64::from(m.hidden) * m.precision.bytes_per_element()),
             "tokens in flight × hidden size × bytes per element",
             "Megatron-LM arXiv:1909.08053",
         )

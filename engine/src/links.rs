@@ -189,7 +189,7 @@ impl Links {
             .scale_up_efficiency
             .unwrap_or(gpu.scale_up_effective_gbytes_per_s / gpu.scale_up_gbytes_per_s);
         let port = if conditions.ideal_network {
-            ByteRate(f64::INFINITY)
+            ByteRate::new(f64::INFINITY)
         } else {
             line.to_byte_rate() * (calibration.efficiency(transport) * conditions.network_share)
         };

@@ -103,14 +103,15 @@ pub fn expected_allreduce_busbw(
     port_rate: crate::units::BitRate,
     efficiency: f64,
 ) -> Figure<ByteRate> {
-    let network = f64::from(ports_per_node) * port_rate.to_byte_rate().0 * efficiency;
-    let (value, limit) = if scale_up.0 <= network {
-        (scale_up.0, "the GPUs' scale-up links")
+    let network =
+        f64::from(ports_per_node) * port_rate.to_byte_rate().bytes_per_second() * efficiency;
+    let (value, limit) = if scale_up.bytes_per_second() <= network {
+        (scale_up.bytes_per_second(), "the GPUs' scale-up links")
     } else {
         (network, "the NICs")
     };
     Figure::new(
-        ByteRate(value),
+        ByteRate::new(value),
         format!(
             "ring AllReduce (NCCL_ALGO=Ring, Simple protocol, messages of 1 GiB and more): min({scale_up} scale-up per GPU, {ports_per_node} ports × {port_rate} × {efficiency}): limited by {limit}"
         ),
@@ -125,7 +126,7 @@ pub fn pfc_headroom(speed_gbps: f64, cable_m: f64, mtu_bytes: f64) -> Figure<Byt
     let speed = speed_gbps.max(40.0);
     let bytes = (301.0 + 2.16 * cable_m.max(0.0)) * speed + 2.72 * mtu_bytes.max(0.0);
     Figure::new(
-        Bytes(bytes),
+        Bytes::new(bytes),
         format!(
             "(301 + 2.16 × {cable_m} m) × {speed} Gb/s + 2.72 × {mtu_bytes} B MTU (speed at least 40 Gb/s)"
         ),
@@ -139,23 +140,27 @@ fn expected_utilisation(
     fabric_report: &FabricReport,
     report: &Report,
 ) -> Vec<ExpectedUtilisation> {
-    let port = fabric_report.port_rate.to_byte_rate().0;
+    let port = fabric_report.port_rate.to_byte_rate().bytes_per_second();
     let ports = f64::from(fabric_report.ports_per_node.max(1));
     let nodes = f64::from(fabric_report.attached_nodes.max(1));
     // A healthy port runs at the achievable fraction of line rate while a large collective is
     // in flight (the calibration).
-    let burst = Share(spec.calibration.efficiency(fabric.technology.transport()));
+    let burst = Share::new(spec.calibration.efficiency(fabric.technology.transport()));
     report
         .workloads
         .iter()
         .filter_map(|w| match w {
-            WorkloadReport::Training(t) if t.fabric == fabric.name && t.step_time.value.0 > 0.0 => {
-                let share =
-                    t.network_bytes_per_node_per_step.0 / ports / t.step_time.value.0 / port;
+            WorkloadReport::Training(t)
+                if t.fabric == fabric.name && t.step_time.value.seconds() > 0.0 =>
+            {
+                let share = t.network_bytes_per_node_per_step.bytes()
+                    / ports
+                    / t.step_time.value.seconds()
+                    / port;
                 Some(ExpectedUtilisation {
                     workload: t.name.clone(),
                     average: Figure::new(
-                        Share(share),
+                        Share::new(share),
                         "network bytes per node per step ÷ ports per node ÷ step time ÷ port rate",
                         "engine: training report",
                     ),
@@ -163,11 +168,11 @@ fn expected_utilisation(
                 })
             }
             WorkloadReport::Storage(s) if s.fabric == fabric.name => {
-                let share = s.read_needed.value.0 / (nodes * ports) / port;
+                let share = s.read_needed.value.bytes_per_second() / (nodes * ports) / port;
                 Some(ExpectedUtilisation {
                     workload: s.name.clone(),
                     average: Figure::new(
-                        Share(share),
+                        Share::new(share),
                         "read rate needed ÷ (nodes × ports per node) ÷ port rate",
                         "engine: storage report",
                     ),
@@ -189,7 +194,7 @@ fn application(fabric: &Fabric, report: &Report) -> Vec<String> {
                 t.name,
                 t.communication_time.value,
                 t.step_time.value,
-                crate::units::Seconds(t.step_time.value.0 + t.communication_time.value.0)
+                crate::units::Seconds::new(t.step_time.value.seconds() + t.communication_time.value.seconds())
             )),
             WorkloadReport::Inference(i) if i.fabric == fabric.name => Some(format!(
                 "{}: record inter-token latency percentiles; the network's share is predicted at {} per token",
@@ -229,7 +234,7 @@ pub fn operations(spec: &DesignSpec, report: &Report) -> Vec<FabricOperations> {
                 .map(|(tier, length_m, _)| Headroom {
                     tier: tier.into(),
                     length_m,
-                    bytes: pfc_headroom(fabric.port_gbps(), length_m.0, SWITCH_MTU_BYTES),
+                    bytes: pfc_headroom(fabric.port_gbps(), length_m.metres(), SWITCH_MTU_BYTES),
                 })
                 .collect()
             } else {

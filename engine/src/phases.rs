@@ -143,9 +143,12 @@ fn plan(
     let policy = growth.policy;
     let evaluated = phase_reports(spec, growth)?;
     let growth = &growth.phases;
-    let node_kw = floor.node_power_kw.value.0;
+    let node_kw = floor.node_power_kw.value.kilowatts();
     let first_nodes = first_nodes(floor);
-    let last = evaluated.last().map(|r| r.totals.power_w.0).unwrap_or(0.0);
+    let last = evaluated
+        .last()
+        .map(|r| r.totals.power_w.watts())
+        .unwrap_or(0.0);
     let phases = growth
         .iter()
         .zip(&evaluated)
@@ -159,8 +162,10 @@ fn plan(
                 .sum();
             let stranded_usd: f64 = at.fabrics.iter().map(stranded_capital).sum();
             let nodes_later = f64::from(spec.cluster.nodes - phase.nodes.min(spec.cluster.nodes));
-            let reserved_kw =
-                nodes_later * node_kw + Watts(last - at.totals.power_w.0).to_kilowatts().0;
+            let reserved_kw = nodes_later * node_kw
+                + Watts::new(last - at.totals.power_w.watts())
+                    .to_kilowatts()
+                    .kilowatts();
             let racks_in_use = first_nodes
                 .iter()
                 .filter(|n| n.is_some_and(|n| n <= phase.nodes))
@@ -176,10 +181,18 @@ fn plan(
                 network_power: at.totals.power_w,
                 bought: fabrics_diff(before.map_or(&[][..], |b| &b.fabrics[..]), &at.fabrics),
                 stranded_ports,
-                stranded_capital: Figure::new(Usd(stranded_usd), STRANDED_FORMULA, PHASE_SOURCE),
+                stranded_capital: Figure::new(
+                    Usd::new(stranded_usd),
+                    STRANDED_FORMULA,
+                    PHASE_SOURCE,
+                ),
                 racks_in_use,
                 racks_reserved: compute_racks.saturating_sub(racks_in_use),
-                power_reserved: Figure::new(Kilowatts(reserved_kw), RESERVED_FORMULA, PHASE_SOURCE),
+                power_reserved: Figure::new(
+                    Kilowatts::new(reserved_kw),
+                    RESERVED_FORMULA,
+                    PHASE_SOURCE,
+                ),
                 moves: before
                     .filter(|b| moves::counted(b, at))
                     .map(|b| moves::moves(b, at))
@@ -324,7 +337,7 @@ fn stranded_capital(fabric: &FabricReport) -> f64 {
         .bom
         .iter()
         .find(|l| l.item == format!("switch:{}", fabric.switch))
-        .map_or(0.0, |l| l.unit_price_usd.0);
+        .map_or(0.0, |l| l.unit_price_usd.dollars());
     let stranded = plan.ports_total().saturating_sub(plan.ports_used());
     stranded as f64 * unit / f64::from(plan.radix.max(1))
 }

@@ -12,20 +12,20 @@ const REQUEST_OVERHEAD_BYTES: f64 = 256.0;
 const RESULT_OVERHEAD_BYTES: f64 = 64.0;
 
 pub fn rag(w: &Rag, links: &Links) -> RagReport {
-    let request = Bytes(
+    let request = Bytes::new(
         f64::from(w.embedding_dim) * w.embedding_precision.bytes_per_element()
             + REQUEST_OVERHEAD_BYTES,
     );
-    let response = Bytes(f64::from(w.top_k) * (w.chunk_bytes + RESULT_OVERHEAD_BYTES));
+    let response = Bytes::new(f64::from(w.top_k) * (w.chunk_bytes + RESULT_OVERHEAD_BYTES));
     let per_query = request + response;
-    let bandwidth = ByteRate(per_query.0 * w.queries_per_s);
+    let bandwidth = ByteRate::new(per_query.bytes() * w.queries_per_s);
     // One round trip: request and response each cross the fabric (host, leaf, spine, leaf,
     // host: four hops of latency each way) and serialise at the port rate.
     let hops_us = 2.0 * 4.0 * links.latencies.network_hop_us;
     let network_time = request / links.port + response / links.port + Seconds::from_micros(hops_us);
     let budget = Seconds::from_millis(w.latency_budget_ms);
     // All queries converge on the vector database's port.
-    let utilisation = Share(bandwidth.0 / links.port.0);
+    let utilisation = Share::new(bandwidth.bytes_per_second() / links.port.bytes_per_second());
     RagReport {
         name: w.name.clone(),
         fabric: w.fabric.clone(),
@@ -45,7 +45,7 @@ pub fn rag(w: &Rag, links: &Links) -> RagReport {
             "NCCL src/graph/tuning.cc (hop latency)",
         ),
         share_of_budget: Figure::new(
-            Share(network_time.0 / budget.0),
+            Share::new(network_time.seconds() / budget.seconds()),
             "network time per query ÷ latency budget",
             "design inputs (queries/s, latency budget, vector database port)",
         ),

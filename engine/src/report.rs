@@ -198,8 +198,16 @@ impl Totals {
         Totals {
             cost_usd: cost,
             power_w: power,
-            cost_per_gpu_usd: if gpus > 0.0 { cost / gpus } else { Usd(0.0) },
-            power_per_gpu_w: if gpus > 0.0 { power / gpus } else { Watts(0.0) },
+            cost_per_gpu_usd: if gpus > 0.0 {
+                cost / gpus
+            } else {
+                Usd::new(0.0)
+            },
+            power_per_gpu_w: if gpus > 0.0 {
+                power / gpus
+            } else {
+                Watts::new(0.0)
+            },
         }
     }
 }

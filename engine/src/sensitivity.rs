@@ -126,7 +126,9 @@ impl Answer {
         match (self, other) {
             (Answer::Slowdown(a), Answer::Slowdown(b)) => (a.percent() - b.percent()).abs() >= 0.5,
             (Answer::PerToken(a), Answer::PerToken(b)) => {
-                a.meets != b.meets || (a.value.0 - b.value.0).abs() >= 0.1 * a.value.0.abs()
+                a.meets != b.meets
+                    || (a.value.seconds() - b.value.seconds()).abs()
+                        >= 0.1 * a.value.seconds().abs()
             }
             _ => true,
         }
@@ -255,7 +257,7 @@ mod tests {
         else {
             panic!("a training job's answer is its slowdown");
         };
-        assert!(b.0 > a.0, "{a} at 0.6, {b} at 0.32");
+        assert!(b.factor() > a.factor(), "{a} at 0.6, {b} at 0.32");
         let sentence = tcp.sentence("Llama 3 70B pre-training", Some(1.0));
         assert!(
             sentence.starts_with("“Llama 3 70B pre-training” rests on TCP efficiency at 0.6 of line rate: its slowdown against an ideal network is "),

@@ -8,11 +8,14 @@ use crate::units::{ByteRate, Bytes, Ratio, Seconds, Share};
 use crate::worked::Count;
 
 pub fn storage(w: &Storage, links: &Links) -> StorageReport {
-    let read_needed = ByteRate(w.samples_per_step * w.sample_bytes * w.steps_per_s);
+    let read_needed = ByteRate::new(w.samples_per_step * w.sample_bytes * w.steps_per_s);
     let read_provisioned = read_needed * w.read_headroom;
     let fabric = links.node * f64::from(links.nodes);
     let cap = |system: Option<f64>| match system {
-        Some(gbps) if ByteRate::gigabytes_per_second(gbps).0 < fabric.0 => {
+        Some(gbps)
+            if ByteRate::gigabytes_per_second(gbps).bytes_per_second()
+                < fabric.bytes_per_second() =>
+        {
             ByteRate::gigabytes_per_second(gbps)
         }
         _ => fabric,
@@ -33,11 +36,11 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
     let c = &w.checkpoint;
     let checkpoint = match c.size_gb {
         Some(gb) => Bytes::gigabytes(gb),
-        None => Bytes(c.parameters.unwrap_or(0.0) * c.bytes_per_parameter),
+        None => Bytes::new(c.parameters.unwrap_or(0.0) * c.bytes_per_parameter),
     };
     let write_time = checkpoint / write_available;
-    let interval = Seconds(c.interval_minutes * 60.0);
-    let budget = Seconds(c.write_budget_s);
+    let interval = Seconds::new(c.interval_minutes * 60.0);
+    let budget = Seconds::new(c.write_budget_s);
     StorageReport {
         name: w.name.clone(),
         fabric: w.fabric.clone(),
@@ -49,7 +52,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         .worked(format_args!(
             "{} samples × {} × {} steps/s",
             Count(w.samples_per_step),
-            Bytes(w.sample_bytes),
+            Bytes::new(w.sample_bytes),
             Count(w.steps_per_s)
         )),
         read_provisioned: Figure::new(
@@ -65,7 +68,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         )
         .worked(capped(w.system_read_gbytes_per_s)),
         read_headroom: Figure::new(
-            Ratio(read_available.0 / read_provisioned.0),
+            Ratio::new(read_available.bytes_per_second() / read_provisioned.bytes_per_second()),
             "available ÷ provisioned (at least 1 to keep the GPUs fed)",
             "the read rates above",
         )
@@ -90,14 +93,14 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         )
         .worked(format_args!(
             "{checkpoint} ÷ {}",
-            if write_available.0 < fabric.0 {
+            if write_available.bytes_per_second() < fabric.bytes_per_second() {
                 format!("storage system {write_available}")
             } else {
                 format!("({} nodes × {})", Count(f64::from(links.nodes)), links.node)
             }
         )),
         checkpoint_overhead: Figure::new(
-            Share(write_time.0 / interval.0),
+            Share::new(write_time.seconds() / interval.seconds()),
             "write time ÷ checkpoint interval: the share of training time spent writing",
             "design inputs (checkpoint interval)",
         )

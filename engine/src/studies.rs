@@ -39,12 +39,16 @@ fn timed(report: &Report, workload: usize) -> Option<Seconds> {
 
 /// `points` as slowdowns against the first one (the healthy or non-blocking case).
 fn against_first(points: Vec<(f64, Seconds)>) -> Vec<(f64, Slowdown)> {
-    let Some(base) = points.first().map(|(_, t)| t.0).filter(|t| *t > 0.0) else {
+    let Some(base) = points
+        .first()
+        .map(|(_, t)| t.seconds())
+        .filter(|t| *t > 0.0)
+    else {
         return Vec::new();
     };
     points
         .into_iter()
-        .map(|(x, t)| (x, Slowdown(t.0 / base)))
+        .map(|(x, t)| (x, Slowdown::new(t.seconds() / base)))
         .collect()
 }
 
@@ -156,8 +160,8 @@ pub fn scaling_curve(spec: &DesignSpec, workload: usize) -> Vec<ScalingPoint> {
             Some(ScalingPoint {
                 nodes: n,
                 step_time: step,
-                communication_share: Share(if step.0 > 0.0 {
-                    r.exposed_communication.value.0 / step.0
+                communication_share: Share::new(if step.seconds() > 0.0 {
+                    r.exposed_communication.value.seconds() / step.seconds()
                 } else {
                     0.0
                 }),
@@ -194,7 +198,7 @@ pub fn degraded_link_curve(spec: &DesignSpec, workload: usize) -> Vec<DegradedPo
     against_first(times)
         .into_iter()
         .map(|(remaining, slowdown)| DegradedPoint {
-            remaining: Share(remaining),
+            remaining: Share::new(remaining),
             slowdown,
         })
         .collect()
@@ -272,15 +276,18 @@ pub fn spine_losses(report: &Report) -> Vec<SpineLoss> {
         };
         for lost in 1..=2.min(spines) {
             let left = f64::from(spines - lost) / f64::from(spines);
-            let available = crate::units::ByteRate(tier.available.0 * left);
+            let available = crate::units::ByteRate::new(tier.available.bytes_per_second() * left);
             out.push(SpineLoss {
                 fabric: f.name.clone(),
                 spines,
                 lost,
-                bisection_after: crate::units::BitRate(f.bisection.value.0 * left),
+                bisection_after: crate::units::BitRate::new(
+                    f.bisection.value.bits_per_second() * left,
+                ),
                 leaf_spine_available: available,
                 leaf_spine_required: tier.required,
-                survives: available.0 >= tier.required.0 && lost < spines,
+                survives: available.bytes_per_second() >= tier.required.bytes_per_second()
+                    && lost < spines,
             });
         }
     }

@@ -72,7 +72,7 @@ pub(crate) fn choose_among(
                 let m = materials(&plan, switch, speed, &fabric.cable_runs, &spec.overrides);
                 priced.push(Priced {
                     switch,
-                    cost: m.lines.iter().map(|l| l.total_usd.0).sum(),
+                    cost: m.lines.iter().map(|l| l.total_usd.dollars()).sum(),
                     tiers: plan.tiers,
                 });
             }
@@ -102,9 +102,9 @@ pub(crate) fn choose_among(
         best.switch,
         Some(SwitchChoice {
             reason,
-            cost_usd: Usd(best.cost),
+            cost_usd: Usd::new(best.cost),
             runner_up: runner_up.map(|r| r.switch.key.to_string()),
-            runner_up_cost_usd: runner_up.map(|r| Usd(r.cost)),
+            runner_up_cost_usd: runner_up.map(|r| Usd::new(r.cost)),
         }),
     ))
 }

@@ -162,7 +162,7 @@ fn under(group: &Group, p: &ProtocolModel) -> Group {
 /// A protocol keeping `share` of the bandwidth takes at least the Simple bandwidth time ÷ share;
 /// when that is no faster than the best so far it cannot win, and is not worked out.
 fn may_win(best: &Option<Cost>, simple: &Cost, p: &ProtocolModel) -> bool {
-    best.is_none_or(|b| simple.bandwidth_time.0 / p.bandwidth_share < b.time().0)
+    best.is_none_or(|b| simple.bandwidth_time.seconds() / p.bandwidth_share < b.time().seconds())
 }
 
 fn keep_faster(best: &mut Option<Cost>, candidate: Cost) {
@@ -310,7 +310,7 @@ pub fn nvls_allreduce(nvls: &Nvls, message: Bytes) -> Cost {
         algorithm: Algorithm::Nvls,
         protocol: Default::default(),
         bytes_per_rank: message,
-        network_bytes_per_node: Bytes(0.0),
+        network_bytes_per_node: Bytes::new(0.0),
         bandwidth_time: message / nvls.rate,
         latency_time: Seconds::from_micros(nvls.latency_us),
     }
@@ -422,14 +422,14 @@ mod tests {
             }),
             ..hopper()
         };
-        let message = Bytes(16.0 * 1024.0);
+        let message = Bytes::new(16.0 * 1024.0);
         let (near, far) = (
             tuned_allreduce(&within, &tuning, message),
             tuned_allreduce(&across, &tuning, message),
         );
         assert_eq!((near.protocol, far.protocol), (Protocol::Ll, Protocol::Ll));
         assert_eq!(near.algorithm, far.algorithm);
-        let extra = far.latency_time.0 - near.latency_time.0;
+        let extra = far.latency_time.seconds() - near.latency_time.seconds();
         assert!(extra > 0.0, "{near:?} {far:?}");
         // A whole number of network steps, each 10 µs longer.
         let steps = extra / 10e-6;
@@ -441,10 +441,14 @@ mod tests {
 
     #[test]
     fn a_16_kib_tensor_parallel_allreduce_over_four_nodes_runs_ring_ll() {
-        let cost = tuned_allreduce(&dgx_h100_nodes(4), &hopper(), Bytes(16.0 * 1024.0));
+        let cost = tuned_allreduce(&dgx_h100_nodes(4), &hopper(), Bytes::new(16.0 * 1024.0));
         assert_eq!(cost.protocol, Protocol::Ll, "{cost:?}");
-        let simple = tuned_allreduce(&dgx_h100_nodes(4), &Tuning::SIMPLE, Bytes(16.0 * 1024.0));
-        assert!(cost.time().0 < simple.time().0 / 3.0);
+        let simple = tuned_allreduce(
+            &dgx_h100_nodes(4),
+            &Tuning::SIMPLE,
+            Bytes::new(16.0 * 1024.0),
+        );
+        assert!(cost.time().seconds() < simple.time().seconds() / 3.0);
     }
 
     /// NCCL chooses by its own constants: where the hardware's LL128 is three times slower
@@ -453,7 +457,7 @@ mod tests {
     fn a_slower_ll128_than_nccls_model_slows_its_messages_without_changing_the_choice() {
         let group = dgx_h100_nodes(4);
         let ll128 = (10..=30)
-            .map(|p| Bytes(f64::from(1u32 << p)))
+            .map(|p| Bytes::new(f64::from(1u32 << p)))
             .find(|&m| tuned_allreduce(&group, &hopper(), m).protocol == Protocol::Ll128)
             .expect("a message NCCL sends with LL128");
         let believed = hopper();
@@ -498,7 +502,7 @@ mod tests {
         let node = dgx_h100_nodes(1);
         let large = tuned_allreduce(&node, &hopper(), Bytes::gibibytes(8.0));
         assert_eq!(large.algorithm, Algorithm::Nvls);
-        let small = tuned_allreduce(&node, &hopper(), Bytes(8.0 * 1024.0));
+        let small = tuned_allreduce(&node, &hopper(), Bytes::new(8.0 * 1024.0));
         assert_eq!(
             (small.algorithm, small.protocol),
             (Algorithm::Ring, Protocol::Ll)
@@ -530,8 +534,8 @@ mod tests {
         for nodes in [1, 2, 16] {
             for bytes in [1e3, 1e6, 1e9] {
                 let group = dgx_h100_nodes(nodes);
-                let tuned = tuned_allreduce(&group, &Tuning::SIMPLE, Bytes(bytes));
-                let closed = crate::collective::allreduce(&group, Bytes(bytes));
+                let tuned = tuned_allreduce(&group, &Tuning::SIMPLE, Bytes::new(bytes));
+                let closed = crate::collective::allreduce(&group, Bytes::new(bytes));
                 assert_eq!(tuned, closed, "{nodes} nodes, {bytes} B");
             }
         }

@@ -127,8 +127,8 @@ impl TimeInterval {
     /// network's part (the whole of a communication time; a step's exposed communication).
     pub fn around(&self, whole: Seconds, network: Seconds) -> (Seconds, Seconds) {
         (
-            Seconds(whole.0 + network.0 * (self.network_low - 1.0)),
-            Seconds(whole.0 + network.0 * (self.network_high - 1.0)),
+            Seconds::new(whole.seconds() + network.seconds() * (self.network_low - 1.0)),
+            Seconds::new(whole.seconds() + network.seconds() * (self.network_high - 1.0)),
         )
     }
 
@@ -138,10 +138,14 @@ impl TimeInterval {
         let (low, high) = if self.fitted {
             (self.network_low, self.network_high)
         } else {
-            let band = band_of(bytes.0);
+            let band = band_of(bytes.bytes());
             (band.low, band.high)
         };
-        percent(time, Seconds(time.0 * low), Seconds(time.0 * high))
+        percent(
+            time,
+            Seconds::new(time.seconds() * low),
+            Seconds::new(time.seconds() * high),
+        )
     }
 
     /// [`TimeInterval::around`] as "−6 % / +9 %" of `whole`.
@@ -153,11 +157,11 @@ impl TimeInterval {
 
 /// "−6 % / +9 %": `low` and `high` against `value`.
 fn percent(value: Seconds, low: Seconds, high: Seconds) -> String {
-    let v = value.0.max(f64::MIN_POSITIVE);
+    let v = value.seconds().max(f64::MIN_POSITIVE);
     format!(
         "−{:.0} % / +{:.0} %",
-        (1.0 - low.0 / v) * 100.0,
-        (high.0 / v - 1.0) * 100.0
+        (1.0 - low.seconds() / v) * 100.0,
+        (high.seconds() / v - 1.0) * 100.0
     )
 }
 
@@ -188,8 +192,8 @@ pub fn intervals(spec: &crate::spec::DesignSpec, report: &Report) -> Vec<TimeInt
                     let longest = |network: bool| {
                         t.collectives
                             .iter()
-                            .filter(|c| !network || c.network_bytes_per_node.0 > 0.0)
-                            .max_by(|a, b| a.time.0.total_cmp(&b.time.0))
+                            .filter(|c| !network || c.network_bytes_per_node.bytes() > 0.0)
+                            .max_by(|a, b| a.time.seconds().total_cmp(&b.time.seconds()))
                     };
                     let dominant = longest(true).or_else(|| longest(false))?;
                     (
@@ -221,7 +225,7 @@ pub fn intervals(spec: &crate::spec::DesignSpec, report: &Report) -> Vec<TimeInt
                     f.baselines.len() as u32,
                 ),
                 _ => {
-                    let b = band_of(message.0);
+                    let b = band_of(message.bytes());
                     let runs = match b.points {
                         0 => "no published run: the widest of the other bands".to_string(),
                         1 => "1 published run".to_string(),
@@ -289,28 +293,33 @@ mod tests {
         let crate::report::WorkloadReport::Training(t) = &report.workloads[0] else {
             panic!("a training job")
         };
-        let band = band_of(i.message.0);
-        let exposed = t.exposed_communication.value.0;
-        assert!((i.high.0 - i.value.0 - exposed * (band.high - 1.0)).abs() < 1e-12);
+        let band = band_of(i.message.bytes());
+        let exposed = t.exposed_communication.value.seconds();
+        assert!((i.high.seconds() - i.value.seconds() - exposed * (band.high - 1.0)).abs() < 1e-12);
         assert!(i.low <= i.value && i.value <= i.high);
         // The communication time, all network, moves by the band's whole share; compute does not.
         let c = t.communication_time.value;
         let (low, high) = i.around(c, c);
-        assert!((high.0 / c.0 - band.high).abs() < 1e-12 && (low.0 / c.0 - band.low).abs() < 1e-12);
+        assert!(
+            (high.seconds() / c.seconds() - band.high).abs() < 1e-12
+                && (low.seconds() / c.seconds() - band.low).abs() < 1e-12
+        );
         assert_eq!(
-            i.around(t.compute_time.value, Seconds(0.0)).1,
+            i.around(t.compute_time.value, Seconds::new(0.0)).1,
             t.compute_time.value
         );
         let spec = crate::DesignSpec::from_json(crate::examples::SEVENTY_B_INFERENCE_25G).unwrap();
         let report = crate::evaluate(&spec).unwrap();
         let i = intervals(&spec, &report).into_iter().next().unwrap();
-        let label = &band_of(i.message.0).label;
+        let label = &band_of(i.message.bytes()).label;
         assert!(
             i.band.starts_with(&format!("message band {label} (")),
             "{}",
             i.band
         );
-        assert!((i.high.0 / i.value.0 - band_of(i.message.0).high).abs() < 1e-9);
+        assert!(
+            (i.high.seconds() / i.value.seconds() - band_of(i.message.bytes()).high).abs() < 1e-9
+        );
     }
 
     /// A fabric fitted to its own baselines: its workloads' times move by ± the fit's worst
@@ -334,9 +343,9 @@ mod tests {
         let crate::report::WorkloadReport::Training(t) = &report.workloads[0] else {
             panic!("a training job")
         };
-        let exposed = t.exposed_communication.value.0;
-        assert!((i.high.0 - i.value.0 - exposed * 0.025).abs() < 1e-12);
-        assert!((i.value.0 - i.low.0 - exposed * 0.025).abs() < 1e-12);
+        let exposed = t.exposed_communication.value.seconds();
+        assert!((i.high.seconds() - i.value.seconds() - exposed * 0.025).abs() < 1e-12);
+        assert!((i.value.seconds() - i.low.seconds() - exposed * 0.025).abs() < 1e-12);
         assert_eq!(
             i.band,
             "its fabric's calibration, fitted on 2026-12-06 to baselines #1, #2 of fabric compute: its worst error, 2.5 %"

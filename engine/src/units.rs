@@ -6,7 +6,7 @@
 mod linear;
 mod physical;
 mod relative;
-use linear::linear_quantity;
+use linear::{linear_quantity, number_in};
 pub use physical::{Kilowatts, Metres, Usd, Watts};
 pub use relative::{Share, Slowdown};
 use serde::{Deserialize, Serialize};
@@ -17,32 +17,32 @@ use std::ops::Div;
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
-pub struct Bytes(pub f64);
+pub struct Bytes(f64);
 
 /// A data rate in bits per second (how links and NICs are sold: "400 Gb/s").
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
-pub struct BitRate(pub f64);
+pub struct BitRate(f64);
 
 /// A data rate in bytes per second (how collectives and storage are measured: "46 GB/s").
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
-pub struct ByteRate(pub f64);
+pub struct ByteRate(f64);
 
 /// A duration in seconds.
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
-pub struct Seconds(pub f64);
+pub struct Seconds(f64);
 
 /// A dimensionless multiple (a storage headroom of 2.5 is "2.50×"); a slowdown is a
 /// [`Slowdown`] and a part of a whole a [`Share`].
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
-pub struct Ratio(pub f64);
+pub struct Ratio(f64);
 
 pub const GB: f64 = 1e9;
 pub const GIB: f64 = 1_073_741_824.0;
@@ -115,6 +115,13 @@ impl Div<ByteRate> for Bytes {
 }
 
 linear_quantity!(Bytes, BitRate, ByteRate, Seconds, Ratio);
+number_in! {
+    Bytes: bytes, "bytes";
+    BitRate: bits_per_second, "bits per second";
+    ByteRate: bytes_per_second, "bytes per second";
+    Seconds: seconds, "seconds";
+    Ratio: get, "times";
+}
 
 /// Writes `value` with an SI prefix chosen so that the mantissa is below 1000, keeping three
 /// significant figures ("280 GB", "42.6 ms", "1.25 TB/s").

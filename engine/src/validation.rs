@@ -154,7 +154,7 @@ fn links(
 /// nccl-tests' bus bandwidth of an AllReduce of `bytes` over `ranks` ranks taking `cost`.
 fn busbw(cost: &Cost, bytes: f64, ranks: u32) -> f64 {
     let n = f64::from(ranks);
-    let t = cost.time().0;
+    let t = cost.time().seconds();
     if t > 0.0 {
         bytes * 2.0 * (n - 1.0) / n / t / 1e9
     } else {
@@ -176,7 +176,7 @@ fn allreduce_row(
     tolerance: Option<f64>,
 ) -> ValidationRow {
     let group = links.group(ranks, ranks_per_node, 1);
-    let cost = tuned_allreduce(&group, &links.tuning.only(only), Bytes(bytes));
+    let cost = tuned_allreduce(&group, &links.tuning.only(only), Bytes::new(bytes));
     let measured_row = row(
         source,
         setup,
@@ -318,8 +318,8 @@ fn deepep(rows: &mut Vec<ValidationRow>) {
         crossing: crate::collective::Crossing::NONE,
     };
     for (ep, measured) in [(16, 43.0), (32, 58.0), (64, 51.0)] {
-        let cost = all_to_all(&group(ep), Bytes(4096.0 * 8.0 * 7168.0));
-        let rate = cost.network_bytes_per_node.0 / 8.0 / cost.bandwidth_time.0 / 1e9;
+        let cost = all_to_all(&group(ep), Bytes::new(4096.0 * 8.0 * 7168.0));
+        let rate = cost.network_bytes_per_node.bytes() / 8.0 / cost.bandwidth_time.seconds() / 1e9;
         rows.push(ValidationRow {
             across_nodes: true,
             ..row(
@@ -347,7 +347,7 @@ fn deepep(rows: &mut Vec<ValidationRow>) {
             ("dispatch (FP8)", 1.0, dispatch),
             ("combine (BF16)", 2.0, combine),
         ] {
-            let cost = all_to_all(&group(ep), Bytes(128.0 * 8.0 * 7168.0 * bytes));
+            let cost = all_to_all(&group(ep), Bytes::new(128.0 * 8.0 * 7168.0 * bytes));
             rows.push(ValidationRow {
                 across_nodes: true,
                 ..row(

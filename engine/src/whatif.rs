@@ -23,13 +23,13 @@ impl Comparison {
                 .iter()
                 .find(|w| w.name() == workload)
                 .and_then(|w| match w {
-                    WorkloadReport::Training(t) => Some(t.step_time.value.0),
-                    WorkloadReport::Inference(i) => Some(i.communication_per_token.value.0),
+                    WorkloadReport::Training(t) => Some(t.step_time.value.seconds()),
+                    WorkloadReport::Inference(i) => Some(i.communication_per_token.value.seconds()),
                     _ => None,
                 })
         };
         match (time(&self.baseline), time(&self.what_if)) {
-            (Some(before), Some(after)) if before > 0.0 => Some(Slowdown(after / before)),
+            (Some(before), Some(after)) if before > 0.0 => Some(Slowdown::new(after / before)),
             _ => None,
         }
     }

@@ -145,7 +145,12 @@ pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) 
         let n = tiers.len() as u32;
         let values = tiers
             .iter()
-            .flat_map(|t| [t.available.0, t.required.0])
+            .flat_map(|t| {
+                [
+                    t.available.bytes_per_second(),
+                    t.required.bytes_per_second(),
+                ]
+            })
             .filter(|v| *v > 0.0);
         let (low, high) = values.fold((f64::MAX, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
         let (low, high) = if high > 0.0 {
@@ -191,7 +196,10 @@ pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) 
                 Rectangle::new(
                     [
                         (SegmentValue::Exact(at(i)), low),
-                        (SegmentValue::CenterOf(at(i)), t.available.0.max(low)),
+                        (
+                            SegmentValue::CenterOf(at(i)),
+                            t.available.bytes_per_second().max(low),
+                        ),
                     ],
                     AVAILABLE.filled(),
                 )
@@ -201,11 +209,14 @@ pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) 
             .legend(swatch(AVAILABLE));
         chart
             .draw_series(tiers.iter().enumerate().map(|(i, t)| {
-                let short = t.required.0 > t.available.0;
+                let short = t.required.bytes_per_second() > t.available.bytes_per_second();
                 Rectangle::new(
                     [
                         (SegmentValue::CenterOf(at(i)), low),
-                        (SegmentValue::Exact(at(i) + 1), t.required.0.max(low)),
+                        (
+                            SegmentValue::Exact(at(i) + 1),
+                            t.required.bytes_per_second().max(low),
+                        ),
                     ],
                     if short {
                         SHORT.filled()
@@ -226,9 +237,12 @@ pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) 
 pub fn technologies(points: &[TechnologyPoint], per: &str) -> String {
     svg(|root| {
         let n = points.len() as u32;
-        let largest = points.iter().map(|p| p.communication.0).fold(0.0, f64::max);
+        let largest = points
+            .iter()
+            .map(|p| p.communication.seconds())
+            .fold(0.0, f64::max);
         let (scale, unit) = time_unit(largest);
-        let value = |p: &TechnologyPoint| p.communication.0 / scale;
+        let value = |p: &TechnologyPoint| p.communication.seconds() / scale;
         let high = largest / scale * 1.15;
         let mut chart = ChartBuilder::on(root)
             .caption(
@@ -280,7 +294,11 @@ pub fn scaling(points: &[ScalingPoint]) -> String {
         let max_nodes = points.iter().map(|p| p.nodes).max().unwrap_or(1).max(2);
         let min_nodes = points.iter().map(|p| p.nodes).min().unwrap_or(1).max(1);
         // Room above the step-time line for the legend, so that it covers neither line.
-        let high = points.iter().map(|p| p.step_time.0).fold(0.0, f64::max) * 1.6;
+        let high = points
+            .iter()
+            .map(|p| p.step_time.seconds())
+            .fold(0.0, f64::max)
+            * 1.6;
         let mut chart = ChartBuilder::on(root)
             .caption(
                 "Step time and communication share by cluster size",
@@ -320,18 +338,22 @@ pub fn scaling(points: &[ScalingPoint]) -> String {
             .map_err(|e| e.to_string())?;
         chart
             .draw_series(LineSeries::new(
-                points.iter().map(|p| (f64::from(p.nodes), p.step_time.0)),
+                points
+                    .iter()
+                    .map(|p| (f64::from(p.nodes), p.step_time.seconds())),
                 AVAILABLE.stroke_width(2),
             ))
             .map_err(|e| e.to_string())?
             .label("step time")
             .legend(swatch(AVAILABLE));
         chart
-            .draw_series(
-                points.iter().map(|p| {
-                    Circle::new((f64::from(p.nodes), p.step_time.0), 3, AVAILABLE.filled())
-                }),
-            )
+            .draw_series(points.iter().map(|p| {
+                Circle::new(
+                    (f64::from(p.nodes), p.step_time.seconds()),
+                    3,
+                    AVAILABLE.filled(),
+                )
+            }))
             .map_err(|e| e.to_string())?;
         chart
             .draw_secondary_series(LineSeries::new(

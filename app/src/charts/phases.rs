@@ -17,7 +17,7 @@ pub fn timeline(plan: &PhasePlan) -> String {
         let phases = &plan.phases;
         let top = phases
             .iter()
-            .map(|p| p.network_cost.0)
+            .map(|p| p.network_cost.dollars())
             .fold(0.0, f64::max)
             .max(1.0);
         let labels: Vec<String> = phases
@@ -54,7 +54,7 @@ pub fn timeline(plan: &PhasePlan) -> String {
             Rectangle::new([(x - BAR, from / 1e6), (x + BAR, to / 1e6)], color.filled())
         };
         let earlier = phases.iter().enumerate().map(|(i, p)| {
-            let before = p.network_cost.0 - p.bought.cost_delta.0;
+            let before = p.network_cost.dollars() - p.bought.cost_delta.dollars();
             bar(i, 0.0, before.max(0.0), EARLIER)
         });
         chart
@@ -63,8 +63,8 @@ pub fn timeline(plan: &PhasePlan) -> String {
             .label("bought earlier")
             .legend(swatch(EARLIER));
         let bought = phases.iter().enumerate().map(|(i, p)| {
-            let before = (p.network_cost.0 - p.bought.cost_delta.0).max(0.0);
-            bar(i, before, p.network_cost.0, AVAILABLE)
+            let before = (p.network_cost.dollars() - p.bought.cost_delta.dollars()).max(0.0);
+            bar(i, before, p.network_cost.dollars(), AVAILABLE)
         });
         chart
             .draw_series(bought)
@@ -73,13 +73,13 @@ pub fn timeline(plan: &PhasePlan) -> String {
             .legend(swatch(AVAILABLE));
         // Stranded capital, as a band at the top of each bar: ports paid for and not yet used.
         let stranded = phases.iter().enumerate().map(|(i, p)| {
-            let top = p.network_cost.0;
+            let top = p.network_cost.dollars();
             let x = (i + 1) as f64;
             Rectangle::new(
                 [
                     (
                         x - BAR / 2.0,
-                        (top - p.stranded_capital.value.0).max(0.0) / 1e6,
+                        (top - p.stranded_capital.value.dollars()).max(0.0) / 1e6,
                     ),
                     (x + BAR / 2.0, top / 1e6),
                 ],

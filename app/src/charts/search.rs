@@ -43,14 +43,14 @@ pub fn frontier_chart(
         .iter()
         .filter_map(|c| {
             let t = c.choice.fabrics.first()?.technology;
-            Some((c.network().0 .0 / 1e3, y(c), t))
+            Some((c.network().0.dollars() / 1e3, y(c), t))
         })
         .filter(|(x, y, _)| x.is_finite() && y.is_finite())
         .collect();
     let all_x = points
         .iter()
         .map(|p| p.0)
-        .chain(base.map(|b| b.cost_usd.0 / 1e3));
+        .chain(base.map(|b| b.cost_usd.dollars() / 1e3));
     let all_y = points
         .iter()
         .map(|p| p.1)
@@ -124,7 +124,7 @@ pub fn frontier_chart(
                 .legend(swatch(RGBColor(160, 0, 0)));
         }
         if let Some(b) = base {
-            let at = (b.cost_usd.0 / 1e3, b.performance);
+            let at = (b.cost_usd.dollars() / 1e3, b.performance);
             chart
                 .draw_series(std::iter::once(Cross::new(at, 6, BLACK.stroke_width(2))))
                 .map_err(|e| e.to_string())?

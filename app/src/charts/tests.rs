@@ -15,15 +15,15 @@ fn a_headroom_chart_is_svg_with_the_tiers_and_the_bottleneck() {
     let tiers = vec![
         TierHeadroom {
             tier: "node-leaf".into(),
-            available: ByteRate(6e12),
-            required: ByteRate(1e10),
+            available: ByteRate::new(6e12),
+            required: ByteRate::new(1e10),
             headroom_percent: Some(59900.0),
             formula: "".into(),
         },
         TierHeadroom {
             tier: "leaf-spine".into(),
-            available: ByteRate(3e12),
-            required: ByteRate(4e12),
+            available: ByteRate::new(3e12),
+            required: ByteRate::new(4e12),
             headroom_percent: Some(-25.0),
             formula: "".into(),
         },
@@ -44,8 +44,8 @@ fn the_other_charts_draw_their_points() {
             technology: Technology::IbNdr,
             switch: "qm9700".into(),
             switch_reason: None,
-            communication: Seconds(0.5),
-            network_cost_usd: engine::Usd(1e6),
+            communication: Seconds::new(0.5),
+            network_cost_usd: engine::Usd::new(1e6),
             critical_findings: 0,
         }],
         "per step",
@@ -54,24 +54,24 @@ fn the_other_charts_draw_their_points() {
     let scale = scaling(&[
         ScalingPoint {
             nodes: 8,
-            step_time: Seconds(10.0),
-            communication_share: Share(0.1),
+            step_time: Seconds::new(10.0),
+            communication_share: Share::new(0.1),
         },
         ScalingPoint {
             nodes: 64,
-            step_time: Seconds(12.0),
-            communication_share: Share(0.3),
+            step_time: Seconds::new(12.0),
+            communication_share: Share::new(0.3),
         },
     ]);
     assert!(scale.contains("<polyline") || scale.contains("<path"));
     let degraded = degraded(&[
         DegradedPoint {
-            remaining: Share(1.0),
-            slowdown: Slowdown(1.0),
+            remaining: Share::new(1.0),
+            slowdown: Slowdown::new(1.0),
         },
         DegradedPoint {
-            remaining: Share(0.5),
-            slowdown: Slowdown(1.8),
+            remaining: Share::new(0.5),
+            slowdown: Slowdown::new(1.8),
         },
     ]);
     assert!(degraded.contains("<svg"));

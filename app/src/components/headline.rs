@@ -9,7 +9,7 @@ fn or_dash<T: std::fmt::Display>(value: Option<T>) -> String {
 /// A headroom ratio; beyond 100× the exact figure means nothing to the reader.
 fn headroom(value: Option<engine::Ratio>) -> String {
     match value {
-        Some(r) if r.0 > 100.0 => "over 100×".into(),
+        Some(r) if r.get() > 100.0 => "over 100×".into(),
         other => or_dash(other),
     }
 }

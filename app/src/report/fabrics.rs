@@ -57,7 +57,7 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
                 c.tier,
                 c.count,
                 c.reach.label(),
-                c.length_m.0
+                c.length_m.metres()
             )
         })
         .collect::<Vec<_>>()

@@ -102,7 +102,7 @@ fn spread_cost((spread, packed): (Racking, Racking)) -> String {
         n if n > 0 => format!("{n} more network racks than packing each rack full"),
         n => format!("{} fewer network racks than packing each rack full", -n),
     };
-    let metres = spread.cable_m.0 - packed.cable_m.0;
+    let metres = spread.cable_m.metres() - packed.cable_m.metres();
     let cable = if metres.abs() < 0.5 {
         "the same length of cable".to_string()
     } else if metres > 0.0 {
@@ -110,13 +110,13 @@ fn spread_cost((spread, packed): (Racking, Racking)) -> String {
     } else {
         format!("{:.0} m less cable", -metres)
     };
-    let dollars = spread.cabling_cost_usd.0 - packed.cabling_cost_usd.0;
+    let dollars = spread.cabling_cost_usd.dollars() - packed.cabling_cost_usd.dollars();
     let cost = if dollars.abs() < 0.5 {
         "cables and optics at the same cost".to_string()
     } else if dollars > 0.0 {
-        format!("{} more in cables and optics", usd(Usd(dollars)))
+        format!("{} more in cables and optics", usd(Usd::new(dollars)))
     } else {
-        format!("{} less in cables and optics", usd(Usd(-dollars)))
+        format!("{} less in cables and optics", usd(Usd::new(-dollars)))
     };
     format!(
         "Each tier's switches are spread over two racks or more, so that no rack's loss takes a whole tier: {racks} ({} against {}), {cable} and {cost}.",
@@ -284,7 +284,7 @@ fn floor_section(
             kw(plan.it_power_kw.value),
             kw(plan.facility_power_kw.value),
             plan.facility_power_kw.formula,
-            plan.longest_route_m.value.0,
+            plan.longest_route_m.value.metres(),
     )));
     blocks.push(paragraph(format!(
         "Placed on this floor, the network costs {} and draws {}. {}",
@@ -348,8 +348,8 @@ fn floor_section(
     let mut racks: Vec<&floor::Rack> = plan.racks.iter().collect();
     racks.sort_by(|a, b| {
         b.load_kw
-            .0
-            .total_cmp(&a.load_kw.0)
+            .kilowatts()
+            .total_cmp(&a.load_kw.kilowatts())
             .then(a.name.cmp(&b.name))
     });
     racks.truncate(LISTED_RACKS);
@@ -408,7 +408,7 @@ fn floor_section(
                     c.fabric.clone(),
                     c.tier.clone(),
                     c.reach.label().to_string(),
-                    format!("{} m", c.length_m.0),
+                    format!("{} m", c.length_m.metres()),
                     c.count.to_string(),
                 ]
             })

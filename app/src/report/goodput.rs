@@ -119,12 +119,12 @@ fn row(figure: &str, value: String) -> Vec<String> {
 
 /// Goodput to a tenth of a percent: the differences that matter are that small.
 fn percent(share: engine::Share) -> String {
-    format!("{:.1} %", share.0 * 100.0)
+    format!("{:.1} %", share.fraction() * 100.0)
 }
 
 /// The GPU-hours a day a job of `gpus` GPUs does not train at `goodput`.
 fn lost_gpu_hours(gpus: u64, goodput: engine::Share) -> String {
-    engine::thousands((1.0 - goodput.0) * gpus as f64 * 24.0)
+    engine::thousands((1.0 - goodput.fraction()) * gpus as f64 * 24.0)
 }
 
 #[cfg(test)]

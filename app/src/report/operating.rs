@@ -67,7 +67,7 @@ fn operating(blocks: &mut Vec<Block>, fabrics: Vec<FabricOperations>) {
                     .map(|h| {
                         vec![
                             h.tier.to_string(),
-                            format!("{} m", h.length_m.0),
+                            format!("{} m", h.length_m.metres()),
                             h.bytes.value.to_string(),
                             format!("{} [{}]", h.bytes.formula, h.bytes.source),
                         ]

@@ -51,9 +51,11 @@ fn what_binds(report: &Report) -> String {
         .fabrics
         .iter()
         .flat_map(|f| f.tiers.iter().map(move |t| (f, t)))
-        .filter(|(_, t)| t.required.0 > 0.0)
+        .filter(|(_, t)| t.required.bytes_per_second() > 0.0)
         .min_by(|(_, a), (_, b)| {
-            let ratio = |t: &engine::TierHeadroom| t.available.0 / t.required.0;
+            let ratio = |t: &engine::TierHeadroom| {
+                t.available.bytes_per_second() / t.required.bytes_per_second()
+            };
             ratio(a).total_cmp(&ratio(b))
         });
     match tightest {
@@ -62,9 +64,10 @@ fn what_binds(report: &Report) -> String {
                 .into()
         }
         Some((f, t)) => {
-            let ratio = engine::Ratio(t.available.0 / t.required.0);
+            let ratio =
+                engine::Ratio::new(t.available.bytes_per_second() / t.required.bytes_per_second());
             let verdict = if f.bottleneck.as_deref() == Some(t.tier.as_str()) {
-                if ratio.0 < 1.0 {
+                if ratio.get() < 1.0 {
                     "short of what its workloads need: it binds"
                 } else {
                     "tight: it binds first as the workloads grow"
@@ -137,7 +140,7 @@ fn alternatives(
             let difference = p.network_cost_usd - report.network().cost_usd;
             let against = if Some(p.technology) == current {
                 "this design".to_string()
-            } else if difference.0 >= 0.0 {
+            } else if difference.dollars() >= 0.0 {
                 format!("+{}", usd(difference))
             } else {
                 format!("−{}", usd(difference * -1.0))
@@ -330,7 +333,7 @@ mod tests {
     fn a_rack_over_its_power_budget_is_among_the_summarys_risks() {
         let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
         // Four DGX H100 of about 10 kW each stand in a compute rack: far over 15 kW.
-        spec.floor.rack_power_kw = engine::Kilowatts(15.0);
+        spec.floor.rack_power_kw = engine::Kilowatts::new(15.0);
         let report = engine::evaluate(&spec).unwrap();
         let document = report_document(&spec, &report, &revision());
         let risks = document

@@ -231,7 +231,7 @@ pub fn collectives_table(t: &TrainingReport, interval: Option<&TimeInterval>) ->
     let rows = t
         .collectives
         .iter()
-        .filter(|c| c.time.0 > 0.0 || c.bytes_per_gpu.0 > 0.0)
+        .filter(|c| c.time.seconds() > 0.0 || c.bytes_per_gpu.bytes() > 0.0)
         .map(|c| {
             vec![
                 c.what.to_string(),
@@ -239,7 +239,9 @@ pub fn collectives_table(t: &TrainingReport, interval: Option<&TimeInterval>) ->
                 c.bytes_per_gpu.to_string(),
                 c.network_bytes_per_node.to_string(),
                 // The bands are of runs across nodes: a collective inside the node has none.
-                match interval.filter(|_| c.time.0 > 0.0 && c.network_bytes_per_node.0 > 0.0) {
+                match interval
+                    .filter(|_| c.time.seconds() > 0.0 && c.network_bytes_per_node.bytes() > 0.0)
+                {
                     Some(i) => format!(
                         "{} ({})",
                         c.time,
@@ -372,13 +374,13 @@ mod tests {
         let shown = t
             .collectives
             .iter()
-            .filter(|c| c.time.0 > 0.0 || c.bytes_per_gpu.0 > 0.0);
+            .filter(|c| c.time.seconds() > 0.0 || c.bytes_per_gpu.bytes() > 0.0);
         for (row, c) in table.rows.iter().zip(shown) {
-            if c.network_bytes_per_node.0 == 0.0 {
+            if c.network_bytes_per_node.bytes() == 0.0 {
                 assert_eq!(row[4], c.time.to_string());
                 continue;
             }
-            let band = engine::uncertainty::band_of(c.bytes_per_gpu.0);
+            let band = engine::uncertainty::band_of(c.bytes_per_gpu.bytes());
             let expected = format!(
                 "{} (−{:.0} % / +{:.0} %)",
                 c.time,

@@ -364,8 +364,8 @@ impl SearchForm {
         request.constraints.max_tiers = max_tiers;
         request.constraints.max_gpus_cut_off_by_one_failure = failure_gpus.map(u64::from);
         request.constraints.growth_target_nodes = growth;
-        request.constraints.max_cost_usd = budget.map(engine::Usd);
-        request.constraints.max_power_w = power.map(|kw| engine::Kilowatts(kw).to_watts());
+        request.constraints.max_cost_usd = budget.map(engine::Usd::new);
+        request.constraints.max_power_w = power.map(|kw| engine::Kilowatts::new(kw).to_watts());
         Ok(request)
     }
 }

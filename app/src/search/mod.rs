@@ -48,7 +48,8 @@ impl Running {
         let base = Point {
             cost_usd: base_report.network().cost_usd,
             performance: if per_token {
-                h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3)
+                h.worst_added_latency_per_token
+                    .map_or(0.0, |s| s.seconds() * 1e3)
             } else {
                 h.worst_training_slowdown.map_or(0.0, |s| s.percent())
             },

@@ -23,8 +23,8 @@ impl Quoted {
 
     fn of(self, o: &CatalogOverride) -> Option<f64> {
         match self {
-            Quoted::Price => o.unit_price_usd.map(|p| p.0),
-            Quoted::Power => o.power_w.map(|w| w.0),
+            Quoted::Price => o.unit_price_usd.map(|p| p.dollars()),
+            Quoted::Power => o.power_w.map(|w| w.watts()),
         }
     }
 }
@@ -46,8 +46,8 @@ fn set_quote(spec: &mut DesignSpec, item: &str, quoted: Quoted, value: Option<f6
     };
     let o = &mut spec.overrides[at];
     match quoted {
-        Quoted::Price => o.unit_price_usd = value.map(engine::Usd),
-        Quoted::Power => o.power_w = value.map(engine::Watts),
+        Quoted::Price => o.unit_price_usd = value.map(engine::Usd::new),
+        Quoted::Power => o.power_w = value.map(engine::Watts::new),
     }
     if o.unit_price_usd.is_none() && o.power_w.is_none() {
         spec.overrides.remove(at);
@@ -73,8 +73,8 @@ fn items<'a>(lines: impl Iterator<Item = &'a BomLine>) -> Vec<CatalogItem> {
             out.push(CatalogItem {
                 item: line.item.clone(),
                 description: line.description.clone(),
-                price_usd: line.catalog_unit_price_usd.0,
-                power_w: line.catalog_unit_power_w.0,
+                price_usd: line.catalog_unit_price_usd.dollars(),
+                power_w: line.catalog_unit_power_w.watts(),
                 source: if line.estimate && !line.source.starts_with("estimate") {
                     format!("{} (estimate)", line.source)
                 } else {
@@ -158,9 +158,9 @@ fn quote_row(line: CatalogItem) -> impl IntoView {
                 <th scope="rowgroup" colspan="4">{line.description.clone()}<span class="source">{line.source.clone()}</span></th>
             </tr>
             <tr>
-                <td class="num">{crate::money::usd(engine::Usd(line.price_usd))}</td>
+                <td class="num">{crate::money::usd(engine::Usd::new(line.price_usd))}</td>
                 <td><QuoteInput item=line.item.clone() quoted=Quoted::Price label=format!("Your unit price of {}, USD", line.description)/></td>
-                <td class="num">{crate::money::watts(engine::Watts(line.power_w))}</td>
+                <td class="num">{crate::money::watts(engine::Watts::new(line.power_w))}</td>
                 <td><QuoteInput item=line.item.clone() quoted=Quoted::Power label=format!("Your power per unit of {}, W", line.description)/></td>
             </tr>
         </tbody>
@@ -226,7 +226,7 @@ mod tests {
         assert_eq!(spec.overrides.len(), 1);
         assert_eq!(
             spec.overrides[0].unit_price_usd,
-            Some(engine::Usd(25_000.0))
+            Some(engine::Usd::new(25_000.0))
         );
         set_quote(&mut spec, "switch:qm9700", Quoted::Price, None);
         assert_eq!(spec.overrides.len(), 1, "power is still quoted");

@@ -124,18 +124,18 @@ fn FabricCard(i: usize) -> AnyView {
     let (speed, set_speed) = lens::fabric(i, |f| f.port_gbps, |f, v| f.port_gbps = v);
     let (node_leaf, set_node_leaf) = lens::fabric(
         i,
-        |f| Some(f.cable_runs.node_leaf_m.0),
-        |f, v| f.cable_runs.node_leaf_m = Metres(v.unwrap_or(0.0)),
+        |f| Some(f.cable_runs.node_leaf_m.metres()),
+        |f, v| f.cable_runs.node_leaf_m = Metres::new(v.unwrap_or(0.0)),
     );
     let (leaf_spine, set_leaf_spine) = lens::fabric(
         i,
-        |f| Some(f.cable_runs.leaf_spine_m.0),
-        |f, v| f.cable_runs.leaf_spine_m = Metres(v.unwrap_or(0.0)),
+        |f| Some(f.cable_runs.leaf_spine_m.metres()),
+        |f, v| f.cable_runs.leaf_spine_m = Metres::new(v.unwrap_or(0.0)),
     );
     let (spine_core, set_spine_core) = lens::fabric(
         i,
-        |f| Some(f.cable_runs.spine_core_m.0),
-        |f, v| f.cable_runs.spine_core_m = Metres(v.unwrap_or(0.0)),
+        |f| Some(f.cable_runs.spine_core_m.metres()),
+        |f, v| f.cable_runs.spine_core_m = Metres::new(v.unwrap_or(0.0)),
     );
     let remove = move |_| {
         editor.update(|s| {

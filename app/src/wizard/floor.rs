@@ -42,29 +42,33 @@ pub fn FloorStep() -> AnyView {
     let (racks, set_racks) =
         optional_count(|s| s.floor.racks_per_row, |s, v| s.floor.racks_per_row = v);
     let (rack_kw, set_rack_kw) = number(
-        |s| s.floor.rack_power_kw.0,
-        |s, v| s.floor.rack_power_kw = Kilowatts(v),
+        |s| s.floor.rack_power_kw.kilowatts(),
+        |s, v| s.floor.rack_power_kw = Kilowatts::new(v),
     );
     let (air_kw, set_air_kw) = number(
-        |s| s.floor.air_limit_kw.0,
-        |s, v| s.floor.air_limit_kw = Kilowatts(v),
+        |s| s.floor.air_limit_kw.kilowatts(),
+        |s, v| s.floor.air_limit_kw = Kilowatts::new(v),
     );
     let (pitch, set_pitch) = number(
-        |s| s.floor.row_pitch_m.0,
-        |s, v| s.floor.row_pitch_m = Metres(v),
+        |s| s.floor.row_pitch_m.metres(),
+        |s, v| s.floor.row_pitch_m = Metres::new(v),
     );
     let (tray, set_tray) = number(
-        |s| s.floor.tray_height_m.0,
-        |s, v| s.floor.tray_height_m = Metres(v),
+        |s| s.floor.tray_height_m.metres(),
+        |s, v| s.floor.tray_height_m = Metres::new(v),
     );
     let (slack, set_slack) = number(|s| s.floor.slack_percent, |s, v| s.floor.slack_percent = v);
     let (pue, set_pue) = number(|s| s.floor.pue, |s, v| s.floor.pue = v);
     let (node_kw, set_node_kw) = {
         let editor = crate::editor::Editor::get();
         (
-            Signal::derive(move || editor.spec.with(|s| s.floor.node_power_kw.map(|kw| kw.0))),
+            Signal::derive(move || {
+                editor
+                    .spec
+                    .with(|s| s.floor.node_power_kw.map(|kw| kw.kilowatts()))
+            }),
             Callback::new(move |v: Option<f64>| {
-                editor.update(|s| s.floor.node_power_kw = v.map(Kilowatts))
+                editor.update(|s| s.floor.node_power_kw = v.map(Kilowatts::new))
             }),
         )
     };

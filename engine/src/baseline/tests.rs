@@ -65,7 +65,7 @@ fn spec_peak(spec: &DesignSpec) -> f64 {
         .as_ref()
         .unwrap()
         .value
-        .0
+        .bytes_per_second()
         / 1e9
 }
 

@@ -37,27 +37,27 @@ pub fn chassis(cluster: &Cluster) -> Chassis {
     match cluster.node_preset.as_deref() {
         Some("dgx-h100") | Some("dgx-h200") => Chassis {
             rack_units: 8,
-            power_kw: Kilowatts(10.2),
+            power_kw: Kilowatts::new(10.2),
             nodes_per_rack: 4,
             links_per_cage: 2,
             source: DGX_H100,
         },
         Some("dgx-b200") => Chassis {
             rack_units: 10,
-            power_kw: Kilowatts(14.3),
+            power_kw: Kilowatts::new(14.3),
             nodes_per_rack: 2,
             links_per_cage: 2,
             source: DGX_B200,
         },
         _ => {
-            let tdp_w = gpu(&cluster.gpu).map_or(700.0, |g| g.tdp_w.0);
+            let tdp_w = gpu(&cluster.gpu).map_or(700.0, |g| g.tdp_w.watts());
             let power_kw = f64::from(cluster.gpus_per_node) * tdp_w * (10.2 / 5.6) / 1000.0;
             let rack_units = if cluster.gpus_per_node >= 8 { 8 } else { 4 };
             // As many as stay under 40 kW, the reference H100 rack's load, and at least one.
             let nodes_per_rack = ((40.0 / power_kw.max(0.1)).floor() as u32).clamp(1, 8);
             Chassis {
                 rack_units,
-                power_kw: Kilowatts(power_kw),
+                power_kw: Kilowatts::new(power_kw),
                 nodes_per_rack,
                 links_per_cage: 1,
                 source: SCALED,

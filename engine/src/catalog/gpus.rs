@@ -54,7 +54,7 @@ pub static GPUS: &[Gpu] = &[
         scale_up_gbytes_per_s: 450.0,
         scale_up_effective_gbytes_per_s: 370.0,
         scale_up_domain: 8,
-        tdp_w: Watts(700.0),
+        tdp_w: Watts::new(700.0),
         nvlink_sharp: true,
         provenance: Provenance {
             source: SPECS,
@@ -70,7 +70,7 @@ pub static GPUS: &[Gpu] = &[
         scale_up_gbytes_per_s: 450.0,
         scale_up_effective_gbytes_per_s: 370.0,
         scale_up_domain: 8,
-        tdp_w: Watts(700.0),
+        tdp_w: Watts::new(700.0),
         nvlink_sharp: true,
         provenance: Provenance {
             source: SPECS,
@@ -86,7 +86,7 @@ pub static GPUS: &[Gpu] = &[
         scale_up_gbytes_per_s: 900.0,
         scale_up_effective_gbytes_per_s: 680.0,
         scale_up_domain: 8,
-        tdp_w: Watts(1000.0),
+        tdp_w: Watts::new(1000.0),
         nvlink_sharp: true,
         provenance: Provenance {
             source: "NVIDIA B200 datasheet via stas00/ml-engineering compute/accelerator (TDP unverified, about 1 kW)",
@@ -102,7 +102,7 @@ pub static GPUS: &[Gpu] = &[
         scale_up_gbytes_per_s: 900.0,
         scale_up_effective_gbytes_per_s: 680.0,
         scale_up_domain: 72,
-        tdp_w: Watts(1200.0),
+        tdp_w: Watts::new(1200.0),
         nvlink_sharp: true,
         provenance: Provenance {
             source: "NVIDIA GB200 NVL72 datasheet via stas00/ml-engineering compute/accelerator (TDP estimate)",
@@ -119,7 +119,7 @@ pub static GPUS: &[Gpu] = &[
         // NCCL topo.h uses 20 GB/s per SM80 NVLink link, 12 links (DERIVED).
         scale_up_effective_gbytes_per_s: 240.0,
         scale_up_domain: 8,
-        tdp_w: Watts(400.0),
+        tdp_w: Watts::new(400.0),
         nvlink_sharp: false,
         provenance: Provenance {
             source: "NVIDIA A100 datasheet via stas00/ml-engineering; NVLink rate per NCCL src/graph/topo.h (TDP unverified)",
@@ -136,7 +136,7 @@ pub static GPUS: &[Gpu] = &[
         // xGMI gives only 64 GB/s peer to peer; a ring over 7 peers sees about that per link.
         scale_up_effective_gbytes_per_s: 300.0,
         scale_up_domain: 8,
-        tdp_w: Watts(750.0),
+        tdp_w: Watts::new(750.0),
         nvlink_sharp: false,
         provenance: Provenance {
             source: "AMD MI300X datasheet via stas00/ml-engineering (effective xGMI and TDP are estimates)",
@@ -153,7 +153,7 @@ pub static GPUS: &[Gpu] = &[
         scale_up_gbytes_per_s: 31.0,
         scale_up_effective_gbytes_per_s: 25.0,
         scale_up_domain: 1,
-        tdp_w: Watts(350.0),
+        tdp_w: Watts::new(350.0),
         nvlink_sharp: false,
         provenance: Provenance {
             source: "NVIDIA L40S datasheet via stas00/ml-engineering (TDP unverified)",

@@ -69,7 +69,7 @@ impl ReachClass {
 /// (NVIDIA QM97x0 user manual: 1,720 W maximum with active cables, 747 W typical with passive
 /// ones). A switch-end transceiver's own draw (`Media::switch_transceiver_w`) is part of that
 /// figure and is counted once, there.
-pub const SWITCH_END_W: Watts = Watts(0.0);
+pub const SWITCH_END_W: Watts = Watts::new(0.0);
 
 /// The cable or optics of one link of a given speed and length.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -168,11 +168,11 @@ impl Media {
         };
         Media {
             class,
-            cable_price_usd: Usd(cable),
-            host_transceiver_price_usd: Usd(host),
-            host_transceiver_w: Watts(host_w),
-            switch_transceiver_price_usd: Usd(cage_price),
-            switch_transceiver_w: Watts(cage_w),
+            cable_price_usd: Usd::new(cable),
+            host_transceiver_price_usd: Usd::new(host),
+            host_transceiver_w: Watts::new(host_w),
+            switch_transceiver_price_usd: Usd::new(cage_price),
+            switch_transceiver_w: Watts::new(cage_w),
             power: if class.is_optical() {
                 LINKX_POWER
             } else {
@@ -191,15 +191,15 @@ mod tests {
     fn a_one_metre_400g_link_is_passive_copper_with_no_transceivers() {
         let media = media_for(400.0, 1.0, 2, false).unwrap();
         assert_eq!(media.class, ReachClass::Dac);
-        assert_eq!(media.host_transceiver_price_usd, Usd(0.0));
+        assert_eq!(media.host_transceiver_price_usd, Usd::new(0.0));
     }
 
     #[test]
     fn a_30_metre_400g_link_is_multimode_with_a_twin_port_15_w_cage() {
         let media = media_for(400.0, 30.0, 2, false).unwrap();
         assert_eq!(media.class, ReachClass::Multimode);
-        assert_eq!(media.switch_transceiver_w, Watts(15.0));
-        assert_eq!(media.host_transceiver_w, Watts(8.0));
+        assert_eq!(media.switch_transceiver_w, Watts::new(15.0));
+        assert_eq!(media.host_transceiver_w, Watts::new(8.0));
     }
 
     #[test]

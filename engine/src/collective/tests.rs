@@ -81,20 +81,20 @@ fn small_messages_over_few_slow_nodes_go_hierarchical() {
         latencies: Latencies::NONE,
         crossing: Crossing::NONE,
     };
-    let cost = allreduce(&group, Bytes(4.0e6));
+    let cost = allreduce(&group, Bytes::new(4.0e6));
     assert_eq!(cost.algorithm, Algorithm::Hierarchical);
-    assert_eq!(cost.network_bytes_per_node, Bytes(6.0e6));
+    assert_eq!(cost.network_bytes_per_node, Bytes::new(6.0e6));
 }
 
 #[test]
 fn an_infinitely_fast_network_leaves_only_the_nvlink_time() {
     let mut group = sixteen_nodes(8.0, 400.0, 8);
-    group.node_network = ByteRate(f64::INFINITY);
+    group.node_network = ByteRate::new(f64::INFINITY);
     let cost = allreduce(&group, Bytes::gibibytes(1.0));
     // Reduce-scatter and all-gather inside the node: 2·7/8·S over NVLink, nothing else.
     let nvlink_only = 2.0 * 7.0 / 8.0 * 1.073741824 / 450.0;
     assert_eq!(cost.algorithm, Algorithm::Hierarchical);
-    assert!((cost.time().0 - nvlink_only).abs() < 1e-12);
+    assert!((cost.time().seconds() - nvlink_only).abs() < 1e-12);
 }
 
 #[test]
@@ -111,7 +111,7 @@ fn a_small_allreduce_over_many_nodes_takes_the_tree_for_its_log_latency() {
         },
         crossing: Crossing::NONE,
     };
-    let cost = allreduce(&group, Bytes(64.0 * 1024.0));
+    let cost = allreduce(&group, Bytes::new(64.0 * 1024.0));
     assert_eq!(cost.algorithm, Algorithm::Tree);
     // 8.4 + 2·8·17 µs of latency instead of the ring's 1.4 × (8.4 + 510·17).
     assert!((cost.latency_time.as_micros() - (8.4 + 2.0 * 8.0 * 17.0)).abs() < 1e-9);
@@ -128,6 +128,9 @@ fn a_single_rank_moves_nothing() {
     let mut group = sixteen_nodes(8.0, 400.0, 8);
     group.ranks = 1;
     group.nodes = 1;
-    assert_eq!(allreduce(&group, Bytes(1e9)).time(), Seconds(0.0));
-    assert_eq!(all_to_all(&group, Bytes(1e9)).time(), Seconds(0.0));
+    assert_eq!(allreduce(&group, Bytes::new(1e9)).time(), Seconds::new(0.0));
+    assert_eq!(
+        all_to_all(&group, Bytes::new(1e9)).time(),
+        Seconds::new(0.0)
+    );
 }

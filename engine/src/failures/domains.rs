@@ -317,8 +317,8 @@ fn restarted_step(spec: &DesignSpec, i: usize, left: u32) -> Option<Seconds> {
     }
     let report = crate::evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
     let (_, step) = report.workloads.get(i)?.headline_time()?;
-    Some(Seconds(
-        step.0 * f64::from(t.global_batch) / f64::from(batch),
+    Some(Seconds::new(
+        step.seconds() * f64::from(t.global_batch) / f64::from(batch),
     ))
 }
 
@@ -389,11 +389,11 @@ fn share_kept(
     let Some(t) = fabric.tiers.iter().find(|t| t.tier == TIERS[level]) else {
         return 1.0;
     };
-    if !crosses || t.required.0 <= 0.0 {
+    if !crosses || t.required.bytes_per_second() <= 0.0 {
         return 1.0;
     }
     let lost = f64::from(reach.links[level]) / f64::from(w.level_links[level].max(1));
-    (t.available.0 * (1.0 - lost) / t.required.0).min(1.0)
+    (t.available.bytes_per_second() * (1.0 - lost) / t.required.bytes_per_second()).min(1.0)
 }
 
 /// Workload `i` of the design (running as `a`) after `element` fails with `reach`, under both
@@ -520,7 +520,10 @@ pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
                 .zip(reach.links.iter().zip(w.level_links))
                 .filter(|(_, (lost, all))| **lost > 0 && *all > 0)
                 .map(|(tier, (lost, all))| {
-                    (tier.to_string(), Share(f64::from(*lost) / f64::from(all)))
+                    (
+                        tier.to_string(),
+                        Share::new(f64::from(*lost) / f64::from(all)),
+                    )
                 })
                 .collect();
             let failure = Failure {

@@ -100,7 +100,7 @@ impl CageCounts {
 
 /// The cages of one fabric: links per switch cage and per node cage, and cages per device.
 pub(super) fn cages_of(spec: &DesignSpec, fabric: &FabricReport) -> Cages {
-    let speed = fabric.port_rate.0 / 1e9;
+    let speed = fabric.port_rate.bits_per_second() / 1e9;
     let per_switch = links_per_plug(
         switch(&fabric.switch)
             .map(|s| s.links_per_cage(speed))
@@ -144,7 +144,7 @@ pub(crate) fn tally(
     keep_longest: bool,
 ) -> Tally {
     priced(spec, fabrics, placed, |fi, fabric, cages, longest| {
-        let table = MediumTable::new(fabric.port_rate.0 / 1e9);
+        let table = MediumTable::new(fabric.port_rate.bits_per_second() / 1e9);
         let Walked {
             by_length,
             switch_cages,
@@ -228,7 +228,7 @@ fn bill(
     counted: &Counted,
     placed: &Placed,
 ) {
-    let speed = fabric.port_rate.0 / 1e9;
+    let speed = fabric.port_rate.bits_per_second() / 1e9;
     let key_speed = speed.round() as u32;
     for (t, tier) in TIERS.iter().enumerate() {
         for (c, class) in CLASSES.iter().enumerate() {
@@ -241,7 +241,7 @@ fn bill(
                     fabric: fabric.name.clone(),
                     tier: tier.to_string(),
                     reach: *class,
-                    length_m: Metres(*length),
+                    length_m: Metres::new(*length),
                     count,
                 });
                 let m = Media::of(*class, speed, cages.per_switch);
@@ -250,7 +250,7 @@ fn bill(
                         key: format!("fibre:{}:{length}m", class.key()),
                         description: format!("{} fibre, {length} m", class.label()),
                         price: m.cable_price_usd,
-                        power: Watts(0.0),
+                        power: Watts::new(0.0),
                         estimate: true,
                         source: PRICE_ESTIMATE.into(),
                     }
@@ -260,7 +260,7 @@ fn bill(
                         // MCA4J80); it runs only between switches (never to a node:
                         // `ReachClass::cheapest`), so both ends are in switches' ratings.
                         (
-                            2.0 * crate::catalog::SWITCH_END_W.0,
+                            2.0 * crate::catalog::SWITCH_END_W.watts(),
                             "NVIDIA LinkX 100G-PAM4 overview: linear active copper MCA4J80 1.5 W per end, within the switches' maximum ratings",
                         )
                     } else {
@@ -270,7 +270,7 @@ fn bill(
                         key: format!("cable:{}:{key_speed}:{length}m", class.key()),
                         description: format!("{key_speed}G {}, {length} m", class.label()),
                         price: m.cable_price_usd,
-                        power: Watts(w),
+                        power: Watts::new(w),
                         estimate: true,
                         source: source.into(),
                     }
@@ -354,14 +354,14 @@ fn bill(
             // One addition per cage, class by class, so that each rack sums in a fixed order.
             for (w, counts) in rack_optics_w.iter_mut().zip(&occupied.per_rack) {
                 for _ in 0..counts[code] {
-                    *w += watts.0;
+                    *w += watts.watts();
                 }
             }
         }
         let endpoints = counted.endpoint[c];
         if endpoints > 0 {
             let watts = add("endpoint", 1, *class, endpoints);
-            unplaced_optics_w += watts.0 * f64::from(endpoints);
+            unplaced_optics_w += watts.watts() * f64::from(endpoints);
         }
     }
     out.rack_optics_w = rack_optics_w;

@@ -262,7 +262,7 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
                         role: role.to_string(),
                         u: s.u,
                         height_u: s.height,
-                        power_w: Watts(s.power_w),
+                        power_w: Watts::new(s.power_w),
                     }
                 })
                 .collect()
@@ -307,23 +307,23 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
             tier: l.tier.to_string(),
             a_rack: name_of(l.a),
             z_rack: name_of(l.z),
-            route_m: Metres(l.route_m),
-            length_m: l.bin.map(|b| Metres(ORDERABLE_M[b])),
+            route_m: Metres::new(l.route_m),
+            length_m: l.bin.map(|b| Metres::new(ORDERABLE_M[b])),
             a_xy: (l.a.x, l.a.y),
             z_xy: (l.z.x, l.z.y),
         })
         .collect();
     let it_kw = racks.iter().map(|r| r.load_kw).sum::<Kilowatts>()
-        + Watts(tally.unplaced_optics_w).to_kilowatts();
+        + Watts::new(tally.unplaced_optics_w).to_kilowatts();
     let chassis = chassis(&spec.cluster);
     let node_power = match floor.node_power_kw {
         Some(_) => Figure::new(
-            Kilowatts(placed.node_power_kw),
+            Kilowatts::new(placed.node_power_kw),
             "the design's figure",
             "the design",
         ),
         None => Figure::new(
-            Kilowatts(placed.node_power_kw),
+            Kilowatts::new(placed.node_power_kw),
             "the node type's maximum power",
             chassis.source.source,
         ),
@@ -368,7 +368,7 @@ pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
             as_placed_formula("power"),
             AS_PLACED_SOURCE,
         ),
-        longest_route_m: Figure::new(Metres(longest_m), ROUTE_FORMULA, ROUTE_SOURCE),
+        longest_route_m: Figure::new(Metres::new(longest_m), ROUTE_FORMULA, ROUTE_SOURCE),
         it_power_kw: Figure::new(it_kw, power::RACK_LOAD_FORMULA, "NVIDIA DGX user guides (node maximum power); switch user manuals (maximum power with optics); NVIDIA LinkX (transceiver power)"),
         facility_power_kw: Figure::new(it_kw * floor.pue, "IT power × PUE", power::PUE_SOURCE),
         longest,

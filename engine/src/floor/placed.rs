@@ -89,7 +89,7 @@ pub(crate) fn place_bills(
 pub(super) fn bill_totals<'a>(lines: impl IntoIterator<Item = &'a BomLine>) -> (Usd, Watts) {
     lines
         .into_iter()
-        .fold((Usd(0.0), Watts(0.0)), |(usd, w), l| {
+        .fold((Usd::new(0.0), Watts::new(0.0)), |(usd, w), l| {
             (usd + l.total_usd, w + l.total_power_w)
         })
 }

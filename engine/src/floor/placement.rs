@@ -131,7 +131,7 @@ pub(crate) fn switch_power_w(spec: &DesignSpec, fabric: &FabricReport) -> (f64, 
         .iter()
         .find(|o| o.item == item)
         .and_then(|o| o.power_w)
-        .map_or(sw.map_or(0.0, |s| s.power_w.0), |w| w.0);
+        .map_or(sw.map_or(0.0, |s| s.power_w.watts()), |w| w.watts());
     (power, sw.map(|s| s.rack_units).unwrap_or(1).max(1))
 }
 
@@ -145,7 +145,7 @@ pub(crate) fn place_as(spec: &DesignSpec, fabrics: &[FabricReport], how: SwitchR
     let chassis = chassis(&spec.cluster);
     let height = floor.rack_units.max(1);
     let node_units = super::node_rack_units(spec);
-    let node_power_kw = floor.node_power_kw.unwrap_or(chassis.power_kw).0;
+    let node_power_kw = floor.node_power_kw.unwrap_or(chassis.power_kw).kilowatts();
     let per_rack = floor
         .nodes_per_rack
         .unwrap_or(chassis.nodes_per_rack)
@@ -216,8 +216,11 @@ pub(crate) fn place_as(spec: &DesignSpec, fabrics: &[FabricReport], how: SwitchR
 
     let limit_w = 1000.0
         * match floor.cooling {
-            Cooling::Air => floor.rack_power_kw.0.min(floor.air_limit_kw.0),
-            Cooling::DirectLiquid => floor.rack_power_kw.0,
+            Cooling::Air => floor
+                .rack_power_kw
+                .kilowatts()
+                .min(floor.air_limit_kw.kilowatts()),
+            Cooling::DirectLiquid => floor.rack_power_kw.kilowatts(),
         };
     let mut racks: Vec<PlacedRack> = Vec::new();
     let mut compute_racks = Vec::with_capacity(compute as usize);

@@ -34,9 +34,9 @@ pub(crate) fn racks(
     devices: Vec<Vec<super::Device>>,
     findings: &mut Vec<Finding>,
 ) -> Vec<Rack> {
-    let budget = floor.rack_power_kw.0;
+    let budget = floor.rack_power_kw.kilowatts();
     let air = match floor.cooling {
-        Cooling::Air => Some(floor.air_limit_kw.0),
+        Cooling::Air => Some(floor.air_limit_kw.kilowatts()),
         Cooling::DirectLiquid => None,
     };
     placed
@@ -93,8 +93,8 @@ pub(crate) fn racks(
                 network: r.network,
                 devices,
                 units_used: units,
-                load_kw: Kilowatts(load_kw),
-                feed_kw: Kilowatts(feed_kw),
+                load_kw: Kilowatts::new(load_kw),
+                feed_kw: Kilowatts::new(feed_kw),
                 over_budget,
                 past_air_limit: past_air,
             }

@@ -34,7 +34,7 @@ pub(crate) fn tally_per_cable(
             endpoint: [0; CLASSES.len()],
             unreachable: 0,
         };
-        let table = MediumTable::new(fabric.port_rate.0 / 1e9);
+        let table = MediumTable::new(fabric.port_rate.bits_per_second() / 1e9);
         // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
         let _ = links(fabric, &mut |link: Link| {
             let z = router.end(fi, link.z, None);

@@ -49,8 +49,8 @@ pub(crate) struct Router {
 
 impl Router {
     pub fn new(placed: &Placed, floor: &Floor) -> Self {
-        let width = floor.rack_width_m.0.max(0.0);
-        let pitch = floor.row_pitch_m.0.max(0.0);
+        let width = floor.rack_width_m.metres().max(0.0);
+        let pitch = floor.row_pitch_m.metres().max(0.0);
         let mut router = Router {
             nodes: Vec::new(),
             switches: Vec::new(),
@@ -61,7 +61,7 @@ impl Router {
                 .collect(),
             rack_height_m: f64::from(floor.rack_units) * RACK_UNIT_M,
             width,
-            tray: floor.tray_height_m.0.max(0.0),
+            tray: floor.tray_height_m.metres().max(0.0),
             slack: 1.0 + floor.slack_percent.max(0.0) / 100.0,
         };
         let nodes = placed

@@ -18,7 +18,7 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
     let mut sheet = Vec::new();
     for (fi, fabric) in report.fabrics.iter().enumerate() {
         let names = Names::of(fabric);
-        let speed = fabric.port_rate.0 / 1e9;
+        let speed = fabric.port_rate.bits_per_second() / 1e9;
         let per_cage = links_per_plug(
             switch(&fabric.switch)
                 .map(|s| s.links_per_cage(speed))
@@ -64,12 +64,12 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
                 z_device,
                 z_port,
                 reach: class,
-                length_m: bin.map(|b| crate::units::Metres(ORDERABLE_M[b])),
+                length_m: bin.map(|b| crate::units::Metres::new(ORDERABLE_M[b])),
                 a_rack: site.rack(a),
                 a_u: site.rack_unit(fi, link.a),
                 z_rack: site.rack(z),
                 z_u: site.rack_unit(fi, link.z),
-                route_m: Some(crate::units::Metres((route_m * 100.0).round() / 100.0)),
+                route_m: Some(crate::units::Metres::new((route_m * 100.0).round() / 100.0)),
                 medium: Some(medium),
             });
         })?;

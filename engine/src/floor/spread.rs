@@ -22,10 +22,10 @@ pub struct Racking {
 }
 
 fn cable_m(cables: &[LengthCount]) -> Metres {
-    Metres(
+    Metres::new(
         cables
             .iter()
-            .map(|c| c.length_m.0 * f64::from(c.count))
+            .map(|c| c.length_m.metres() * f64::from(c.count))
             .sum(),
     )
 }

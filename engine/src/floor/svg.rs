@@ -24,8 +24,8 @@ pub fn escape(text: &str) -> String {
 /// Fill colour of a rack drawing `load` against `budget`: green when light, through
 /// amber, to red at and over the budget.
 fn heat(load: Kilowatts, budget: Kilowatts) -> &'static str {
-    let share = if budget.0 > 0.0 {
-        load.0 / budget.0
+    let share = if budget.kilowatts() > 0.0 {
+        load.kilowatts() / budget.kilowatts()
     } else {
         1.0
     };
@@ -50,7 +50,7 @@ pub fn floor_plan(floor: &FloorReport) -> String {
         |_, rack| {
             (
                 heat(rack.load_kw, floor.rack_power_kw),
-                format!("{} {:.1} kW", rack.name, rack.load_kw.0),
+                format!("{} {:.1} kW", rack.name, rack.load_kw.kilowatts()),
             )
         },
         true,
@@ -140,8 +140,8 @@ fn drawn(
     routes: bool,
     legend: &[(&str, &str)],
 ) -> String {
-    let width_m = floor.rack_width_m.0.max(0.1);
-    let pitch_m = floor.row_pitch_m.0;
+    let width_m = floor.rack_width_m.metres().max(0.1);
+    let pitch_m = floor.row_pitch_m.metres();
     let depth = (pitch_m * 0.45).clamp(0.3, 1.2);
     let positions = floor
         .racks
@@ -193,7 +193,7 @@ fn drawn(
             escape(&route.tier),
             escape(&route.a_rack),
             escape(&route.z_rack),
-            route.route_m.0
+            route.route_m.metres()
         );
     }
     for (i, (colour, label)) in legend.iter().enumerate() {
@@ -252,7 +252,7 @@ pub fn rack_elevations_reserved(
             r##"<text x="{left:.1}" y="{:.1}">{} {:.1} kW</text><rect x="{left:.1}" y="{top:.1}" width="{RACK_PX}" height="{rack_h:.1}" fill="#fafafa" stroke="{}"/>"##,
             top - 2.0,
             escape(&rack.name),
-            rack.load_kw.0,
+            rack.load_kw.kilowatts(),
             if rack.over_budget { "#d7301f" } else { "#555" },
         );
         for d in &rack.devices {

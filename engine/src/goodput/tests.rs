@@ -29,10 +29,10 @@ fn young_s_interval_is_the_root_of_twice_the_design_s_write_time_by_its_mtbi() {
     let WorkloadReport::Storage(s) = &report.workloads[1] else {
         panic!("the example's second workload is its storage");
     };
-    let delta = s.checkpoint_write_time.value.0;
-    let m = g.mean_time_between.value.0;
-    assert_eq!(c.write_time.0, delta);
-    assert!((c.young.value.0 - (2.0 * delta * m).sqrt()).abs() < 1e-9);
+    let delta = s.checkpoint_write_time.value.seconds();
+    let m = g.mean_time_between.value.seconds();
+    assert_eq!(c.write_time.seconds(), delta);
+    assert!((c.young.value.seconds() - (2.0 * delta * m).sqrt()).abs() < 1e-9);
     assert!((m - 86_400.0 / (0.474e-3 * 128.0)).abs() < 1e-6, "{m}");
 }
 
@@ -40,12 +40,22 @@ fn young_s_interval_is_the_root_of_twice_the_design_s_write_time_by_its_mtbi() {
 /// there: a shorter or longer interval keeps less of the time useful.
 #[test]
 fn goodput_is_highest_at_daly_s_interval() {
-    let (write, m, r) = (Seconds(60.0), Seconds(10_800.0), Seconds(600.0));
+    let (write, m, r) = (
+        Seconds::new(60.0),
+        Seconds::new(10_800.0),
+        Seconds::new(600.0),
+    );
     let tau = daly(write, m);
-    assert!((tau.0 - (young(write, m).0 - write.0)).abs() < 0.05 * young(write, m).0);
-    let best = goodput_at(write, tau, r, m).0;
+    assert!(
+        (tau.seconds() - (young(write, m).seconds() - write.seconds())).abs()
+            < 0.05 * young(write, m).seconds()
+    );
+    let best = goodput_at(write, tau, r, m).fraction();
     for k in [0.5, 0.8, 1.25, 2.0] {
-        assert!(goodput_at(write, Seconds(tau.0 * k), r, m).0 < best, "{k}");
+        assert!(
+            goodput_at(write, Seconds::new(tau.seconds() * k), r, m).fraction() < best,
+            "{k}"
+        );
     }
 }
 
@@ -58,7 +68,9 @@ fn goodput_rises_with_the_checkpoint_write_bandwidth() {
     let points = &g.checkpoint.as_ref().unwrap().by_write_bandwidth;
     assert_eq!(points.len(), WRITE_BANDWIDTH_MULTIPLES.len());
     assert!(
-        points.windows(2).all(|w| w[1].goodput.0 > w[0].goodput.0),
+        points
+            .windows(2)
+            .all(|w| w[1].goodput.fraction() > w[0].goodput.fraction()),
         "{points:?}"
     );
 }

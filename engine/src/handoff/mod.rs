@@ -102,7 +102,7 @@ pub(crate) fn os_of(fabric: &FabricReport) -> SwitchOs {
 }
 
 pub(crate) fn speed_gbps(fabric: &FabricReport) -> f64 {
-    fabric.port_rate.0 / 1e9
+    fabric.port_rate.bits_per_second() / 1e9
 }
 
 /// The switches among `devices` (both ends of each cable), each once, in sheet order.

@@ -350,7 +350,7 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&[Cable]>) -> String {
                     length.clear();
                     description.clear();
                     if let Some(m) = placed.length_m {
-                        let _ = write!(length, "{}", m.0);
+                        let _ = write!(length, "{}", m.metres());
                     }
                     let medium = placed.medium.as_deref().unwrap_or_default();
                     let _ = write!(description, "{} {medium}", f.fabric.name);
@@ -361,7 +361,7 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&[Cable]>) -> String {
                     length.clear();
                     description.clear();
                     if let Some(m) = planned.length_m {
-                        let _ = write!(length, "{}", m.0);
+                        let _ = write!(length, "{}", m.metres());
                     }
                     let _ = write!(description, "{} {}", f.fabric.name, planned.media(speed));
                     planned

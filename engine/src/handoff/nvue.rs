@@ -70,7 +70,7 @@ pub fn switch_configs(
             .and_then(|p| p.get(i))
             .and_then(|p| p.length_m)
             .or(c.length_m)
-            .map_or(0.0, |m| m.0);
+            .map_or(0.0, |m| m.metres());
         for (own, own_port, peer, peer_port) in [
             (&c.a_device, &c.a_port, &c.z_device, &c.z_port),
             (&c.z_device, &c.z_port, &c.a_device, &c.a_port),

@@ -4,7 +4,11 @@ use super::*;
 fn pfc_headroom_of_400g_over_10_m_with_jumbo_frames_is_154_kb() {
     // (301 + 2.16 × 10) × 400 + 2.72 × 9216 = 129,040 + 25,067.52
     let h = pfc_headroom(400.0, 10.0, 9216.0);
-    assert!((h.value.0 - 154_107.52).abs() < 1e-6, "{}", h.value.0);
+    assert!(
+        (h.value.bytes() - 154_107.52).abs() < 1e-6,
+        "{}",
+        h.value.bytes()
+    );
     assert!(h.formula.contains("2.16 × 10 m"));
     assert!(h.source.contains("port_buffer.c"));
 }
@@ -12,10 +16,13 @@ fn pfc_headroom_of_400g_over_10_m_with_jumbo_frames_is_154_kb() {
 #[test]
 fn pfc_headroom_grows_with_cable_and_counts_slow_links_at_40g() {
     // 100G over 3 m: (301 + 6.48) × 100 + 25,067.52 = 55,815.52
-    assert!((pfc_headroom(100.0, 3.0, 9216.0).value.0 - 55_815.52).abs() < 1e-6);
+    assert!((pfc_headroom(100.0, 3.0, 9216.0).value.bytes() - 55_815.52).abs() < 1e-6);
     // 25G is counted at 40G: (301 + 4.32) × 40 + 25,067.52 = 37,280.32
-    assert!((pfc_headroom(25.0, 2.0, 9216.0).value.0 - 37_280.32).abs() < 1e-6);
-    assert!(pfc_headroom(400.0, 100.0, 9216.0).value.0 > pfc_headroom(400.0, 10.0, 9216.0).value.0);
+    assert!((pfc_headroom(25.0, 2.0, 9216.0).value.bytes() - 37_280.32).abs() < 1e-6);
+    assert!(
+        pfc_headroom(400.0, 100.0, 9216.0).value.bytes()
+            > pfc_headroom(400.0, 10.0, 9216.0).value.bytes()
+    );
 }
 
 fn guidance(example: &str) -> (DesignSpec, Vec<FabricOperations>) {
@@ -81,9 +88,9 @@ fn an_infiniband_fabric_gets_its_subnet_manager_routing_and_sharp() {
     // The training workload's expected utilisation: a share of the line rate.
     let u = &compute.expected_utilisation[0];
     assert!(
-        u.average.value.0 > 0.0 && u.average.value.0 <= 1.0,
+        u.average.value.fraction() > 0.0 && u.average.value.fraction() <= 1.0,
         "{}",
-        u.average.value.0
+        u.average.value.fraction()
     );
     assert!(compute.application[0].contains("communication time per step"));
     // DGX H100 on NDR: min(370 GB/s NVLink, 8 × 50 GB/s × 0.95 = 380 GB/s) = 370 GB/s.

@@ -69,7 +69,7 @@ impl CableMove {
     pub fn needs_longer_cable(&self) -> bool {
         match (&self.from, &self.to) {
             (Some(from), Some(to)) => match (from.length_m, to.length_m) {
-                (Some(had), Some(needs)) => needs.0 > had.0,
+                (Some(had), Some(needs)) => needs.metres() > had.metres(),
                 (_, None) => true,
                 (None, Some(_)) => false,
             },
@@ -173,7 +173,7 @@ impl Finals<'_> {
                 .spot
                 .zip(upper.spot)
                 .and_then(|(a, z)| site.orderable_m(a, z))
-                .map(Metres),
+                .map(Metres::new),
             device: upper.device,
         }
     }

@@ -124,20 +124,24 @@ fn bought_as_needed_the_moves_are_those_that_re_spread_each_leaf_s_uplinks() {
 #[test]
 fn the_bills_bought_add_up_to_the_final_one_and_stranded_capital_falls() {
     let (_, plan) = superpod(4 * SU, &[SU, 2 * SU, 4 * SU], GrowthPolicy::ProvisionFinal);
-    let bought: f64 = plan.phases.iter().map(|p| p.bought.cost_delta.0).sum();
+    let bought: f64 = plan
+        .phases
+        .iter()
+        .map(|p| p.bought.cost_delta.dollars())
+        .sum();
     let last = plan.phases.last().unwrap();
-    assert!((bought - last.network_cost.0).abs() < 1e-6 * last.network_cost.0);
+    assert!((bought - last.network_cost.dollars()).abs() < 1e-6 * last.network_cost.dollars());
     let stranded: Vec<f64> = plan
         .phases
         .iter()
-        .map(|p| p.stranded_capital.value.0)
+        .map(|p| p.stranded_capital.value.dollars())
         .collect();
     assert!(stranded.windows(2).all(|w| w[0] > w[1]), "{stranded:?}");
     assert_eq!(last.stranded_ports, 0, "a full 4-SU fabric uses every port");
     assert_eq!(last.racks_reserved, 0);
     assert!(plan.phases[0].racks_reserved > 0);
-    assert!(plan.phases[0].power_reserved.value.0 > 3.0 * f64::from(SU) * 10.0);
-    assert_eq!(last.power_reserved.value.0, 0.0);
+    assert!(plan.phases[0].power_reserved.value.kilowatts() > 3.0 * f64::from(SU) * 10.0);
+    assert_eq!(last.power_reserved.value.kilowatts(), 0.0);
 }
 
 /// Phases are refused, naming the field, when they shrink, outgrow the final one, or do not end

@@ -152,7 +152,7 @@ pub fn checks(request: &SearchRequest) -> Vec<Check> {
             "network cost",
             "USD",
             Measure::Cost,
-            limit.0,
+            limit.dollars(),
         ));
     }
     if let Some(limit) = c.max_power_w {
@@ -161,7 +161,7 @@ pub fn checks(request: &SearchRequest) -> Vec<Check> {
             "network power",
             "W",
             Measure::Power,
-            limit.0,
+            limit.watts(),
         ));
     }
     if let Some(limit) = c.max_gpus_cut_off_by_one_failure {
@@ -297,25 +297,25 @@ pub fn value(measure: Measure, spec: &crate::spec::DesignSpec, report: &Report) 
             Some(WorkloadReport::Training(t)) => t
                 .slowdown
                 .as_ref()
-                .map_or(0.0, |s| (s.value.0 - 1.0) * 100.0),
+                .map_or(0.0, |s| (s.value.factor() - 1.0) * 100.0),
             _ => 0.0,
         },
         Measure::AddedLatency(i) => match report.workloads.get(i) {
-            Some(WorkloadReport::Inference(r)) => r.network_added_per_token.value.0 * 1e3,
+            Some(WorkloadReport::Inference(r)) => r.network_added_per_token.value.seconds() * 1e3,
             _ => 0.0,
         },
         Measure::Checkpoint(i) => match report.workloads.get(i) {
-            Some(WorkloadReport::Storage(s)) if s.write_budget.0 > 0.0 => {
-                s.checkpoint_write_time.value.0 / s.write_budget.0
+            Some(WorkloadReport::Storage(s)) if s.write_budget.seconds() > 0.0 => {
+                s.checkpoint_write_time.value.seconds() / s.write_budget.seconds()
             }
             _ => 0.0,
         },
         Measure::ReadHeadroom(i) => match report.workloads.get(i) {
-            Some(WorkloadReport::Storage(s)) => s.read_headroom.value.0,
+            Some(WorkloadReport::Storage(s)) => s.read_headroom.value.get(),
             _ => f64::INFINITY,
         },
-        Measure::Cost => report.totals.cost_usd.0,
-        Measure::Power => report.totals.power_w.0,
+        Measure::Cost => report.totals.cost_usd.dollars(),
+        Measure::Power => report.totals.power_w.watts(),
         Measure::Tiers => f64::from(
             report
                 .fabrics
@@ -332,7 +332,7 @@ pub fn value(measure: Measure, spec: &crate::spec::DesignSpec, report: &Report) 
                     let c = &spec.calibration;
                     let m = crate::goodput::mean_time_between(c, gpus);
                     let write = r.checkpoint_write_time.value;
-                    crate::goodput::goodput_checkpointing_to(c, s, write, m).0 * 100.0
+                    crate::goodput::goodput_checkpointing_to(c, s, write, m).fraction() * 100.0
                 }
                 _ => 0.0,
             }

@@ -45,7 +45,10 @@ impl Candidate {
     /// not be placed.
     pub fn network(&self) -> (Usd, Watts) {
         self.placed.as_ref().map_or(
-            (Usd(self.record.cost_usd), Watts(self.record.power_w)),
+            (
+                Usd::new(self.record.cost_usd),
+                Watts::new(self.record.power_w),
+            ),
             |p| (p.cost_usd, p.power_w),
         )
     }
@@ -180,8 +183,8 @@ impl Search {
         let mut text = format!(
             "Candidate {} costs {} USD and draws {} W{}.",
             candidate.record.id,
-            round(cost.0),
-            round(power.0),
+            round(cost.dollars()),
+            round(power.watts()),
             candidate.network_note()
         );
         if candidate.placed.is_some() {

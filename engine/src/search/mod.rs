@@ -119,7 +119,7 @@ impl Search {
             .into_iter()
             .filter_map(|r| self.candidate(r))
             .collect();
-        let cost = |c: &Candidate| c.network().0 .0;
+        let cost = |c: &Candidate| c.network().0.dollars();
         frontier.sort_by(|a, b| {
             cost(a)
                 .total_cmp(&cost(b))
@@ -173,12 +173,12 @@ impl Search {
                 let interval = intervals.iter().find(|x| x.workload == name)?;
                 let top = match (c.measure, report.workloads.get(i)?) {
                     (Measure::Slowdown(_), WorkloadReport::Training(t))
-                        if t.ideal_step_time.value.0 > 0.0 =>
+                        if t.ideal_step_time.value.seconds() > 0.0 =>
                     {
-                        (interval.high.0 / t.ideal_step_time.value.0 - 1.0) * 100.0
+                        (interval.high.seconds() / t.ideal_step_time.value.seconds() - 1.0) * 100.0
                     }
                     (Measure::AddedLatency(_), WorkloadReport::Inference(r)) => {
-                        (r.network_added_per_token.value.0 + interval.high.0 - interval.value.0)
+                        (r.network_added_per_token.value.seconds() + interval.high.seconds() - interval.value.seconds())
                             * 1e3
                     }
                     _ => return None,
@@ -237,8 +237,8 @@ impl SearchResult {
                 self.frontier.len(),
                 cheapest.record.id,
                 describe_choice(&cheapest.choice),
-                crate::units::rounded(cheapest.network().0 .0),
-                crate::units::rounded(cheapest.network().1 .0),
+                crate::units::rounded(cheapest.network().0.dollars()),
+                crate::units::rounded(cheapest.network().1.watts()),
                 cheapest.network_note()
             ),
             (None, Some(none)) => none.summary.clone(),

@@ -187,8 +187,8 @@ fn part(
         .collect();
     let h = &report.headline;
     Ok(Part {
-        cost: report.totals.cost_usd.0,
-        power: report.totals.power_w.0,
+        cost: report.totals.cost_usd.dollars(),
+        power: report.totals.power_w.watts(),
         tiers: report
             .fabrics
             .iter()
@@ -203,8 +203,8 @@ fn part(
         } else {
             0
         },
-        slowdown: h.worst_training_slowdown.map(|r| r.0),
-        latency: h.worst_added_latency_per_token.map(|s| s.0),
+        slowdown: h.worst_training_slowdown.map(|r| r.factor()),
+        latency: h.worst_added_latency_per_token.map(|s| s.seconds()),
         values,
     })
 }

@@ -335,12 +335,12 @@ impl SearchRequest {
         positive(
             &mut errors,
             "constraints.max_cost_usd",
-            c.max_cost_usd.map(|v| v.0),
+            c.max_cost_usd.map(|v| v.dollars()),
         );
         positive(
             &mut errors,
             "constraints.max_power_w",
-            c.max_power_w.map(|v| v.0),
+            c.max_power_w.map(|v| v.watts()),
         );
         for (field, keys) in [
             ("switches", &c.switches),

@@ -467,8 +467,8 @@ fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption>
 fn one_model(switch: &Switch, speed: f64) -> Option<Bound> {
     let (_, radix) = switch.port_mode_for(speed)?;
     Some(Bound::Switch {
-        price: switch.price_usd.0,
-        power: switch.power_w.0,
+        price: switch.price_usd.dollars(),
+        power: switch.power_w.watts(),
         radix,
     })
 }
@@ -485,7 +485,7 @@ fn any_candidate(
         .filter_map(|s| {
             let (_, radix) = s.port_mode_for(speed)?;
             let radix = f64::from(radix.max(1));
-            Some((s.price_usd.0 / radix, s.power_w.0 / radix))
+            Some((s.price_usd.dollars() / radix, s.power_w.watts() / radix))
         })
         .collect();
     let least =

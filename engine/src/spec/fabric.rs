@@ -84,16 +84,16 @@ pub struct CableRuns {
 }
 
 fn default_spine_core_m() -> Metres {
-    Metres(100.0)
+    Metres::new(100.0)
 }
 
 impl Default for CableRuns {
     /// Leaves in a network rack beside the compute racks, spines a row away.
     fn default() -> Self {
         CableRuns {
-            node_leaf_m: Metres(10.0),
-            leaf_spine_m: Metres(30.0),
-            spine_core_m: Metres(100.0),
+            node_leaf_m: Metres::new(10.0),
+            leaf_spine_m: Metres::new(30.0),
+            spine_core_m: Metres::new(100.0),
         }
     }
 }

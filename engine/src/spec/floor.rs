@@ -145,10 +145,10 @@ pub fn default_rack_units() -> u32 {
     48
 }
 pub fn default_rack_power_kw() -> Kilowatts {
-    Kilowatts(50.0)
+    Kilowatts::new(50.0)
 }
 pub fn default_air_limit_kw() -> Kilowatts {
-    Kilowatts(45.0)
+    Kilowatts::new(45.0)
 }
 fn default_leaves() -> Placement {
     Placement::MiddleOfRow
@@ -158,13 +158,13 @@ fn default_spines() -> Placement {
 }
 pub fn default_row_pitch_m() -> Metres {
     // A 7-tile pitch (4.27 m) holds a pair of rows with their hot and cold aisles.
-    Metres(4.27 / 2.0)
+    Metres::new(4.27 / 2.0)
 }
 pub fn default_rack_width_m() -> Metres {
-    Metres(0.6)
+    Metres::new(0.6)
 }
 pub fn default_tray_height_m() -> Metres {
-    Metres(0.6)
+    Metres::new(0.6)
 }
 pub fn default_slack_percent() -> f64 {
     10.0

@@ -189,10 +189,17 @@ pub(super) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
             check.fail(At(&at, "item"), why);
         }
         if let Some(price) = o.unit_price_usd {
-            check.number(At(&at, "unit_price_usd"), price.0, 0.0, false, 1e9, " USD");
+            check.number(
+                At(&at, "unit_price_usd"),
+                price.dollars(),
+                0.0,
+                false,
+                1e9,
+                " USD",
+            );
         }
         if let Some(power) = o.power_w {
-            check.number(At(&at, "power_w"), power.0, 0.0, false, 1e6, " W");
+            check.number(At(&at, "power_w"), power.watts(), 0.0, false, 1e6, " W");
         }
     }
     check.errors
@@ -327,7 +334,12 @@ fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
         ("leaf_spine_m", runs.leaf_spine_m),
         ("spine_core_m", runs.spine_core_m),
     ] {
-        check.positive(At(&cable_runs, field), metres.0, MAX_CABLE_RUN_M, " m");
+        check.positive(
+            At(&cable_runs, field),
+            metres.metres(),
+            MAX_CABLE_RUN_M,
+            " m",
+        );
     }
 }
 

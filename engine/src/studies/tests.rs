@@ -24,7 +24,7 @@ fn the_scaling_curve_includes_the_designed_size() {
 #[test]
 fn a_healthy_link_is_no_slowdown_and_a_worse_link_never_speeds_up() {
     let points = degraded_link_curve(&spec(examples::SEVENTY_B_INFERENCE_400G), 0);
-    assert_eq!(points[0].slowdown, Slowdown(1.0));
+    assert_eq!(points[0].slowdown, Slowdown::new(1.0));
     for pair in points.windows(2) {
         assert!(pair[1].slowdown >= pair[0].slowdown);
     }
@@ -35,9 +35,9 @@ fn oversubscribed_leaves_never_speed_a_workload_up() {
     let spec = spec(crate::examples::SEVENTY_B_TRAINING);
     let points = oversubscription_sweep(&spec, 0);
     assert_eq!(points.len(), OVERSUBSCRIPTIONS.len());
-    assert_eq!(points[0].slowdown, Slowdown(1.0));
+    assert_eq!(points[0].slowdown, Slowdown::new(1.0));
     for pair in points.windows(2) {
-        assert!(pair[1].slowdown.0 >= pair[0].slowdown.0 - 1e-12);
+        assert!(pair[1].slowdown.factor() >= pair[0].slowdown.factor() - 1e-12);
     }
 }
 
@@ -53,7 +53,11 @@ fn one_lost_spine_of_two_leaves_half_the_bisection() {
         .iter()
         .find(|l| l.fabric == "compute" && l.lost == 1)
         .unwrap();
-    assert!((one.bisection_after.0 - 0.5 * compute.bisection.value.0).abs() < 1.0);
+    assert!(
+        (one.bisection_after.bits_per_second() - 0.5 * compute.bisection.value.bits_per_second())
+            .abs()
+            < 1.0
+    );
     // Rail-optimized rings stay inside the leaves: nothing needs the spines.
     assert!(one.survives);
     // A single-switch fabric has no spine to lose.
@@ -71,7 +75,7 @@ fn a_spine_loss_that_leaves_less_than_the_traffic_needs_does_not_survive() {
         .unwrap();
     let tier = f.tiers.iter_mut().find(|t| t.tier == "leaf-spine").unwrap();
     // Traffic at 90 % of the tier: one lost spine of many leaves too little.
-    tier.required = crate::units::ByteRate(tier.available.0 * 0.9);
+    tier.required = crate::units::ByteRate::new(tier.available.bytes_per_second() * 0.9);
     let name = f.name.clone();
     let spines = f.plan.spines;
     let losses = spine_losses(&report);
@@ -100,10 +104,10 @@ fn checkpointing_less_often_spends_less_time_writing() {
     assert_eq!(points.len(), CHECKPOINT_INTERVALS_MIN.len());
     for p in &points {
         // overhead = write time ÷ interval
-        let expected = p.write_time.0 / (p.interval_minutes * 60.0);
-        assert!((p.overhead.0 - expected).abs() < 1e-9, "{p:?}");
+        let expected = p.write_time.seconds() / (p.interval_minutes * 60.0);
+        assert!((p.overhead.fraction() - expected).abs() < 1e-9, "{p:?}");
     }
-    assert!(points[0].overhead.0 > points[5].overhead.0);
+    assert!(points[0].overhead.fraction() > points[5].overhead.fraction());
     assert!(
         checkpoint_sweep(&spec, 0).is_empty(),
         "the training workload has no checkpoint"

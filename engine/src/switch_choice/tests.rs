@@ -36,7 +36,7 @@ fn line_total(f: &crate::report::FabricReport, prefix: &str) -> f64 {
     f.bom
         .iter()
         .filter(|l| l.item.starts_with(prefix))
-        .map(|l| l.total_usd.0)
+        .map(|l| l.total_usd.dollars())
         .sum()
 }
 
@@ -56,7 +56,7 @@ fn roce_400g_costs_what_its_switches_and_optics_explain_against_infiniband() {
     // The whole difference is the switches' and the transceivers' prices.
     let explained = (line_total(roce_fabric, "switch:") - line_total(ib_fabric, "switch:"))
         + (line_total(roce_fabric, "optic:") - line_total(ib_fabric, "optic:"));
-    let difference = roce_fabric.cost_usd.0 - ib_fabric.cost_usd.0;
+    let difference = roce_fabric.cost_usd.dollars() - ib_fabric.cost_usd.dollars();
     assert!(
         (difference - explained).abs() < 1.0,
         "{difference} against {explained}"
@@ -67,7 +67,7 @@ fn roce_400g_costs_what_its_switches_and_optics_explain_against_infiniband() {
             .unwrap()
             .headline
             .cost_per_gpu_usd
-            .0
+            .dollars()
     };
     let ratio = placed("roce400") / placed("ib_ndr");
     assert!(
@@ -94,7 +94,7 @@ fn the_planner_says_which_switch_it_chose_and_the_runner_up() {
         "{}",
         choice.reason
     );
-    assert!(choice.runner_up_cost_usd.unwrap().0 > choice.cost_usd.0);
+    assert!(choice.runner_up_cost_usd.unwrap().dollars() > choice.cost_usd.dollars());
     assert_eq!(choice.cost_usd, report.fabrics[0].cost_usd);
 }
 
@@ -123,7 +123,7 @@ fn the_choice_is_the_cheapest_candidate_that_builds_the_fabric() {
         pinned.fabrics[0].switch = Some(candidate.key.to_string());
         let report = crate::evaluate_unplaced(&pinned, crate::Conditions::NORMAL).unwrap();
         assert!(
-            report.fabrics[0].cost_usd.0 >= chosen.cost_usd.0,
+            report.fabrics[0].cost_usd.dollars() >= chosen.cost_usd.dollars(),
             "{}",
             candidate.key
         );

@@ -42,7 +42,7 @@ pub fn isolation_cost(spec: &DesignSpec, report: &Report) -> Vec<IsolationCost> 
             };
             let price = fabric
                 .and_then(|f| crate::catalog::switch(&f.switch))
-                .map_or(0.0, |s| s.price_usd.0);
+                .map_or(0.0, |s| s.price_usd.dollars());
             IsolationCost {
                 tenant: p.tenant.clone(),
                 isolation: p.isolation,
@@ -52,7 +52,7 @@ pub fn isolation_cost(spec: &DesignSpec, report: &Report) -> Vec<IsolationCost> 
                 }),
                 extra_switches: extra,
                 extra_ports: fabric.map_or(0, |f| u64::from(extra) * u64::from(f.plan.radix)),
-                extra_switch_cost: Usd(f64::from(extra) * price),
+                extra_switch_cost: Usd::new(f64::from(extra) * price),
             }
         })
         .collect()

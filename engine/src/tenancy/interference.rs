@@ -116,11 +116,11 @@ fn carried(ports: f64, uplinks: f64, qps: f64, hashed: bool) -> f64 {
 /// How busy a workload keeps its network: its communication over its step or token period.
 fn busy(report: Option<&WorkloadReport>) -> f64 {
     let share = match report {
-        Some(WorkloadReport::Training(t)) if t.step_time.value.0 > 0.0 => {
-            t.communication_time.value.0 / t.step_time.value.0
+        Some(WorkloadReport::Training(t)) if t.step_time.value.seconds() > 0.0 => {
+            t.communication_time.value.seconds() / t.step_time.value.seconds()
         }
-        Some(WorkloadReport::Inference(i)) if i.target_inter_token.0 > 0.0 => {
-            i.communication_per_token.value.0 / i.target_inter_token.0
+        Some(WorkloadReport::Inference(i)) if i.target_inter_token.seconds() > 0.0 => {
+            i.communication_per_token.value.seconds() / i.target_inter_token.seconds()
         }
         _ => 1.0,
     };
@@ -405,7 +405,7 @@ impl<'a> Leaves<'a> {
             1
         };
         let share_of = |held: f64, links: u32| {
-            Share(if links > 0 {
+            Share::new(if links > 0 {
                 (held * f64::from(rails) / f64::from(links)).min(1.0)
             } else {
                 0.0
@@ -439,7 +439,7 @@ impl<'a> Leaves<'a> {
                     ),
                 )
             };
-            Figure::new(Share(value), formula, SOURCE)
+            Figure::new(Share::new(value), formula, SOURCE)
         };
         let alone = figure(leaf.alone, pod.alone, &|t| {
             format!("{:.0} of its own ports", t.own_ports)
@@ -457,7 +457,11 @@ impl<'a> Leaves<'a> {
                 // A job that stays in one pod meets only its leaves' share.
                 let in_pod = !self.crosses_pods(spec, *i, a);
                 let mut at = |figure: &Figure<Share>, leaf_value: f64| {
-                    let share = if in_pod { leaf_value } else { figure.value.0 };
+                    let share = if in_pod {
+                        leaf_value
+                    } else {
+                        figure.value.fraction()
+                    };
                     if self.crosses(spec, *i, a) {
                         evaluations.time(share, *i).unwrap_or(base)
                     } else {

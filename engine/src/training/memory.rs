@@ -216,22 +216,22 @@ pub fn memory_fit(w: &Training, gpu: &Gpu, gpus_per_node: u32) -> MemoryFit {
     let fits = total <= usable;
     MemoryFit {
         weights: Figure::new(
-            Bytes(weights),
+            Bytes::new(weights),
             "2 bytes × N/(tp·pp) parameters per GPU, ÷ dp where ZeRO-3/FSDP shards the weights",
             ZERO,
         ),
         gradients: Figure::new(
-            Bytes(gradients),
+            Bytes::new(gradients),
             "2 bytes × N/(tp·pp) parameters per GPU, ÷ dp where ZeRO-2 or -3 shards the gradients",
             ZERO,
         ),
         optimizer_states: Figure::new(
-            Bytes(optimizer),
+            Bytes::new(optimizer),
             "12 bytes (fp32 master weights, momentum, variance) × N/(tp·pp) per GPU, ÷ dp where ZeRO shards them",
             ZERO,
         ),
         activations: Figure::new(
-            Bytes(activations),
+            Bytes::new(activations),
             match w.recompute {
                 Recompute::None | Recompute::Selective => "L × 34·s·b·h/tp (sequence parallelism; attention scores not stored, as FlashAttention)",
                 Recompute::Full => "L × 2·s·b·h/tp (full recomputation: each layer's input)",
@@ -239,12 +239,12 @@ pub fn memory_fit(w: &Training, gpu: &Gpu, gpus_per_node: u32) -> MemoryFit {
             ACTIVATIONS,
         ),
         total: Figure::new(
-            Bytes(total),
+            Bytes::new(total),
             "weights + gradients + optimizer states + activations",
             BOTH,
         ),
         usable: Figure::new(
-            Bytes(usable),
+            Bytes::new(usable),
             "90 % of the GPU's memory (the rest: the framework's workspace, CUDA context, fragmentation; an estimate)",
             gpu.provenance.source,
         ),

@@ -105,7 +105,7 @@ fn microbatches(w: &Training) -> f64 {
 /// Bytes of one micro-batch's activations at a layer boundary: b·s·h × bytes [arXiv:1909.08053].
 fn activation_bytes(w: &Training) -> Bytes {
     let m = &w.model;
-    Bytes(
+    Bytes::new(
         f64::from(w.micro_batch)
             * f64::from(m.sequence_length)
             * f64::from(m.hidden)
@@ -122,7 +122,7 @@ fn gradient_bytes_per_rank(w: &Training) -> Bytes {
     let experts_only = (m.parameters - m.active()).max(0.0);
     let per_rank = (m.active() + experts_only / f64::from(p.ep.max(1)))
         / (f64::from(p.tp.max(1)) * f64::from(p.pp.max(1)));
-    Bytes(per_rank * m.precision.bytes_per_element())
+    Bytes::new(per_rank * m.precision.bytes_per_element())
 }
 
 fn step_traffic(w: &Training, links: &Links) -> StepTraffic {
@@ -177,7 +177,7 @@ fn step_traffic(w: &Training, links: &Links) -> StepTraffic {
         };
         let mut cost = send_recv(message, rate, &links.latencies).repeated(2.0 * micro);
         if !place.pp_crosses_nodes {
-            cost.network_bytes_per_node = Bytes(0.0);
+            cost.network_bytes_per_node = Bytes::new(0.0);
         }
         cost
     } else {
@@ -189,7 +189,7 @@ fn step_traffic(w: &Training, links: &Links) -> StepTraffic {
     let expert_parallel = if p.ep > 1 && m.is_moe() {
         let tokens =
             f64::from(w.micro_batch) * f64::from(m.sequence_length) / f64::from(p.tp.max(1));
-        let send = Bytes(
+        let send = Bytes::new(
             tokens
                 * f64::from(m.experts_per_token)
                 * f64::from(m.hidden)
@@ -255,7 +255,7 @@ fn sum(a: Cost, b: Cost) -> Cost {
 /// [arXiv:2001.08361] over the GPUs at their dense rate times the MFU.
 fn compute_time(w: &Training, gpu: &Gpu) -> Seconds {
     match w.compute {
-        Compute::StepSeconds(s) => Seconds(s),
+        Compute::StepSeconds(s) => Seconds::new(s),
         Compute::Mfu(mfu) => {
             let p = &w.parallelism;
             let gpus = f64::from(p.dp) * f64::from(p.tp) * f64::from(p.pp);
@@ -263,9 +263,9 @@ fn compute_time(w: &Training, gpu: &Gpu) -> Seconds {
             let flops_per_gpu = 6.0 * w.model.active() * tokens / gpus.max(1.0);
             let rate = gpu.dense_tflops(w.model.precision) * 1e12 * mfu;
             if rate > 0.0 {
-                Seconds(flops_per_gpu * recompute_factor(w) / rate)
+                Seconds::new(flops_per_gpu * recompute_factor(w) / rate)
             } else {
-                Seconds(f64::INFINITY)
+                Seconds::new(f64::INFINITY)
             }
         }
     }
@@ -297,9 +297,9 @@ pub fn training(w: &Training, gpu: &Gpu, links: &Links, ideal: &Links) -> Traini
     let exposed = traffic.exposed(window);
     let step = compute + exposed;
     let ideal_step = compute + ideal_traffic.exposed(window);
-    let slowdown = (compute.0 > 0.0 && ideal_step.0 > 0.0).then(|| {
+    let slowdown = (compute.seconds() > 0.0 && ideal_step.seconds() > 0.0).then(|| {
         Figure::new(
-            Slowdown(step.0 / ideal_step.0),
+            Slowdown::new(step.seconds() / ideal_step.seconds()),
             "step time ÷ step time on an ideal network (infinitely fast, no latency) − 1: the time the network adds, in percent of the ideal step",
             "step = compute + exposed communication; Narayanan et al. arXiv:2104.04473",
         )

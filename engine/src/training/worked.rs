@@ -45,12 +45,12 @@ pub fn data_parallel_bytes(w: &Training, data_parallel: &Cost) -> String {
         Some(passes) if data_parallel.algorithm == Algorithm::Ring => {
             format!("{passes} × ({dp} − 1)/{dp} × {gradients} ({label})")
         }
-        _ if data_parallel.algorithm == Algorithm::None || gradients.0 <= 0.0 => {
+        _ if data_parallel.algorithm == Algorithm::None || gradients.bytes() <= 0.0 => {
             format!("no data-parallel exchange (dp {dp}): 0 × {gradients}")
         }
         _ => format!(
             "{:.3} × {gradients} ({label})",
-            data_parallel.bytes_per_rank.0 / gradients.0
+            data_parallel.bytes_per_rank.bytes() / gradients.bytes()
         ),
     }
 }
@@ -122,7 +122,7 @@ pub fn exposed(traffic: &StepTraffic, overlap: f64, m: f64, window: Seconds) -> 
 fn sum(terms: &[(&str, Seconds)]) -> String {
     let shown: Vec<String> = terms
         .iter()
-        .filter(|(_, t)| t.0 != 0.0)
+        .filter(|(_, t)| t.seconds() != 0.0)
         .map(|(name, t)| format!("{name} {t}"))
         .collect();
     if shown.is_empty() {

@@ -46,3 +46,23 @@ macro_rules! linear_quantity {
     )*};
 }
 pub(crate) use linear_quantity;
+
+/// The only ways into and out of a quantity: from its number in its unit, and its number,
+/// each named for the unit so that a conversion reads where it is written.
+macro_rules! number_in {
+    ($($unit:ident: $get:ident, $what:literal;)*) => {$(
+        impl $unit {
+            #[doc = concat!("The quantity of so many ", $what, ".")]
+            #[inline]
+            pub const fn new(value: f64) -> $unit {
+                $unit(value)
+            }
+            #[doc = concat!("Its number of ", $what, ".")]
+            #[inline]
+            pub const fn $get(self) -> f64 {
+                self.0
+            }
+        }
+    )*};
+}
+pub(crate) use number_in;

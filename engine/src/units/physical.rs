@@ -8,7 +8,7 @@
 //! not evaluated.
 //!
 //! None of them implements `Display`: each file and page writes its own form (a CSV a bare
-//! number, a page "$946,040" or "28.8 kW"), so writing one takes its number, `.0`, on purpose.
+//! number, a page "$946,040" or "28.8 kW"), so writing one takes its number (`cost.dollars()`, `load.kilowatts()`) on purpose.
 
 use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
@@ -18,28 +18,28 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
-pub struct Usd(pub f64);
+pub struct Usd(f64);
 
 /// Electrical power in watts (a switch, an optic, a fabric).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
-pub struct Watts(pub f64);
+pub struct Watts(f64);
 
 /// Electrical power in kilowatts (a node, a rack, a facility).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
-pub struct Kilowatts(pub f64);
+pub struct Kilowatts(f64);
 
 /// A length in metres (a cable, a route, a rack's width).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
-pub struct Metres(pub f64);
+pub struct Metres(f64);
 
 impl Watts {
     pub fn to_kilowatts(self) -> Kilowatts {
@@ -54,3 +54,9 @@ impl Kilowatts {
 }
 
 super::linear::linear_quantity!(Usd, Watts, Kilowatts, Metres);
+super::linear::number_in! {
+    Usd: dollars, "US dollars";
+    Watts: watts, "watts";
+    Kilowatts: kilowatts, "kilowatts";
+    Metres: metres, "metres";
+}

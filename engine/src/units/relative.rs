@@ -13,7 +13,12 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
-pub struct Slowdown(pub f64);
+pub struct Slowdown(f64);
+
+super::linear::number_in! {
+    Slowdown: factor, "times the reference";
+    Share: fraction, "the whole";
+}
 
 impl Slowdown {
     /// The time added, percent of the reference.
@@ -27,7 +32,7 @@ impl Slowdown {
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
-pub struct Share(pub f64);
+pub struct Share(f64);
 
 impl Share {
     pub fn percent(self) -> f64 {

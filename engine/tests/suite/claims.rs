@@ -80,8 +80,9 @@ fn ndr_and_400g_roce_both_serve_70b_over_4_nodes_and_the_gap_widens_for_training
     let ib = seventy_b_over_four_nodes(Technology::IbNdr, 256);
     let roce = seventy_b_over_four_nodes(Technology::Roce400, 256);
     assert!(ib.meets_target && roce.meets_target);
-    let inference_gap =
-        roce.communication_per_token.value.0 / ib.communication_per_token.value.0 - 1.0;
+    let inference_gap = roce.communication_per_token.value.seconds()
+        / ib.communication_per_token.value.seconds()
+        - 1.0;
 
     let train = |technology| {
         let mut t = training(llama_70b(), 128, 8, 1, Compute::Mfu(0.4));
@@ -94,7 +95,7 @@ fn ndr_and_400g_roce_both_serve_70b_over_4_nodes_and_the_gap_widens_for_training
         training_report(&evaluate(&spec).unwrap())
             .communication_time
             .value
-            .0
+            .seconds()
     };
     let training_gap = train(Technology::Roce400) / train(Technology::IbNdr) - 1.0;
     assert!(
@@ -152,10 +153,10 @@ fn storage_bandwidth_is_batch_times_sample_times_steps_with_visible_headroom() {
     let WorkloadReport::Storage(s) = &report.workloads[0] else {
         panic!()
     };
-    assert_eq!(s.read_needed.value, ByteRate(1024.0 * 1.5e6 * 2.0));
+    assert_eq!(s.read_needed.value, ByteRate::new(1024.0 * 1.5e6 * 2.0));
     assert_eq!(
         s.read_provisioned.value,
-        ByteRate(1024.0 * 1.5e6 * 2.0 * 2.5)
+        ByteRate::new(1024.0 * 1.5e6 * 2.0 * 2.5)
     );
 }
 
@@ -178,7 +179,7 @@ fn network_bound_job() -> DesignSpec {
 #[test]
 fn one_link_at_half_speed_turns_a_four_hour_job_into_eight_hours() {
     let comparison = whatif::degraded_link(&network_bound_job(), 0.5).unwrap();
-    let hours = 4.0 * comparison.slowdown("training").unwrap().0;
+    let hours = 4.0 * comparison.slowdown("training").unwrap().factor();
     assert!((hours - 8.0).abs() < 0.1, "{hours} h");
 }
 
@@ -187,7 +188,7 @@ fn one_link_at_half_speed_turns_a_four_hour_job_into_eight_hours() {
 #[test]
 fn congestion_to_a_third_of_the_bandwidth_turns_four_hours_into_twelve() {
     let comparison = whatif::congestion(&network_bound_job(), 1.0 / 3.0).unwrap();
-    let hours = 4.0 * comparison.slowdown("training").unwrap().0;
+    let hours = 4.0 * comparison.slowdown("training").unwrap().factor();
     // Slightly under 12 h: at a third of the bandwidth the hierarchical algorithm (reduce inside
     // the node first) beats the ring, as NCCL's tuner would find.
     assert!((11.5..=12.05).contains(&hours), "{hours} h");
@@ -293,7 +294,7 @@ fn a_checkpoint_that_cannot_be_written_within_its_budget_is_flagged() {
     let WorkloadReport::Storage(s) = &report.workloads[0] else {
         panic!()
     };
-    assert!((s.checkpoint_write_time.value.0 - 50.0).abs() < 1e-9);
+    assert!((s.checkpoint_write_time.value.seconds() - 50.0).abs() < 1e-9);
     assert!(report
         .findings
         .iter()
@@ -310,11 +311,11 @@ fn rag_over_25gbe_uses_little_of_its_bandwidth_and_latency_budget() {
         panic!()
     };
     assert!(
-        r.share_of_budget.value.0 < 0.05,
+        r.share_of_budget.value.fraction() < 0.05,
         "{}",
         r.share_of_budget.value
     );
-    assert!(r.vector_db_port_utilisation.value.0 < 0.1);
+    assert!(r.vector_db_port_utilisation.value.fraction() < 0.1);
 }
 
 /// C7: a hybrid design sizes each fabric for the workloads mapped to it.

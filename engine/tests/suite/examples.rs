@@ -10,7 +10,8 @@ fn every_example_evaluates() {
         assert!(report.headline.switches > 0, "{name} sizes switches");
         println!(
             "== {name}: {} switches, ${:.0}/GPU",
-            report.headline.switches, report.totals.cost_per_gpu_usd.0
+            report.headline.switches,
+            report.totals.cost_per_gpu_usd.dollars()
         );
         for f in &report.fabrics {
             println!(

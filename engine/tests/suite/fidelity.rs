@@ -28,11 +28,11 @@ fn train(recompute: Recompute) -> TrainingReport {
 fn full_recomputation_repeats_the_forward_tensor_parallel_allreduces_and_a_third_of_compute() {
     let none = train(Recompute::None);
     let full = train(Recompute::Full);
-    let ratio = tp_collective(&full).time.0 / tp_collective(&none).time.0;
+    let ratio = tp_collective(&full).time.seconds() / tp_collective(&none).time.seconds();
     assert!((ratio - 1.5).abs() < 1e-9, "{ratio}");
-    let compute = full.compute_time.value.0 / none.compute_time.value.0;
+    let compute = full.compute_time.value.seconds() / none.compute_time.value.seconds();
     assert!((compute - 4.0 / 3.0).abs() < 1e-9, "{compute}");
-    assert!(full.step_time.value.0 > none.step_time.value.0);
+    assert!(full.step_time.value.seconds() > none.step_time.value.seconds());
 }
 
 // Selective recomputation of a 70B model (s = h = 8192): (s/18h)/(1 + s/6h) = 4.76 % more
@@ -42,7 +42,7 @@ fn selective_recomputation_adds_only_the_attention_core_compute() {
     let none = train(Recompute::None);
     let selective = train(Recompute::Selective);
     assert_eq!(tp_collective(&selective).time, tp_collective(&none).time);
-    let compute = selective.compute_time.value.0 / none.compute_time.value.0;
+    let compute = selective.compute_time.value.seconds() / none.compute_time.value.seconds();
     assert!(
         (compute - (1.0 + (1.0 / 18.0) / (7.0 / 6.0))).abs() < 1e-9,
         "{compute}"
@@ -110,7 +110,8 @@ fn leaf_spine(report: &Report) -> &TierHeadroom {
 fn ecmp_collisions_cut_the_leaf_spine_bandwidth_and_raise_a_finding_with_its_remedy() {
     let ecmp = roce_fabric_of_32_nodes(1, LoadBalancing::Ecmp);
     let sprayed = roce_fabric_of_32_nodes(1, LoadBalancing::PacketSpraying);
-    let share = leaf_spine(&ecmp).available.0 / leaf_spine(&sprayed).available.0;
+    let share = leaf_spine(&ecmp).available.bytes_per_second()
+        / leaf_spine(&sprayed).available.bytes_per_second();
     let plan = &ecmp.fabrics[0].plan;
     let expected =
         ecmp::delivered_share(f64::from(plan.leaf_downlinks), f64::from(plan.leaf_uplinks));
@@ -125,10 +126,14 @@ fn ecmp_collisions_cut_the_leaf_spine_bandwidth_and_raise_a_finding_with_its_rem
     assert!(!sprayed.findings.iter().any(|f| f.rule == "ecmp-collisions"));
     // Four queue pairs per connection recover most of it and silence the finding.
     let four = roce_fabric_of_32_nodes(4, LoadBalancing::Ecmp);
-    assert!(leaf_spine(&four).available.0 / leaf_spine(&sprayed).available.0 > 0.97);
+    assert!(
+        leaf_spine(&four).available.bytes_per_second()
+            / leaf_spine(&sprayed).available.bytes_per_second()
+            > 0.97
+    );
     assert!(!four.findings.iter().any(|f| f.rule == "ecmp-collisions"));
     // The data-parallel ring crosses the spine, so it slows down too.
-    let dp = |r: &Report| training_report(r).collectives[0].time.0;
+    let dp = |r: &Report| training_report(r).collectives[0].time.seconds();
     assert!(dp(&ecmp) > dp(&sprayed) * 1.2);
 }
 

@@ -78,21 +78,21 @@ fn each_fabric_s_bill_is_the_bill_as_placed_and_they_add_up_to_the_headline() {
         "no nominal single-port NIC-end optics for twin-port nodes"
     );
     let placed = report.placed.as_ref().unwrap();
-    let cost: f64 = report.fabrics.iter().map(|f| f.cost_usd.0).sum();
-    let power: f64 = report.fabrics.iter().map(|f| f.power_w.0).sum();
+    let cost: f64 = report.fabrics.iter().map(|f| f.cost_usd.dollars()).sum();
+    let power: f64 = report.fabrics.iter().map(|f| f.power_w.watts()).sum();
     let lines: f64 = report
         .fabrics
         .iter()
         .flat_map(|f| &f.bom)
-        .map(|l| l.total_usd.0)
+        .map(|l| l.total_usd.dollars())
         .sum();
     assert!(
-        (cost - placed.cost_usd.0).abs() < 0.5,
+        (cost - placed.cost_usd.dollars()).abs() < 0.5,
         "{cost} {}",
-        placed.cost_usd.0
+        placed.cost_usd.dollars()
     );
-    assert!((lines - placed.cost_usd.0).abs() < 0.5);
-    assert!((power - placed.power_w.0).abs() < 0.5);
+    assert!((lines - placed.cost_usd.dollars()).abs() < 0.5);
+    assert!((power - placed.power_w.watts()).abs() < 0.5);
     assert_ne!(
         report.totals.cost_usd, placed.cost_usd,
         "the nominal figure differs"
@@ -109,7 +109,7 @@ fn power_is_counted_once_switch_optics_in_the_switch_rating() {
     let watts = |bom: &[BomLine], what: &dyn Fn(&BomLine) -> bool| -> f64 {
         bom.iter()
             .filter(|l| what(l))
-            .map(|l| l.total_power_w.0)
+            .map(|l| l.total_power_w.watts())
             .sum()
     };
     for bom in [&f.bom, &report.fabrics[0].bom] {
@@ -127,7 +127,7 @@ fn power_is_counted_once_switch_optics_in_the_switch_rating() {
         assert!(
             bom.iter()
                 .filter(|l| l.item.contains(":switch"))
-                .all(|l| l.unit_price_usd.0 > 0.0),
+                .all(|l| l.unit_price_usd.dollars() > 0.0),
             "and cost"
         );
     }
@@ -148,7 +148,7 @@ fn by_default_dgx_h100_stand_four_to_a_rack_with_leaves_mid_row_and_spines_in_a_
     let (spec, report) = superpod();
     let f = floor::plan(&spec, &report);
     assert_eq!((f.nodes_per_rack, f.node_rack_units), (4, 8));
-    assert_eq!(f.node_power_kw.value, Kilowatts(10.2));
+    assert_eq!(f.node_power_kw.value, Kilowatts::new(10.2));
     assert_eq!(f.racks.iter().filter(|r| !r.network).count(), 32);
     // One scalable unit per row: 8 compute racks around two leaf racks, then the network row.
     assert_eq!((f.compute_rows, f.rows, f.racks_per_row), (4, 5, 8));
@@ -191,7 +191,7 @@ fn spreading_each_tier_over_racks_is_weighed_against_the_same_floor_packed() {
     // One more leaf rack in each of the four compute rows, and the 20 spines (34.4 kW, one
     // rack packed) in two.
     assert_eq!((spread.network_racks, packed.network_racks), (10, 5));
-    assert!(spread.cable_m.0 > 0.0 && packed.cable_m.0 > 0.0);
+    assert!(spread.cable_m.metres() > 0.0 && packed.cable_m.metres() > 0.0);
     let mut packed_spec = spec.clone();
     packed_spec.floor.switch_racks = SwitchRacks::Packed;
     let packed_floor = floor::plan(&packed_spec, &report);
@@ -207,9 +207,12 @@ fn spreading_each_tier_over_racks_is_weighed_against_the_same_floor_packed() {
 #[test]
 fn facility_power_is_it_power_times_pue() {
     let f = plan(&superpod_with(json!({ "pue": 1.3 })));
-    assert!((f.facility_power_kw.value.0 - 1.3 * f.it_power_kw.value.0).abs() < 1e-6);
+    assert!(
+        (f.facility_power_kw.value.kilowatts() - 1.3 * f.it_power_kw.value.kilowatts()).abs()
+            < 1e-6
+    );
     // 127 DGX at 10.2 kW are most of it.
-    assert!(f.it_power_kw.value.0 > 127.0 * 10.2);
+    assert!(f.it_power_kw.value.kilowatts() > 127.0 * 10.2);
 }
 
 #[test]
@@ -223,12 +226,15 @@ fn a_rack_over_its_power_budget_raises_a_finding_naming_the_rack() {
     assert!(!over.is_empty());
     for finding in &over {
         let rack = f.racks.iter().find(|r| r.name == finding.subject).unwrap();
-        assert!(rack.load_kw.0 > 40.0 && rack.over_budget);
+        assert!(rack.load_kw.kilowatts() > 40.0 && rack.over_budget);
         assert!(finding.message.contains(&rack.name));
     }
     assert_eq!(
         over.len(),
-        f.racks.iter().filter(|r| r.load_kw.0 > 40.0).count()
+        f.racks
+            .iter()
+            .filter(|r| r.load_kw.kilowatts() > 40.0)
+            .count()
     );
 }
 
@@ -293,7 +299,7 @@ fn the_floor_cabling_sheet_names_rack_and_u_at_both_ends_and_orders_whole_length
     );
     assert_eq!(first.z_rack.as_deref(), Some("R01-05"));
     for c in &sheet {
-        let (route, length) = (c.route_m.unwrap().0, c.length_m.unwrap().0);
+        let (route, length) = (c.route_m.unwrap().metres(), c.length_m.unwrap().metres());
         assert!(length + 0.01 >= route, "{c:?}");
         assert!(floor::ORDERABLE_M.contains(&length));
         assert!(c.medium.as_deref().is_some_and(|m| !m.is_empty()));
@@ -419,15 +425,17 @@ fn the_network_as_placed_counts_the_floors_cables_and_optics_in_place_of_each_ti
         let spec = DesignSpec::from_json(text).unwrap();
         let report = evaluate(&spec).unwrap();
         let f = floor::plan(&spec, &report);
-        assert!(f.nominal_cabling_cost_usd.0 > 0.0, "{name}");
-        let expected = (report.totals.cost_usd - f.nominal_cabling_cost_usd + f.cabling_cost_usd).0;
+        assert!(f.nominal_cabling_cost_usd.dollars() > 0.0, "{name}");
+        let expected =
+            (report.totals.cost_usd - f.nominal_cabling_cost_usd + f.cabling_cost_usd).dollars();
         assert!(
-            (f.placed_network_cost_usd.value.0 - expected).abs() < 1e-6 * expected,
+            (f.placed_network_cost_usd.value.dollars() - expected).abs() < 1e-6 * expected,
             "{name}"
         );
-        let expected = (report.totals.power_w - f.nominal_cabling_power_w + f.cabling_power_w).0;
+        let expected =
+            (report.totals.power_w - f.nominal_cabling_power_w + f.cabling_power_w).watts();
         assert!(
-            (f.placed_network_power_w.value.0 - expected).abs() < 1e-6 * expected,
+            (f.placed_network_power_w.value.watts() - expected).abs() < 1e-6 * expected,
             "{name}"
         );
         // The switches stay: the network as placed costs at least its switches.

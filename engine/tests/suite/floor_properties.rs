@@ -46,8 +46,8 @@ proptest! {
         tray in 0.0f64..1.5, slack in 0.0f64..30.0, per_rack in 1u32..=6,
     ) {
         for c in sheet(&spec(leaves, width, pitch, tray, slack, per_rack)) {
-            let length = c.length_m.unwrap().0;
-            prop_assert!(length + 1e-9 >= c.route_m.unwrap().0 - 0.005);
+            let length = c.length_m.unwrap().metres();
+            prop_assert!(length + 1e-9 >= c.route_m.unwrap().metres() - 0.005);
             match c.reach {
                 Some(ReachClass::Dac) => prop_assert!(length <= 2.0, "{c:?}"),
                 Some(ReachClass::Acc) => prop_assert!(length <= 5.0 && !c.a_device.starts_with("node-"), "{c:?}"),
@@ -66,14 +66,14 @@ proptest! {
         let far = spec(leaves, width * stretch, pitch * stretch, 0.5, 10.0, per_rack);
         for (a, b) in sheet(&near).iter().zip(sheet(&far).iter()) {
             prop_assert_eq!((&a.a_device, &a.z_device), (&b.a_device, &b.z_device));
-            prop_assert!(b.route_m.unwrap().0 + 1e-9 >= a.route_m.unwrap().0);
+            prop_assert!(b.route_m.unwrap().metres() + 1e-9 >= a.route_m.unwrap().metres());
             prop_assert!(b.length_m >= a.length_m);
             prop_assert!(b.reach.is_none() || b.reach >= a.reach, "{a:?} {b:?}");
         }
         let (near, far) = (floor::plan(&near, &evaluate(&near).unwrap()), floor::plan(&far, &evaluate(&far).unwrap()));
-        prop_assert!(far.cabling_cost_usd.0 + 1e-6 >= near.cabling_cost_usd.0);
-        prop_assert!(far.cabling_power_w.0 + 1e-6 >= near.cabling_power_w.0);
-        prop_assert!(far.it_power_kw.value.0 + 1e-9 >= near.it_power_kw.value.0);
+        prop_assert!(far.cabling_cost_usd.dollars() + 1e-6 >= near.cabling_cost_usd.dollars());
+        prop_assert!(far.cabling_power_w.watts() + 1e-6 >= near.cabling_power_w.watts());
+        prop_assert!(far.it_power_kw.value.kilowatts() + 1e-9 >= near.it_power_kw.value.kilowatts());
     }
 
     #[test]
@@ -116,7 +116,7 @@ proptest! {
         let plan = floor::plan(&spec, &report);
         let nodes: usize = plan.racks.iter().flat_map(|r| &r.devices).filter(|d| d.role == "node").count();
         prop_assert_eq!(nodes as u32, spec.cluster.nodes, "every node stands in a rack");
-        prop_assert!(plan.it_power_kw.value.0.is_finite() && plan.facility_power_kw.value >= plan.it_power_kw.value);
+        prop_assert!(plan.it_power_kw.value.kilowatts().is_finite() && plan.facility_power_kw.value >= plan.it_power_kw.value);
         let _ = (floor::svg::floor_plan(&plan), floor::svg::rack_elevations(&plan));
         let _ = floor::cabling(&spec, &report);
     }
@@ -262,15 +262,15 @@ fn the_evaluation_counts_the_cables_transceivers_and_rack_power_of_the_cabling_s
                         .find(|t| &t.fabric == fabric && t.end == "node" && t.reach == *class)
                         .unwrap()
                         .watts_each
-                        .0;
+                        .watts();
                     *optics_w.entry(node_rack[device].clone()).or_default() += watts;
                 }
             }
             for rack in &plan.racks {
-                let devices_w: f64 = rack.devices.iter().map(|d| d.power_w.0).sum();
+                let devices_w: f64 = rack.devices.iter().map(|d| d.power_w.watts()).sum();
                 let optics = optics_w.get(&rack.name).copied().unwrap_or(0.0);
                 assert!(
-                    (rack.load_kw.0 * 1000.0 - devices_w - optics).abs() < 1e-6,
+                    (rack.load_kw.kilowatts() * 1000.0 - devices_w - optics).abs() < 1e-6,
                     "{what}: rack {}",
                     rack.name
                 );

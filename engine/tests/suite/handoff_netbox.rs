@@ -461,7 +461,7 @@ fn netbox_gives_each_cable_its_length_and_medium_on_the_floor() {
                 (&r[0], &r[2], &r[3], &r[5]),
                 (&c.a_device, &c.a_port, &c.z_device, &c.z_port)
             );
-            assert_eq!(r[9], format!("{}", c.length_m.unwrap().0));
+            assert_eq!(r[9], format!("{}", c.length_m.unwrap().metres()));
             assert!(r[11].ends_with(c.medium.as_deref().unwrap()), "{r:?}");
             lengths.insert(r[9].clone());
         }

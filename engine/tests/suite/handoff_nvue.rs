@@ -148,7 +148,7 @@ fn every_cabled_port_of_every_spectrum_switch_is_configured_and_roce_ports_are_l
             .find(|f| f.name == fabric)
             .unwrap()
             .port_rate
-            .0;
+            .bits_per_second();
         assert_eq!(split > 0, speed == 400e9, "{fabric}: split cages");
     }
 }
@@ -166,7 +166,7 @@ fn the_roce_cable_length_covers_the_longest_placed_cable_and_states_its_headroom
         for device in [&c.a_device, &c.z_device] {
             if role_of("inference", device).is_some() {
                 let m = longest.entry(device.as_str()).or_default();
-                *m = m.max(c.length_m.unwrap().0);
+                *m = m.max(c.length_m.unwrap().metres());
             }
         }
     }
@@ -176,7 +176,7 @@ fn the_roce_cable_length_covers_the_longest_placed_cable_and_states_its_headroom
         .find(|f| f.name == "inference")
         .unwrap()
         .port_rate
-        .0
+        .bits_per_second()
         / 1e9;
     for (switch, metres) in longest {
         let text = &files[&format!("nvue/{switch}.yaml")];

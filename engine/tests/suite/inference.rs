@@ -81,7 +81,7 @@ fn a_verdict_reads_as_the_value_of_the_target_and_whether_it_is_over() {
     let over = TargetVerdict::new(Seconds::from_millis(9.17), Seconds::from_millis(5.0));
     assert_eq!(over.to_string(), "9.17 ms of 5.00 ms target — over");
     assert!(!over.meets);
-    assert!(over.margin().0 < 0.0);
+    assert!(over.margin().seconds() < 0.0);
     let within = TargetVerdict::new(Seconds::from_millis(4.0), Seconds::from_millis(5.0));
     assert_eq!(within.to_string(), "4.00 ms of 5.00 ms target — within");
     assert!((within.margin().as_millis() - 1.0).abs() < 1e-9);
@@ -107,7 +107,7 @@ fn fewer_replicas_put_proportionally_less_traffic_on_the_fabric() {
         let mut w = tp_inference(2, 64);
         w.replicas = replicas;
         let report = evaluate(&serving(8, w, Technology::IbNdr)).unwrap();
-        report.fabrics[0].tiers[0].required.0
+        report.fabrics[0].tiers[0].required.bytes_per_second()
     };
     let all = required(None);
     let one = required(Some(1));

@@ -29,13 +29,13 @@ fn eight_h100_ring_allreduce_reaches_365_to_370_gb_per_s_busbw() {
         ranks: 8,
         nodes: 1,
         scale_up: ByteRate::gigabytes_per_second(h100.scale_up_effective_gbytes_per_s),
-        node_network: ByteRate(0.0),
+        node_network: ByteRate::new(0.0),
         latencies: nccl_latencies(),
         crossing: Crossing::NONE,
     };
     let size = Bytes::gibibytes(8.0);
     let t = allreduce(&group, size).time();
-    let busbw = (size * (2.0 * 7.0 / 8.0)).0 / t.0 / 1e9;
+    let busbw = (size * (2.0 * 7.0 / 8.0)).bytes() / t.seconds() / 1e9;
     assert!((365.0..=370.5).contains(&busbw), "{busbw} GB/s");
 }
 
@@ -52,7 +52,7 @@ fn a_two_node_ndr_ring_reaches_46_to_49_gb_per_s_per_nic() {
     };
     let size = Bytes::gibibytes(8.0);
     let t = allreduce(&group, size).time();
-    let per_nic = (size * (2.0 * 1.0 / 2.0)).0 / t.0 / 1e9;
+    let per_nic = (size * (2.0 * 1.0 / 2.0)).bytes() / t.seconds() / 1e9;
     assert!((46.0..=49.0).contains(&per_nic), "{per_nic} GB/s");
 }
 
@@ -75,10 +75,10 @@ fn deepep(ep: u32) -> Group {
 fn deepep_internode_dispatch_runs_within_the_measured_43_to_58_gb_per_s() {
     for ep in [16, 32, 64] {
         let group = deepep(ep);
-        let send = Bytes(4096.0 * 8.0 * 7168.0);
+        let send = Bytes::new(4096.0 * 8.0 * 7168.0);
         let cost = all_to_all(&group, send);
-        let per_gpu_network = cost.network_bytes_per_node.0 / 8.0;
-        let rate = per_gpu_network / cost.bandwidth_time.0 / 1e9;
+        let per_gpu_network = cost.network_bytes_per_node.bytes() / 8.0;
+        let rate = per_gpu_network / cost.bandwidth_time.seconds() / 1e9;
         assert!((43.0..=58.0).contains(&rate), "EP{ep}: {rate} GB/s");
     }
 }
@@ -97,7 +97,7 @@ fn deepep_low_latency_dispatch_and_combine_match_the_published_latencies_within_
     ];
     for (ep, dispatch_us, combine_us) in measured {
         for (bytes_per_element, measured_us) in [(1.0, dispatch_us), (2.0, combine_us)] {
-            let send = Bytes(128.0 * 8.0 * 7168.0 * bytes_per_element);
+            let send = Bytes::new(128.0 * 8.0 * 7168.0 * bytes_per_element);
             let engine_us = all_to_all(&deepep(ep), send).time().as_micros();
             let error = (engine_us - measured_us).abs() / measured_us;
             assert!(

@@ -151,7 +151,7 @@ proptest! {
             latencies: Latencies { base_us: 8.4, scale_up_hop_us: 3.4, network_hop_us: 17.0 },
             crossing: Crossing::NONE,
         };
-        let size = Bytes(megabytes * 1e6);
+        let size = Bytes::new(megabytes * 1e6);
         let slow = allreduce(&group(gbps), size).time();
         let fast = allreduce(&group(gbps * more), size).time();
         prop_assert!(fast <= slow, "{:?} > {:?}", fast, slow);

@@ -124,7 +124,7 @@ fn an_explanation_names_the_binding_target_and_what_the_next_cheaper_design_brea
         .min_by(|a, b| a.record.cost_usd.total_cmp(&b.record.cost_usd))
         .unwrap();
     let why = search.explain(cheapest.record.id).unwrap();
-    let placed = thousands(cheapest.placed.as_ref().unwrap().cost_usd.0.round());
+    let placed = thousands(cheapest.placed.as_ref().unwrap().cost_usd.dollars().round());
     let stated = format!("Candidate {} costs {placed} USD", cheapest.record.id);
     let summary = &why.summary;
     assert!(
@@ -171,7 +171,7 @@ fn a_search_run_in_slices_finds_what_a_one_shot_search_finds() {
 fn a_budget_below_any_switch_prunes_candidates_without_evaluating_them() {
     let mut request = SearchRequest::new(training_base());
     request.freedoms.technologies = vec![Technology::IbNdr, Technology::Roce400];
-    request.constraints.max_cost_usd = Some(Usd(1_000.0));
+    request.constraints.max_cost_usd = Some(Usd::new(1_000.0));
     let result = search(request).unwrap();
     assert_eq!(result.evaluated, 0);
     assert!(result.frontier.is_empty());
@@ -388,11 +388,15 @@ fn the_frontier_shows_each_candidates_network_as_placed_cheapest_as_placed_first
         // fabrics' bills, which the search compares.
         let report = evaluate(&search.spec(point.record.id).unwrap()).unwrap();
         assert_eq!(point.placed.as_ref(), report.placed.as_ref());
-        assert_eq!(report.totals.cost_usd.0, point.record.cost_usd);
+        assert_eq!(report.totals.cost_usd.dollars(), point.record.cost_usd);
         let placed = point.placed.as_ref().unwrap();
         assert_eq!(point.network(), (placed.cost_usd, placed.power_w));
     }
-    let costs: Vec<f64> = result.frontier.iter().map(|c| c.network().0 .0).collect();
+    let costs: Vec<f64> = result
+        .frontier
+        .iter()
+        .map(|c| c.network().0.dollars())
+        .collect();
     assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{costs:?}");
     let summary = &result.summary;
     let named = format!("candidate {} ", result.frontier[0].record.id);
@@ -648,7 +652,7 @@ fn a_search_held_to_no_gpu_cut_off_by_one_failure_keeps_nodes_on_several_links()
 fn goodput_percent(spec: &DesignSpec) -> f64 {
     let report = evaluate(spec).unwrap();
     let g = &engine::goodput::goodput(spec, &report)[0];
-    g.checkpoint.as_ref().unwrap().goodput.value.0 * 100.0
+    g.checkpoint.as_ref().unwrap().goodput.value.fraction() * 100.0
 }
 
 /// A search held to a goodput keeps the designs whose storage fabric writes the job's checkpoint
@@ -736,9 +740,9 @@ fn a_target_met_only_at_the_prediction_is_said_to_hold_within_the_margin() {
     let engine::WorkloadReport::Training(t) = &report.workloads[0] else {
         panic!("a training job")
     };
-    let slowdown = (t.slowdown.as_ref().unwrap().value.0 - 1.0) * 100.0;
+    let slowdown = (t.slowdown.as_ref().unwrap().value.factor() - 1.0) * 100.0;
     let interval = &engine::uncertainty::intervals(&base, &report)[0];
-    let top = (interval.high.0 / t.ideal_step_time.value.0 - 1.0) * 100.0;
+    let top = (interval.high.seconds() / t.ideal_step_time.value.seconds() - 1.0) * 100.0;
     assert!(
         top > slowdown + 0.01,
         "the interval reaches past the prediction"

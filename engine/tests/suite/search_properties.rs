@@ -63,8 +63,8 @@ fn small_request() -> impl Strategy<Value = SearchRequest> {
                 r.targets.every_workload.max_slowdown_percent = Some(slowdown);
                 r.targets.every_workload.max_added_latency_ms = Some(latency);
                 r.targets.every_workload.checkpoint_within_budget = ckpt;
-                r.constraints.max_cost_usd = budget.map(Usd);
-                r.constraints.max_power_w = power.map(Watts);
+                r.constraints.max_cost_usd = budget.map(Usd::new);
+                r.constraints.max_power_w = power.map(Watts::new);
                 r
             },
         )
@@ -75,15 +75,16 @@ fn meets(request: &SearchRequest, report: &Report) -> bool {
     let l = &request.targets.every_workload;
     let h = &report.headline;
     let slowdown_ok = match (l.max_slowdown_percent, h.worst_training_slowdown) {
-        (Some(max), Some(s)) => (s.0 - 1.0) * 100.0 <= max,
+        (Some(max), Some(s)) => (s.factor() - 1.0) * 100.0 <= max,
         _ => true,
     };
     let latency_ok = match (l.max_added_latency_ms, h.worst_added_latency_per_token) {
-        (Some(max), Some(s)) => s.0 * 1e3 <= max,
+        (Some(max), Some(s)) => s.seconds() * 1e3 <= max,
         _ => true,
     };
-    let checkpoint_ok =
-        !l.checkpoint_within_budget || h.checkpoint_time_over_budget.is_none_or(|r| r.0 <= 1.0);
+    let checkpoint_ok = !l.checkpoint_within_budget
+        || h.checkpoint_time_over_budget
+            .is_none_or(|r| r.fraction() <= 1.0);
     let budget_ok = request
         .constraints
         .max_cost_usd
@@ -98,11 +99,12 @@ fn meets(request: &SearchRequest, report: &Report) -> bool {
 fn objectives(report: &Report) -> [f64; 4] {
     let h = &report.headline;
     [
-        report.totals.cost_usd.0,
-        report.totals.power_w.0,
+        report.totals.cost_usd.dollars(),
+        report.totals.power_w.watts(),
         h.worst_training_slowdown
-            .map_or(0.0, |r| ((r.0 - 1.0) * 100.0).max(0.0)),
-        h.worst_added_latency_per_token.map_or(0.0, |s| s.0 * 1e3),
+            .map_or(0.0, |r| ((r.factor() - 1.0) * 100.0).max(0.0)),
+        h.worst_added_latency_per_token
+            .map_or(0.0, |s| s.seconds() * 1e3),
     ]
 }
 
@@ -167,7 +169,7 @@ proptest! {
             let spec = s.spec(point.record.id).unwrap();
             let report = evaluate(&spec).unwrap();
             prop_assert!(meets(&request, &report));
-            prop_assert_eq!(report.totals.cost_usd.0, point.record.cost_usd);
+            prop_assert_eq!(report.totals.cost_usd.dollars(), point.record.cost_usd);
         }
     }
 }

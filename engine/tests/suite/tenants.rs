@@ -93,7 +93,8 @@ fn two_tenants_of_one_unit_each_share_no_leaf() {
             i.tenant
         );
         assert_eq!(
-            i.spine_share.0, 0.0,
+            i.spine_share.fraction(),
+            0.0,
             "{} sends nothing to the spines",
             i.tenant
         );
@@ -125,9 +126,12 @@ fn a_tenant_spanning_two_units_shares_spines_in_proportion_to_its_uplinks() {
     assert!(big.crosses_leaves);
     // Its 2 units' 16 leaves hold 16 of the fabric's 32 leaves' uplinks: half the spine ports.
     assert_eq!(big.leaves, 16);
-    assert_eq!(big.spine_share.0, 0.5);
+    assert_eq!(big.spine_share.fraction(), 0.5);
     // Adaptive routing on InfiniBand, a non-blocking leaf of its own: nothing to lose.
-    assert_eq!((big.alone.value.0, big.worst.value.0), (1.0, 1.0));
+    assert_eq!(
+        (big.alone.value.fraction(), big.worst.value.fraction()),
+        (1.0, 1.0)
+    );
 }
 
 /// Two tenants meeting on one unit's leaves of a RoCE fabric that hashes its flows (ECMP):
@@ -154,16 +158,16 @@ fn tenants_meeting_on_a_hashed_leaf_slow_each_other_and_adaptive_routing_does_no
     let alone = m * (1.0 - (1.0 - 1.0 / m).powi(24)) / 24.0;
     let worst = m * (1.0 - (1.0 - 1.0 / m).powi(32)) / 32.0;
     assert!(
-        (second.alone.value.0 - alone).abs() < 1e-9,
+        (second.alone.value.fraction() - alone).abs() < 1e-9,
         "{}",
-        second.alone.value.0
+        second.alone.value.fraction()
     );
     assert!(
-        (second.worst.value.0 - worst).abs() < 1e-9,
+        (second.worst.value.fraction() - worst).abs() < 1e-9,
         "{}",
-        second.worst.value.0
+        second.worst.value.fraction()
     );
-    assert!(second.expected.value.0 > worst && second.expected.value.0 < alone);
+    assert!(second.expected.value.fraction() > worst && second.expected.value.fraction() < alone);
     let job = &second.workloads[0];
     assert!(
         job.alone < job.expected && job.expected < job.worst,
@@ -173,7 +177,7 @@ fn tenants_meeting_on_a_hashed_leaf_slow_each_other_and_adaptive_routing_does_no
     let (_, report) = evaluate(&superpod("ib_ndr", 96, &jobs, tenants));
     for i in &report.interference {
         assert_eq!(
-            (i.alone.value.0, i.worst.value.0),
+            (i.alone.value.fraction(), i.worst.value.fraction()),
             (1.0, 1.0),
             "{}",
             i.tenant
@@ -211,11 +215,19 @@ fn tenants_spanning_pods_share_the_core_uplinks_of_the_pod_they_meet_in() {
     assert_eq!((a.pods, a.shared_pods, a.shared_leaves), (2, 1, 0));
     // Its 48 leaves are a third of the leaves' uplinks; of the core uplinks it holds pod 1's
     // 512 alone and half of pod 2's: 768 of 1,536.
-    assert!((a.spine_share.0 - 1.0 / 3.0).abs() < 1e-9);
-    assert!((a.core_share.0 - 0.5).abs() < 1e-9);
+    assert!((a.spine_share.fraction() - 1.0 / 3.0).abs() < 1e-9);
+    assert!((a.core_share.fraction() - 0.5).abs() < 1e-9);
     // Alone its 768 ports in each pod get 512 uplinks; shared, pod 2's 1,536 ports do.
-    assert!((a.alone.value.0 - 2.0 / 3.0).abs() < 1e-9, "{:?}", a.alone);
-    assert!((a.worst.value.0 - 1.0 / 3.0).abs() < 1e-9, "{:?}", a.worst);
+    assert!(
+        (a.alone.value.fraction() - 2.0 / 3.0).abs() < 1e-9,
+        "{:?}",
+        a.alone
+    );
+    assert!(
+        (a.worst.value.fraction() - 1.0 / 3.0).abs() < 1e-9,
+        "{:?}",
+        a.worst
+    );
     assert!(a.core_binds && a.worst.formula.contains("spine-to-core"));
     let job = &a.workloads[0];
     assert!(job.alone < job.worst, "{job:?}");
@@ -258,9 +270,12 @@ fn whole_unit_isolation_strands_the_rest_of_the_unit_and_a_fabric_of_its_own_add
         "QM9700: 64 ports"
     );
     assert_eq!(
-        cost("pretrain").extra_switch_cost.0,
+        cost("pretrain").extra_switch_cost.dollars(),
         f64::from(cost("pretrain").extra_switches)
-            * engine::catalog::switch("qm9700").unwrap().price_usd.0
+            * engine::catalog::switch("qm9700")
+                .unwrap()
+                .price_usd
+                .dollars()
     );
 }
 
@@ -537,10 +552,10 @@ mod properties {
                 }
             }
             for i in &report.interference {
-                for share in [i.alone.value.0, i.expected.value.0, i.worst.value.0, i.spine_share.0] {
+                for share in [i.alone.value.fraction(), i.expected.value.fraction(), i.worst.value.fraction(), i.spine_share.fraction()] {
                     prop_assert!((0.0..=1.0).contains(&share), "{i:?}");
                 }
-                prop_assert!(i.worst.value.0 <= i.expected.value.0 + 1e-12 && i.expected.value.0 <= i.alone.value.0 + 1e-12);
+                prop_assert!(i.worst.value.fraction() <= i.expected.value.fraction() + 1e-12 && i.expected.value.fraction() <= i.alone.value.fraction() + 1e-12);
             }
         }
     }

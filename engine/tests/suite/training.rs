@@ -23,8 +23,8 @@ fn zero3_sends_one_and_a_half_times_the_bytes_of_ddp() {
     let mut zero3 = ddp.clone();
     zero3.parallelism.sharding = Sharding::Zero3;
     let f = || fabric("compute", Role::Compute, Technology::IbNdr);
-    let ddp = run(ddp, 64, f()).bytes_per_gpu_per_step.value.0;
-    let zero3 = run(zero3, 64, f()).bytes_per_gpu_per_step.value.0;
+    let ddp = run(ddp, 64, f()).bytes_per_gpu_per_step.value.bytes();
+    let zero3 = run(zero3, 64, f()).bytes_per_gpu_per_step.value.bytes();
     assert!((zero3 / ddp - 1.5).abs() < 1e-9, "{}", zero3 / ddp);
 }
 
@@ -35,7 +35,10 @@ fn tensor_parallelism_inside_the_node_stays_off_the_network() {
         16,
         fabric("compute", Role::Compute, Technology::IbNdr),
     );
-    assert_eq!(collective(&r, "tensor").network_bytes_per_node, Bytes(0.0));
+    assert_eq!(
+        collective(&r, "tensor").network_bytes_per_node,
+        Bytes::new(0.0)
+    );
     assert!(!r.tensor_parallel_crosses_nodes);
 }
 
@@ -50,7 +53,7 @@ fn tensor_parallelism_beyond_a_node_crosses_the_network_and_is_flagged() {
     let report = evaluate(&spec).unwrap();
     let r = training_report(&report);
     assert!(r.tensor_parallel_crosses_nodes);
-    assert!(collective(r, "tensor").network_bytes_per_node.0 > 0.0);
+    assert!(collective(r, "tensor").network_bytes_per_node.bytes() > 0.0);
     assert!(report
         .findings
         .iter()
@@ -67,7 +70,7 @@ fn pipeline_stages_send_activations_between_nodes() {
     let pp = collective(&r, "pipeline");
     // Per micro-batch: b·s·h·2 B / tp forward and the same back; 4 micro-batches per pipeline.
     let per_message = 8192.0 * 8192.0 * 2.0 / 8.0;
-    assert!((pp.bytes_per_gpu.0 - per_message * 2.0 * 4.0).abs() < 1.0);
+    assert!((pp.bytes_per_gpu.bytes() - per_message * 2.0 * 4.0).abs() < 1.0);
 }
 
 #[test]
@@ -108,7 +111,7 @@ fn h100() -> &'static engine::catalog::Gpu {
 }
 
 fn gb(b: Bytes) -> f64 {
-    b.0 / 1e9
+    b.bytes() / 1e9
 }
 
 /// The ZeRO paper's Figure 1: a 7.5-billion-parameter model on 64 data-parallel ranks holds
@@ -142,19 +145,22 @@ fn the_zero_paper_s_7_5b_model_on_64_ranks_holds_120_31_4_16_6_and_1_9_gb() {
 fn activations_are_34_sbh_over_t_per_layer_and_2_sbh_with_full_recomputation() {
     let t = training(llama_70b(), 16, 8, 1, Compute::Mfu(0.4));
     let stored = 80.0 * 34.0 * 8192.0 * 8192.0 / 8.0;
-    assert_eq!(memory_fit(&t, h100(), 8).activations.value, Bytes(stored));
+    assert_eq!(
+        memory_fit(&t, h100(), 8).activations.value,
+        Bytes::new(stored)
+    );
     let mut deeper = training(llama_70b(), 4, 8, 4, Compute::Mfu(0.4));
     deeper.global_batch = 64;
     assert_eq!(
         memory_fit(&deeper, h100(), 8).activations.value,
-        Bytes(stored),
+        Bytes::new(stored),
         "the first stage holds pp micro-batches of L/pp layers"
     );
     let mut full = t.clone();
     full.recompute = Recompute::Full;
     assert_eq!(
         memory_fit(&full, h100(), 8).activations.value,
-        Bytes(80.0 * 2.0 * 8192.0 * 8192.0 / 8.0)
+        Bytes::new(80.0 * 2.0 * 8192.0 * 8192.0 / 8.0)
     );
 }
 
@@ -238,7 +244,7 @@ fn data_parallel_traffic_hides_only_behind_the_last_micro_batch_s_backward_pass(
         training_report(&report).clone()
     };
     let (tcp, ib) = (on("tcp100"), on("ib_ndr"));
-    let slowdown = |t: &TrainingReport| t.slowdown.as_ref().unwrap().value.0;
+    let slowdown = |t: &TrainingReport| t.slowdown.as_ref().unwrap().value.factor();
     assert!(slowdown(&tcp) > 1.05, "{}", slowdown(&tcp));
     assert!(slowdown(&ib) < 1.01, "{}", slowdown(&ib));
     let worked = ib.exposed_communication.worked.as_deref().unwrap();

@@ -114,7 +114,7 @@ fn a_storage_workloads_figures_work_out_to_the_values_shown() {
 
 #[test]
 fn a_figure_without_a_worked_formula_writes_none_in_json() {
-    let figure = Figure::new(Seconds(1.0), "f", "s");
+    let figure = Figure::new(Seconds::new(1.0), "f", "s");
     let json = serde_json::to_value(&figure).unwrap();
     assert!(json.get("worked").is_none());
     let worked = figure.worked("0.5 s × 2");

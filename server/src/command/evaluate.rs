@@ -80,8 +80,8 @@ pub fn summary(report: &engine::Report) -> String {
             f.plan.spines,
             f.plan.cores,
             f.plan.node_leaf_links + f.plan.leaf_spine_links + f.plan.spine_core_links,
-            f.cost_usd.0,
-            f.power_w.to_kilowatts().0
+            f.cost_usd.dollars(),
+            f.power_w.to_kilowatts().kilowatts()
         );
     }
     for w in &report.workloads {
@@ -148,18 +148,18 @@ pub fn summary(report: &engine::Report) -> String {
             "phase {}: {} GPUs, network ${:.0} (${:.0} bought, ${:.0} on unused ports), racks kept for later {}, {cables}",
             p.label,
             p.gpus,
-            p.network_cost.0,
-            p.bought.cost_delta.0,
-            p.stranded_capital.value.0,
+            p.network_cost.dollars(),
+            p.bought.cost_delta.dollars(),
+            p.stranded_capital.value.dollars(),
             p.racks_reserved,
         );
     }
     let _ = writeln!(
         out,
         "total as placed: ${:.0} (${:.0} per GPU), {:.1} kW",
-        report.network().cost_usd.0,
-        report.network().cost_per_gpu_usd.0,
-        report.network().power_w.to_kilowatts().0
+        report.network().cost_usd.dollars(),
+        report.network().cost_per_gpu_usd.dollars(),
+        report.network().power_w.to_kilowatts().kilowatts()
     );
     out
 }

@@ -38,7 +38,7 @@ fn cell(text: &str) -> String {
 
 /// Dollars with cents, as a bare number a spreadsheet sums.
 fn money(value: engine::Usd) -> String {
-    format!("{:.2}", value.0)
+    format!("{:.2}", value.dollars())
 }
 
 fn write(rows: impl IntoIterator<Item = Vec<String>>) -> Result<String, csv::Error> {
@@ -77,8 +77,8 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
                 line.quantity.to_string(),
                 money(line.unit_price_usd),
                 money(line.total_usd),
-                format!("{:.1}", line.unit_power_w.0),
-                format!("{:.1}", line.total_power_w.0),
+                format!("{:.1}", line.unit_power_w.watts()),
+                format!("{:.1}", line.total_power_w.watts()),
                 line.basis().label().to_string(),
                 cell(&line.source_text()),
             ]
@@ -111,7 +111,7 @@ pub fn bill_difference(diff: &engine::bill_diff::BillDiff) -> Result<String, csv
             i.quantity_before.to_string(),
             i.quantity_after.to_string(),
             money(i.cost_delta),
-            format!("{:.1}", i.power_delta.0),
+            format!("{:.1}", i.power_delta.watts()),
         ]
     });
     write(std::iter::once(header).chain(rows))
@@ -168,14 +168,15 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
     let speeds: std::collections::HashMap<&str, f64> = report
         .fabrics
         .iter()
-        .map(|f| (f.name.as_str(), f.port_rate.0 / 1e9))
+        .map(|f| (f.name.as_str(), f.port_rate.bits_per_second() / 1e9))
         .collect();
     let mut rows = Vec::with_capacity(sheet.len() + 1);
     rows.push(header);
     for cable in sheet {
         let speed = speeds.get(cable.fabric.as_str()).copied().unwrap_or(0.0);
         let number = |u: Option<u32>| u.map(|u| u.to_string()).unwrap_or_default();
-        let metres = |m: Option<engine::Metres>| m.map(|m| format!("{}", m.0)).unwrap_or_default();
+        let metres =
+            |m: Option<engine::Metres>| m.map(|m| format!("{}", m.metres())).unwrap_or_default();
         let phase = phases.as_ref().map(|plan| {
             let p = &plan.phases[engine::phases::cable_phase(plan, report, &cable)];
             cell(&p.label)
@@ -244,7 +245,9 @@ pub fn moves(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::E
         Some(e) => [
             cell(e.rack.as_deref().unwrap_or_default()),
             cell(&e.device),
-            e.length_m.map(|m| format!("{}", m.0)).unwrap_or_default(),
+            e.length_m
+                .map(|m| format!("{}", m.metres()))
+                .unwrap_or_default(),
         ],
         None => Default::default(),
     };

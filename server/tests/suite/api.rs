@@ -71,7 +71,7 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
         (first.name.as_str(), first.row, first.position),
         ("R01-01", 0, 0)
     );
-    assert!(first.load_kw.0 > 0.0);
+    assert!(first.load_kw.kilowatts() > 0.0);
     let nodes = floor
         .racks
         .iter()
@@ -413,9 +413,13 @@ async fn the_api_says_what_changes_in_the_bill_from_one_spec_to_another() {
     let diff: engine::bill_diff::BillDiff = response.json().await.unwrap();
     let cost = |spec: &Value| {
         let spec = engine::DesignSpec::from_value(spec.clone()).unwrap();
-        engine::evaluate(&spec).unwrap().network().cost_usd.0
+        engine::evaluate(&spec)
+            .unwrap()
+            .network()
+            .cost_usd
+            .dollars()
     };
-    assert!((diff.cost_delta.0 - (cost(&after) - cost(&before))).abs() < 1e-6);
+    assert!((diff.cost_delta.dollars() - (cost(&after) - cost(&before))).abs() < 1e-6);
     assert!(diff.items.iter().any(|i| i.item.starts_with("switch:")));
     let mut wrong = after.clone();
     wrong["cluster"]["nodes"] = json!(0);

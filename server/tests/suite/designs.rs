@@ -280,7 +280,11 @@ async fn compare_highlights_the_inputs_that_differ_and_shows_both_outputs_and_he
         .sum();
     let cost = |spec: Value| {
         let spec = engine::DesignSpec::from_value(spec).unwrap();
-        engine::evaluate(&spec).unwrap().network().cost_usd.0
+        engine::evaluate(&spec)
+            .unwrap()
+            .network()
+            .cost_usd
+            .dollars()
     };
     let headline = cost(with_gpus(512)) - cost(seventy_b_on_256_gpus());
     assert!(

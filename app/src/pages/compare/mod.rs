@@ -178,7 +178,7 @@ pub fn bill_csv_link(a: &str, b: &str) -> String {
 /// What ordering B instead of A changes in the bill: each item added, removed or changed,
 /// the dearest first, with the spreadsheet of it.
 fn bill_section(diff: &engine::bill_diff::BillDiff, a: &Side, b: &Side) -> impl IntoView {
-    let more = if diff.cost_delta.0 >= 0.0 {
+    let more = if diff.cost_delta.dollars() >= 0.0 {
         "more"
     } else {
         "less"
@@ -188,11 +188,11 @@ fn bill_section(diff: &engine::bill_diff::BillDiff, a: &Side, b: &Side) -> impl 
     } else {
         format!(
             "Ordering B instead of A costs {} {more} ({} against {}) and draws {} {}: {} lines differ.",
-            crate::money::usd(engine::Usd(diff.cost_delta.0.abs())),
+            crate::money::usd(engine::Usd::new(diff.cost_delta.dollars().abs())),
             crate::money::usd(diff.cost_after),
             crate::money::usd(diff.cost_before),
-            crate::money::watts(engine::Watts(diff.power_delta.0.abs())),
-            if diff.power_delta.0 >= 0.0 { "more" } else { "less" },
+            crate::money::watts(engine::Watts::new(diff.power_delta.watts().abs())),
+            if diff.power_delta.watts() >= 0.0 { "more" } else { "less" },
             diff.items.len()
         )
     };
@@ -215,8 +215,8 @@ fn bill_section(diff: &engine::bill_diff::BillDiff, a: &Side, b: &Side) -> impl 
                     <td>{i.description.clone()}</td>
                     <td>{i.change.label()}</td>
                     <td class="num">{format!("{} → {}", i.quantity_before, i.quantity_after)}</td>
-                    <td class="num">{signed(i.cost_delta.0, crate::money::usd(engine::Usd(i.cost_delta.0.abs())))}</td>
-                    <td class="num">{signed(i.power_delta.0, crate::money::watts(engine::Watts(i.power_delta.0.abs())))}</td>
+                    <td class="num">{signed(i.cost_delta.dollars(), crate::money::usd(engine::Usd::new(i.cost_delta.dollars().abs())))}</td>
+                    <td class="num">{signed(i.power_delta.watts(), crate::money::watts(engine::Watts::new(i.power_delta.watts().abs())))}</td>
                 </tr>
             }
         })
@@ -254,7 +254,7 @@ fn tenancy_rows(spec: &engine::DesignSpec, report: &Report) -> Vec<(String, Stri
         .join("; ");
     let switches: u32 = costs.iter().map(|c| c.extra_switches).sum();
     let ports: u64 = costs.iter().map(|c| c.extra_ports).sum();
-    let cost = engine::Usd(costs.iter().map(|c| c.extra_switch_cost.0).sum());
+    let cost = engine::Usd::new(costs.iter().map(|c| c.extra_switch_cost.dollars()).sum());
     let gpus: u64 = costs.iter().map(|c| c.stranded_gpus).sum();
     let idle: u64 = costs.iter().map(|c| c.stranded_ports).sum();
     vec![

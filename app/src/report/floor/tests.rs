@@ -8,7 +8,7 @@ fn device(role: &str) -> Device {
         role: role.into(),
         u: 1,
         height_u: 1,
-        power_w: Watts(0.0),
+        power_w: Watts::new(0.0),
     }
 }
 
@@ -21,8 +21,8 @@ fn a_rack_says_what_it_holds_in_words_singular_for_one() {
         network: true,
         devices: vec![device("leaf"), device("leaf"), device("spine")],
         units_used: 3,
-        load_kw: Kilowatts(0.0),
-        feed_kw: Kilowatts(0.0),
+        load_kw: Kilowatts::new(0.0),
+        feed_kw: Kilowatts::new(0.0),
         over_budget: false,
         past_air_limit: false,
     };

@@ -43,7 +43,7 @@ fn losing_one_rail_optimised_leaf_costs_one_rail_of_the_nodes_it_serves_not_thei
         panic!("the example's first workload trains");
     };
     assert_eq!(job.degraded, Some(t.step_time.value));
-    assert!(job.degraded.unwrap().0 > job.before.0);
+    assert!(job.degraded.unwrap().seconds() > job.before.seconds());
     assert_eq!(
         job.restarted, None,
         "every replica holds one of the 16 nodes"
@@ -67,8 +67,8 @@ fn restarting_without_one_port_s_node_drops_its_replica_and_the_batch_takes_long
     let replica = u64::from(t.parallelism.tp * t.parallelism.pp);
     assert_eq!(job.gpus_given_up, replica);
     let dp = f64::from(t.parallelism.dp);
-    let expected = job.before.0 * dp / (dp - 1.0);
-    let restarted = job.restarted.unwrap().0;
+    let expected = job.before.seconds() * dp / (dp - 1.0);
+    let restarted = job.restarted.unwrap().seconds();
     assert!(
         (restarted / expected - 1.0).abs() < 0.02,
         "{restarted} s against about {expected} s"

@@ -101,7 +101,7 @@ fn a_cable_too_short_for_its_new_run_is_replaced() {
     let at = |m: Option<f64>| UpperEnd {
         device: "s".into(),
         rack: None,
-        length_m: m.map(Metres),
+        length_m: m.map(Metres::new),
     };
     let row = |from: Option<f64>, to: Option<f64>| CableMove {
         phase: 1,

@@ -16,7 +16,7 @@ pub(super) fn floor(check: &mut Checker, spec: &DesignSpec) {
         check.count(At(at, "node_rack_units"), u, 1, MAX_RACK_UNITS);
     }
     if let Some(kw) = f.node_power_kw {
-        check.positive(At(at, "node_power_kw"), kw.0, 1000.0, " kW");
+        check.positive(At(at, "node_power_kw"), kw.kilowatts(), 1000.0, " kW");
     }
     let node_u = f
         .node_rack_units
@@ -55,13 +55,23 @@ pub(super) fn floor(check: &mut Checker, spec: &DesignSpec) {
             );
         }
     }
-    check.positive(At(at, "rack_power_kw"), f.rack_power_kw.0, 1000.0, " kW");
-    check.positive(At(at, "air_limit_kw"), f.air_limit_kw.0, 1000.0, " kW");
-    check.positive(At(at, "row_pitch_m"), f.row_pitch_m.0, 100.0, " m");
-    check.positive(At(at, "rack_width_m"), f.rack_width_m.0, 5.0, " m");
+    check.positive(
+        At(at, "rack_power_kw"),
+        f.rack_power_kw.kilowatts(),
+        1000.0,
+        " kW",
+    );
+    check.positive(
+        At(at, "air_limit_kw"),
+        f.air_limit_kw.kilowatts(),
+        1000.0,
+        " kW",
+    );
+    check.positive(At(at, "row_pitch_m"), f.row_pitch_m.metres(), 100.0, " m");
+    check.positive(At(at, "rack_width_m"), f.rack_width_m.metres(), 5.0, " m");
     check.number(
         At(at, "tray_height_m"),
-        f.tray_height_m.0,
+        f.tray_height_m.metres(),
         0.0,
         false,
         10.0,
