@@ -3,20 +3,10 @@
 //! it adds or takes away. The bills are those the reports order (as placed on their floors), so
 //! the deltas add up to the difference of their headline costs.
 
+pub use crate::report::growth::{BillDiff, Change, ItemChange};
 use crate::report::{BomLine, FabricReport, Report};
 use crate::units::{Usd, Watts};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Change {
-    Added,
-    Removed,
-    /// In quantity, unit price or unit power.
-    Changed,
-}
 
 impl Change {
     pub fn label(self) -> &'static str {
@@ -26,32 +16,6 @@ impl Change {
             Change::Changed => "changed",
         }
     }
-}
-
-/// One item of one fabric whose line differs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct ItemChange {
-    pub fabric: String,
-    /// The bill-of-materials key ("switch:qm9700").
-    pub item: String,
-    pub description: String,
-    pub change: Change,
-    pub quantity_before: u32,
-    pub quantity_after: u32,
-    pub cost_delta: Usd,
-    pub power_delta: Watts,
-}
-
-/// The bill's changes, the dearest first, and their totals.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct BillDiff {
-    pub items: Vec<ItemChange>,
-    pub cost_before: Usd,
-    pub cost_after: Usd,
-    pub cost_delta: Usd,
-    pub power_delta: Watts,
 }
 
 /// Each fabric's bill lines by (fabric, item).

@@ -11,10 +11,10 @@
 //! (Young, CACM 1974), Daly's refines it when δ is not small against M (Daly, FGCS 2006).
 
 use crate::figure::Figure;
+pub use crate::report::goodput::{BandwidthPoint, Checkpointing, Goodput};
 use crate::report::{Report, WorkloadReport};
 use crate::spec::{DesignSpec, Workload};
 use crate::units::{Seconds, Share};
-use serde::{Deserialize, Serialize};
 
 const SECONDS_PER_DAY: f64 = 86_400.0;
 
@@ -26,51 +26,6 @@ const GOODPUT: &str = "1 − δ/τ − (τ/2 + R)/M: time writing checkpoints, a
 
 /// Checkpoint write bandwidths the study compares, as multiples of the design's.
 pub const WRITE_BANDWIDTH_MULTIPLES: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
-
-/// One training job's interruptions and goodput.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Goodput {
-    pub workload: String,
-    pub gpus: u64,
-    /// Expected interruptions a day.
-    pub interruptions_per_day: f64,
-    /// M: the mean time between interruptions.
-    pub mean_time_between: Figure<Seconds>,
-    pub restart: Seconds,
-    /// The storage workload whose checkpoint the job writes, and δ, its write time; absent
-    /// when the design has none.
-    pub checkpoint: Option<Checkpointing>,
-}
-
-/// A job's checkpointing: its write time, the intervals, and the goodput they give.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Checkpointing {
-    pub storage: String,
-    /// δ.
-    pub write_time: Seconds,
-    /// Young's interval √(2δM) and Daly's.
-    pub young: Figure<Seconds>,
-    pub daly: Figure<Seconds>,
-    /// The interval the design checkpoints at, and its goodput.
-    pub interval: Seconds,
-    pub goodput: Figure<Share>,
-    /// The goodput at Daly's interval.
-    pub best_goodput: Figure<Share>,
-    /// At each of [`WRITE_BANDWIDTH_MULTIPLES`] of the design's write bandwidth: δ, Daly's
-    /// interval and the goodput there.
-    pub by_write_bandwidth: Vec<BandwidthPoint>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct BandwidthPoint {
-    pub multiple: f64,
-    pub write_time: Seconds,
-    pub interval: Seconds,
-    pub goodput: Share,
-}
 
 /// Young's interval √(2δM).
 pub fn young(write: Seconds, mtbi: Seconds) -> Seconds {

@@ -36,6 +36,7 @@ pub mod goodput;
 pub mod handoff;
 mod headroom;
 mod inference;
+mod life;
 mod links;
 pub mod nccl_tests;
 pub mod operations;
@@ -71,6 +72,7 @@ pub use collective::{
 };
 pub use error::{FieldError, SpecErrors};
 pub use evaluate::{evaluate, evaluate_unplaced, evaluate_with};
+pub use life::PlacedReport;
 pub use links::Conditions;
 pub use precision::Precision;
 pub use report::*;

@@ -19,30 +19,8 @@ pub use interference::{interference, Contended, Interference};
 pub use partition::{Partition, FIRST_PKEY};
 
 use crate::error::FieldError;
-use crate::spec::{DesignSpec, Isolation, Role};
-use serde::{Deserialize, Serialize};
-
-/// Where one tenant landed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct TenantPlacement {
-    pub tenant: String,
-    pub isolation: Isolation,
-    /// Its nodes: `nodes` from `first_node` (from 1).
-    pub first_node: u32,
-    pub nodes: u32,
-    /// Nodes its training jobs and services take; the rest of `nodes` is its to use.
-    pub nodes_used: u32,
-    /// The scalable units its nodes are in, from 1, and how many.
-    pub first_unit: u32,
-    pub units: u32,
-    /// Nodes of the whole units it holds that it was not given: idle, and no other tenant's.
-    pub stranded_nodes: u32,
-    /// Whether the design pinned it to its first unit.
-    pub pinned: bool,
-    /// Its partition, VRF and VLAN; `None` for a shared tenant (the default partition).
-    pub partition: Option<Partition>,
-}
+pub use crate::report::tenants::TenantPlacement;
+use crate::spec::{DesignSpec, Role};
 
 impl TenantPlacement {
     /// Last node, from 1.

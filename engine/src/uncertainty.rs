@@ -13,11 +13,50 @@
 //! network's part of the time moves: a training step by its exposed communication, a service's
 //! communication per token whole.
 
+pub use crate::report::intervals::TimeInterval;
 use crate::report::{Report, WorkloadReport};
 use crate::units::{Bytes, Seconds};
 use crate::validation::ValidationRow;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
+
+impl TimeInterval {
+    /// "−6 % / +9 %".
+    pub fn percent(&self) -> String {
+        percent(self.value, self.low, self.high)
+    }
+
+    /// The interval of another of the workload's times, `whole`, of which `network` is the
+    /// network's part (the whole of a communication time; a step's exposed communication).
+    pub fn around(&self, whole: Seconds, network: Seconds) -> (Seconds, Seconds) {
+        (
+            Seconds::new(whole.seconds() + network.seconds() * (self.network_low - 1.0)),
+            Seconds::new(whole.seconds() + network.seconds() * (self.network_high - 1.0)),
+        )
+    }
+
+    /// "−6 % / +9 %" of a communication time of the workload that moves messages of `bytes`:
+    /// its own band's interval, or the fit's.
+    pub fn percent_for_message(&self, time: Seconds, bytes: Bytes) -> String {
+        let (low, high) = if self.fitted {
+            (self.network_low, self.network_high)
+        } else {
+            let band = band_of(bytes.bytes());
+            (band.low, band.high)
+        };
+        percent(
+            time,
+            Seconds::new(time.seconds() * low),
+            Seconds::new(time.seconds() * high),
+        )
+    }
+
+    /// [`TimeInterval::around`] as "−6 % / +9 %" of `whole`.
+    pub fn percent_around(&self, whole: Seconds, network: Seconds) -> String {
+        let (low, high) = self.around(whole, network);
+        percent(whole, low, high)
+    }
+}
 
 const MIB: f64 = (1u64 << 20) as f64;
 
@@ -86,73 +125,6 @@ pub fn bands_from(rows: &[ValidationRow]) -> Vec<Band> {
 pub fn bands() -> &'static [Band] {
     static BANDS: OnceLock<Vec<Band>> = OnceLock::new();
     BANDS.get_or_init(|| bands_from(&crate::validation::validation_rows()))
-}
-
-/// One workload's headline time with its interval.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct TimeInterval {
-    pub workload: String,
-    /// What the time measures ("step time", "communication per token").
-    pub measure: String,
-    pub value: Seconds,
-    pub low: Seconds,
-    pub high: Seconds,
-    /// The message that dominates its network time.
-    pub message: Bytes,
-    /// Where the interval comes from: the message's band and its published runs, or the fit of
-    /// the fabric's calibration.
-    pub band: String,
-    /// Published runs in the band, or baselines of the fit.
-    pub points: u32,
-    /// Least and most measured ÷ predicted network time: what any of the workload's times
-    /// moves by in its network's part ([`TimeInterval::around`]).
-    #[serde(default)]
-    pub network_low: f64,
-    #[serde(default)]
-    pub network_high: f64,
-    /// Whether it comes from the fit of its fabric's calibration (the same for every message)
-    /// rather than from a message band.
-    #[serde(default)]
-    pub fitted: bool,
-}
-
-impl TimeInterval {
-    /// "−6 % / +9 %".
-    pub fn percent(&self) -> String {
-        percent(self.value, self.low, self.high)
-    }
-
-    /// The interval of another of the workload's times, `whole`, of which `network` is the
-    /// network's part (the whole of a communication time; a step's exposed communication).
-    pub fn around(&self, whole: Seconds, network: Seconds) -> (Seconds, Seconds) {
-        (
-            Seconds::new(whole.seconds() + network.seconds() * (self.network_low - 1.0)),
-            Seconds::new(whole.seconds() + network.seconds() * (self.network_high - 1.0)),
-        )
-    }
-
-    /// "−6 % / +9 %" of a communication time of the workload that moves messages of `bytes`:
-    /// its own band's interval, or the fit's.
-    pub fn percent_for_message(&self, time: Seconds, bytes: Bytes) -> String {
-        let (low, high) = if self.fitted {
-            (self.network_low, self.network_high)
-        } else {
-            let band = band_of(bytes.bytes());
-            (band.low, band.high)
-        };
-        percent(
-            time,
-            Seconds::new(time.seconds() * low),
-            Seconds::new(time.seconds() * high),
-        )
-    }
-
-    /// [`TimeInterval::around`] as "−6 % / +9 %" of `whole`.
-    pub fn percent_around(&self, whole: Seconds, network: Seconds) -> String {
-        let (low, high) = self.around(whole, network);
-        percent(whole, low, high)
-    }
 }
 
 /// "−6 % / +9 %": `low` and `high` against `value`.

@@ -3,28 +3,10 @@
 //! fabric of its own the spines and cores (and their ports) that two fabrics, each sized for
 //! its own nodes, need beyond the one shared fabric.
 
+pub use crate::report::tenants::IsolationCost;
 use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Isolation};
 use crate::units::Usd;
-use serde::{Deserialize, Serialize};
-
-/// One tenant's cost of isolation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct IsolationCost {
-    pub tenant: String,
-    pub isolation: Isolation,
-    /// GPUs of the nodes it holds but was not given.
-    pub stranded_gpus: u64,
-    /// Leaf ports of the units' fabric cabled to those nodes: idle too.
-    #[serde(default)]
-    pub stranded_ports: u64,
-    /// Switches a fabric of its own adds on the units' fabric, their ports, and what they cost.
-    pub extra_switches: u32,
-    #[serde(default)]
-    pub extra_ports: u64,
-    pub extra_switch_cost: Usd,
-}
 
 /// Each tenant's cost of isolation on the fabric its units are counted on.
 pub fn isolation_cost(spec: &DesignSpec, report: &Report) -> Vec<IsolationCost> {

@@ -25,64 +25,11 @@ use super::TenantPlacement;
 use crate::allocation::Allocation;
 use crate::figure::Figure;
 use crate::links::Conditions;
+pub use crate::report::tenants::{Contended, Interference};
 use crate::report::{FabricReport, Report, WorkloadReport};
 use crate::spec::DesignSpec;
 use crate::units::{Seconds, Share};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-const SOURCE: &str = "fair share of a leaf's uplinks among the ports sending across it; ECMP collisions: balls-into-bins expectation (Mitzenmacher & Upfal 2005), Gangidi et al., SIGCOMM 2024; contention between jobs in production: Crux, SIGCOMM 2024";
-
-/// One tenant's share of the uplinks it crosses on one fabric, and its workloads' times.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Interference {
-    pub tenant: String,
-    pub fabric: String,
-    /// Leaves its nodes hang from, and those another tenant's crossing traffic uses too.
-    pub leaves: u32,
-    pub shared_leaves: u32,
-    /// Whether its collectives span leaves (else it sends nothing to the spines).
-    pub crosses_leaves: bool,
-    /// Its share of the fabric's leaf-to-spine uplinks: each leaf's uplinks split by the ports
-    /// crossing it, summed, over all the fabric's uplinks.
-    pub spine_share: Share,
-    /// Pods its nodes are in on a three-tier fabric, and those another tenant's traffic across
-    /// pods uses too; whether its collectives span pods.
-    #[serde(default)]
-    pub pods: u32,
-    #[serde(default)]
-    pub shared_pods: u32,
-    #[serde(default)]
-    pub crosses_pods: bool,
-    /// Its share of the fabric's spine-to-core uplinks, counted as `spine_share` is.
-    #[serde(default)]
-    pub core_share: Share,
-    /// Whether its pods' core uplinks, not its leaves', set its worst case.
-    #[serde(default)]
-    pub core_binds: bool,
-    /// Share of its crossing traffic the uplinks carry: alone, in the worst case, expected (the
-    /// slower tier where it also crosses pods).
-    pub alone: Figure<Share>,
-    pub worst: Figure<Share>,
-    pub expected: Figure<Share>,
-    pub workloads: Vec<Contended>,
-}
-
-/// One workload's time alone and shared.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Contended {
-    pub workload: String,
-    /// What the times measure ("step time", "communication per token").
-    pub measure: String,
-    pub alone: Seconds,
-    pub expected: Seconds,
-    pub worst: Seconds,
-    /// Its target, where it has one (an inference service's inter-token target).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target: Option<Seconds>,
-}
 
 impl Contended {
     /// Whether it meets its target alone but not in the worst case.
@@ -91,6 +38,8 @@ impl Contended {
             .is_some_and(|t| self.alone <= t && self.worst > t)
     }
 }
+
+const SOURCE: &str = "fair share of a leaf's uplinks among the ports sending across it; ECMP collisions: balls-into-bins expectation (Mitzenmacher & Upfal 2005), Gangidi et al., SIGCOMM 2024; contention between jobs in production: Crux, SIGCOMM 2024";
 
 /// A crossing workload on one leaf: its ports there, and its busy share.
 struct Sender {

@@ -7,32 +7,7 @@
 //! The numbers follow the tenant's place in the design's list, so a tenant keeps its numbers
 //! when another's isolation changes.
 
-use serde::{Deserialize, Serialize};
-
-/// The first tenant's partition key. A P_Key is 15 bits of key and a membership bit [IBTA,
-/// InfiniBand Architecture Specification vol. 1, §10.9]; 0x7FFF is the default partition every
-/// port is in, so tenants' keys start well below it.
-pub const FIRST_PKEY: u16 = 0x1001;
-/// The first tenant's VLAN and the bases its VNIs are numbered from (AVD's `mac_vrf_vni_base`
-/// convention: L2 VNI = base + VLAN).
-const FIRST_VLAN: u16 = 1001;
-const L2_VNI_BASE: u32 = 10_000;
-const L3_VNI_BASE: u32 = 50_000;
-
-/// One tenant's identifiers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Partition {
-    /// InfiniBand partition key (15 bits, written as UFM and OpenSM read it, `0x1001`).
-    pub pkey: u16,
-    /// Ethernet VRF: the tenant's name.
-    pub vrf: String,
-    pub l3_vni: u32,
-    /// Route target of the VRF, `<l3_vni>:<l3_vni>`.
-    pub route_target: String,
-    pub vlan: u16,
-    pub l2_vni: u32,
-}
+pub use crate::report::tenants::Partition;
 
 impl Partition {
     /// The identifiers of the design's tenant `index` (from 0), named `name`.
@@ -56,3 +31,13 @@ impl Partition {
         format!("0x{:04x}", self.pkey)
     }
 }
+
+/// The first tenant's partition key. A P_Key is 15 bits of key and a membership bit [IBTA,
+/// InfiniBand Architecture Specification vol. 1, §10.9]; 0x7FFF is the default partition every
+/// port is in, so tenants' keys start well below it.
+pub const FIRST_PKEY: u16 = 0x1001;
+/// The first tenant's VLAN and the bases its VNIs are numbered from (AVD's `mac_vrf_vni_base`
+/// convention: L2 VNI = base + VLAN).
+const FIRST_VLAN: u16 = 1001;
+const L2_VNI_BASE: u32 = 10_000;
+const L3_VNI_BASE: u32 = 50_000;

@@ -25,9 +25,18 @@
 
 use crate::catalog::Gpu;
 use crate::figure::Figure;
+pub use crate::report::memory::{Degrees, MemoryFit};
 use crate::spec::{Parallelism, Recompute, Sharding, Training};
 use crate::units::{Bytes, GB};
-use serde::{Deserialize, Serialize};
+
+impl Degrees {
+    /// `t` with these degrees and this recomputation.
+    pub fn apply_to(self, t: &mut Training) {
+        let p = &mut t.parallelism;
+        (p.tp, p.pp, p.dp) = (self.tp, self.pp, self.dp);
+        t.recompute = self.recompute;
+    }
+}
 
 /// Bytes per parameter of the weights, the gradients and the optimizer states (mixed-precision
 /// Adam) [arXiv:1910.02054 §3.1].
@@ -42,44 +51,6 @@ const ZERO: &str = "Rajbhandari et al., ZeRO, arXiv:1910.02054 §5";
 const ACTIVATIONS: &str =
     "Korthikanti et al., arXiv:2205.05198 §4, Table 2; Dao et al., FlashAttention, arXiv:2205.14135";
 const BOTH: &str = "Rajbhandari et al., ZeRO, arXiv:1910.02054 §5; Korthikanti et al., arXiv:2205.05198 §4, Table 2; Dao et al., FlashAttention, arXiv:2205.14135";
-
-/// The parallelism and recomputation a job could use instead, on the same GPUs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Degrees {
-    pub tp: u32,
-    pub pp: u32,
-    pub dp: u32,
-    pub recompute: Recompute,
-}
-
-impl Degrees {
-    /// `t` with these degrees and this recomputation.
-    pub fn apply_to(self, t: &mut Training) {
-        let p = &mut t.parallelism;
-        (p.tp, p.pp, p.dp) = (self.tp, self.pp, self.dp);
-        t.recompute = self.recompute;
-    }
-}
-
-/// What one GPU of a training job holds, against its memory.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct MemoryFit {
-    pub weights: Figure<Bytes>,
-    pub gradients: Figure<Bytes>,
-    pub optimizer_states: Figure<Bytes>,
-    pub activations: Figure<Bytes>,
-    pub total: Figure<Bytes>,
-    /// What the job can fill of the GPU's memory.
-    pub usable: Figure<Bytes>,
-    pub fits: bool,
-    /// When it does not fit: the smallest pipeline depth at which it does (the tensor width
-    /// kept), else the smallest tensor width, else the same with full recomputation, on the
-    /// same GPUs and global batch.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fits_with: Option<Degrees>,
-}
 
 /// Parameters one GPU holds: (dense, expert), with the data-parallel ranks each is sharded
 /// over. A mixture of experts spreads its experts over `ep` ranks of the data-parallel group.

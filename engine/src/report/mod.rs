@@ -1,8 +1,17 @@
 //! What the engine tells the user about a design. Every figure carries its unit (in its type)
 //! and can say which formula and which source produced it.
 //!
-//! Over 400 lines because these types are the schema of every saved snapshot and of the API:
-//! kept in one file, a change to them is read whole.
+//! These types are the schema of every saved snapshot and of the API: the day-one evaluation
+//! here, kept in one file so that a change to it is read whole, and what the analyses over the
+//! design's life add (failures, goodput, growth, tenants, intervals, memory) in a file each
+//! beside it. They hold answers only: the analyses that find them sit above and read the report.
+
+pub(crate) mod failures;
+pub(crate) mod goodput;
+pub(crate) mod growth;
+pub(crate) mod intervals;
+pub(crate) mod memory;
+pub(crate) mod tenants;
 
 use crate::catalog::ReachClass;
 use crate::collective::Algorithm;
@@ -41,29 +50,29 @@ pub struct Report {
     /// ([`crate::failures::failures`]): in the answers of the JSON API and the command line,
     /// which [`Report::over_its_life`] completes; absent from the evaluation itself.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub failures: Vec<crate::failures::Failure>,
+    pub failures: Vec<failures::Failure>,
     /// Each training job's interruptions and goodput ([`crate::goodput::goodput`]), as
     /// `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub goodput: Vec<crate::goodput::Goodput>,
+    pub goodput: Vec<goodput::Goodput>,
     /// What each growth phase buys, leaves unused and re-cables ([`crate::phases::phases`]),
     /// when the design lists phases; as `failures`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phases: Option<crate::phases::PhasePlan>,
+    pub phases: Option<growth::PhasePlan>,
     /// Where each tenant landed, with its partition (absent for a design of one tenant).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tenants: Vec<crate::tenancy::TenantPlacement>,
+    pub tenants: Vec<tenants::TenantPlacement>,
     /// What each tenant's isolation costs against sharing everything, as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub isolation_costs: Vec<crate::tenancy::IsolationCost>,
+    pub isolation_costs: Vec<tenants::IsolationCost>,
     /// Each workload's headline time with its interval from the published measurements
     /// ([`crate::uncertainty::intervals`]), as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub uncertainty: Vec<crate::uncertainty::TimeInterval>,
+    pub uncertainty: Vec<intervals::TimeInterval>,
     /// How much the other tenants' traffic slows each tenant ([`crate::tenancy::interference`]),
     /// as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub interference: Vec<crate::tenancy::Interference>,
+    pub interference: Vec<tenants::Interference>,
 }
 
 fn first_node() -> u32 {
@@ -79,73 +88,11 @@ impl FabricReport {
 }
 
 impl Report {
-    /// This report of `spec` with what one failure of each element takes away, each training
-    /// job's interruptions and goodput, its growth phases, its tenants' interference and the
-    /// intervals of its times.
-    pub fn over_its_life(self, spec: &crate::spec::DesignSpec) -> Report {
-        let floor = crate::floor::plan(spec, &self);
-        self.over_its_life_on(spec, &floor)
-    }
-
-    /// [`Self::over_its_life`] with the floor it is placed on: what the JSON API answers.
-    pub fn over_its_life_placed(self, spec: &crate::spec::DesignSpec) -> PlacedReport {
-        let floor = crate::floor::plan(spec, &self);
-        PlacedReport {
-            report: self.over_its_life_on(spec, &floor),
-            floor,
-        }
-    }
-
-    /// This report with the floor it is placed on.
-    pub fn placed_on_floor(self, spec: &crate::spec::DesignSpec) -> PlacedReport {
-        let floor = crate::floor::plan(spec, &self);
-        PlacedReport {
-            report: self,
-            floor,
-        }
-    }
-
-    /// [`Self::over_its_life`] with the design's `floor` already planned, which the report
-    /// then does not keep (the caller has it).
-    pub fn over_its_life_on(
-        mut self,
-        spec: &crate::spec::DesignSpec,
-        floor: &crate::floor::FloorReport,
-    ) -> Report {
-        self.failures = crate::failures::failures(spec, &self);
-        self.goodput = crate::goodput::goodput(spec, &self);
-        self.interference = crate::tenancy::interference(spec, &self);
-        self.isolation_costs = crate::tenancy::isolation_cost(spec, &self);
-        self.uncertainty = crate::uncertainty::intervals(spec, &self);
-        match crate::phases::phases_on(spec, floor) {
-            Some(Ok(plan)) => self.phases = Some(plan),
-            Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {
-                severity: Severity::Warning,
-                rule: "phase-plan".into(),
-                subject: e.path.clone(),
-                message: format!("no phase plan: {}", e.reason),
-            })),
-            None => {}
-        }
-        self
-    }
-
     /// What the network costs and draws: as placed on its floor, or, in a report from an engine
     /// before the floor was costed, from the fabrics' bills at each tier's nominal run.
     pub fn network(&self) -> &Totals {
         self.placed.as_ref().unwrap_or(&self.totals)
     }
-}
-
-/// A report with the floor its bill is placed on: every rack with its position, contents and
-/// power, and the cables by length ([`crate::floor::plan`]). What the JSON API and `report.json`
-/// answer; a type of its own, so that the planner's evaluation in the browser carries no floor.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct PlacedReport {
-    #[serde(flatten)]
-    pub report: Report,
-    pub floor: crate::floor::FloorReport,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -448,7 +395,7 @@ pub struct TrainingReport {
     pub slowdown: Option<Figure<Slowdown>>,
     /// What one GPU holds against its memory (absent in reports from engines before it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub memory: Option<Box<crate::MemoryFit>>,
+    pub memory: Option<Box<memory::MemoryFit>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,70 @@
+//! A design's report over its life, and placed on its floor: what one failure of each element
+//! takes away, each training job's interruptions and goodput, its growth phases, its tenants'
+//! interference and the intervals of its times, each worked out from the report of day one.
+//! Above the report and the analyses that read it, so that the report holds their answers
+//! without depending on how they are found.
+
+use crate::floor::FloorReport;
+use crate::report::{Finding, Report, Severity};
+use crate::spec::DesignSpec;
+use serde::{Deserialize, Serialize};
+
+impl Report {
+    /// This report of `spec` with what one failure of each element takes away, each training
+    /// job's interruptions and goodput, its growth phases, its tenants' interference and the
+    /// intervals of its times.
+    pub fn over_its_life(self, spec: &DesignSpec) -> Report {
+        let floor = crate::floor::plan(spec, &self);
+        self.over_its_life_on(spec, &floor)
+    }
+
+    /// [`Self::over_its_life`] with the floor it is placed on: what the JSON API answers.
+    pub fn over_its_life_placed(self, spec: &DesignSpec) -> PlacedReport {
+        let floor = crate::floor::plan(spec, &self);
+        PlacedReport {
+            report: self.over_its_life_on(spec, &floor),
+            floor,
+        }
+    }
+
+    /// This report with the floor it is placed on.
+    pub fn placed_on_floor(self, spec: &DesignSpec) -> PlacedReport {
+        let floor = crate::floor::plan(spec, &self);
+        PlacedReport {
+            report: self,
+            floor,
+        }
+    }
+
+    /// [`Self::over_its_life`] with the design's `floor` already planned, which the report
+    /// then does not keep (the caller has it).
+    pub fn over_its_life_on(mut self, spec: &DesignSpec, floor: &FloorReport) -> Report {
+        self.failures = crate::failures::failures(spec, &self);
+        self.goodput = crate::goodput::goodput(spec, &self);
+        self.interference = crate::tenancy::interference(spec, &self);
+        self.isolation_costs = crate::tenancy::isolation_cost(spec, &self);
+        self.uncertainty = crate::uncertainty::intervals(spec, &self);
+        match crate::phases::phases_on(spec, floor) {
+            Some(Ok(plan)) => self.phases = Some(plan),
+            Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {
+                severity: Severity::Warning,
+                rule: "phase-plan".into(),
+                subject: e.path.clone(),
+                message: format!("no phase plan: {}", e.reason),
+            })),
+            None => {}
+        }
+        self
+    }
+}
+
+/// A report with the floor its bill is placed on: every rack with its position, contents and
+/// power, and the cables by length ([`crate::floor::plan`]). What the JSON API and `report.json`
+/// answer; a type of its own, so that the planner's evaluation in the browser carries no floor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PlacedReport {
+    #[serde(flatten)]
+    pub report: Report,
+    pub floor: FloorReport,
+}
