@@ -30,7 +30,7 @@ pub(crate) use placed::place_bills;
 use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
 pub(crate) use routing::Spot;
 pub use routing::{orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
-pub use sheet::cabling;
+pub use sheet::{cabling, cabling_each, cabling_fits};
 pub(crate) use site::Site;
 pub use spread::{spread_against_packed, Racking};
 

@@ -13,9 +13,32 @@ use crate::spec::{DesignSpec, Role};
 /// Every cable of every fabric of `spec` (evaluated as `report`), placed and routed; `Err`
 /// names a fabric whose switches cannot take its cables.
 pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNotFit> {
+    let mut sheet = Vec::new();
+    cabling_each(spec, report, |cable| sheet.push(cable))?;
+    Ok(sheet)
+}
+
+/// `Err` naming the first fabric of `report` whose switches cannot take its cables: a design
+/// that has no cabling sheet.
+pub fn cabling_fits(report: &Report) -> Result<(), DoesNotFit> {
+    report
+        .fabrics
+        .iter()
+        .try_for_each(|fabric| links(fabric, &mut |_: Link| {}))
+}
+
+/// Calls `each` with every cable of [`cabling`], in its order, one at a time, so that a sheet
+/// of any size can be written as it is made; refuses before the first, as [`cabling_fits`]
+/// does, a design one of whose fabrics cannot be cabled, so that such a sheet is whole or not
+/// begun.
+pub fn cabling_each(
+    spec: &DesignSpec,
+    report: &Report,
+    mut each: impl FnMut(Cable),
+) -> Result<(), DoesNotFit> {
+    cabling_fits(report)?;
     let site = Site::new(spec, report);
     let node_cages = chassis(&spec.cluster).links_per_cage;
-    let mut sheet = Vec::new();
     for (fi, fabric) in report.fabrics.iter().enumerate() {
         let names = Names::of(fabric);
         let speed = fabric.port_rate.bits_per_second() / 1e9;
@@ -56,7 +79,7 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
                 Some(c) => format!("{}G {}", speed.round(), c.label()),
                 None => "no medium reaches this route".into(),
             };
-            sheet.push(Cable {
+            each(Cable {
                 fabric: fabric.name.clone(),
                 tier: link.tier,
                 a_device,
@@ -74,5 +97,5 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNot
             });
         })?;
     }
-    Ok(sheet)
+    Ok(())
 }

@@ -2,7 +2,7 @@
 //! cabling sheet (one row per cable, both ends named for labelling) and, for a design grown in
 //! phases, the move list (one row per cable each step adds, removes or re-terminates).
 
-use crate::resources::respond::{attachment, file_stem, html, Answer};
+use crate::resources::respond::{attachment, file_stem, html, streamed, Answer};
 use crate::resources::revisions::stored_revision;
 use app::costs::COMPUTES;
 use app::pages::document::message;
@@ -127,21 +127,34 @@ pub fn cables(report: &Report) -> u64 {
         .sum()
 }
 
-/// One row per cable of every fabric of `report`, placed on the floor of `spec`: both ends
-/// with rack and rack unit, the routed and orderable length and the medium, and for a design
-/// grown in phases the phase that first lays it; `Err` says why there is no sheet (too many
-/// rows, or a fabric whose switches cannot take its cables).
-pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::Error>, String> {
-    // Counted from the sized fabric before any row is built, so that a sheet too large to
-    // write costs nothing.
+/// Why `report` has no cabling sheet, if it has none: more rows than a sheet holds, or a fabric
+/// whose switches cannot take its cables. Asked before a sheet is begun, from the sized
+/// fabrics, so that a sheet too large to write costs nothing.
+pub fn no_cabling_sheet(report: &Report) -> Option<String> {
     let cables = cables(report);
     if cables > MAX_CABLING_ROWS {
-        return Err(format!(
+        return Some(format!(
             "This design has {cables} cables; a cabling sheet holds at most {MAX_CABLING_ROWS} rows. \
              Its bill of materials counts every cable by tier and reach."
         ));
     }
-    let mut header = [
+    engine::floor::cabling_fits(report)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// Writes one row per cable of every fabric of `report`, placed on the floor of `spec`, to
+/// `out` as it goes: both ends with rack and rack unit, the routed and orderable length and
+/// the medium, and for a design grown in phases the phase that first lays it. A design
+/// [`no_cabling_sheet`] refuses gets the header alone.
+pub fn write_cabling(
+    spec: &DesignSpec,
+    report: &Report,
+    out: impl std::io::Write,
+) -> csv::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
+    let phases = engine::phases::phases(spec, report).and_then(Result::ok);
+    let mut header = vec![
         "cable",
         "fabric",
         "tier",
@@ -157,51 +170,84 @@ pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv:
         "reach_class",
         "route_m",
         "length_m",
-    ]
-    .map(String::from)
-    .to_vec();
-    let phases = engine::phases::phases(spec, report).and_then(Result::ok);
+    ];
     if phases.is_some() {
-        header.push("phase".into());
+        header.push("phase");
     }
-    let sheet = engine::floor::cabling(spec, report).map_err(|e| e.to_string())?;
+    writer.write_record(&header)?;
     let speeds: std::collections::HashMap<&str, f64> = report
         .fabrics
         .iter()
         .map(|f| (f.name.as_str(), f.port_rate.bits_per_second() / 1e9))
         .collect();
-    let mut rows = Vec::with_capacity(sheet.len() + 1);
-    rows.push(header);
-    for cable in sheet {
+    // The first error (the client has gone) stops the writing; the cables still come.
+    let mut written: csv::Result<()> = Ok(());
+    let mut number = 0u32;
+    // Numbers are written through one buffer: a row allocates nothing of its own.
+    let mut scratch = String::new();
+    let _ = engine::floor::cabling_each(spec, report, |cable| {
+        if written.is_err() {
+            return;
+        }
+        number += 1;
         let speed = speeds.get(cable.fabric.as_str()).copied().unwrap_or(0.0);
-        let number = |u: Option<u32>| u.map(|u| u.to_string()).unwrap_or_default();
-        let metres =
-            |m: Option<engine::Metres>| m.map(|m| format!("{}", m.metres())).unwrap_or_default();
-        let phase = phases.as_ref().map(|plan| {
-            let p = &plan.phases[engine::phases::cable_phase(plan, report, &cable)];
-            cell(&p.label)
-        });
-        let mut row = vec![
-            format!("C{:05}", rows.len()),
-            cell(&cable.fabric),
-            cable.tier.to_string(),
-            cell(cable.a_rack.as_deref().unwrap_or_default()),
-            number(cable.a_u),
-            cell(&cable.a_device),
-            cell(&cable.a_port),
-            cell(cable.z_rack.as_deref().unwrap_or_default()),
-            number(cable.z_u),
-            cell(&cable.z_device),
-            cell(&cable.z_port),
-            cable.medium.clone().unwrap_or_else(|| cable.media(speed)),
-            cable.reach.map(|r| r.key()).unwrap_or("none").to_string(),
-            metres(cable.route_m),
-            metres(cable.length_m),
-        ];
-        row.extend(phase);
-        rows.push(row);
+        let phase = phases
+            .as_ref()
+            .map(|plan| &plan.phases[engine::phases::cable_phase(plan, report, &cable)].label);
+        written = cabling_row(&mut writer, &mut scratch, number, &cable, speed, phase);
+    });
+    written?;
+    writer.flush()?;
+    Ok(())
+}
+
+/// One row of the cabling sheet: cable `number`, its fabric and tier, each end's rack, rack unit,
+/// device and port, the medium, its reach, the routed and orderable length, and the phase.
+fn cabling_row(
+    w: &mut csv::Writer<impl std::io::Write>,
+    scratch: &mut String,
+    number: u32,
+    cable: &engine::cabling::Cable,
+    speed: f64,
+    phase: Option<&String>,
+) -> csv::Result<()> {
+    let text = engine::handoff::spreadsheet_text;
+    let mut number_field = |w: &mut csv::Writer<_>, n: &dyn std::fmt::Display| {
+        use std::fmt::Write;
+        scratch.clear();
+        let _ = write!(scratch, "{n}");
+        w.write_field(&scratch)
+    };
+    number_field(w, &format_args!("C{number:05}"))?;
+    w.write_field(text(&cable.fabric).as_ref())?;
+    w.write_field(cable.tier)?;
+    for (rack, u, device, port) in [
+        (&cable.a_rack, cable.a_u, &cable.a_device, &cable.a_port),
+        (&cable.z_rack, cable.z_u, &cable.z_device, &cable.z_port),
+    ] {
+        w.write_field(text(rack.as_deref().unwrap_or_default()).as_ref())?;
+        match u {
+            Some(u) => number_field(w, &u)?,
+            None => w.write_field("")?,
+        }
+        w.write_field(text(device).as_ref())?;
+        w.write_field(text(port).as_ref())?;
     }
-    Ok(write(rows))
+    match &cable.medium {
+        Some(medium) => w.write_field(medium)?,
+        None => w.write_field(cable.media(speed))?,
+    }
+    w.write_field(cable.reach.map(|r| r.key()).unwrap_or("none"))?;
+    for m in [cable.route_m, cable.length_m] {
+        match m {
+            Some(m) => number_field(w, &m.metres())?,
+            None => w.write_field("")?,
+        }
+    }
+    if let Some(label) = phase {
+        w.write_field(text(label).as_ref())?;
+    }
+    w.write_record(None::<&[u8]>)
 }
 
 /// One row per cable each step between the growth phases of `spec` (evaluated as `report`)
@@ -299,11 +345,7 @@ async fn sheet(
         + 'static,
 ) -> Answer {
     let (_, stored) = stored_revision(store, id, n).await?;
-    let file = format!(
-        "{}-r{}.{kind}.csv",
-        file_stem(&stored.spec.title),
-        stored.number
-    );
+    let file = sheet_file(&stored.spec.title, stored.number, kind);
     // Today's engine, as the design's page and report show it; evaluating and writing a sheet
     // of many rows is CPU work, kept off the async workers.
     let spec = stored.spec;
@@ -325,8 +367,36 @@ async fn bom_csv(State(store): State<Store>, Path((id, n)): Path<(String, String
     sheet(&store, &id, &n, "bom", |_, report| Ok(bom(report))).await
 }
 
+/// The cabling sheet is written as it is sent: the largest a design may have runs to a few
+/// hundred thousand rows, which the server never holds whole.
 async fn cabling_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    sheet(&store, &id, &n, "cabling", cabling).await
+    let (_, stored) = stored_revision(&store, &id, &n).await?;
+    let file = sheet_file(&stored.spec.title, stored.number, "cabling");
+    let spec = stored.spec;
+    let checked = tokio::task::spawn_blocking(move || {
+        let report = engine::evaluate(&spec).map_err(|errors| errors.to_string())?;
+        match no_cabling_sheet(&report) {
+            Some(reason) => Err(reason),
+            None => Ok((spec, report)),
+        }
+    });
+    Ok(match checked.await {
+        Ok(Ok((spec, report))) => attachment(
+            CSV,
+            streamed(move |out| write_cabling(&spec, &report, out).map_err(std::io::Error::other)),
+            &file,
+        ),
+        Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
+        Err(_) => csv_response(
+            Err(csv::Error::from(std::io::Error::other("panicked"))),
+            file,
+        ),
+    })
+}
+
+/// `<title>-r<n>.<kind>.csv`.
+fn sheet_file(title: &str, number: u32, kind: &str) -> String {
+    format!("{}-r{number}.{kind}.csv", file_stem(title))
 }
 
 async fn moves_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {

@@ -9,7 +9,9 @@
 //! cabling sheet holds is refused, since every file names every cable or port.
 
 use crate::resources::exports::{cables, MAX_CABLING_ROWS};
-use crate::resources::respond::{attachment, disposition, file_stem, html, Answer, PageError};
+use crate::resources::respond::{
+    attachment, disposition, file_stem, html, streamed, Answer, PageError,
+};
 use crate::resources::revisions::head_and_number;
 use crate::work::cache::Weighed;
 use crate::work::kept::{Jobs, Made};
@@ -17,14 +19,14 @@ use app::costs::COMPUTES;
 use app::pages::document::message;
 use app::pages::handoff::handoff_page;
 use app::store::{DesignId, Store};
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::handler::Handler;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::sync::Arc;
 
 /// Bundles kept, in bytes of zip: a few thousand of the usual design's (25 to 130 KB), or
@@ -34,8 +36,6 @@ const KEPT_BYTES: usize = 64 << 20;
 const MADE_AT_ONCE: usize = 1;
 /// Distinct bundles waiting or being made; more at once get 503.
 const QUEUED: usize = 8;
-/// Bytes inflated and sent at a time when a file streams out of the kept zip.
-const CHUNK: usize = 64 * 1024;
 
 /// Bundles made by this process: for the tests that hold the server to making each once.
 pub static BUNDLES_MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -268,40 +268,14 @@ async fn file(
         b.number,
         name.replace('/', "-")
     );
-    let (chunks, body) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(4);
     let (zip, entry) = (b.zip.clone(), name.clone());
-    tokio::task::spawn_blocking(move || {
-        let send = |chunk| chunks.blocking_send(chunk).is_ok();
-        let mut archive = match zip::ZipArchive::new(std::io::Cursor::new(zip)) {
-            Ok(archive) => archive,
-            Err(error) => return send(Err(std::io::Error::other(error))),
-        };
-        let mut entry = match archive.by_name(&entry) {
-            Ok(entry) => entry,
-            Err(error) => return send(Err(std::io::Error::other(error))),
-        };
-        let mut buffer = vec![0u8; CHUNK];
-        loop {
-            match entry.read(&mut buffer) {
-                Ok(0) => return true,
-                Ok(read) => {
-                    // Stops when the client has gone.
-                    if !send(Ok(Bytes::copy_from_slice(&buffer[..read]))) {
-                        return false;
-                    }
-                }
-                Err(error) => return send(Err(error)),
-            }
-        }
+    let body = streamed(move |out| {
+        let mut archive =
+            zip::ZipArchive::new(std::io::Cursor::new(zip)).map_err(std::io::Error::other)?;
+        let mut entry = archive.by_name(&entry).map_err(std::io::Error::other)?;
+        std::io::copy(&mut entry, out).map(|_| ())
     });
-    let stream = futures_util::stream::unfold(body, |mut body| async move {
-        body.recv().await.map(|chunk| (chunk, body))
-    });
-    Ok(attachment(
-        content_type(&name),
-        Body::from_stream(stream),
-        &file,
-    ))
+    Ok(attachment(content_type(&name), body, &file))
 }
 
 /// `/d/{id}/r/{n}/handoff.zip`: the whole bundle as one download, the kept zip itself.

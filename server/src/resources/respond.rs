@@ -140,6 +140,66 @@ pub(crate) fn file_stem(title: &str) -> String {
     }
 }
 
+/// Bytes handed to the response at a time when a file is sent as it is written.
+const CHUNK: usize = 64 * 1024;
+/// Chunks written ahead of what the client has taken: what a file sent as it is written holds
+/// in memory, however large it is.
+const CHUNKS_AHEAD: usize = 4;
+
+/// A response body that `write` writes on the blocking pool as it is sent, so that a large
+/// file never lies whole in memory. Writing fails once the client has gone, which stops it; a
+/// failure of `write` ends the body with an error (the client sees a truncated transfer, not a
+/// whole file).
+pub(crate) fn streamed(
+    write: impl FnOnce(&mut Chunks) -> std::io::Result<()> + Send + 'static,
+) -> axum::body::Body {
+    let (sender, receiver) =
+        tokio::sync::mpsc::channel::<std::io::Result<axum::body::Bytes>>(CHUNKS_AHEAD);
+    tokio::task::spawn_blocking(move || {
+        let mut chunks = Chunks {
+            buffer: Vec::with_capacity(CHUNK),
+            sender,
+        };
+        let written = write(&mut chunks).and_then(|()| std::io::Write::flush(&mut chunks));
+        if let Err(error) = written {
+            if error.kind() != std::io::ErrorKind::BrokenPipe {
+                tracing::error!(%error, "writing a file as it was sent failed");
+                let _ = chunks.sender.blocking_send(Err(error));
+            }
+        }
+    });
+    axum::body::Body::from_stream(futures_util::stream::unfold(
+        receiver,
+        |mut receiver| async move { receiver.recv().await.map(|chunk| (chunk, receiver)) },
+    ))
+}
+
+/// Where a file sent as it is written is written: [`CHUNK`] bytes at a time to the response.
+pub(crate) struct Chunks {
+    buffer: Vec<u8>,
+    sender: tokio::sync::mpsc::Sender<std::io::Result<axum::body::Bytes>>,
+}
+
+impl std::io::Write for Chunks {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buffer.extend_from_slice(bytes);
+        if self.buffer.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.buffer.is_empty() {
+            return Ok(());
+        }
+        let chunk = std::mem::replace(&mut self.buffer, Vec::with_capacity(CHUNK));
+        self.sender
+            .blocking_send(Ok(chunk.into()))
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -379,6 +379,75 @@ fn largest_design() -> serde_json::Value {
     spec
 }
 
+/// The peak resident memory of this process (the server and the test's client), bytes.
+fn peak_resident_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kb * 1024
+}
+
+/// A cabling sheet near the most rows one may have (8,000 DGX nodes: 234,860 cables, 49 MB) is
+/// written as it is sent: the server never holds it whole, so its memory grows by a few
+/// megabytes, not by the sheet (some 300 MB when it was built before it was sent).
+#[tokio::test]
+async fn a_cabling_sheet_of_a_quarter_million_rows_streams_in_bounded_memory() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start_with(config(&database)).await;
+    let mut spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    spec["cluster"]["nodes"] = json!(8000);
+    spec["workloads"] = json!([]);
+    spec.as_object_mut().unwrap().remove("growth");
+    let created = server
+        .client
+        .post(format!("{}/api/designs", server.base))
+        .json(&json!({ "spec": spec }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
+    let id = created.json::<serde_json::Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let report: serde_json::Value = server
+        .get(&format!("/d/{id}/r/1/report.json"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let cables: u64 = report["fabrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["cables"].as_array().unwrap())
+        .map(|c| c["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(cables, 234_860);
+    let before = peak_resident_bytes();
+    let mut response = server.get(&format!("/d/{id}/r/1/cabling.csv")).await;
+    assert_eq!(response.status(), 200);
+    // Counted as it arrives, so that the client holds no more of it than the server does.
+    let (mut lines, mut bytes, mut last) = (0u64, 0u64, 0u8);
+    while let Some(chunk) = response.chunk().await.unwrap() {
+        lines += chunk.iter().filter(|b| **b == b'\n').count() as u64;
+        bytes += chunk.len() as u64;
+        last = *chunk.last().unwrap_or(&last);
+    }
+    assert_eq!(
+        (lines, last),
+        (cables + 1, b'\n'),
+        "a header and one whole row per cable"
+    );
+    assert!(bytes > 40 << 20, "{bytes} bytes");
+    let grown = peak_resident_bytes().saturating_sub(before);
+    assert!(grown < 64 << 20, "the peak grew by {} MiB", grown >> 20);
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn the_largest_design_exports_or_is_refused_clearly_within_a_gibibyte() {
     let (_dir, database) = temp_database();
