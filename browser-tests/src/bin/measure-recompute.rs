@@ -4,20 +4,20 @@
 //! results panel show the new figures. The dashboard below, fetched from the server after each
 //! change, is left to arrive between changes.
 //!
-//! `cargo run -p browser-tests --release --bin measure-recompute [CHANGES]` (default 100) after
-//! `cargo leptos build --release`.
+//! `cargo run -p browser-tests --release --bin measure-recompute [CHANGES] [NODES,NODES,...]`
+//! (default 100 changes over 16, 64, 32 and 128 nodes; 12500,12000,12496,12504 is a design of
+//! some 100,000 GPUs) after `cargo leptos build --release`.
 
 use browser_tests::{Browser, JavaScript, Server};
 
 const SCRIPT: &str = r#"
-const [changes, done] = [arguments[0], arguments[arguments.length - 1]];
+const [changes, sizes, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
 const input = document.querySelector('#cluster-nodes');
 const panel = document.querySelector('.results-panel');
 const result = () => document.querySelector('#headline-switches').textContent
     + document.querySelector('#headline-cost').textContent;
 const times = [];
-const sizes = [16, 64, 32, 128];
-const settle = () => new Promise(r => setTimeout(r, 400));
+const settle = () => new Promise(r => setTimeout(r, arguments[2]));
 (async () => {
   for (let i = 0; i < changes; i++) {
     const before = result();
@@ -30,7 +30,7 @@ const settle = () => new Promise(r => setTimeout(r, 400));
     const t0 = performance.now();
     input.value = String(sizes[i % sizes.length]);
     input.dispatchEvent(new Event('input', { bubbles: true }));
-    const t1 = await Promise.race([changed, new Promise(r => setTimeout(() => r(null), 2000))]);
+    const t1 = await Promise.race([changed, new Promise(r => setTimeout(() => r(null), 20000))]);
     if (t1 === null) { done({ error: 'the results did not change at change ' + i }); return; }
     times.push(t1 - t0);
     // Let the dashboard, fetched from the server after each change, arrive before the next.
@@ -40,12 +40,34 @@ const settle = () => new Promise(r => setTimeout(r, 400));
 })();
 "#;
 
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let changes: usize = std::env::args()
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(100);
+    let sizes: Vec<u32> = std::env::args()
+        .nth(2)
+        .map(|list| {
+            list.split(',')
+                .map(|n| n.parse().expect("a node count"))
+                .collect()
+        })
+        .unwrap_or_else(|| vec![16, 64, 32, 128]);
+    // A large design's dashboard takes longer to draw: the next change waits for it.
+    let settle_ms = if sizes.iter().any(|n| *n > 1024) {
+        3000
+    } else {
+        400
+    };
     let server = Server::start().await;
     let browser = Browser::start(JavaScript::Enabled).await;
     browser.goto(&server.url("/")).await;
@@ -53,9 +75,31 @@ async fn main() {
     browser.click("#step-workloads").await;
     browser.click("#add-inference").await;
     browser.wait_for("#workload-2", true).await;
-    browser.click("#step-cluster").await;
     // Start from a size the first change differs from.
-    browser.type_into("#cluster-nodes", "256").await;
+    let start = sizes.iter().max().copied().unwrap_or(128) * 2;
+    // The training job's data parallelism follows the cluster: its global batch must be a
+    // multiple of every size measured (the example's 512 is for up to 512 nodes).
+    let batch = sizes
+        .iter()
+        .chain([&start])
+        .fold(1u64, |l, &n| l / gcd(l, u64::from(n)) * u64::from(n));
+    if 512 % batch != 0 {
+        browser
+            .type_into("#workloads-0-global_batch", &batch.to_string())
+            .await;
+    }
+    // Past what 64-port switches reach in three tiers (65,536 endpoints), the compute fabric
+    // is InfiniBand XDR on 144-port Quantum-X800 switches, as the engine's benchmark of
+    // 100,000 GPUs is.
+    if start > 8192 {
+        browser.click("#step-fabrics").await;
+        browser.select("#fabrics-0-technology", "ib_xdr").await;
+        browser.select("#fabrics-0-switch", "q3400").await;
+    }
+    browser.click("#step-cluster").await;
+    browser
+        .type_into("#cluster-nodes", &start.to_string())
+        .await;
     let mut timeouts = browser.client.get_timeouts().await.expect("timeouts");
     timeouts.set_script(Some(std::time::Duration::from_secs(600)));
     browser
@@ -65,7 +109,14 @@ async fn main() {
         .expect("the script timeout can be raised");
     let outcome = browser
         .client
-        .execute_async(SCRIPT, vec![serde_json::json!(changes)])
+        .execute_async(
+            SCRIPT,
+            vec![
+                serde_json::json!(changes),
+                serde_json::json!(sizes),
+                serde_json::json!(settle_ms),
+            ],
+        )
         .await
         .expect("the measurement script runs");
     if let Some(error) = outcome.get("error") {
@@ -75,7 +126,7 @@ async fn main() {
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     println!(
-        "recompute after an input change, 3-workload design, {} changes: median {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+        "recompute after an input change, 3-workload design of {sizes:?} nodes, {} changes: median {:.2} ms, p95 {:.2} ms, max {:.2} ms",
         times.len(),
         at(0.5),
         at(0.95),
