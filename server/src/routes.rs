@@ -147,20 +147,8 @@ pub fn router(store: Store, options: LeptosOptions, settings: Settings) -> Route
         .merge(crate::resources::planner::routes(store.clone(), options))
         .merge(server_functions(store.clone()))
         .fallback_service(files)
-        // Saved designs and the other script-free documents, and the JSON API.
-        .merge(crate::resources::pages::routes(
-            crate::resources::pages::Pages::new(store.clone()),
-        ))
-        .merge(crate::resources::report::routes(
-            store.clone(),
-            settings.public_url.clone(),
-        ))
-        .merge(crate::resources::exports::routes(store.clone()))
-        .merge(crate::resources::handoff::routes(store.clone()))
-        .merge(crate::resources::api::routes(store.clone()))
-        .merge(crate::resources::search_page::routes(store.clone()))
-        .merge(crate::resources::calibration::routes(store.clone()))
-        .merge(crate::resources::tenants::routes(store.clone()))
+        // Saved designs and the other script-free documents, the downloads and the JSON API.
+        .merge(crate::resources::pages(&store, settings.public_url.clone()))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         // An uploaded dump or nccl-tests log may be larger, so that the parser can say what is
         // wrong with it rather than the server refusing it unread.

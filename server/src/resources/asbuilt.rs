@@ -271,7 +271,7 @@ async fn kept(
 ) -> Answer {
     let revision = stored_revision(&store, &id, &n).await?;
     let (design_id, stored) = &revision;
-    let number = number.parse::<u32>().map_err(|_| PageError::NotFound)?;
+    let number = crate::resources::revisions::revision_number(&number)?;
     let found = store
         .checks(design_id, stored.number)
         .await?

@@ -1,16 +1,28 @@
 //! The HTTP resources, one module each with its routes and handlers: the JSON API, the planner's
-//! addresses, a design's pages (its revisions, report, hand-off, search, baselines, calibration,
-//! tenants, as-built check) and the downloads; and what their handlers share (a revision as an
-//! address names it, the answers a page gives, the forms that take a tool's output).
+//! addresses, a design's pages (its share link and revisions, the edit link, report, hand-off,
+//! search, baselines, calibration, tenants, as-built check), the designs this browser holds,
+//! compare, import, the sources, and the downloads; and what their handlers share (a revision
+//! as an address names it, the answers a page gives, the forms that take a tool's output).
+//!
+//! A new page or download is a module here with its `routes`, declared below and merged in
+//! [`pages`] (or, for an upload larger than a form, beside the as-built check in `routes.rs`).
+
+use crate::public_url::PublicUrl;
+use app::store::Store;
+use axum::Router;
 
 pub mod api;
 pub(crate) mod asbuilt;
 pub mod baselines;
 pub(crate) mod calibration;
+pub(crate) mod claim;
+pub(crate) mod compare;
+pub(crate) mod design;
 pub mod exports;
 pub mod handoff;
+pub(crate) mod import;
 pub(crate) mod multipart;
-pub mod pages;
+pub(crate) mod my_designs;
 pub mod pdf;
 pub(crate) mod planner;
 pub(crate) mod records;
@@ -18,4 +30,24 @@ pub mod report;
 pub(crate) mod respond;
 pub(crate) mod revisions;
 pub(crate) mod search_page;
+pub(crate) mod sources;
 pub(crate) mod tenants;
+
+/// The script-free pages, the downloads and the JSON API, each resource's routes merged: what
+/// takes a request body no larger than a form's.
+pub(crate) fn pages(store: &Store, public_url: Option<PublicUrl>) -> Router {
+    Router::new()
+        .merge(design::routes(store.clone()))
+        .merge(claim::routes(store.clone()))
+        .merge(my_designs::routes(store.clone()))
+        .merge(sources::routes())
+        .merge(compare::routes(store.clone()))
+        .merge(import::routes(store.clone()))
+        .merge(report::routes(store.clone(), public_url))
+        .merge(exports::routes(store.clone()))
+        .merge(handoff::routes(store.clone()))
+        .merge(api::routes(store.clone()))
+        .merge(search_page::routes(store.clone()))
+        .merge(calibration::routes(store.clone()))
+        .merge(tenants::routes(store.clone()))
+}

@@ -51,14 +51,18 @@ pub(crate) async fn head_and_number(
     Ok(Some((head, design_id, number)))
 }
 
+/// The revision number an address's `n` names; not found when it names none.
+pub(crate) fn revision_number(n: &str) -> Result<u32, PageError> {
+    n.parse::<u32>().map_err(|_| PageError::NotFound)
+}
+
 /// Revision `n` of design `id`, with the design's id.
 pub(crate) async fn stored_revision(
     store: &Store,
     id: &str,
     n: &str,
 ) -> Result<(DesignId, StoredRevision), PageError> {
-    let n = n.parse::<u32>().map_err(|_| PageError::NotFound)?;
-    revision_at(store, id, Some(n))
+    revision_at(store, id, Some(revision_number(n)?))
         .await?
         .ok_or(PageError::NotFound)
 }
