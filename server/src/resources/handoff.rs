@@ -77,7 +77,7 @@ pub fn routes(store: Store) -> Router {
 /// The bundle of revision `n` of design `id`, kept or made now, or the page that says why there
 /// is none.
 async fn bundle(handoffs: &Handoffs, id: &str, n: &str) -> Result<Bundle, PageError> {
-    let n = crate::resources::revisions::revision_number(&n)?;
+    let n = crate::resources::revisions::revision_number(n)?;
     let (_, design_id, number) = head_and_number(&handoffs.store, id, Some(n))
         .await?
         .ok_or(PageError::NotFound)?;

@@ -130,7 +130,7 @@ pub fn routes(store: Store, public_url: Option<PublicUrl>) -> Router {
 /// The revision `n` of design `id`: the key its report is kept under. Reads only the design's
 /// head and the count of its kept checks, so that a kept report costs two indexed reads.
 async fn locate(reports: &Reports, id: &str, n: &str) -> Result<Key, PageError> {
-    let n = crate::resources::revisions::revision_number(&n)?;
+    let n = crate::resources::revisions::revision_number(n)?;
     let (head, design_id, number) = head_and_number(&reports.store, id, Some(n))
         .await?
         .ok_or(PageError::NotFound)?;
