@@ -95,13 +95,7 @@ async fn the_cabling_sheet_of_a_four_su_superpod_has_one_row_per_cable_and_uses_
     let design = server.create(&superpod()).await;
     let report = report(&server, &design.id).await;
     let rows = sheet(&server, &format!("/d/{}/r/1/cabling.csv", design.id)).await;
-    let cables: u64 = report["fabrics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|f| f["cables"].as_array().unwrap())
-        .map(|c| c["count"].as_u64().unwrap())
-        .sum();
+    let cables = cables_of(&report);
     assert_eq!(
         rows.len() as u64,
         cables,

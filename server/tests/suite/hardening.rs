@@ -351,10 +351,20 @@ async fn over_the_concurrency_limit_a_request_is_shed_with_503_and_retry_after()
 
 /// The resident memory of this process (the server runs in it), in bytes.
 fn resident_bytes() -> u64 {
+    memory_bytes("VmRSS:")
+}
+
+/// The peak resident memory of this process (the server and the test's client), bytes.
+fn peak_resident_bytes() -> u64 {
+    memory_bytes("VmHWM:")
+}
+
+/// One memory figure of this process from `/proc/self/status`, bytes.
+fn memory_bytes(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
     let kb: u64 = status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap();
     kb * 1024
@@ -377,17 +387,6 @@ fn largest_design() -> serde_json::Value {
         fabric["extra_endpoints"] = json!(0);
     }
     spec
-}
-
-/// The peak resident memory of this process (the server and the test's client), bytes.
-fn peak_resident_bytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let kb: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap();
-    kb * 1024
 }
 
 /// A cabling sheet near the most rows one may have (8,000 DGX nodes: 234,860 cables, 49 MB) is
@@ -419,13 +418,7 @@ async fn a_cabling_sheet_of_a_quarter_million_rows_streams_in_bounded_memory() {
         .json()
         .await
         .unwrap();
-    let cables: u64 = report["fabrics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|f| f["cables"].as_array().unwrap())
-        .map(|c| c["count"].as_u64().unwrap())
-        .sum();
+    let cables = cables_of(&report);
     assert_eq!(cables, 234_860);
     let before = peak_resident_bytes();
     let mut response = server.get(&format!("/d/{id}/r/1/cabling.csv")).await;

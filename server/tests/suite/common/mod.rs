@@ -81,6 +81,17 @@ impl TestServer {
     }
 }
 
+/// Cables of every fabric of a report (its JSON), as the sizing counts them.
+pub fn cables_of(report: &Value) -> u64 {
+    report["fabrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["cables"].as_array().unwrap())
+        .map(|c| c["count"].as_u64().unwrap())
+        .sum()
+}
+
 pub fn temp_database() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("designs.db");
