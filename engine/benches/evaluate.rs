@@ -160,7 +160,7 @@ fn benches(c: &mut Criterion) {
     });
     let report = evaluate_unplaced(&shared, Conditions::NORMAL).expect("evaluates");
     c.bench_function("interference of 64 tenants on 2,048 nodes", |b| {
-        b.iter(|| engine::tenancy::interference(black_box(&shared), &report))
+        b.iter(|| engine::interference::interference(black_box(&shared), &report))
     });
 
     // 64 cluster sizes × 4 fabric technologies, the specs built up front.

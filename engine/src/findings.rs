@@ -19,7 +19,7 @@ fn memory(spec: &DesignSpec, t: &Training, r: &TrainingReport) -> Option<Finding
     let m = r.memory.as_ref().filter(|m| !m.fits)?;
     let gpu = crate::catalog::gpu(&spec.cluster.gpu).map_or("GPU", |g| g.name);
     let p = &t.parallelism;
-    let recompute = |d: &crate::Degrees| {
+    let recompute = |d: &crate::report::memory::Degrees| {
         if d.recompute != t.recompute {
             " and full activation recomputation (a third more compute)"
         } else {

@@ -36,6 +36,7 @@ pub mod goodput;
 pub mod handoff;
 mod headroom;
 mod inference;
+pub mod interference;
 mod life;
 mod links;
 pub mod nccl_tests;

@@ -41,7 +41,7 @@ impl Report {
     pub fn over_its_life_on(mut self, spec: &DesignSpec, floor: &FloorReport) -> Report {
         self.failures = crate::failures::failures(spec, &self);
         self.goodput = crate::goodput::goodput(spec, &self);
-        self.interference = crate::tenancy::interference(spec, &self);
+        self.interference = crate::interference::interference(spec, &self);
         self.isolation_costs = crate::tenancy::isolation_cost(spec, &self);
         self.uncertainty = crate::uncertainty::intervals(spec, &self);
         match crate::phases::phases_on(spec, floor) {

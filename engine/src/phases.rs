@@ -281,7 +281,7 @@ fn phase_reports(
         .enumerate()
         .map(|(i, phase)| {
             let at_phase = phase_spec(&chosen, phase.nodes, growth.policy);
-            crate::evaluate_unplaced(&at_phase, Conditions::NORMAL).map_err(|e| {
+            crate::evaluate::evaluate_unplaced(&at_phase, Conditions::NORMAL).map_err(|e| {
                 SpecErrors::single(
                     format!("growth.phases[{i}]"),
                     format!(

@@ -1,5 +1,6 @@
-//! Tenants on one fabric: where each lands, what partition it is given, how much another
-//! tenant's traffic slows it, and what its isolation costs.
+//! Tenants on one fabric: where each lands, what partition it is given and what its isolation
+//! costs (how much another tenant's traffic slows it is the `interference` module, which
+//! evaluates the design again and so sits above the evaluation this placement is part of).
 //!
 //! The unit of placement is the scalable unit of the design's compute fabric: the nodes one
 //! leaf serves (one leaf per rail in a rail-optimized fabric), numbered from 1 in node order.
@@ -11,11 +12,10 @@
 //! placement decides contention].
 
 mod cost;
-mod interference;
 mod partition;
 
+pub use crate::report::tenants::{Contended, Interference};
 pub use cost::{isolation_cost, IsolationCost};
-pub use interference::{interference, Contended, Interference};
 pub use partition::{Partition, FIRST_PKEY};
 
 use crate::error::FieldError;

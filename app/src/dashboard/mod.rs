@@ -189,7 +189,7 @@ pub mod render {
         let tenants = blocks_view(&crate::report::tenant_blocks(
             &spec,
             &report,
-            &engine::tenancy::interference(&spec, &report),
+            &engine::interference::interference(&spec, &report),
             &plan,
         ));
         let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(&spec, &report)));

@@ -250,7 +250,7 @@ fn restarted_step(spec: &DesignSpec, i: usize, left: u32) -> Option<Seconds> {
         v.parallelism.dp = left;
         v.global_batch = batch;
     }
-    let report = crate::evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
+    let report = crate::evaluate::evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
     let (_, step) = report.workloads.get(i)?.headline_time()?;
     Some(Seconds::new(
         step.seconds() * f64::from(t.global_batch) / f64::from(batch),
@@ -276,7 +276,7 @@ impl Evaluations<'_> {
                     ideal_network: false,
                     crossing_share: None,
                 };
-                let report = crate::evaluate_unplaced(self.spec, conditions).ok();
+                let report = crate::evaluate::evaluate_unplaced(self.spec, conditions).ok();
                 self.degraded.push((share, report));
                 self.degraded.len() - 1
             }

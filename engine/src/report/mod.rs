@@ -69,7 +69,7 @@ pub struct Report {
     /// ([`crate::uncertainty::intervals`]), as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub uncertainty: Vec<intervals::TimeInterval>,
-    /// How much the other tenants' traffic slows each tenant ([`crate::tenancy::interference`]),
+    /// How much the other tenants' traffic slows each tenant ([`crate::interference::interference`]),
     /// as `failures`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub interference: Vec<tenants::Interference>,

@@ -209,7 +209,7 @@ fn tenants_spanning_pods_share_the_core_uplinks_of_the_pod_they_meet_in() {
     assert_eq!((plan.leaves, plan.pods, plan.leaves_per_pod), (144, 3, 48));
     assert_eq!(plan.spine_core_links, 3 * 512);
     assert_eq!(placed(&report, "a").range(), "nodes 97–288");
-    let interference = engine::tenancy::interference(&spec, &report);
+    let interference = engine::interference::interference(&spec, &report);
     let a = interference.iter().find(|i| i.tenant == "a").unwrap();
     assert!(a.crosses_pods);
     assert_eq!((a.pods, a.shared_pods, a.shared_leaves), (2, 1, 0));

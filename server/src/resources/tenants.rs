@@ -34,7 +34,7 @@ async fn evaluated(spec: DesignSpec) -> Result<(DesignSpec, Option<Report>), Pag
         // Only what the tenants section reads: the failures and phases of the design's life
         // are not worked out here.
         let report = engine::evaluate(&spec).ok().map(|mut r| {
-            r.interference = engine::tenancy::interference(&spec, &r);
+            r.interference = engine::interference::interference(&spec, &r);
             r.isolation_costs = engine::tenancy::isolation_cost(&spec, &r);
             r
         });

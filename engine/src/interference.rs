@@ -21,11 +21,10 @@
 //! each rail's pod has its own), with every other workload spanning pods there. Its collective
 //! runs at the slower of the two tiers.
 
-use super::TenantPlacement;
 use crate::allocation::Allocation;
 use crate::figure::Figure;
 use crate::links::Conditions;
-pub use crate::report::tenants::{Contended, Interference};
+use crate::report::tenants::{Contended, Interference, TenantPlacement};
 use crate::report::{FabricReport, Report, WorkloadReport};
 use crate::spec::DesignSpec;
 use crate::units::{Seconds, Share};
@@ -465,7 +464,7 @@ impl Evaluations<'_> {
                 crossing_share: Some(share),
                 ..Conditions::NORMAL
             };
-            crate::evaluate_unplaced(spec, conditions).ok()
+            crate::evaluate::evaluate_unplaced(spec, conditions).ok()
         });
         report
             .as_ref()?
