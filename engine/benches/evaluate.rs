@@ -93,6 +93,10 @@ fn benches(c: &mut Criterion) {
             floor::plan(&two_thousand, &report)
         })
     });
+    // The same, the floor laid once for the bill as placed and the plan (the pages' way).
+    c.bench_function("evaluate with the floor laid once, 2,048 nodes", |b| {
+        b.iter(|| engine::evaluate_placed(black_box(&two_thousand)).expect("evaluates"))
+    });
     let report = evaluate(&two_thousand).expect("evaluates");
     let plan = floor::plan(&two_thousand, &report);
     c.bench_function("floor plan and rack elevation SVGs, 2,048 nodes", |b| {

@@ -1,6 +1,7 @@
 use crate::bom::materials;
 use crate::catalog::{gpu, switch, Gpu};
 use crate::error::{FieldError, SpecErrors};
+use crate::floor::Laid;
 use crate::headroom;
 use crate::links::{ports_per_node, Conditions, Links};
 use crate::report::{
@@ -45,7 +46,16 @@ pub fn evaluate(spec: &DesignSpec) -> Result<Report, SpecErrors> {
 
 /// [`evaluate`] under what-if `conditions` (a degraded link, congestion).
 pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report, SpecErrors> {
-    evaluate_report(spec, conditions, Floor::Placed)
+    evaluate_report(spec, conditions, Floor::Placed).map(|(report, _)| report)
+}
+
+/// [`evaluate`], with the floor the design is laid on kept for its plan
+/// ([`crate::floor::plan`]), so that the bill as placed and the floor plan come from one
+/// laying of the floor.
+pub(crate) fn evaluate_laid(spec: &DesignSpec) -> Result<(Report, Laid), SpecErrors> {
+    let (report, laid) = evaluate_report(spec, Conditions::NORMAL, Floor::Laid)?;
+    let laid = laid.ok_or_else(|| SpecErrors::single("floor", "was not laid"))?;
+    Ok((report, laid))
 }
 
 /// [`evaluate_with`] without placing the design on its floor: [`Report::placed`] is absent,
@@ -53,20 +63,23 @@ pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report
 /// placed: the search, which compares the fabrics' bills and evaluates each fabric alone (a
 /// floor of one fabric would mean nothing), and the studies' sweeps of workload timings.
 pub fn evaluate_unplaced(spec: &DesignSpec, conditions: Conditions) -> Result<Report, SpecErrors> {
-    evaluate_report(spec, conditions, Floor::Unplaced)
+    evaluate_report(spec, conditions, Floor::Unplaced).map(|(report, _)| report)
 }
 
+/// How much of the floor an evaluation lays: none, enough to price the bill as placed, or
+/// all of it, kept for the floor plan.
 #[derive(PartialEq)]
 enum Floor {
-    Placed,
     Unplaced,
+    Placed,
+    Laid,
 }
 
 fn evaluate_report(
     spec: &DesignSpec,
     conditions: Conditions,
     floor: Floor,
-) -> Result<Report, SpecErrors> {
+) -> Result<(Report, Option<Laid>), SpecErrors> {
     spec.validate()?;
     let (chosen, choices) = switch_choice::choose_all(spec);
     let spec = chosen.as_ref();
@@ -151,11 +164,21 @@ fn evaluate_report(
     );
     // Placed on its floor, each fabric's bill is the one to order, at each cable's routed length;
     // `totals` keeps the nominal runs' figures for comparison.
-    let placed =
-        (floor == Floor::Placed).then(|| crate::floor::place_bills(spec, &mut fabrics, &totals));
+    let (placed, laid) = match floor {
+        Floor::Unplaced => (None, None),
+        Floor::Placed => (
+            Some(crate::floor::place_bills(spec, &mut fabrics, &totals)),
+            None,
+        ),
+        Floor::Laid => {
+            let mut laid = Laid::new(spec, &fabrics);
+            let network = laid.place_bills(&mut fabrics, &totals, gpus);
+            (Some(network), Some(laid))
+        }
+    };
     let network = placed.as_ref().unwrap_or(&totals);
     let headline = headline(&fabrics, &workloads, &findings, network.cost_per_gpu_usd);
-    Ok(Report {
+    let report = Report {
         engine_version: crate::ENGINE_VERSION.to_string(),
         cluster: ClusterSummary {
             gpu: gpu.name.to_string(),
@@ -178,7 +201,8 @@ fn evaluate_report(
         isolation_costs: Vec::new(),
         uncertainty: Vec::new(),
         interference: Vec::new(),
-    })
+    };
+    Ok((report, laid))
 }
 
 /// Workload `w`'s report; `replicas` are an inference service's, as placed.

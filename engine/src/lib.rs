@@ -73,7 +73,7 @@ pub use collective::{
 };
 pub use error::{FieldError, SpecErrors};
 pub use evaluate::{evaluate, evaluate_unplaced, evaluate_with};
-pub use life::PlacedReport;
+pub use life::{evaluate_placed, PlacedReport};
 pub use links::Conditions;
 pub use precision::Precision;
 pub use report::*;

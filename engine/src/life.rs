@@ -58,6 +58,14 @@ impl Report {
     }
 }
 
+/// `spec` evaluated with the floor its bill is placed on, the floor laid once for both: what
+/// [`crate::evaluate`] and [`crate::floor::plan`] give, in about the time of the first.
+pub fn evaluate_placed(spec: &DesignSpec) -> Result<PlacedReport, crate::error::SpecErrors> {
+    let (report, laid) = crate::evaluate::evaluate_laid(spec)?;
+    let floor = crate::floor::plan_on(spec, &report, laid);
+    Ok(PlacedReport { report, floor })
+}
+
 /// A report with the floor its bill is placed on: every rack with its position, contents and
 /// power, and the cables by length ([`crate::floor::plan`]). What the JSON API and `report.json`
 /// answer; a type of its own, so that the planner's evaluation in the browser carries no floor.

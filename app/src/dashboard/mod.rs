@@ -23,9 +23,9 @@ use leptos::server_fn::codec::{Json, Post};
 pub async fn dashboard_html(spec: String) -> Result<String, AppError> {
     use crate::server::fail;
     let spec = DesignSpec::from_json(&spec).map_err(|e| fail(e.into()))?;
-    let report = engine::evaluate(&spec).map_err(|e| fail(e.into()))?;
+    let placed = engine::evaluate_placed(&spec).map_err(|e| fail(e.into()))?;
     // Drawing every chart is CPU work: kept off the server's async workers.
-    tokio::task::spawn_blocking(move || render::dashboard(spec, report))
+    tokio::task::spawn_blocking(move || render::dashboard(spec, placed))
         .await
         .map_err(|_| {
             fail(AppError::Internal(
@@ -108,7 +108,7 @@ pub mod render {
         assumption_table, comparison_table, failure_blocks, floor_blocks, goodput_blocks,
         operating_blocks, phase_blocks, spine_loss_table, Block,
     };
-    use engine::{DesignSpec, Report};
+    use engine::DesignSpec;
     use leptos::prelude::*;
     use leptos::tachys::view::RenderHtml;
 
@@ -172,12 +172,14 @@ pub mod render {
         .into_any()
     }
 
-    /// The whole dashboard as HTML.
-    pub fn dashboard(spec: DesignSpec, report: Report) -> String {
+    /// The whole dashboard of `spec`, evaluated on its floor, as HTML.
+    pub fn dashboard(spec: DesignSpec, placed: engine::PlacedReport) -> String {
+        let engine::PlacedReport {
+            report,
+            floor: plan,
+        } = placed;
         let charts = studies::charts(&spec, &report);
         let assumptions = blocks_view(&[Block::Table(assumption_table(&spec))]);
-        // The floor planned once: its section and the growth phases' racks read it.
-        let plan = engine::floor::plan(&spec, &report);
         let floor = blocks_view(&floor_blocks(&spec, &report, &plan));
         let failures = blocks_view(&failure_blocks(
             &spec,

@@ -39,8 +39,8 @@ pub fn design_page(
         date(stored.saved_at_ms),
         stored.engine_version
     );
-    let report = match engine::evaluate(&spec) {
-        Ok(report) => report,
+    let placed = match engine::evaluate_placed(&spec) {
+        Ok(placed) => placed,
         Err(errors) => {
             let body = view! {
                 <section class="panel">
@@ -53,6 +53,7 @@ pub fn design_page(
             return Page::ok(document(&title, body));
         }
     };
+    let report = &placed.report;
     let newer = (view_kind == DesignView::Revision && n < head.latest_revision).then(|| {
         view! {
             <p class="notice" id="newer-revision">
@@ -60,7 +61,7 @@ pub fn design_page(
             </p>
         }
     });
-    let stale = stale_notice(&staleness(stored, &report), &report, &stored.engine_version);
+    let stale = stale_notice(&staleness(stored, report), report, &stored.engine_version);
     let note = (!stored.note.is_empty())
         .then(|| view! { <p class="revision-note">{stored.note.clone()}</p> });
     let compare_previous = (n > 1).then(|| {
@@ -108,7 +109,7 @@ pub fn design_page(
     }
     .to_html();
     let history = history_table(&id, n, history);
-    Page::ok(document(&title, top + &history + &dashboard(spec, report)))
+    Page::ok(document(&title, top + &history + &dashboard(spec, placed)))
 }
 
 /// The notice of a revision saved by another engine, as the report says it.

@@ -5,7 +5,7 @@ use super::operating::{assumptions, operating_blocks};
 use super::workloads::{storage, workloads};
 use super::ReportDocument;
 use crate::charts::studies;
-use engine::{DesignSpec, Report};
+use engine::{DesignSpec, PlacedReport};
 
 /// What the cover says about the revision, and what was kept with it after installation.
 pub struct Revision {
@@ -21,26 +21,29 @@ pub struct Revision {
     pub staleness: super::engine_version::Staleness,
 }
 
-/// The whole report of `spec` and its `report` at `revision`: every part of it from `report`,
-/// today's engine's evaluation of `spec`.
-pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) -> ReportDocument {
+/// The whole report of `spec` at `revision`: every part of it from `placed`, today's engine's
+/// evaluation of `spec` on its floor (which the summary's risks and the floor section read).
+pub fn report_document(
+    spec: &DesignSpec,
+    placed: &PlacedReport,
+    revision: &Revision,
+) -> ReportDocument {
+    let (report, floor) = (&placed.report, &placed.floor);
     let mut blocks =
         super::engine_version::stale_blocks(&revision.staleness, report, &revision.engine_version);
     // The studies are run once: the summary's alternatives and the what-if section read them.
     let charts = studies::charts(spec, report);
-    // The floor is planned once: the summary's risks and the floor section read it.
-    let floor = engine::floor::plan(spec, report);
     // What each element's failure takes, each job's goodput and the growth phases: the summary
     // names the worst failure, the goodput and the phases' cost, their sections list them.
-    let report = &report.clone().over_its_life_on(spec, &floor);
-    super::summary::summary(&mut blocks, spec, report, &floor, charts.compared.as_ref());
+    let report = &report.clone().over_its_life_on(spec, floor);
+    super::summary::summary(&mut blocks, spec, report, floor, charts.compared.as_ref());
     cluster(&mut blocks, spec, report);
     fabrics(&mut blocks, report);
     workloads(&mut blocks, report);
     blocks.extend(super::uncertainty::interval_blocks(&report.uncertainty));
     super::whatifs::headroom(&mut blocks, charts.clone());
     storage(&mut blocks, report, charts.whatifs);
-    blocks.extend(super::floor::floor_blocks(spec, report, &floor));
+    blocks.extend(super::floor::floor_blocks(spec, report, floor));
     blocks.extend(super::failures::failure_blocks(
         spec,
         report,
@@ -50,13 +53,13 @@ pub fn report_document(spec: &DesignSpec, report: &Report, revision: &Revision) 
         spec,
         report,
         &report.interference,
-        &floor,
+        floor,
     ));
     blocks.extend(super::goodput::goodput_blocks(&report.goodput));
     blocks.extend(super::phases::phase_blocks(
         report.phases.as_ref(),
         report,
-        &floor,
+        floor,
     ));
     if let Some(plan) = &report.phases {
         blocks.extend(super::phases::move_blocks(

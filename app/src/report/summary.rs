@@ -315,8 +315,8 @@ mod tests {
     #[test]
     fn a_service_on_roce_states_the_efficiency_it_rests_on_and_its_time_at_the_published_low() {
         let spec = DesignSpec::from_json(engine::examples::SEVENTY_B_INFERENCE_400G).unwrap();
-        let report = engine::evaluate(&spec).unwrap();
-        let document = report_document(&spec, &report, &revision());
+        let placed = engine::evaluate_placed(&spec).unwrap();
+        let document = report_document(&spec, &placed, &revision());
         let binds = what_binds(&document);
         let roce = binds
             .iter()
@@ -334,8 +334,8 @@ mod tests {
         let mut spec = DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
         // Four DGX H100 of about 10 kW each stand in a compute rack: far over 15 kW.
         spec.floor.rack_power_kw = engine::Kilowatts::new(15.0);
-        let report = engine::evaluate(&spec).unwrap();
-        let document = report_document(&spec, &report, &revision());
+        let placed = engine::evaluate_placed(&spec).unwrap();
+        let document = report_document(&spec, &placed, &revision());
         let risks = document
             .blocks
             .iter()

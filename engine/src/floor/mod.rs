@@ -27,6 +27,7 @@ mod spread;
 pub mod svg;
 
 pub(crate) use placed::place_bills;
+use placed::place_bills_on;
 use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
 pub(crate) use routing::Spot;
 pub use routing::{orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
@@ -215,10 +216,42 @@ pub fn node_rack_units(spec: &DesignSpec) -> u32 {
 /// Places every node and switch of `spec` (evaluated as `report`), routes every cable and
 /// weighs every rack. Never panics.
 pub fn plan(spec: &DesignSpec, report: &Report) -> FloorReport {
+    plan_on(spec, report, Laid::new(spec, &report.fabrics))
+}
+
+/// A design laid on its floor: where everything stands, how each cable runs, and its cables
+/// and optics counted with the longest routes kept. What the evaluation's bill as placed and
+/// the floor plan both read, so that a design evaluated with its floor is laid once.
+pub(crate) struct Laid {
+    placed: placement::Placed,
+    tally: media::Tally,
+}
+
+impl Laid {
+    pub(crate) fn new(spec: &DesignSpec, fabrics: &[crate::report::FabricReport]) -> Laid {
+        let placed = placement::place(spec, fabrics);
+        let router = routing::Router::new(&placed, &spec.floor);
+        let tally = media::tally(spec, fabrics, &placed, &router, true);
+        Laid { placed, tally }
+    }
+
+    /// Each fabric's bill as placed `fabrics` (sized as they were laid, adding up to `totals`)
+    /// take, and the network's totals as placed, as [`place_bills`] finds them.
+    pub(crate) fn place_bills(
+        &mut self,
+        fabrics: &mut [crate::report::FabricReport],
+        totals: &crate::report::Totals,
+        gpus: u64,
+    ) -> crate::report::Totals {
+        let by_fabric = std::mem::take(&mut self.tally.bom_by_fabric);
+        place_bills_on(fabrics, totals, &self.tally.bom, by_fabric, gpus)
+    }
+}
+
+/// [`plan`] on the floor `laid` for `report`'s fabrics.
+pub(crate) fn plan_on(spec: &DesignSpec, report: &Report, laid: Laid) -> FloorReport {
+    let Laid { placed, tally } = laid;
     let floor = &spec.floor;
-    let placed = placement::place(spec, &report.fabrics);
-    let router = routing::Router::new(&placed, floor);
-    let tally = media::tally(spec, &report.fabrics, &placed, &router, true);
     let mut findings = Vec::new();
     let names: Vec<String> = placed
         .racks

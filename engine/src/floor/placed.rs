@@ -63,13 +63,31 @@ pub(crate) fn place_bills(
     let placed = placement::place(spec, fabrics);
     let router = routing::Router::new(&placed, &spec.floor);
     let tally = media::tally(spec, fabrics, &placed, &router, false);
+    place_bills_on(
+        fabrics,
+        totals,
+        &tally.bom,
+        tally.bom_by_fabric,
+        spec.cluster.gpus(),
+    )
+}
+
+/// [`place_bills`] with the floor's cables and optics counted already: `bom` for the whole
+/// floor, `by_fabric` each fabric's.
+pub(super) fn place_bills_on(
+    fabrics: &mut [FabricReport],
+    totals: &Totals,
+    bom: &[BomLine],
+    by_fabric: Vec<Vec<BomLine>>,
+    gpus: u64,
+) -> Totals {
     let network = as_placed(
         totals,
         nominal_cabling(fabrics, totals),
-        bill_totals(&tally.bom),
-        spec.cluster.gpus(),
+        bill_totals(bom),
+        gpus,
     );
-    for (fabric, lines) in fabrics.iter_mut().zip(tally.bom_by_fabric) {
+    for (fabric, lines) in fabrics.iter_mut().zip(by_fabric) {
         fabric.bom.retain(|l| !is_cabling(l));
         fabric.bom.extend(lines);
         fabric.transceivers = fabric

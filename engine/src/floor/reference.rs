@@ -175,4 +175,31 @@ mod tests {
         }
         assert!(cables > 100_000, "{cables} cables compared");
     }
+
+    /// The evaluation with its floor lays the floor once, for the bill as placed and the plan
+    /// both, and finds what evaluating and then planning find, with the switches named or
+    /// chosen by the planner.
+    #[test]
+    fn a_design_evaluated_with_its_floor_has_the_bill_and_plan_of_evaluating_then_planning() {
+        let mut compared = 0;
+        for (name, mut spec) in designs() {
+            for chosen in [false, true] {
+                if chosen {
+                    spec.fabrics.iter_mut().for_each(|f| f.switch = None);
+                }
+                let Ok(report) = crate::evaluate(&spec) else {
+                    continue;
+                };
+                let placed = crate::evaluate_placed(&spec).expect("evaluates as evaluate does");
+                assert_eq!(placed.report, report, "{name}, switches chosen: {chosen}");
+                assert_eq!(
+                    placed.floor,
+                    crate::floor::plan(&spec, &report),
+                    "{name}, switches chosen: {chosen}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared >= 200, "{compared} designs compared");
+    }
 }

@@ -148,36 +148,37 @@ async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, PageEr
         .await?
         .ok_or(PageError::NotFound)?;
     let asbuilt = reports.store.checks(design_id, *n).await?;
-    // Every part of the document comes from today's engine; the saved figures are shown
-    // beside today's where they differ.
-    let report = engine::evaluate(&stored.spec)
-        .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
-    let staleness = app::report::staleness(&stored, &report);
     let path = format!("/d/{}/r/{n}", design_id.as_str());
     let link = match &reports.public_url {
         Some(url) => format!("{}{path}", url.as_str()),
         None => path,
     };
-    let revision = Revision {
-        number: *n,
-        latest: *latest,
-        saved: date(stored.saved_at_ms),
-        engine_version: stored.engine_version,
-        link,
-        asbuilt,
-        staleness,
-    };
-    // Building the document draws every chart: CPU work, kept off the async workers.
-    let spec = stored.spec;
-    tokio::task::spawn_blocking(move || report_document(&spec, &report, &revision))
-        .await
-        .map_err(|_| {
-            PageError::Page(message(
-                500,
-                "No report",
-                "The report could not be built.".into(),
-            ))
-        })
+    let (n, latest) = (*n, *latest);
+    // Every part of the document comes from today's engine, which evaluates the revision on its
+    // floor; the saved figures are shown beside today's where they differ. Evaluating and
+    // drawing every chart is CPU work, kept off the async workers.
+    tokio::task::spawn_blocking(move || {
+        let placed = engine::evaluate_placed(&stored.spec)
+            .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
+        let revision = Revision {
+            number: n,
+            latest,
+            saved: date(stored.saved_at_ms),
+            staleness: app::report::staleness(&stored, &placed.report),
+            engine_version: stored.engine_version.clone(),
+            link,
+            asbuilt,
+        };
+        Ok(report_document(&stored.spec, &placed, &revision))
+    })
+    .await
+    .map_err(|_| {
+        PageError::Page(message(
+            500,
+            "No report",
+            "The report could not be built.".into(),
+        ))
+    })?
 }
 
 async fn page(State(reports): State<Reports>, Path((id, n)): Path<(String, String)>) -> Answer {
