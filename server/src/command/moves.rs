@@ -9,21 +9,25 @@ pub fn run(args: &super::cli::MovesArgs) -> i32 {
         Ok(evaluated) => evaluated,
         Err(code) => return code,
     };
-    let csv = match crate::resources::exports::moves(&spec, &report) {
-        Ok(Ok(csv)) => csv,
-        Ok(Err(error)) => {
-            eprintln!("error: writing the move list: {error}");
-            return 1;
-        }
+    let sheet = match crate::resources::exports::move_sheet(&spec, &report) {
+        Ok(sheet) => sheet,
         Err(reason) => {
             eprintln!("no move list: {reason}");
             return 2;
         }
     };
-    let rows = csv.lines().count().saturating_sub(1);
-    match std::fs::write(&args.out, csv) {
+    let written = std::fs::File::create(&args.out).and_then(|file| {
+        let mut out = std::io::BufWriter::new(file);
+        crate::resources::exports::write_moves(&sheet, &mut out).map_err(std::io::Error::other)?;
+        std::io::Write::flush(&mut out)
+    });
+    match written {
         Ok(()) => {
-            println!("{rows} cables written to {}", args.out.display());
+            println!(
+                "{} cables written to {}",
+                sheet.list.rows.len(),
+                args.out.display()
+            );
             0
         }
         Err(error) => {

@@ -250,11 +250,17 @@ fn cabling_row(
     w.write_record(None::<&[u8]>)
 }
 
-/// One row per cable each step between the growth phases of `spec` (evaluated as `report`)
-/// adds, removes or re-terminates: the end that stays (device, port, rack), the switch before
-/// and after with its rack and the orderable length a cable to it needs, and whether a
-/// re-terminated cable is too short for its new run; `Err` says why there is no list.
-pub fn moves(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::Error>, String> {
+/// The move list of a design grown in phases, ready to be written: every cable each step
+/// between its phases adds, removes or re-terminates, and the phases' labels.
+pub struct MoveSheet {
+    labels: Vec<String>,
+    pub list: engine::phases::MoveList,
+}
+
+/// The move list between the growth phases of `spec` (evaluated as `report`); `Err` says why
+/// there is none: a design built in one step, a list over the rows a sheet holds, or a step
+/// that is not listed cable by cable.
+pub fn move_sheet(spec: &DesignSpec, report: &Report) -> Result<MoveSheet, String> {
     let (Some(growth), Some(list)) = (
         spec.growth.as_ref(),
         engine::phases::move_list(spec, report, MAX_CABLING_ROWS as usize),
@@ -262,14 +268,23 @@ pub fn moves(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::E
         return Err("This design lists no growth phases: it is built in one step, and its cabling sheet lists every cable.".into());
     };
     let list = list?;
-    let label = |phase: usize| growth.phases.get(phase).map_or("", |p| p.label.as_str());
+    let labels: Vec<String> = growth.phases.iter().map(|p| p.label.clone()).collect();
     if let Some((phase, why)) = list.not_listed.first() {
         return Err(format!(
             "The step to {} is not listed cable by cable: {why}.",
-            label(*phase)
+            labels.get(*phase).map_or("", String::as_str)
         ));
     }
-    let header = [
+    Ok(MoveSheet { labels, list })
+}
+
+/// Writes the move list to `out` as it goes, one row per cable each step adds, removes or
+/// re-terminates: the end that stays (device, port, rack), the switch before and after with its
+/// rack and the orderable length a cable to it needs, and whether a re-terminated cable is too
+/// short for its new run.
+pub fn write_moves(sheet: &MoveSheet, out: impl std::io::Write) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
         "step",
         "fabric",
         "tier",
@@ -284,39 +299,44 @@ pub fn moves(spec: &DesignSpec, report: &Report) -> Result<Result<String, csv::E
         "to_device",
         "to_length_m",
         "longer_cable",
-    ]
-    .map(String::from)
-    .to_vec();
-    let end = |end: &Option<engine::phases::UpperEnd>| match end {
-        Some(e) => [
-            cell(e.rack.as_deref().unwrap_or_default()),
-            cell(&e.device),
-            e.length_m
-                .map(|m| format!("{}", m.metres()))
-                .unwrap_or_default(),
-        ],
-        None => Default::default(),
-    };
-    let rows = list.rows.iter().map(|row| {
-        let mut cells = vec![
-            cell(&format!(
-                "{} → {}",
-                label(row.phase.saturating_sub(1)),
-                label(row.phase)
-            )),
-            cell(&row.fabric),
-            row.tier.to_string(),
-            row.action.label().to_string(),
-            cell(row.rack.as_deref().unwrap_or_default()),
-            cell(&row.device),
-            cell(&row.port),
-        ];
-        cells.extend(end(&row.from));
-        cells.extend(end(&row.to));
-        cells.push(if row.needs_longer_cable() { "yes" } else { "" }.into());
-        cells
-    });
-    Ok(write(std::iter::once(header).chain(rows)))
+    ])?;
+    let label = |phase: usize| sheet.labels.get(phase).map_or("", String::as_str);
+    let text = engine::handoff::spreadsheet_text;
+    for row in &sheet.list.rows {
+        let step = format!(
+            "{} → {}",
+            label(row.phase.saturating_sub(1)),
+            label(row.phase)
+        );
+        w.write_field(text(&step).as_ref())?;
+        w.write_field(text(&row.fabric).as_ref())?;
+        w.write_field(row.tier)?;
+        w.write_field(row.action.label())?;
+        w.write_field(text(row.rack.as_deref().unwrap_or_default()).as_ref())?;
+        w.write_field(text(&row.device).as_ref())?;
+        w.write_field(text(&row.port).as_ref())?;
+        for end in [&row.from, &row.to] {
+            match end {
+                Some(e) => {
+                    w.write_field(text(e.rack.as_deref().unwrap_or_default()).as_ref())?;
+                    w.write_field(text(&e.device).as_ref())?;
+                    match e.length_m {
+                        Some(m) => w.write_field(format!("{}", m.metres()))?,
+                        None => w.write_field("")?,
+                    }
+                }
+                None => {
+                    for _ in 0..3 {
+                        w.write_field("")?;
+                    }
+                }
+            }
+        }
+        w.write_field(if row.needs_longer_cable() { "yes" } else { "" })?;
+        w.write_record(None::<&[u8]>)?;
+    }
+    w.flush()?;
+    Ok(())
 }
 
 pub(crate) fn csv_response(result: Result<String, csv::Error>, file: String) -> Response {
@@ -399,8 +419,28 @@ fn sheet_file(title: &str, number: u32, kind: &str) -> String {
     format!("{}-r{number}.{kind}.csv", file_stem(title))
 }
 
+/// The move list, checked whole before it begins and written as it is sent, as the cabling
+/// sheet is.
 async fn moves_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    sheet(&store, &id, &n, "moves", moves).await
+    let (_, stored) = stored_revision(&store, &id, &n).await?;
+    let file = sheet_file(&stored.spec.title, stored.number, "moves");
+    let spec = stored.spec;
+    let checked = tokio::task::spawn_blocking(move || {
+        let report = engine::evaluate(&spec).map_err(|errors| errors.to_string())?;
+        move_sheet(&spec, &report)
+    });
+    Ok(match checked.await {
+        Ok(Ok(sheet)) => attachment(
+            CSV,
+            streamed(move |out| write_moves(&sheet, out).map_err(std::io::Error::other)),
+            &file,
+        ),
+        Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
+        Err(_) => csv_response(
+            Err(csv::Error::from(std::io::Error::other("panicked"))),
+            file,
+        ),
+    })
 }
 
 #[cfg(test)]
