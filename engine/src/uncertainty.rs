@@ -41,7 +41,7 @@ impl TimeInterval {
         let (low, high) = if self.fitted {
             (self.network_low, self.network_high)
         } else {
-            let band = band_of(bytes.bytes());
+            let band = band_of(bytes);
             (band.low, band.high)
         };
         percent(
@@ -67,8 +67,8 @@ pub struct Band {
     /// "1 MiB to 64 MiB".
     pub label: String,
     /// Messages from `from_bytes` up to (not including) `to_bytes`.
-    pub from_bytes: f64,
-    pub to_bytes: f64,
+    pub from_bytes: Bytes,
+    pub to_bytes: Bytes,
     /// Least and most measured ÷ predicted time.
     pub low: f64,
     pub high: f64,
@@ -78,10 +78,14 @@ pub struct Band {
 
 /// The bands' edges: latency-bound small messages, the middle where the protocols change,
 /// bandwidth-bound large messages.
-const EDGES: [(&str, f64, f64); 3] = [
-    ("under 1 MiB", 0.0, MIB),
-    ("1 MiB to 64 MiB", MIB, 64.0 * MIB),
-    ("64 MiB and more", 64.0 * MIB, f64::INFINITY),
+const EDGES: [(&str, Bytes, Bytes); 3] = [
+    ("under 1 MiB", Bytes::new(0.0), Bytes::new(MIB)),
+    ("1 MiB to 64 MiB", Bytes::new(MIB), Bytes::new(64.0 * MIB)),
+    (
+        "64 MiB and more",
+        Bytes::new(64.0 * MIB),
+        Bytes::new(f64::INFINITY),
+    ),
 ];
 
 /// The bands `rows` give (see the module's notes).
@@ -138,7 +142,7 @@ fn percent(value: Seconds, low: Seconds, high: Seconds) -> String {
 }
 
 /// The band of a message of `bytes`.
-pub fn band_of(bytes: f64) -> &'static Band {
+pub fn band_of(bytes: Bytes) -> &'static Band {
     let all = bands();
     all.iter()
         .find(|b| bytes >= b.from_bytes && bytes < b.to_bytes)
@@ -197,7 +201,7 @@ pub fn intervals(spec: &crate::spec::DesignSpec, report: &Report) -> Vec<TimeInt
                     f.baselines.len() as u32,
                 ),
                 _ => {
-                    let b = band_of(message.bytes());
+                    let b = band_of(message);
                     let runs = match b.points {
                         0 => "no published run: the widest of the other bands".to_string(),
                         1 => "1 published run".to_string(),
@@ -265,7 +269,7 @@ mod tests {
         let crate::report::WorkloadReport::Training(t) = &report.workloads[0] else {
             panic!("a training job")
         };
-        let band = band_of(i.message.bytes());
+        let band = band_of(i.message);
         let exposed = t.exposed_communication.value.seconds();
         assert!((i.high.seconds() - i.value.seconds() - exposed * (band.high - 1.0)).abs() < 1e-12);
         assert!(i.low <= i.value && i.value <= i.high);
@@ -283,15 +287,13 @@ mod tests {
         let spec = crate::DesignSpec::from_json(crate::examples::SEVENTY_B_INFERENCE_25G).unwrap();
         let report = crate::evaluate(&spec).unwrap();
         let i = intervals(&spec, &report).into_iter().next().unwrap();
-        let label = &band_of(i.message.bytes()).label;
+        let label = &band_of(i.message).label;
         assert!(
             i.band.starts_with(&format!("message band {label} (")),
             "{}",
             i.band
         );
-        assert!(
-            (i.high.seconds() / i.value.seconds() - band_of(i.message.bytes()).high).abs() < 1e-9
-        );
+        assert!((i.high.seconds() / i.value.seconds() - band_of(i.message).high).abs() < 1e-9);
     }
 
     /// A fabric fitted to its own baselines: its workloads' times move by ± the fit's worst

@@ -34,7 +34,7 @@ pub struct ValidationRow {
     /// The message size of an nccl-tests bus bandwidth row, bytes: where the row stands on the
     /// chart of predicted against measured bus bandwidth by message size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub busbw_message_bytes: Option<f64>,
+    pub busbw_message_bytes: Option<crate::units::Bytes>,
     /// Whether the run crosses nodes (the network carries it), rather than staying in one.
     #[serde(default)]
     pub across_nodes: bool,
@@ -64,7 +64,7 @@ pub fn accuracy(rows: &[ValidationRow]) -> Accuracy {
         .iter()
         .filter(|r| {
             r.busbw_message_bytes
-                .is_some_and(|b| (MIB..=64.0 * MIB).contains(&b))
+                .is_some_and(|b| (MIB..=64.0 * MIB).contains(&b.bytes()))
         })
         .map(|r| r.ratio.max(1.0 / r.ratio))
         .collect();
@@ -190,7 +190,7 @@ fn allreduce_row(
         tolerance,
     );
     ValidationRow {
-        busbw_message_bytes: Some(bytes),
+        busbw_message_bytes: Some(crate::units::Bytes::new(bytes)),
         across_nodes: ranks > ranks_per_node,
         ..measured_row
     }

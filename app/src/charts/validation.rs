@@ -16,7 +16,7 @@ fn setups(rows: &[ValidationRow]) -> Vec<Vec<Point>> {
         let Some(bytes) = r.busbw_message_bytes else {
             continue;
         };
-        let point = (bytes.max(1.0).log2(), r.measured, r.predicted);
+        let point = (bytes.bytes().max(1.0).log2(), r.measured, r.predicted);
         match groups
             .iter_mut()
             .find(|(source, setup, _)| *source == r.source && *setup == r.setup)

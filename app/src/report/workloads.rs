@@ -380,7 +380,7 @@ mod tests {
                 assert_eq!(row[4], c.time.to_string());
                 continue;
             }
-            let band = engine::uncertainty::band_of(c.bytes_per_gpu.bytes());
+            let band = engine::uncertainty::band_of(c.bytes_per_gpu);
             let expected = format!(
                 "{} (−{:.0} % / +{:.0} %)",
                 c.time,
