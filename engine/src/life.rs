@@ -18,7 +18,7 @@ impl Report {
         self.over_its_life_on(spec, &floor)
     }
 
-    /// [`Self::over_its_life`] with the floor it is placed on: what the JSON API answers.
+    /// [`Self::over_its_life`] with the floor it is placed on.
     pub fn over_its_life_placed(self, spec: &DesignSpec) -> PlacedReport {
         let floor = crate::floor::plan(spec, &self);
         PlacedReport {
@@ -58,6 +58,17 @@ impl Report {
     }
 }
 
+impl PlacedReport {
+    /// This report over the design's life ([`Report::over_its_life`]) on the floor it holds:
+    /// what the JSON API and the command line answer.
+    pub fn over_its_life(self, spec: &DesignSpec) -> PlacedReport {
+        PlacedReport {
+            report: self.report.over_its_life_on(spec, &self.floor),
+            floor: self.floor,
+        }
+    }
+}
+
 /// `spec` evaluated with the floor its bill is placed on, the floor laid once for both: what
 /// [`crate::evaluate`] and [`crate::floor::plan`] give, in about the time of the first.
 pub fn evaluate_placed(spec: &DesignSpec) -> Result<PlacedReport, crate::error::SpecErrors> {
@@ -75,4 +86,21 @@ pub struct PlacedReport {
     #[serde(flatten)]
     pub report: Report,
     pub floor: FloorReport,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every example over its life answers the same whether its floor was laid once, with the
+    /// evaluation, or planned again after it.
+    #[test]
+    fn a_design_over_its_life_is_the_same_on_the_floor_its_evaluation_laid() {
+        for (name, example) in crate::examples::ALL {
+            let spec = DesignSpec::from_json(example).unwrap();
+            let laid_once = evaluate_placed(&spec).unwrap().over_its_life(&spec);
+            let planned_again = crate::evaluate(&spec).unwrap().over_its_life_placed(&spec);
+            assert_eq!(laid_once, planned_again, "{name}");
+        }
+    }
 }

@@ -335,8 +335,9 @@ async fn unknown() -> Failure {
 async fn evaluate(body: Bytes) -> Answer {
     let spec = json_body(&body)?;
     let answer = tokio::task::spawn_blocking(move || {
-        let (spec, report) = evaluated(spec)?;
-        Ok::<_, Failure>(Json(report.over_its_life_placed(&spec)).into_response())
+        let spec = DesignSpec::from_value(spec)?;
+        let placed = engine::evaluate_placed(&spec)?.over_its_life(&spec);
+        Ok::<_, Failure>(Json(placed).into_response())
     })
     .await
     .map_err(|_| Failure(AppError::Internal("the evaluation could not be run".into())))?;
