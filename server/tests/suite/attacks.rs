@@ -24,16 +24,6 @@ fn training() -> Value {
     serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap()
 }
 
-async fn create(server: &TestServer, spec: &Value) -> reqwest::Response {
-    server
-        .client
-        .post(format!("{}/api/designs", server.base))
-        .json(&json!({ "spec": spec }))
-        .send()
-        .await
-        .unwrap()
-}
-
 /// The field paths of a 422 answer.
 async fn refused_paths(response: reqwest::Response) -> Vec<(String, String)> {
     assert_eq!(response.status(), 422);
@@ -84,7 +74,7 @@ async fn names_and_titles_that_would_inject_are_refused_with_the_field_named_and
             spec["fabrics"][0]["name"] = value.clone();
             spec["workloads"][0]["fabric"] = value.clone();
         }
-        let errors = refused_paths(create(&server, &spec).await).await;
+        let errors = refused_paths(server.create_by_api(&spec).await).await;
         assert!(
             errors.iter().any(|(p, r)| p == path && r.contains(says)),
             "{value}: {errors:?}"
@@ -285,7 +275,7 @@ async fn behind_an_https_public_url_only_host_prefixed_key_cookies_count() {
         Some(server::public_url::PublicUrl::parse("https://planner.example.com").unwrap());
     tls.allowed_hosts = vec!["127.0.0.1".into()];
     let server = TestServer::start_with(tls).await;
-    let created = create(&server, &training()).await;
+    let created = server.create_by_api(&training()).await;
     assert_eq!(created.status(), 201);
     let created: Value = created.json().await.unwrap();
     let (id, key) = (

@@ -191,13 +191,7 @@ async fn responses_with_a_key_are_never_stored_per_browser_pages_are_private_and
     let server = TestServer::start_with(config).await;
     let saved = server.save(&seventy_b_on_256_gpus()).await;
     assert_eq!(saved.headers()["cache-control"], "no-store");
-    let created = server
-        .client
-        .post(format!("{}/api/designs", server.base))
-        .json(&json!({ "spec": seventy_b_on_256_gpus() }))
-        .send()
-        .await
-        .unwrap();
+    let created = server.create_by_api(&seventy_b_on_256_gpus()).await;
     assert_eq!(created.status(), 201);
     assert_eq!(created.headers()["cache-control"], "no-store");
     let mine = server.get("/designs").await;
@@ -400,18 +394,7 @@ async fn a_cabling_sheet_of_a_quarter_million_rows_streams_in_bounded_memory() {
     spec["cluster"]["nodes"] = json!(8000);
     spec["workloads"] = json!([]);
     spec.as_object_mut().unwrap().remove("growth");
-    let created = server
-        .client
-        .post(format!("{}/api/designs", server.base))
-        .json(&json!({ "spec": spec }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
-    let id = created.json::<serde_json::Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = server.created_id(&spec).await;
     let report: serde_json::Value = server
         .get(&format!("/d/{id}/r/1/report.json"))
         .await
@@ -445,18 +428,7 @@ async fn a_cabling_sheet_of_a_quarter_million_rows_streams_in_bounded_memory() {
 async fn the_largest_design_exports_or_is_refused_clearly_within_a_gibibyte() {
     let (_dir, database) = temp_database();
     let server = TestServer::start_with(config(&database)).await;
-    let created = server
-        .client
-        .post(format!("{}/api/designs", server.base))
-        .json(&json!({ "spec": largest_design() }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
-    let id = created.json::<serde_json::Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = server.created_id(&largest_design()).await;
     let (status, sheet) = server.page(&format!("/d/{id}/r/1/cabling.csv")).await;
     assert_eq!(status, 422);
     assert!(sheet.contains("at most 250000 rows"), "{sheet}");

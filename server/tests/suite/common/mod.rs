@@ -63,6 +63,26 @@ impl TestServer {
         self.running.done.await.unwrap().unwrap();
     }
 
+    /// `spec` created as a new design through the JSON API.
+    pub async fn create_by_api(&self, spec: &Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}/api/designs", self.base))
+            .json(&json!({ "spec": spec }))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// The id of `spec` created through the JSON API, which must take it.
+    pub async fn created_id(&self, spec: &Value) -> String {
+        let created = self.create_by_api(spec).await;
+        assert_eq!(created.status(), 201, "{}", created.text().await.unwrap());
+        created.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
     pub async fn save(&self, spec: &Value) -> reqwest::Response {
         self.client
             .post(format!("{}/fn/save_design", self.base))
