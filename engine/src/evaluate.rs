@@ -46,16 +46,22 @@ pub fn evaluate(spec: &DesignSpec) -> Result<Report, SpecErrors> {
 
 /// [`evaluate`] under what-if `conditions` (a degraded link, congestion).
 pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report, SpecErrors> {
-    evaluate_report(spec, conditions, Floor::Placed).map(|(report, _)| report)
+    let placed = |spec: &DesignSpec, fabrics: &mut [FabricReport], totals: &Totals| {
+        (Some(crate::floor::place_bills(spec, fabrics, totals)), ())
+    };
+    evaluate_report(spec, conditions, placed).map(|(report, ())| report)
 }
 
 /// [`evaluate`], with the floor the design is laid on kept for its plan
 /// ([`crate::floor::plan`]), so that the bill as placed and the floor plan come from one
 /// laying of the floor.
 pub(crate) fn evaluate_laid(spec: &DesignSpec) -> Result<(Report, Laid), SpecErrors> {
-    let (report, laid) = evaluate_report(spec, Conditions::NORMAL, Floor::Laid)?;
-    let laid = laid.ok_or_else(|| SpecErrors::single("floor", "was not laid"))?;
-    Ok((report, laid))
+    let laid = |spec: &DesignSpec, fabrics: &mut [FabricReport], totals: &Totals| {
+        let mut laid = Laid::new(spec, fabrics);
+        let network = laid.place_bills(fabrics, totals, spec.cluster.gpus());
+        (Some(network), laid)
+    };
+    evaluate_report(spec, Conditions::NORMAL, laid)
 }
 
 /// [`evaluate_with`] without placing the design on its floor: [`Report::placed`] is absent,
@@ -63,23 +69,18 @@ pub(crate) fn evaluate_laid(spec: &DesignSpec) -> Result<(Report, Laid), SpecErr
 /// placed: the search, which compares the fabrics' bills and evaluates each fabric alone (a
 /// floor of one fabric would mean nothing), and the studies' sweeps of workload timings.
 pub fn evaluate_unplaced(spec: &DesignSpec, conditions: Conditions) -> Result<Report, SpecErrors> {
-    evaluate_report(spec, conditions, Floor::Unplaced).map(|(report, _)| report)
+    let unplaced = |_: &DesignSpec, _: &mut [FabricReport], _: &Totals| (None, ());
+    evaluate_report(spec, conditions, unplaced).map(|(report, ())| report)
 }
 
-/// How much of the floor an evaluation lays: none, enough to price the bill as placed, or
-/// all of it, kept for the floor plan.
-#[derive(PartialEq)]
-enum Floor {
-    Unplaced,
-    Placed,
-    Laid,
-}
-
-fn evaluate_report(
+/// `spec` evaluated under `conditions`; `floor` lays as much of the floor as the caller needs
+/// (none, enough to price each fabric's bill as placed, or all of it, kept for the plan) on
+/// the design with its switches chosen, and gives the network's totals as placed, if placed.
+fn evaluate_report<L>(
     spec: &DesignSpec,
     conditions: Conditions,
-    floor: Floor,
-) -> Result<(Report, Option<Laid>), SpecErrors> {
+    floor: impl FnOnce(&DesignSpec, &mut [FabricReport], &Totals) -> (Option<Totals>, L),
+) -> Result<(Report, L), SpecErrors> {
     spec.validate()?;
     let (chosen, choices) = switch_choice::choose_all(spec);
     let spec = chosen.as_ref();
@@ -164,18 +165,7 @@ fn evaluate_report(
     );
     // Placed on its floor, each fabric's bill is the one to order, at each cable's routed length;
     // `totals` keeps the nominal runs' figures for comparison.
-    let (placed, laid) = match floor {
-        Floor::Unplaced => (None, None),
-        Floor::Placed => (
-            Some(crate::floor::place_bills(spec, &mut fabrics, &totals)),
-            None,
-        ),
-        Floor::Laid => {
-            let mut laid = Laid::new(spec, &fabrics);
-            let network = laid.place_bills(&mut fabrics, &totals, gpus);
-            (Some(network), Some(laid))
-        }
-    };
+    let (placed, laid) = floor(spec, &mut fabrics, &totals);
     let network = placed.as_ref().unwrap_or(&totals);
     let headline = headline(&fabrics, &workloads, &findings, network.cost_per_gpu_usd);
     let report = Report {

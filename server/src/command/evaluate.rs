@@ -10,6 +10,14 @@ pub const INVALID_SPEC: i32 = 2;
 /// stderr and the error is the exit code: 1 for a file that cannot be read, [`INVALID_SPEC`]
 /// for a spec the engine refuses (every error with its field path).
 pub fn evaluated(path: &std::path::Path) -> Result<(engine::DesignSpec, engine::Report), i32> {
+    evaluated_by(path, engine::evaluate)
+}
+
+/// [`evaluated`] by `evaluate`.
+fn evaluated_by<R>(
+    path: &std::path::Path,
+    evaluate: impl FnOnce(&engine::DesignSpec) -> Result<R, engine::SpecErrors>,
+) -> Result<(engine::DesignSpec, R), i32> {
     let mut text = String::new();
     let read = if path.as_os_str() == "-" {
         std::io::stdin().read_to_string(&mut text).map(drop)
@@ -26,7 +34,7 @@ pub fn evaluated(path: &std::path::Path) -> Result<(engine::DesignSpec, engine::
         return Err(1);
     }
     engine::DesignSpec::from_json(&text)
-        .and_then(|spec| engine::evaluate(&spec).map(|report| (spec, report)))
+        .and_then(|spec| evaluate(&spec).map(|report| (spec, report)))
         .map_err(|errors| {
             for error in errors.iter() {
                 eprintln!("{error}");
@@ -37,8 +45,9 @@ pub fn evaluated(path: &std::path::Path) -> Result<(engine::DesignSpec, engine::
 
 /// Runs the command; returns the process exit code.
 pub fn run(args: &EvaluateArgs) -> i32 {
-    let placed = match evaluated(&args.spec) {
-        Ok((spec, report)) => report.over_its_life_placed(&spec),
+    // The floor laid once, for the bill as placed and the plan.
+    let placed = match evaluated_by(&args.spec, engine::evaluate_placed) {
+        Ok((spec, placed)) => placed.over_its_life(&spec),
         Err(code) => return code,
     };
     if args.summary {

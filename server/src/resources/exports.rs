@@ -2,7 +2,7 @@
 //! cabling sheet (one row per cable, both ends named for labelling) and, for a design grown in
 //! phases, the move list (one row per cable each step adds, removes or re-terminates).
 
-use crate::resources::respond::{attachment, file_stem, html, streamed, Answer};
+use crate::resources::respond::{attachment, file_stem, html, streamed, Answer, Chunks};
 use crate::resources::revisions::stored_revision;
 use app::costs::COMPUTES;
 use app::pages::document::message;
@@ -32,8 +32,8 @@ pub fn routes(store: Store) -> Router {
 pub const MAX_CABLING_ROWS: u64 = 250_000;
 
 /// A text cell: kept as text where a spreadsheet would run it as a formula.
-fn cell(text: &str) -> String {
-    engine::handoff::spreadsheet_text(text).into_owned()
+fn cell(text: &str) -> std::borrow::Cow<'_, str> {
+    engine::handoff::spreadsheet_text(text)
 }
 
 /// Dollars with cents, as a bare number a spreadsheet sums.
@@ -71,16 +71,16 @@ pub fn bom(report: &Report) -> Result<String, csv::Error> {
     let rows = report.fabrics.iter().flat_map(|fabric| {
         fabric.bom.iter().map(|line| {
             vec![
-                cell(&fabric.name),
-                cell(&line.item),
-                cell(&line.description),
+                cell(&fabric.name).into_owned(),
+                cell(&line.item).into_owned(),
+                cell(&line.description).into_owned(),
                 line.quantity.to_string(),
                 money(line.unit_price_usd),
                 money(line.total_usd),
                 format!("{:.1}", line.unit_power_w.watts()),
                 format!("{:.1}", line.total_power_w.watts()),
                 line.basis().label().to_string(),
-                cell(&line.source_text()),
+                cell(&line.source_text()).into_owned(),
             ]
         })
     });
@@ -104,9 +104,9 @@ pub fn bill_difference(diff: &engine::bill_diff::BillDiff) -> Result<String, csv
     .to_vec();
     let rows = diff.items.iter().map(|i| {
         vec![
-            cell(&i.fabric),
-            cell(&i.item),
-            cell(&i.description),
+            cell(&i.fabric).into_owned(),
+            cell(&i.item).into_owned(),
+            cell(&i.description).into_owned(),
             i.change.label().to_string(),
             i.quantity_before.to_string(),
             i.quantity_after.to_string(),
@@ -211,7 +211,6 @@ fn cabling_row(
     speed: f64,
     phase: Option<&String>,
 ) -> csv::Result<()> {
-    let text = engine::handoff::spreadsheet_text;
     let mut number_field = |w: &mut csv::Writer<_>, n: &dyn std::fmt::Display| {
         use std::fmt::Write;
         scratch.clear();
@@ -219,19 +218,19 @@ fn cabling_row(
         w.write_field(&scratch)
     };
     number_field(w, &format_args!("C{number:05}"))?;
-    w.write_field(text(&cable.fabric).as_ref())?;
+    w.write_field(cell(&cable.fabric).as_ref())?;
     w.write_field(cable.tier)?;
     for (rack, u, device, port) in [
         (&cable.a_rack, cable.a_u, &cable.a_device, &cable.a_port),
         (&cable.z_rack, cable.z_u, &cable.z_device, &cable.z_port),
     ] {
-        w.write_field(text(rack.as_deref().unwrap_or_default()).as_ref())?;
+        w.write_field(cell(rack.as_deref().unwrap_or_default()).as_ref())?;
         match u {
             Some(u) => number_field(w, &u)?,
             None => w.write_field("")?,
         }
-        w.write_field(text(device).as_ref())?;
-        w.write_field(text(port).as_ref())?;
+        w.write_field(cell(device).as_ref())?;
+        w.write_field(cell(port).as_ref())?;
     }
     match &cable.medium {
         Some(medium) => w.write_field(medium)?,
@@ -245,7 +244,7 @@ fn cabling_row(
         }
     }
     if let Some(label) = phase {
-        w.write_field(text(label).as_ref())?;
+        w.write_field(cell(label).as_ref())?;
     }
     w.write_record(None::<&[u8]>)
 }
@@ -301,25 +300,24 @@ pub fn write_moves(sheet: &MoveSheet, out: impl std::io::Write) -> csv::Result<(
         "longer_cable",
     ])?;
     let label = |phase: usize| sheet.labels.get(phase).map_or("", String::as_str);
-    let text = engine::handoff::spreadsheet_text;
     for row in &sheet.list.rows {
         let step = format!(
             "{} → {}",
             label(row.phase.saturating_sub(1)),
             label(row.phase)
         );
-        w.write_field(text(&step).as_ref())?;
-        w.write_field(text(&row.fabric).as_ref())?;
+        w.write_field(cell(&step).as_ref())?;
+        w.write_field(cell(&row.fabric).as_ref())?;
         w.write_field(row.tier)?;
         w.write_field(row.action.label())?;
-        w.write_field(text(row.rack.as_deref().unwrap_or_default()).as_ref())?;
-        w.write_field(text(&row.device).as_ref())?;
-        w.write_field(text(&row.port).as_ref())?;
+        w.write_field(cell(row.rack.as_deref().unwrap_or_default()).as_ref())?;
+        w.write_field(cell(&row.device).as_ref())?;
+        w.write_field(cell(&row.port).as_ref())?;
         for end in [&row.from, &row.to] {
             match end {
                 Some(e) => {
-                    w.write_field(text(e.rack.as_deref().unwrap_or_default()).as_ref())?;
-                    w.write_field(text(&e.device).as_ref())?;
+                    w.write_field(cell(e.rack.as_deref().unwrap_or_default()).as_ref())?;
+                    w.write_field(cell(&e.device).as_ref())?;
                     match e.length_m {
                         Some(m) => w.write_field(format!("{}", m.metres()))?,
                         None => w.write_field("")?,
@@ -353,28 +351,34 @@ pub(crate) fn csv_response(result: Result<String, csv::Error>, file: String) -> 
     }
 }
 
-/// The sheet `make` writes from revision `n` of design `id` evaluated by today's engine, as
-/// `<title>-r<n>.<kind>.csv`.
-async fn sheet(
+/// The sheet of revision `n` of design `id`, as `<title>-r<n>.<kind>.csv`: `prepare` takes the
+/// revision's spec and today's evaluation of it (as the design's page and report show it) and
+/// says why there is no sheet or hands what `write` writes as it is sent. Both are CPU work, on
+/// the blocking pool; a sheet refused is a 422 page, a sheet begun is written whole.
+async fn sheet<T: Send + 'static>(
     store: &Store,
-    id: &str,
-    n: &str,
+    (id, n): (&str, &str),
     kind: &str,
-    make: impl FnOnce(&DesignSpec, &Report) -> Result<Result<String, csv::Error>, String>
-        + Send
-        + 'static,
+    prepare: impl FnOnce(DesignSpec, Report) -> Result<T, String> + Send + 'static,
+    write: impl FnOnce(&T, &mut Chunks) -> csv::Result<()> + Send + 'static,
 ) -> Answer {
     let (_, stored) = stored_revision(store, id, n).await?;
-    let file = sheet_file(&stored.spec.title, stored.number, kind);
-    // Today's engine, as the design's page and report show it; evaluating and writing a sheet
-    // of many rows is CPU work, kept off the async workers.
+    let file = format!(
+        "{}-r{}.{kind}.csv",
+        file_stem(&stored.spec.title),
+        stored.number
+    );
     let spec = stored.spec;
-    let made = tokio::task::spawn_blocking(move || {
+    let prepared = tokio::task::spawn_blocking(move || {
         let report = engine::evaluate(&spec).map_err(|errors| errors.to_string())?;
-        make(&spec, &report)
+        prepare(spec, report)
     });
-    Ok(match made.await {
-        Ok(Ok(result)) => csv_response(result, file),
+    Ok(match prepared.await {
+        Ok(Ok(ready)) => attachment(
+            CSV,
+            streamed(move |out| write(&ready, out).map_err(std::io::Error::other)),
+            &file,
+        ),
         Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
         Err(_) => csv_response(
             Err(csv::Error::from(std::io::Error::other("panicked"))),
@@ -384,63 +388,29 @@ async fn sheet(
 }
 
 async fn bom_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    sheet(&store, &id, &n, "bom", |_, report| Ok(bom(report))).await
+    let write = |report: &Report, out: &mut Chunks| -> csv::Result<()> {
+        Ok(std::io::Write::write_all(out, bom(report)?.as_bytes())?)
+    };
+    sheet(&store, (&id, &n), "bom", |_, report| Ok(report), write).await
 }
 
-/// The cabling sheet is written as it is sent: the largest a design may have runs to a few
-/// hundred thousand rows, which the server never holds whole.
+/// The cabling sheet, which runs to a few hundred thousand rows, is never held whole.
 async fn cabling_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    let (_, stored) = stored_revision(&store, &id, &n).await?;
-    let file = sheet_file(&stored.spec.title, stored.number, "cabling");
-    let spec = stored.spec;
-    let checked = tokio::task::spawn_blocking(move || {
-        let report = engine::evaluate(&spec).map_err(|errors| errors.to_string())?;
-        match no_cabling_sheet(&report) {
-            Some(reason) => Err(reason),
-            None => Ok((spec, report)),
-        }
-    });
-    Ok(match checked.await {
-        Ok(Ok((spec, report))) => attachment(
-            CSV,
-            streamed(move |out| write_cabling(&spec, &report, out).map_err(std::io::Error::other)),
-            &file,
-        ),
-        Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
-        Err(_) => csv_response(
-            Err(csv::Error::from(std::io::Error::other("panicked"))),
-            file,
-        ),
-    })
+    let prepare = |spec, report: Report| match no_cabling_sheet(&report) {
+        Some(reason) => Err(reason),
+        None => Ok((spec, report)),
+    };
+    let write =
+        |(spec, report): &(DesignSpec, Report), out: &mut Chunks| write_cabling(spec, report, out);
+    sheet(&store, (&id, &n), "cabling", prepare, write).await
 }
 
-/// `<title>-r<n>.<kind>.csv`.
-fn sheet_file(title: &str, number: u32, kind: &str) -> String {
-    format!("{}-r{number}.{kind}.csv", file_stem(title))
-}
-
-/// The move list, checked whole before it begins and written as it is sent, as the cabling
-/// sheet is.
 async fn moves_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    let (_, stored) = stored_revision(&store, &id, &n).await?;
-    let file = sheet_file(&stored.spec.title, stored.number, "moves");
-    let spec = stored.spec;
-    let checked = tokio::task::spawn_blocking(move || {
-        let report = engine::evaluate(&spec).map_err(|errors| errors.to_string())?;
-        move_sheet(&spec, &report)
-    });
-    Ok(match checked.await {
-        Ok(Ok(sheet)) => attachment(
-            CSV,
-            streamed(move |out| write_moves(&sheet, out).map_err(std::io::Error::other)),
-            &file,
-        ),
-        Ok(Err(reason)) => html(&message(422, "No sheet", reason)),
-        Err(_) => csv_response(
-            Err(csv::Error::from(std::io::Error::other("panicked"))),
-            file,
-        ),
+    let prepare = |spec, report| move_sheet(&spec, &report);
+    sheet(&store, (&id, &n), "moves", prepare, |list, out| {
+        write_moves(list, out)
     })
+    .await
 }
 
 #[cfg(test)]

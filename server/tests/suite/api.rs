@@ -48,7 +48,13 @@ async fn the_api_evaluates_creates_saves_with_the_key_and_reads_back() {
     assert_eq!(response.status(), 200);
     let answer = response.text().await.unwrap();
     let spec = engine::DesignSpec::from_value(seventy_b_on_256_gpus()).unwrap();
-    let expected = engine::evaluate(&spec).unwrap().over_its_life_placed(&spec);
+    // The evaluation over its life, on the floor the design page plans for it.
+    let report = engine::evaluate(&spec).unwrap();
+    let floor = engine::floor::plan(&spec, &report);
+    let expected = engine::PlacedReport {
+        report: report.over_its_life_on(&spec, &floor),
+        floor,
+    };
     assert_eq!(answer, serde_json::to_string(&expected).unwrap());
     let placed: engine::PlacedReport = serde_json::from_str(&answer).unwrap();
     let report = &placed.report;
