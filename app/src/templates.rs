@@ -7,6 +7,7 @@ use engine::{
     Compute, DesignSpec, Fabric, Inference, Model, Oversubscription, Parallelism, Precision, Rag,
     Recompute, Role, Sharding, Storage, Technology, Topology, Training, Workload,
 };
+use engine::{Bytes, GigabytesPerSecond, Millis, PerSecond, Seconds};
 
 /// The design the planner opens with: the seed article's 70B training cluster, as in
 /// `examples/seventy-b-training.json` (a test keeps them equal). Built in code so that the
@@ -45,12 +46,12 @@ pub fn first_design() -> DesignSpec {
             name: "Training data and checkpoints".into(),
             fabric: "storage".into(),
             samples_per_step: 512.0,
-            sample_bytes: 32768.0,
-            steps_per_s: 0.05,
+            sample_bytes: Bytes::new(32768.0),
+            steps_per_s: PerSecond::new(0.05),
             read_headroom: 2.5,
             checkpoint: hourly_70b_checkpoint(),
             system_read_gbytes_per_s: None,
-            system_write_gbytes_per_s: Some(62.0),
+            system_write_gbytes_per_s: Some(GigabytesPerSecond::new(62.0)),
         }),
     ];
     spec
@@ -63,7 +64,7 @@ fn hourly_70b_checkpoint() -> Checkpoint {
         parameters: Some(70e9),
         bytes_per_parameter: default_checkpoint_bytes(),
         interval_minutes: 60.0,
-        write_budget_s: 120.0,
+        write_budget_s: Seconds::new(120.0),
     }
 }
 
@@ -168,26 +169,26 @@ pub fn workload(spec: &DesignSpec, kind: &str) -> Workload {
             tp_nodes: nodes.min(2),
             decode_tokens: 64,
             prefill_tokens: 2048,
-            target_inter_token_ms: 50.0,
+            target_inter_token_ms: Millis::new(50.0),
             replicas: None,
             first_node: None,
         }),
         "rag" => Workload::Rag(Rag {
             name: "Retrieval".into(),
             fabric: fabric_for(spec, Role::FrontEnd),
-            queries_per_s: 200.0,
+            queries_per_s: PerSecond::new(200.0),
             embedding_dim: 1024,
             embedding_precision: Precision::Fp32,
             top_k: 8,
-            chunk_bytes: 2048.0,
-            latency_budget_ms: 50.0,
+            chunk_bytes: Bytes::new(2048.0),
+            latency_budget_ms: Millis::new(50.0),
         }),
         "storage" => Workload::Storage(Storage {
             name: "Training data and checkpoints".into(),
             fabric: fabric_for(spec, Role::Storage),
             samples_per_step: 512.0,
-            sample_bytes: 65536.0,
-            steps_per_s: 0.1,
+            sample_bytes: Bytes::new(65536.0),
+            steps_per_s: PerSecond::new(0.1),
             read_headroom: default_read_headroom(),
             checkpoint: hourly_70b_checkpoint(),
             system_read_gbytes_per_s: None,

@@ -49,7 +49,7 @@ fn hundred_thousand() -> SearchRequest {
     r.freedoms.spine_oversubscription = vec![1.0, 2.0];
     r.freedoms.nics_per_node = (1..=8).collect();
     r.targets.every_workload.max_slowdown_percent = Some(10.0);
-    r.targets.every_workload.max_added_latency_ms = Some(50.0);
+    r.targets.every_workload.max_added_latency_ms = Some(engine::Millis::new(50.0));
     r.targets.every_workload.checkpoint_within_budget = true;
     r.targets.every_workload.min_read_headroom = Some(1.0);
     r.max_candidates = 100_000;

@@ -69,16 +69,23 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             format!("GPU {}", g.name),
             format!(
                 "{} TFLOP/s dense BF16, {} TFLOP/s FP8, {} GB HBM",
-                g.bf16_tflops, g.fp8_tflops, g.hbm_gb
+                g.bf16_tflops,
+                g.fp8_tflops,
+                g.hbm_gb.gigabytes()
             ),
             g.provenance.source,
             g.provenance.estimate,
         ));
         let scale_up = match c.scale_up_gbytes_per_s {
-            Some(own) => format!("{own} GB/s per GPU per direction (the design's figure)"),
+            Some(own) => format!(
+                "{} GB/s per GPU per direction (the design's figure)",
+                own.gigabytes_per_second()
+            ),
             None => format!(
                 "{} GB/s per GPU per direction line rate, {} GB/s achieved by a ring, {} GPUs per domain",
-                g.scale_up_gbytes_per_s, g.scale_up_effective_gbytes_per_s, g.scale_up_domain
+                g.scale_up_gbytes_per_s.gigabytes_per_second(),
+                g.scale_up_effective_gbytes_per_s.gigabytes_per_second(),
+                g.scale_up_domain
             ),
         };
         out.push(item(
@@ -214,7 +221,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             "LL protocol",
             format!(
                 "{} µs base, {} µs per NVLink step, {} µs per network step, {} of the bandwidth",
-                k.ll_base_latency_us, k.ll_scale_up_hop_latency_us, k.ll_network_hop_latency_us, k.ll_bandwidth_share
+                k.ll_base_latency_us.micros(), k.ll_scale_up_hop_latency_us.micros(), k.ll_network_hop_latency_us.micros(), k.ll_bandwidth_share
             ),
             TUNING,
             false,
@@ -223,7 +230,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             "LL128 protocol",
             format!(
                 "{} µs base, {} µs per NVLink step, {} µs per network step, {} of the bandwidth",
-                k.ll128_base_latency_us, k.ll128_scale_up_hop_latency_us, k.ll128_network_hop_latency_us, k.ll128_bandwidth_share
+                k.ll128_base_latency_us.micros(), k.ll128_scale_up_hop_latency_us.micros(), k.ll128_network_hop_latency_us.micros(), k.ll128_bandwidth_share
             ),
             "NCCL src/graph/tuning.cc (LL128 bandwidth 0.85 on Hopper)",
             false,
@@ -234,7 +241,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                 "{}; algorithm bandwidth {} of the scale-up line rate, {} µs latency",
                 if k.nvls { "used where the GPU has it" } else { "off" },
                 k.nvls_efficiency,
-                k.nvls_latency_us
+                k.nvls_latency_us.micros()
             ),
             "nccl-tests #290, #347 and NVIDIA/nccl #1455 (8 × H100: busbw about 480 GB/s); NCCL src/graph/tuning.cc (NVLS latency)",
             false,
@@ -245,7 +252,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                 "{}; {} of the NICs' rate, {} µs latency",
                 if k.in_network_reduction { "used where the switch supports it" } else { "off" },
                 k.in_network_efficiency,
-                k.in_network_latency_us
+                k.in_network_latency_us.micros()
             ),
             "NCCL src/graph/tuning.cc (CollNet latency); efficiency is an estimate",
             true,

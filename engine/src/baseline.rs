@@ -15,6 +15,7 @@ use crate::report::choice_label;
 use crate::spec::DesignSpec;
 use crate::tuning::{tuned_allreduce, tuned_reduce_scatter};
 use crate::units::Bytes;
+use crate::units::GigabytesPerSecond;
 use serde::{Deserialize, Serialize};
 
 /// One message size: what was measured and what the design predicts.
@@ -23,10 +24,10 @@ use serde::{Deserialize, Serialize};
 pub struct SizeCheck {
     pub bytes: u64,
     /// The better of out-of-place and in-place, GB/s.
-    pub measured_algbw_gbytes_per_s: f64,
-    pub measured_busbw_gbytes_per_s: f64,
+    pub measured_algbw_gbytes_per_s: GigabytesPerSecond,
+    pub measured_busbw_gbytes_per_s: GigabytesPerSecond,
     /// `None` for collectives the design does not model on this fabric.
-    pub predicted_busbw_gbytes_per_s: Option<f64>,
+    pub predicted_busbw_gbytes_per_s: Option<GigabytesPerSecond>,
     /// The algorithm and protocol the prediction assumes ("ring / Simple").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predicted_with: Option<String>,
@@ -40,7 +41,7 @@ impl SizeCheck {
     /// Measured ÷ predicted bus bandwidth.
     pub fn ratio(&self) -> Option<f64> {
         self.predicted_busbw_gbytes_per_s
-            .filter(|p| *p > 0.0)
+            .filter(|p| *p > GigabytesPerSecond::new(0.0))
             .map(|p| self.measured_busbw_gbytes_per_s / p)
     }
 }
@@ -228,9 +229,9 @@ pub fn check_assuming(
             let prediction = predicted(row.bytes);
             SizeCheck {
                 bytes: row.bytes,
-                measured_algbw_gbytes_per_s: best.algbw_gbytes_per_s,
-                measured_busbw_gbytes_per_s: best.busbw_gbytes_per_s,
-                predicted_busbw_gbytes_per_s: prediction.map(|p| p.0),
+                measured_algbw_gbytes_per_s: GigabytesPerSecond::new(best.algbw_gbytes_per_s),
+                measured_busbw_gbytes_per_s: GigabytesPerSecond::new(best.busbw_gbytes_per_s),
+                predicted_busbw_gbytes_per_s: prediction.map(|p| GigabytesPerSecond::new(p.0)),
                 choice: prediction.map(|p| (p.1.algorithm, p.1.protocol)),
                 predicted_with: prediction.map(|p| choice_label(p.1.algorithm, p.1.protocol)),
             }
@@ -267,10 +268,13 @@ pub fn predicted_run(
     Ok(Run::all_reduce_measured(
         ranks,
         nodes,
-        check
-            .sizes
-            .iter()
-            .map(|s| (s.bytes, s.predicted_busbw_gbytes_per_s.unwrap_or(0.0))),
+        check.sizes.iter().map(|s| {
+            let predicted = s.predicted_busbw_gbytes_per_s;
+            (
+                s.bytes,
+                predicted.map_or(0.0, GigabytesPerSecond::gigabytes_per_second),
+            )
+        }),
     ))
 }
 

@@ -25,6 +25,8 @@ use crate::collective::{Algorithm, Protocol};
 use crate::nccl_tests::Run;
 use crate::spec::{Calibration, DesignSpec, Fitted};
 use crate::technology::Transport;
+use crate::units::GigabytesPerSecond;
+use crate::units::Micros;
 use serde::{Deserialize, Serialize};
 
 /// One stored baseline of the fabric: the run and what its person said about it.
@@ -50,20 +52,20 @@ pub struct Fit {
     pub efficiency_only_at_least: Option<String>,
     /// Simple's network-hop latency, µs, before and fitted (LL's and LL128's scale with it);
     /// `None` where the data cannot determine it, with the reason.
-    pub network_hop_latency_before_us: f64,
-    pub network_hop_latency_us: Option<f64>,
+    pub network_hop_latency_before_us: Micros,
+    pub network_hop_latency_us: Option<Micros>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_not_fitted: Option<String>,
     /// LL128's and LL's network-hop latencies, µs, before and fitted on the messages NCCL sends
     /// with each; `None` where no run shows that protocol's latency (it scales as Simple's).
     #[serde(default)]
-    pub ll128_network_hop_latency_before_us: f64,
+    pub ll128_network_hop_latency_before_us: Micros,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ll128_network_hop_latency_us: Option<f64>,
+    pub ll128_network_hop_latency_us: Option<Micros>,
     #[serde(default)]
-    pub ll_network_hop_latency_before_us: f64,
+    pub ll_network_hop_latency_before_us: Micros,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ll_network_hop_latency_us: Option<f64>,
+    pub ll_network_hop_latency_us: Option<Micros>,
     /// The locality tiers the runs cross (the spines, the core), as fitted.
     #[serde(default)]
     pub tiers: Vec<TierFit>,
@@ -85,9 +87,10 @@ pub struct Fit {
 impl Fit {
     /// A protocol's network-hop latency once applied, µs: its own fitted value, else its value
     /// `before` scaled as Simple's was; `None` where no latency was fitted.
-    pub fn protocol_latency_us(&self, before: f64, own: Option<f64>) -> Option<f64> {
-        let simple = self.network_hop_latency_us?;
-        Some(own.unwrap_or(before * simple / self.network_hop_latency_before_us.max(1e-12)))
+    pub fn protocol_latency_us(&self, before: Micros, own: Option<Micros>) -> Option<Micros> {
+        let simple = self.network_hop_latency_us?.micros();
+        let simple_before = self.network_hop_latency_before_us.micros().max(1e-12);
+        Some(own.unwrap_or(Micros::new(before.micros() * simple / simple_before)))
     }
 
     /// `calibration` with the values of `fitted` (this fit's [`Fit::provenance`]) in place: the
@@ -102,14 +105,14 @@ impl Fit {
             (f.set)(&mut c, fitted.efficiency);
         }
         if let Some(us) = fitted.network_hop_latency_us {
-            let scale = us / c.network_hop_latency_us.max(1e-12);
+            let scale = us.micros() / c.network_hop_latency_us.micros().max(1e-12);
             c.network_hop_latency_us = us;
             c.ll_network_hop_latency_us = fitted
                 .ll_network_hop_latency_us
-                .unwrap_or_else(|| to_hundredths(c.ll_network_hop_latency_us * scale));
+                .unwrap_or_else(|| hundredths(c.ll_network_hop_latency_us * scale));
             c.ll128_network_hop_latency_us = fitted
                 .ll128_network_hop_latency_us
-                .unwrap_or_else(|| to_hundredths(c.ll128_network_hop_latency_us * scale));
+                .unwrap_or_else(|| hundredths(c.ll128_network_hop_latency_us * scale));
         }
         tiers::apply(&mut c, &self.tiers);
         node::apply(&mut c, &self.node);
@@ -127,9 +130,9 @@ impl Fit {
             efficiency_field: self.efficiency_field.clone(),
             // As a person writes them: the fit's error is far above the digits dropped.
             efficiency: to_thousandths(self.efficiency),
-            network_hop_latency_us: self.network_hop_latency_us.map(to_hundredths),
-            ll128_network_hop_latency_us: self.ll128_network_hop_latency_us.map(to_hundredths),
-            ll_network_hop_latency_us: self.ll_network_hop_latency_us.map(to_hundredths),
+            network_hop_latency_us: self.network_hop_latency_us.map(hundredths),
+            ll128_network_hop_latency_us: self.ll128_network_hop_latency_us.map(hundredths),
+            ll_network_hop_latency_us: self.ll_network_hop_latency_us.map(hundredths),
             worst_error_percent: Some(
                 (std::iter::once(&self.quality)
                     .chain(self.held_out.iter().map(|h| &h.quality))
@@ -152,6 +155,11 @@ fn to_thousandths(v: f64) -> f64 {
 /// `v` to two decimals.
 fn to_hundredths(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
+}
+
+/// A latency as a person writes it: to the hundredth of a microsecond.
+fn hundredths(us: Micros) -> Micros {
+    Micros::new(to_hundredths(us.micros()))
 }
 
 /// Errors of predicted against measured bus bandwidth, in percent of the measured.
@@ -418,13 +426,14 @@ fn points(
         checks.push(check);
         let check = &checks[i];
         for size in &check.sizes {
-            if size.predicted_busbw_gbytes_per_s.is_some() && size.measured_busbw_gbytes_per_s > 0.0
+            if size.predicted_busbw_gbytes_per_s.is_some()
+                && size.measured_busbw_gbytes_per_s > GigabytesPerSecond::new(0.0)
             {
                 out.push(Point {
                     baseline: i,
                     bytes: size.bytes,
                     ranks: check.ranks,
-                    measured: size.measured_busbw_gbytes_per_s,
+                    measured: size.measured_busbw_gbytes_per_s.gigabytes_per_second(),
                     band: BANDS
                         .iter()
                         .position(|p| Some(*p) == size.choice.map(|c| c.1))
@@ -471,12 +480,11 @@ impl Model<'_> {
         c.network_hop_latency_us *= v.scales[0];
         c.ll128_network_hop_latency_us *= v.scales[1];
         c.ll_network_hop_latency_us *= v.scales[2];
-        [
-            c.spine_efficiency_share,
-            c.spine_hop_extra_latency_us,
-            c.core_efficiency_share,
-            c.core_hop_extra_latency_us,
-        ] = v.tiers;
+        let [spine_share, spine_us, core_share, core_us] = v.tiers;
+        c.spine_efficiency_share = spine_share;
+        c.spine_hop_extra_latency_us = Micros::new(spine_us);
+        c.core_efficiency_share = core_share;
+        c.core_hop_extra_latency_us = Micros::new(core_us);
         node::set(&mut c, v.node, self.node_before);
         c
     }

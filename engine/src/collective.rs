@@ -3,23 +3,23 @@
 //! Bandwidths are per rank and already calibrated (achievable, not line rate). A rate of
 //! infinity models an ideal network, which is how "slowdown against an ideal fabric" is computed.
 
-use crate::units::{ByteRate, Bytes, Seconds};
+use crate::units::{ByteRate, Bytes, Micros, Seconds};
 
 /// NCCL-like latencies of one collective, in microseconds [NCCL src/graph/tuning.cc].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Latencies {
-    pub base_us: f64,
+    pub base_us: Micros,
     /// Per step over the scale-up domain (NVLink).
-    pub scale_up_hop_us: f64,
+    pub scale_up_hop_us: Micros,
     /// Per step over the network.
-    pub network_hop_us: f64,
+    pub network_hop_us: Micros,
 }
 
 impl Latencies {
     pub const NONE: Latencies = Latencies {
-        base_us: 0.0,
-        scale_up_hop_us: 0.0,
-        network_hop_us: 0.0,
+        base_us: Micros::new(0.0),
+        scale_up_hop_us: Micros::new(0.0),
+        network_hop_us: Micros::new(0.0),
     };
 }
 
@@ -29,14 +29,14 @@ impl Latencies {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Crossing {
     pub share: f64,
-    pub hop_extra_us: f64,
+    pub hop_extra_us: Micros,
 }
 
 impl Crossing {
     /// Within one leaf, or a tier at its neutral values.
     pub const NONE: Crossing = Crossing {
         share: 1.0,
-        hop_extra_us: 0.0,
+        hop_extra_us: Micros::new(0.0),
     };
 }
 
@@ -86,7 +86,7 @@ impl Group {
         if plateau && self.crosses_network() {
             us *= RING_PLATEAU_FACTOR;
         }
-        Seconds::from_micros(us)
+        us.to_seconds()
     }
 
     /// Bus bandwidth of a ring through every rank: inside a node it runs at the scale-up rate,
@@ -256,7 +256,7 @@ pub fn tree_allreduce(group: &Group, message: Bytes) -> Cost {
             Bytes::new(0.0)
         },
         bandwidth_time: message / (bus * 0.5),
-        latency_time: Seconds::from_micros(latency_us),
+        latency_time: latency_us.to_seconds(),
     }
 }
 
@@ -325,7 +325,7 @@ pub fn hierarchical_allreduce(group: &Group, message: Bytes) -> Cost {
         bytes_per_rank: intra_bytes + network_bytes_per_node / g,
         network_bytes_per_node,
         bandwidth_time: intra + inter,
-        latency_time: Seconds::from_micros(latency_us),
+        latency_time: latency_us.to_seconds(),
     }
 }
 
@@ -362,7 +362,7 @@ pub fn all_to_all(group: &Group, per_rank_send: Bytes) -> Cost {
         } else {
             inter_time
         },
-        latency_time: Seconds::from_micros(l.base_us + hops),
+        latency_time: (l.base_us + hops).to_seconds(),
     }
 }
 
@@ -374,7 +374,7 @@ pub fn send_recv(message: Bytes, rate: ByteRate, latencies: &Latencies) -> Cost 
         bytes_per_rank: message,
         network_bytes_per_node: message,
         bandwidth_time: message / rate,
-        latency_time: Seconds::from_micros(latencies.base_us + latencies.network_hop_us),
+        latency_time: (latencies.base_us + latencies.network_hop_us).to_seconds(),
     }
 }
 

@@ -349,7 +349,8 @@ pub fn findings(
                         &q.name,
                         format!(
                             "The network takes {} of the {} ms retrieval budget.",
-                            r.network_time_per_query.value, q.latency_budget_ms
+                            r.network_time_per_query.value,
+                            q.latency_budget_ms.millis()
                         ),
                     ));
                 }

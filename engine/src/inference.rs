@@ -36,7 +36,7 @@ pub fn inference(w: &Inference, links: &Links, ideal: &Links, replicas: u32) -> 
         (Seconds::new(0.0), Choice::default())
     };
     let decode_collective = choice(&decode);
-    let target = Seconds::from_millis(w.target_inter_token_ms);
+    let target = w.target_inter_token_ms.to_seconds();
     let verdict = TargetVerdict::new(decode.time(), target);
     let bytes_per_element = m.precision.bytes_per_element();
     InferenceReport {

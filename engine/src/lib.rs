@@ -83,8 +83,9 @@ pub use topology::{Layout, Plan};
 pub use training::memory::{memory_fit, Degrees, MemoryFit};
 pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Tuning};
 pub use units::{
-    rounded, thousands, BitRate, ByteRate, Bytes, Kilowatts, Metres, Ratio, Seconds, Share,
-    Slowdown, Usd, Watts, GB, GIB,
+    rounded, thousands, BitRate, ByteRate, Bytes, GigabitsPerSecond, Gigabytes, GigabytesPerSecond,
+    Kilowatts, Metres, Micros, Millis, PerSecond, Ratio, Seconds, Share, Slowdown, Usd, Watts, GB,
+    GIB,
 };
 
 /// Version of this engine, stored with every saved revision so that a report computed by an

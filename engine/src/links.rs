@@ -8,6 +8,7 @@ use crate::spec::{Calibration, Cluster, Fabric, Role};
 use crate::technology::Transport;
 use crate::tuning::{InNetwork, NcclModel, Nvls, ProtocolModel, Tuning};
 use crate::units::{BitRate, ByteRate};
+use crate::units::{GigabytesPerSecond, Micros};
 
 /// Conditions an evaluation runs under: normal, or a what-if.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -74,15 +75,15 @@ pub struct Links {
 /// own model to choose by where the calibration's protocol figures differ from it.
 fn tuning(
     gpu: &Gpu,
-    scale_up_line: f64,
+    scale_up_line: GigabytesPerSecond,
     fabric: &Fabric,
     calibration: &Calibration,
-    network_extra_us: f64,
+    network_extra_us: Micros,
     ideal_network: bool,
 ) -> Tuning {
-    let network = |hop: f64| {
+    let network = |hop: Micros| {
         if ideal_network {
-            0.0
+            Micros::new(0.0)
         } else {
             hop + network_extra_us
         }
@@ -110,7 +111,7 @@ fn tuning(
     };
     let nvls = |c: &Calibration| {
         (c.nvls && gpu.nvlink_sharp).then(|| Nvls {
-            rate: ByteRate::gigabytes_per_second(scale_up_line * c.nvls_efficiency),
+            rate: (scale_up_line * c.nvls_efficiency).to_byte_rate(),
             latency_us: c.nvls_latency_us,
         })
     };
@@ -127,7 +128,7 @@ fn tuning(
         in_network: (c.in_network_reduction && sharp).then_some(InNetwork {
             efficiency: c.in_network_efficiency,
             latency_us: if ideal_network {
-                0.0
+                Micros::new(0.0)
             } else {
                 c.in_network_latency_us
             },
@@ -148,7 +149,10 @@ fn tuning(
 }
 
 /// LL and LL128 as calibration `c` gives them, their network hop as `network` counts it.
-fn protocols(c: &Calibration, network: impl Fn(f64) -> f64) -> (ProtocolModel, ProtocolModel) {
+fn protocols(
+    c: &Calibration,
+    network: impl Fn(Micros) -> Micros,
+) -> (ProtocolModel, ProtocolModel) {
     (
         ProtocolModel {
             protocol: Protocol::Ll,
@@ -194,7 +198,7 @@ impl Links {
             line.to_byte_rate() * (calibration.efficiency(transport) * conditions.network_share)
         };
         let network_hop_us = if conditions.ideal_network {
-            0.0
+            Micros::new(0.0)
         } else {
             calibration.hop_latency_us(transport)
         };
@@ -211,7 +215,7 @@ impl Links {
         Links {
             gpus_per_node: cluster.gpus_per_node,
             nodes: fabric.attached_nodes.unwrap_or(cluster.nodes),
-            scale_up: ByteRate::gigabytes_per_second(scale_up_line * scale_up_efficiency),
+            scale_up: (scale_up_line * scale_up_efficiency).to_byte_rate(),
             port,
             node: port * f64::from(ports_per_node),
             ports_per_node,
@@ -282,7 +286,7 @@ impl Links {
         let nodes = ranks.div_ceil(ranks_per_node).max(1);
         let mut node_network = self.node / f64::from(concurrent_groups.max(1));
         if nodes > self.nodes_per_leaf {
-            node_network = node_network * self.multipath_share;
+            node_network *= self.multipath_share;
         }
         let crossing = self.crossing(nodes);
         Group {

@@ -2,6 +2,7 @@
 //! how the hand-off files write them and how the as-built check reads them back.
 
 use crate::units::push_decimal;
+use crate::units::GigabitsPerSecond;
 use serde::{Deserialize, Serialize};
 
 /// One link as a fabric reports it, seen from `device`.
@@ -15,7 +16,7 @@ pub struct ObservedLink {
     /// Lanes (InfiniBand `4x`), when the tool says.
     pub width: Option<u32>,
     /// Rate of the link, Gb/s (lanes × lane rate), when the tool says.
-    pub speed_gbps: Option<f64>,
+    pub speed_gbps: Option<GigabitsPerSecond>,
     /// The rate as the tool printed it (`4xNDR`).
     pub rate: Option<String>,
     /// Line of the input it was read from, from 1.

@@ -5,7 +5,7 @@ use crate::figure::Figure;
 use crate::links::Links;
 use crate::report::RagReport;
 use crate::spec::Rag;
-use crate::units::{ByteRate, Bytes, Seconds, Share};
+use crate::units::{ByteRate, Bytes, Share};
 
 /// Request framing and result metadata (ids, scores) per query and per hit (an estimate).
 const REQUEST_OVERHEAD_BYTES: f64 = 256.0;
@@ -16,14 +16,14 @@ pub fn rag(w: &Rag, links: &Links) -> RagReport {
         f64::from(w.embedding_dim) * w.embedding_precision.bytes_per_element()
             + REQUEST_OVERHEAD_BYTES,
     );
-    let response = Bytes::new(f64::from(w.top_k) * (w.chunk_bytes + RESULT_OVERHEAD_BYTES));
+    let response = Bytes::new(f64::from(w.top_k) * (w.chunk_bytes.bytes() + RESULT_OVERHEAD_BYTES));
     let per_query = request + response;
-    let bandwidth = ByteRate::new(per_query.bytes() * w.queries_per_s);
+    let bandwidth = ByteRate::new(per_query.bytes() * w.queries_per_s.per_second());
     // One round trip: request and response each cross the fabric (host, leaf, spine, leaf,
     // host: four hops of latency each way) and serialise at the port rate.
     let hops_us = 2.0 * 4.0 * links.latencies.network_hop_us;
-    let network_time = request / links.port + response / links.port + Seconds::from_micros(hops_us);
-    let budget = Seconds::from_millis(w.latency_budget_ms);
+    let network_time = request / links.port + response / links.port + hops_us.to_seconds();
+    let budget = w.latency_budget_ms.to_seconds();
     // All queries converge on the vector database's port.
     let utilisation = Share::new(bandwidth.bytes_per_second() / links.port.bytes_per_second());
     RagReport {

@@ -4,43 +4,38 @@ use crate::figure::Figure;
 use crate::links::Links;
 use crate::report::StorageReport;
 use crate::spec::Storage;
-use crate::units::{ByteRate, Bytes, Ratio, Seconds, Share};
+use crate::units::{ByteRate, Bytes, GigabytesPerSecond, Ratio, Seconds, Share};
 use crate::worked::Count;
 
 pub fn storage(w: &Storage, links: &Links) -> StorageReport {
-    let read_needed = ByteRate::new(w.samples_per_step * w.sample_bytes * w.steps_per_s);
+    let read_needed =
+        ByteRate::new(w.samples_per_step * w.sample_bytes.bytes() * w.steps_per_s.per_second());
     let read_provisioned = read_needed * w.read_headroom;
     let fabric = links.node * f64::from(links.nodes);
-    let cap = |system: Option<f64>| match system {
-        Some(gbps)
-            if ByteRate::gigabytes_per_second(gbps).bytes_per_second()
-                < fabric.bytes_per_second() =>
-        {
-            ByteRate::gigabytes_per_second(gbps)
+    let cap = |system: Option<GigabytesPerSecond>| match system {
+        Some(rate) if rate.to_byte_rate().bytes_per_second() < fabric.bytes_per_second() => {
+            rate.to_byte_rate()
         }
         _ => fabric,
     };
     let read_available = cap(w.system_read_gbytes_per_s);
     let write_available = cap(w.system_write_gbytes_per_s);
     // "64 nodes × 47.5 GB/s", and the storage system's own rate when it has one.
-    let capped = |system: Option<f64>| {
+    let capped = |system: Option<GigabytesPerSecond>| {
         let path = format!("{} nodes × {}", Count(f64::from(links.nodes)), links.node);
         match system {
-            Some(gbps) => format!(
-                "min({path}, storage system {})",
-                ByteRate::gigabytes_per_second(gbps)
-            ),
+            Some(gbps) => format!("min({path}, storage system {})", gbps.to_byte_rate()),
             None => path,
         }
     };
     let c = &w.checkpoint;
     let checkpoint = match c.size_gb {
-        Some(gb) => Bytes::gigabytes(gb),
+        Some(gb) => gb.to_bytes(),
         None => Bytes::new(c.parameters.unwrap_or(0.0) * c.bytes_per_parameter),
     };
     let write_time = checkpoint / write_available;
     let interval = Seconds::new(c.interval_minutes * 60.0);
-    let budget = Seconds::new(c.write_budget_s);
+    let budget = c.write_budget_s;
     StorageReport {
         name: w.name.clone(),
         fabric: w.fabric.clone(),
@@ -52,8 +47,8 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         .worked(format_args!(
             "{} samples × {} × {} steps/s",
             Count(w.samples_per_step),
-            Bytes::new(w.sample_bytes),
-            Count(w.steps_per_s)
+            w.sample_bytes,
+            Count(w.steps_per_s.per_second())
         )),
         read_provisioned: Figure::new(
             read_provisioned,
@@ -79,7 +74,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
             "ZeRO arXiv:1910.02054 (bytes per parameter, derived)",
         )
         .worked(match c.size_gb {
-            Some(gb) => format!("{gb} GB as given"),
+            Some(gb) => format!("{} GB as given", gb.gigabytes()),
             None => format!(
                 "{} parameters × {} B",
                 Count(c.parameters.unwrap_or(0.0)),

@@ -18,7 +18,7 @@
 use crate::collective::{
     hierarchical_allreduce, ring_with, tree_allreduce, Algorithm, Cost, Group, Latencies, Protocol,
 };
-use crate::units::{ByteRate, Bytes, Seconds};
+use crate::units::{ByteRate, Bytes, Micros};
 
 /// One low-latency protocol: its latencies and the share of the Simple bandwidth it keeps.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,7 +33,7 @@ pub struct ProtocolModel {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Nvls {
     pub rate: ByteRate,
-    pub latency_us: f64,
+    pub latency_us: Micros,
 }
 
 /// In-network reduction between nodes (SHARP, NCCL CollNet Direct): reduce-scatter inside the
@@ -43,7 +43,7 @@ pub struct Nvls {
 pub struct InNetwork {
     /// Share of the NICs' achievable rate the switch aggregation sustains.
     pub efficiency: f64,
-    pub latency_us: f64,
+    pub latency_us: Micros,
 }
 
 /// What the tuner may choose from for one group.
@@ -312,7 +312,7 @@ pub fn nvls_allreduce(nvls: &Nvls, message: Bytes) -> Cost {
         bytes_per_rank: message,
         network_bytes_per_node: Bytes::new(0.0),
         bandwidth_time: message / nvls.rate,
-        latency_time: Seconds::from_micros(nvls.latency_us),
+        latency_time: nvls.latency_us.to_seconds(),
     }
 }
 
@@ -331,9 +331,7 @@ pub fn in_network_allreduce(group: &Group, sharp: &InNetwork, message: Bytes) ->
         bytes_per_rank: intra_bytes + message / g,
         network_bytes_per_node: message,
         bandwidth_time: if intra > inter { intra } else { inter },
-        latency_time: Seconds::from_micros(
-            l.base_us + intra_hops * l.scale_up_hop_us + sharp.latency_us,
-        ),
+        latency_time: (l.base_us + intra_hops * l.scale_up_hop_us + sharp.latency_us).to_seconds(),
     }
 }
 
@@ -343,9 +341,9 @@ mod tests {
     use crate::units::BitRate;
 
     const NCCL_SIMPLE: Latencies = Latencies {
-        base_us: 8.4,
-        scale_up_hop_us: 3.4,
-        network_hop_us: 17.0,
+        base_us: Micros::new(8.4),
+        scale_up_hop_us: Micros::new(3.4),
+        network_hop_us: Micros::new(17.0),
     };
 
     /// NCCL tuning.cc's LL and LL128 on Hopper: ring LL base 6.6 µs, NVLink 0.6, network 2.7 + 1
@@ -356,23 +354,23 @@ mod tests {
                 protocol: Protocol::Ll,
                 bandwidth_share: 0.25,
                 latencies: Latencies {
-                    base_us: 6.6,
-                    scale_up_hop_us: 0.6,
-                    network_hop_us: 3.7,
+                    base_us: Micros::new(6.6),
+                    scale_up_hop_us: Micros::new(0.6),
+                    network_hop_us: Micros::new(3.7),
                 },
             }),
             ll128: Some(ProtocolModel {
                 protocol: Protocol::Ll128,
                 bandwidth_share: 0.85,
                 latencies: Latencies {
-                    base_us: 14.0,
-                    scale_up_hop_us: 1.9,
-                    network_hop_us: 5.0,
+                    base_us: Micros::new(14.0),
+                    scale_up_hop_us: Micros::new(1.9),
+                    network_hop_us: Micros::new(5.0),
                 },
             }),
             nvls: Some(Nvls {
                 rate: ByteRate::gigabytes_per_second(274.5),
-                latency_us: 25.0,
+                latency_us: Micros::new(25.0),
             }),
             in_network: None,
             only: None,
@@ -400,7 +398,7 @@ mod tests {
         let within = dgx_h100_nodes(4);
         let crossing = crate::collective::Crossing {
             share: 0.5,
-            hop_extra_us: 10.0,
+            hop_extra_us: Micros::new(10.0),
         };
         let across = Group {
             node_network: within.node_network * crossing.share,
@@ -521,7 +519,7 @@ mod tests {
         let mut tuning = hopper();
         tuning.in_network = Some(InNetwork {
             efficiency: 1.0,
-            latency_us: 31.0,
+            latency_us: Micros::new(31.0),
         });
         let group = dgx_h100_nodes(16);
         let cost = tuned_allreduce(&group, &tuning, Bytes::gibibytes(1.0));

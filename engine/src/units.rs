@@ -3,9 +3,12 @@
 //!
 //! Conventions: GB = 10^9 B, GiB = 2^30 B, Gb/s = 10^9 bit/s (as nccl-tests and the datasheets use them).
 
+mod entered;
 mod linear;
 mod physical;
 mod relative;
+use borsh::{BorshDeserialize, BorshSerialize};
+pub use entered::{GigabitsPerSecond, Gigabytes, GigabytesPerSecond, Micros, Millis, PerSecond};
 use linear::{linear_quantity, number_in};
 pub use physical::{Kilowatts, Metres, Usd, Watts};
 pub use relative::{Share, Slowdown};
@@ -16,24 +19,28 @@ use std::ops::Div;
 /// An amount of data in bytes.
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
 pub struct Bytes(f64);
 
 /// A data rate in bits per second (how links and NICs are sold: "400 Gb/s").
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
 pub struct BitRate(f64);
 
 /// A data rate in bytes per second (how collectives and storage are measured: "46 GB/s").
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
 pub struct ByteRate(f64);
 
 /// A duration in seconds.
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
 pub struct Seconds(f64);
 
@@ -41,6 +48,7 @@ pub struct Seconds(f64);
 /// [`Slowdown`] and a part of a whole a [`Share`].
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
 #[serde(transparent)]
 pub struct Ratio(f64);
 

@@ -10,6 +10,7 @@ use crate::report::choice_label;
 use crate::spec::{CableRuns, Calibration, Cluster, Fabric, Oversubscription, Role, Topology};
 use crate::technology::{Technology, Transport};
 use crate::tuning::tuned_allreduce;
+use crate::units::GigabitsPerSecond;
 use crate::units::{BitRate, ByteRate, Bytes};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -133,7 +134,7 @@ fn links(
         name: "compute".into(),
         role: Role::Compute,
         technology,
-        port_gbps: Some(port_gbps),
+        port_gbps: Some(GigabitsPerSecond::new(port_gbps)),
         switch: None,
         topology: Topology::Auto,
         oversubscription: Oversubscription::default(),

@@ -6,6 +6,7 @@ use super::{
 };
 use engine::baseline::BaselineCheck;
 use engine::nccl_tests::{size_label, HEALTHY_SHARE};
+use engine::GigabytesPerSecond;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
@@ -86,6 +87,7 @@ pub fn measured_against_predicted(check: &BaselineCheck) -> String {
                     Some(s.measured_busbw_gbytes_per_s),
                     s.predicted_busbw_gbytes_per_s,
                 ]
+                .map(|rate| rate.map(GigabytesPerSecond::gigabytes_per_second))
             })
             .flatten()
             .fold(0.0, f64::max)
@@ -107,7 +109,10 @@ pub fn measured_against_predicted(check: &BaselineCheck) -> String {
         let predicted: Vec<(f64, f64)> = check
             .sizes
             .iter()
-            .filter_map(|s| s.predicted_busbw_gbytes_per_s.map(|p| (log2(s.bytes), p)))
+            .filter_map(|s| {
+                s.predicted_busbw_gbytes_per_s
+                    .map(|p| (log2(s.bytes), p.gigabytes_per_second()))
+            })
             .collect();
         if !predicted.is_empty() {
             chart
@@ -119,7 +124,12 @@ pub fn measured_against_predicted(check: &BaselineCheck) -> String {
         let measured: Vec<(f64, f64)> = check
             .sizes
             .iter()
-            .map(|s| (log2(s.bytes), s.measured_busbw_gbytes_per_s))
+            .map(|s| {
+                (
+                    log2(s.bytes),
+                    s.measured_busbw_gbytes_per_s.gigabytes_per_second(),
+                )
+            })
             .collect();
         draw_measured(&mut chart, &measured, 3)?;
         legend(&mut chart, SeriesLabelPosition::LowerRight)

@@ -201,7 +201,7 @@ fn check_view(anchor: &str, check: &BaselineCheck) -> impl IntoView {
         .map(|s| {
             let predicted = s
                 .predicted_busbw_gbytes_per_s
-                .map(gbps)
+                .map(|rate| gbps(rate.gigabytes_per_second()))
                 .unwrap_or_else(|| "–".into());
             let ratio = s.ratio().map(percent).unwrap_or_else(|| "–".into());
             let low = s
@@ -210,8 +210,8 @@ fn check_view(anchor: &str, check: &BaselineCheck) -> impl IntoView {
             view! {
                 <tr class:short=low>
                     <th scope="row" class="num">{size_label(s.bytes)}</th>
-                    <td class="num">{gbps(s.measured_algbw_gbytes_per_s)}</td>
-                    <td class="num">{gbps(s.measured_busbw_gbytes_per_s)}</td>
+                    <td class="num">{gbps(s.measured_algbw_gbytes_per_s.gigabytes_per_second())}</td>
+                    <td class="num">{gbps(s.measured_busbw_gbytes_per_s.gigabytes_per_second())}</td>
                     <td class="num">{predicted}</td>
                     <td class="num">{ratio}</td>
                 </tr>

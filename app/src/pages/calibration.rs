@@ -6,6 +6,7 @@
 use super::document::{document, Page};
 use crate::store::DesignHead;
 use engine::calibration_fit::{Drift, Fit};
+use engine::Micros;
 use engine::{Calibration, CalibrationSource, Report};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
@@ -96,18 +97,21 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
         Ok(fit) => fit,
     };
     let latency = match (fit.network_hop_latency_us, &fit.latency_not_fitted) {
-        (Some(us), _) => format!("{us:.1} µs"),
+        (Some(us), _) => format!("{:.1} µs", us.micros()),
         (None, Some(why)) => format!("not fitted: {why}"),
         (None, None) => "not fitted".into(),
     };
     // LL128's and LL's: fitted on the messages NCCL sends with them, else scaled as Simple's.
-    let protocol = |name: &str, before: f64, own: Option<f64>| {
+    let protocol = |name: &str, before: Micros, own: Option<Micros>| {
         let fitted = match (fit.protocol_latency_us(before, own), own) {
-            (Some(us), Some(_)) => format!("{us:.1} µs"),
-            (Some(us), None) => format!("{us:.1} µs, scaled as Simple's (no run shows {name}'s)"),
+            (Some(us), Some(_)) => format!("{:.1} µs", us.micros()),
+            (Some(us), None) => format!(
+                "{:.1} µs, scaled as Simple's (no run shows {name}'s)",
+                us.micros()
+            ),
             (None, _) => "not fitted".into(),
         };
-        view! { <tr><td>{format!("{name} network hop latency")}</td><td>{format!("{before:.1} µs")}</td><td>{fitted}</td></tr> }
+        view! { <tr><td>{format!("{name} network hop latency")}</td><td>{format!("{:.1} µs", before.micros())}</td><td>{fitted}</td></tr> }
     };
     let protocols = [
         protocol(
@@ -170,7 +174,7 @@ fn fitting_view(id: &str, latest: u32, f: &Fitting, editable: bool) -> AnyView {
                 <thead><tr><th>"Value"</th><th>"The design's"</th><th>"Fitted"</th></tr></thead>
                 <tbody>
                     <tr><td>{label(&fit.efficiency_field)}</td><td>{format!("{:.3}", fit.efficiency_before)}</td><td>{format!("{:.3}", fit.efficiency)}</td></tr>
-                    <tr><td>{label("network_hop_latency_us")}</td><td>{format!("{:.1} µs", fit.network_hop_latency_before_us)}</td><td>{latency}</td></tr>
+                    <tr><td>{label("network_hop_latency_us")}</td><td>{format!("{:.1} µs", fit.network_hop_latency_before_us.micros())}</td><td>{latency}</td></tr>
                     {protocols}
                     {tiers}
                     {node}
@@ -203,7 +207,9 @@ fn drift_view(d: &Drift, measured: &[(u32, String, String)]) -> impl IntoView {
                 (None, Some(why)) => format!("not fitted: {why}"),
                 (None, None) => "–".into(),
             };
-            let us = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |us| format!("{us:.1} µs"));
+            let us = |v: Option<Micros>| {
+                v.map_or_else(|| "–".to_string(), |us| format!("{:.1} µs", us.micros()))
+            };
             Some(view! {
                 <tr>
                     <td>{format!("#{number}")}</td><td>{on.clone()}</td><td>{label.clone()}</td><td>{engine::calibration_fit::TIER_WORDS[p.tier.min(3)]}</td><td>{fitted}</td>
@@ -244,9 +250,9 @@ fn node_rows(n: &engine::calibration_fit::NodeFit) -> impl IntoView {
     };
     [
         ("NVLink efficiency (within one node)", n.scale_up_efficiency_before, n.scale_up_efficiency, "", 3),
-        ("NVLink hop latency", n.scale_up_hop_latency_before_us, n.scale_up_hop_latency_us, " µs", 1),
+        ("NVLink hop latency", n.scale_up_hop_latency_before_us.micros(), n.scale_up_hop_latency_us.map(Micros::micros), " µs", 1),
         ("NVLS efficiency", n.nvls_efficiency_before, n.nvls_efficiency, "", 3),
-        ("NVLS latency", n.nvls_latency_before_us, n.nvls_latency_us, " µs", 1),
+        ("NVLS latency", n.nvls_latency_before_us.micros(), n.nvls_latency_us.map(Micros::micros), " µs", 1),
     ]
     .into_iter()
     .map(|(name, before, value, unit, digits)| {
@@ -265,7 +271,7 @@ fn tier_rows(t: &engine::calibration_fit::TierFit) -> impl IntoView {
     };
     view! {
         <tr class="tier"><td>{format!("Share of the rate kept across the {}", t.tier)}</td><td>{format!("{:.3}", t.efficiency_share_before)}</td><td>{fitted(t.efficiency_share.map(|s| format!("{s:.3}")))}</td></tr>
-        <tr class="tier"><td>{format!("Extra network hop latency across the {}", t.tier)}</td><td>{format!("{:.1} µs", t.hop_extra_latency_before_us)}</td><td>{fitted(t.hop_extra_latency_us.map(|us| format!("{us:.1} µs")))}</td></tr>
+        <tr class="tier"><td>{format!("Extra network hop latency across the {}", t.tier)}</td><td>{format!("{:.1} µs", t.hop_extra_latency_before_us.micros())}</td><td>{fitted(t.hop_extra_latency_us.map(|us| format!("{:.1} µs", us.micros())))}</td></tr>
     }
 }
 

@@ -4,6 +4,7 @@
 //! a number is refused with the field's label.
 
 use engine::search::{Arrangement, Limits, SearchRequest};
+use engine::Millis;
 use engine::{DesignSpec, Isolation, Technology};
 use std::collections::HashMap;
 
@@ -19,7 +20,7 @@ pub const MAX_CANDIDATES: u64 = 100_000;
 pub fn default_limits() -> Limits {
     Limits {
         max_slowdown_percent: Some(DEFAULT_SLOWDOWN_PERCENT),
-        max_added_latency_ms: Some(DEFAULT_ADDED_LATENCY_MS),
+        max_added_latency_ms: Some(Millis::new(DEFAULT_ADDED_LATENCY_MS)),
         checkpoint_within_budget: true,
         min_read_headroom: None,
         min_goodput_percent: None,
@@ -351,7 +352,7 @@ impl SearchForm {
         request.freedoms.switch_models = self.every_switch;
         request.targets.every_workload = Limits {
             max_slowdown_percent: slowdown,
-            max_added_latency_ms: latency,
+            max_added_latency_ms: latency.map(Millis::new),
             checkpoint_within_budget: true,
             min_read_headroom: read_headroom,
             min_goodput_percent: goodput,

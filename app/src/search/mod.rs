@@ -57,7 +57,7 @@ impl Running {
         // Every workload's limit, on the chart's axis; a workload's own may differ.
         let limits = &request.targets.every_workload;
         let target = if per_token {
-            limits.max_added_latency_ms
+            limits.max_added_latency_ms.map(engine::Millis::millis)
         } else {
             limits.max_slowdown_percent
         };

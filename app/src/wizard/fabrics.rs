@@ -3,6 +3,7 @@ use super::options;
 use crate::editor::Editor;
 use crate::fields::{Kind, NumInput, SelectInput, TextInput};
 use crate::templates::{apply_hybrid, fabric, unused_fabric_name};
+use engine::GigabitsPerSecond;
 use engine::{Metres, Role, Technology};
 use leptos::prelude::*;
 
@@ -121,7 +122,11 @@ fn FabricCard(i: usize) -> AnyView {
         |f| Some(f64::from(f.extra_endpoints)),
         |f, v| f.extra_endpoints = v.map(whole).unwrap_or(0),
     );
-    let (speed, set_speed) = lens::fabric(i, |f| f.port_gbps, |f, v| f.port_gbps = v);
+    let (speed, set_speed) = lens::fabric(
+        i,
+        |f| f.port_gbps.map(GigabitsPerSecond::gbps),
+        |f, v| f.port_gbps = v.map(GigabitsPerSecond::new),
+    );
     let (node_leaf, set_node_leaf) = lens::fabric(
         i,
         |f| Some(f.cable_runs.node_leaf_m.metres()),

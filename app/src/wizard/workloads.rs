@@ -7,6 +7,7 @@ use super::options::{self, CUSTOM};
 use crate::editor::Editor;
 use crate::fields::{Kind, NumInput, SelectInput, TextInput};
 use crate::templates::{apply_model_preset, workload};
+use engine::{Bytes, Gigabytes, GigabytesPerSecond, Millis, PerSecond, Seconds};
 use engine::{Compute, Precision, Workload};
 use leptos::prelude::*;
 
@@ -290,8 +291,8 @@ fn InferenceFields(i: usize) -> AnyView {
     );
     let (itl, set_itl) = lens::inference(
         i,
-        |w| w.target_inter_token_ms,
-        |w, v| w.target_inter_token_ms = v,
+        |w| w.target_inter_token_ms.millis(),
+        |w, v| w.target_inter_token_ms = Millis::new(v),
     );
     let (replicas, set_replicas) = lens::inference_optional(
         i,
@@ -319,16 +320,27 @@ fn InferenceFields(i: usize) -> AnyView {
 #[component]
 fn RagFields(i: usize) -> AnyView {
     let at = format!("workloads[{i}]");
-    let (qps, set_qps) = lens::rag(i, |w| w.queries_per_s, |w, v| w.queries_per_s = v);
+    let (qps, set_qps) = lens::rag(
+        i,
+        |w| w.queries_per_s.per_second(),
+        |w, v| w.queries_per_s = PerSecond::new(v),
+    );
     let (dim, set_dim) = lens::rag(
         i,
         |w| f64::from(w.embedding_dim),
         |w, v| w.embedding_dim = whole(v),
     );
     let (top_k, set_top_k) = lens::rag(i, |w| f64::from(w.top_k), |w, v| w.top_k = whole(v));
-    let (chunk, set_chunk) = lens::rag(i, |w| w.chunk_bytes / 1e3, |w, v| w.chunk_bytes = v * 1e3);
-    let (budget, set_budget) =
-        lens::rag(i, |w| w.latency_budget_ms, |w, v| w.latency_budget_ms = v);
+    let (chunk, set_chunk) = lens::rag(
+        i,
+        |w| w.chunk_bytes.bytes() / 1e3,
+        |w, v| w.chunk_bytes = Bytes::new(v * 1e3),
+    );
+    let (budget, set_budget) = lens::rag(
+        i,
+        |w| w.latency_budget_ms.millis(),
+        |w, v| w.latency_budget_ms = Millis::new(v),
+    );
     let (precision, set_precision) = lens::workload_choice(
         i,
         |w| match w {
@@ -361,13 +373,23 @@ fn StorageFields(i: usize) -> AnyView {
     let at = format!("workloads[{i}]");
     let (samples, set_samples) =
         lens::storage(i, |w| w.samples_per_step, |w, v| w.samples_per_step = v);
-    let (sample_kb, set_sample_kb) =
-        lens::storage(i, |w| w.sample_bytes / 1e3, |w, v| w.sample_bytes = v * 1e3);
-    let (steps, set_steps) = lens::storage(i, |w| w.steps_per_s, |w, v| w.steps_per_s = v);
+    let (sample_kb, set_sample_kb) = lens::storage(
+        i,
+        |w| w.sample_bytes.bytes() / 1e3,
+        |w, v| w.sample_bytes = Bytes::new(v * 1e3),
+    );
+    let (steps, set_steps) = lens::storage(
+        i,
+        |w| w.steps_per_s.per_second(),
+        |w, v| w.steps_per_s = PerSecond::new(v),
+    );
     let (headroom, set_headroom) =
         lens::storage(i, |w| w.read_headroom, |w, v| w.read_headroom = v);
-    let (size, set_size) =
-        lens::storage_optional(i, |w| w.checkpoint.size_gb, |w, v| w.checkpoint.size_gb = v);
+    let (size, set_size) = lens::storage_optional(
+        i,
+        |w| w.checkpoint.size_gb.map(Gigabytes::gigabytes),
+        |w, v| w.checkpoint.size_gb = v.map(Gigabytes::new),
+    );
     let (params, set_params) = lens::storage_optional(
         i,
         |w| w.checkpoint.parameters.map(|p| p / 1e9),
@@ -380,18 +402,24 @@ fn StorageFields(i: usize) -> AnyView {
     );
     let (budget, set_budget) = lens::storage(
         i,
-        |w| w.checkpoint.write_budget_s,
-        |w, v| w.checkpoint.write_budget_s = v,
+        |w| w.checkpoint.write_budget_s.seconds(),
+        |w, v| w.checkpoint.write_budget_s = Seconds::new(v),
     );
     let (read, set_read) = lens::storage_optional(
         i,
-        |w| w.system_read_gbytes_per_s,
-        |w, v| w.system_read_gbytes_per_s = v,
+        |w| {
+            w.system_read_gbytes_per_s
+                .map(GigabytesPerSecond::gigabytes_per_second)
+        },
+        |w, v| w.system_read_gbytes_per_s = v.map(GigabytesPerSecond::new),
     );
     let (write, set_write) = lens::storage_optional(
         i,
-        |w| w.system_write_gbytes_per_s,
-        |w, v| w.system_write_gbytes_per_s = v,
+        |w| {
+            w.system_write_gbytes_per_s
+                .map(GigabytesPerSecond::gigabytes_per_second)
+        },
+        |w, v| w.system_write_gbytes_per_s = v.map(GigabytesPerSecond::new),
     );
     let checkpoint_error = Editor::get().error(format!("{at}.checkpoint"));
     view! {

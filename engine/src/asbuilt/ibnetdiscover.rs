@@ -9,7 +9,7 @@
 
 use super::{error, ib_rate, FastMap, FastSet, ObservedLink, ParseError, LIMITS, MAX_LINKS};
 use crate::pasted::{lines, text};
-use crate::units::push_decimal;
+use crate::units::{push_decimal, GigabitsPerSecond};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -344,7 +344,7 @@ pub fn parse(input: &[u8]) -> Result<Vec<ObservedLink>, ParseError> {
             peer_device,
             peer_port,
             width: p.rate.map(|r| r.1 .0),
-            speed_gbps: p.rate.map(|r| r.1 .1),
+            speed_gbps: p.rate.map(|r| GigabitsPerSecond::new(r.1 .1)),
             rate: p.rate.map(|r| r.0.to_string()),
             line: p.line,
         });

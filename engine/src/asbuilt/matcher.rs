@@ -16,6 +16,7 @@ use crate::handoff::{
 };
 use crate::report::{FabricReport, Report};
 use crate::technology::Transport;
+use crate::units::GigabitsPerSecond;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
@@ -368,13 +369,13 @@ fn matched<'a>(
                     doubled.extend(also.into_iter().map(|(_, li)| li));
                 }
                 let narrow = matches!((planned_width, l.width), (Some(p), Some(w)) if w < p);
-                let slow = l.speed_gbps.is_some_and(|s| s < planned_gbps - 1e-6);
+                let slow = l.speed_gbps.is_some_and(|s| s.gbps() < planned_gbps - 1e-6);
                 if narrow || slow {
                     Status::Degraded {
                         planned_width,
                         planned_gbps,
                         found_width: l.width,
-                        found_gbps: l.speed_gbps,
+                        found_gbps: l.speed_gbps.map(GigabitsPerSecond::gbps),
                         found_rate: l.rate.clone(),
                     }
                 } else {

@@ -1,5 +1,6 @@
 use super::*;
 use crate::nccl_tests::parse;
+use crate::units::GigabytesPerSecond;
 
 /// 16 DGX H100 nodes with 8 × 400G NDR each (the reference training design).
 fn reference() -> DesignSpec {
@@ -45,7 +46,10 @@ fn a_large_all_reduce_across_nodes_is_predicted_at_the_nic_limited_bus_bandwidth
     assert_eq!(check.ranks, 128);
     assert_eq!(check.nodes, 16);
     let at_1_gib = check.sizes.iter().find(|s| s.bytes == 1 << 30).unwrap();
-    let predicted = at_1_gib.predicted_busbw_gbytes_per_s.unwrap();
+    let predicted = at_1_gib
+        .predicted_busbw_gbytes_per_s
+        .unwrap()
+        .gigabytes_per_second();
     let peak = spec_peak(&spec);
     assert!(
         predicted < peak && predicted > 0.8 * peak,
@@ -53,7 +57,7 @@ fn a_large_all_reduce_across_nodes_is_predicted_at_the_nic_limited_bus_bandwidth
     );
     let at_16_mib = check.sizes.iter().find(|s| s.bytes == 16 << 20).unwrap();
     assert!(
-        at_16_mib.predicted_busbw_gbytes_per_s.unwrap() < predicted,
+        at_16_mib.predicted_busbw_gbytes_per_s.unwrap() < GigabytesPerSecond::new(predicted),
         "smaller messages pay more latency"
     );
 }
@@ -167,7 +171,7 @@ fn a_single_node_run_is_predicted_with_nvls_unless_it_was_forced_to_the_ring() {
         .as_deref()
         .unwrap()
         .starts_with("ring"));
-    assert!(at_1_gib.predicted_busbw_gbytes_per_s.unwrap() < 375.0);
+    assert!(at_1_gib.predicted_busbw_gbytes_per_s.unwrap() < GigabytesPerSecond::new(375.0));
 }
 
 #[test]
@@ -198,6 +202,7 @@ fn a_run_made_with_sharp_is_predicted_with_in_network_reduction() {
             .unwrap()
             .predicted_busbw_gbytes_per_s
             .unwrap()
+            .gigabytes_per_second()
     };
     assert!(
         at(&sharp) > at(&ring) * 1.1,

@@ -6,6 +6,7 @@
 
 use super::{fit, Baseline};
 use crate::spec::DesignSpec;
+use crate::units::Micros;
 use serde::{Deserialize, Serialize};
 
 /// The most recent baselines read: each is fitted on its own.
@@ -30,11 +31,11 @@ pub struct DriftPoint {
     pub efficiency: Option<f64>,
     /// Its fitted network-hop latency of each protocol band it shows (Simple, LL128, LL), µs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub network_hop_latency_us: Option<f64>,
+    pub network_hop_latency_us: Option<Micros>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ll128_network_hop_latency_us: Option<f64>,
+    pub ll128_network_hop_latency_us: Option<Micros>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ll_network_hop_latency_us: Option<f64>,
+    pub ll_network_hop_latency_us: Option<Micros>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_fitted: Option<String>,
 }

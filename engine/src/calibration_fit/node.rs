@@ -6,6 +6,7 @@
 
 use super::{Model, Point, Values, UNSEEN};
 use crate::spec::{Calibration, DesignSpec};
+use crate::units::Micros;
 use serde::{Deserialize, Serialize};
 
 /// Within one node, as fitted.
@@ -18,12 +19,12 @@ pub struct NodeFit {
     pub scale_up_efficiency_before: f64,
     pub scale_up_efficiency: Option<f64>,
     /// NVLink's hop latency of the Simple protocol, µs (LL's and LL128's scale with it).
-    pub scale_up_hop_latency_before_us: f64,
-    pub scale_up_hop_latency_us: Option<f64>,
+    pub scale_up_hop_latency_before_us: Micros,
+    pub scale_up_hop_latency_us: Option<Micros>,
     pub nvls_efficiency_before: f64,
     pub nvls_efficiency: Option<f64>,
-    pub nvls_latency_before_us: f64,
-    pub nvls_latency_us: Option<f64>,
+    pub nvls_latency_before_us: Micros,
+    pub nvls_latency_us: Option<Micros>,
     /// Why a value is not fitted, where one is not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_fitted: Option<String>,
@@ -140,20 +141,20 @@ pub(super) fn fitted(model: &Model, points: &[Point], best: Values) -> NodeFit {
 /// `c` with the values within the node that `fitted` determined in place, as a person writes
 /// them: NVLink's latency reaching LL's and LL128's NVLink hops in proportion.
 pub(super) fn apply(c: &mut Calibration, fitted: &NodeFit) {
-    use super::{to_hundredths, to_thousandths};
+    use super::{hundredths, to_thousandths};
     if let Some(e) = fitted.scale_up_efficiency {
         c.scale_up_efficiency = Some(to_thousandths(e));
     }
     if let Some(us) = fitted.scale_up_hop_latency_us {
-        let scale = us / c.scale_up_hop_latency_us.max(1e-12);
-        c.scale_up_hop_latency_us = to_hundredths(us);
-        c.ll_scale_up_hop_latency_us = to_hundredths(c.ll_scale_up_hop_latency_us * scale);
-        c.ll128_scale_up_hop_latency_us = to_hundredths(c.ll128_scale_up_hop_latency_us * scale);
+        let scale = us.micros() / c.scale_up_hop_latency_us.micros().max(1e-12);
+        c.scale_up_hop_latency_us = hundredths(us);
+        c.ll_scale_up_hop_latency_us = hundredths(c.ll_scale_up_hop_latency_us * scale);
+        c.ll128_scale_up_hop_latency_us = hundredths(c.ll128_scale_up_hop_latency_us * scale);
     }
     if let Some(e) = fitted.nvls_efficiency {
         c.nvls_efficiency = to_thousandths(e);
     }
     if let Some(us) = fitted.nvls_latency_us {
-        c.nvls_latency_us = to_hundredths(us);
+        c.nvls_latency_us = hundredths(us);
     }
 }

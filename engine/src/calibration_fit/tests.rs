@@ -1,4 +1,5 @@
 use super::*;
+use crate::units::Micros;
 
 fn design() -> DesignSpec {
     DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap()
@@ -56,8 +57,8 @@ fn the_fit_recovers_the_calibration_the_measurements_were_made_with() {
         fit.efficiency_only_at_least, None,
         "at 0.80 the network bounds the runs"
     );
-    let latency = fit.network_hop_latency_us.unwrap();
-    let truth = spec.calibration.network_hop_latency_us * 1.5;
+    let latency = fit.network_hop_latency_us.unwrap().micros();
+    let truth = spec.calibration.network_hop_latency_us.micros() * 1.5;
     assert!(
         (latency - truth).abs() < 0.01 * truth,
         "{latency} µs, built with {truth}"
@@ -71,7 +72,10 @@ fn the_fit_recovers_the_calibration_the_measurements_were_made_with() {
             c.ll128_network_hop_latency_us,
         ),
     ] {
-        let fitted = fitted.expect("a band the sweep covers");
+        let (fitted, default) = (
+            fitted.expect("a band the sweep covers").micros(),
+            default.micros(),
+        );
         assert!(
             (fitted - 1.5 * default).abs() < 0.01 * 1.5 * default,
             "{fitted} µs, built with {}",
@@ -112,7 +116,12 @@ fn a_fit_applied_is_the_design_s_calibration_and_says_where_it_came_from() {
     let c = &applied.calibration;
     // The fit's values, to the digits a person writes.
     assert!((c.infiniband_efficiency - fit.efficiency).abs() <= 0.0005);
-    assert!((c.network_hop_latency_us - fit.network_hop_latency_us.unwrap()).abs() <= 0.005);
+    assert!(
+        (c.network_hop_latency_us - fit.network_hop_latency_us.unwrap())
+            .micros()
+            .abs()
+            <= 0.005
+    );
     assert_eq!(
         c.infiniband_efficiency,
         (c.infiniband_efficiency * 1000.0).round() / 1000.0
@@ -133,7 +142,7 @@ fn a_fit_applied_is_the_design_s_calibration_and_says_where_it_came_from() {
         ),
     ] {
         let fitted = fitted.expect("a band the sweep covers");
-        assert!((now - fitted).abs() <= 0.005);
+        assert!((now - fitted).micros().abs() <= 0.005);
         assert!((fitted / default / 1.5 - 1.0).abs() < 0.03, "{fit:?}");
     }
     let crate::spec::CalibrationSource::Fitted(fitted) = c.source() else {
@@ -333,7 +342,7 @@ fn the_fit_recovers_what_crossing_the_spines_costs() {
     let spec = on_64_nodes(design());
     let mut built = on_64_nodes(built_with(0.85, 1.2));
     built.calibration.spine_efficiency_share = 0.8;
-    built.calibration.spine_hop_extra_latency_us = 6.0;
+    built.calibration.spine_hop_extra_latency_us = Micros::new(6.0);
     let per_leaf = nodes_per_leaf(&built);
     assert!(2 * per_leaf <= built.cluster.nodes, "{per_leaf}");
     let runs: Vec<Run> = [2, per_leaf, 2 * per_leaf]
@@ -348,7 +357,7 @@ fn the_fit_recovers_what_crossing_the_spines_costs() {
         ("spines", None)
     );
     let share = spines.efficiency_share.unwrap();
-    let extra = spines.hop_extra_latency_us.unwrap();
+    let extra = spines.hop_extra_latency_us.unwrap().micros();
     assert!((share - 0.8).abs() < 0.01 * 0.8, "{spines:?}");
     assert!((extra - 6.0).abs() < 0.01 * 6.0, "{spines:?}");
     assert!(fit.quality.mape_percent < 1.0, "{:?}", fit.quality);
@@ -357,7 +366,7 @@ fn the_fit_recovers_what_crossing_the_spines_costs() {
         fit.provenance(vec![1, 2, 3], "2026-12-06"),
     );
     assert!((applied.spine_efficiency_share - share).abs() <= 0.0005);
-    assert!((applied.spine_hop_extra_latency_us - extra).abs() <= 0.005);
+    assert!((applied.spine_hop_extra_latency_us.micros() - extra).abs() <= 0.005);
     assert_eq!(
         applied.source(),
         crate::spec::CalibrationSource::Fitted(applied.fitted.as_ref().unwrap())
@@ -450,10 +459,13 @@ fn the_fit_recovers_the_node_s_values_from_runs_on_one_node() {
     for (fitted, truth) in [
         (node.scale_up_efficiency, 0.70),
         (node.nvls_efficiency, 0.5),
-        (node.nvls_latency_us, d.nvls_latency_us * 1.3),
         (
-            node.scale_up_hop_latency_us,
-            d.scale_up_hop_latency_us * 1.5,
+            node.nvls_latency_us.map(Micros::micros),
+            d.nvls_latency_us.micros() * 1.3,
+        ),
+        (
+            node.scale_up_hop_latency_us.map(Micros::micros),
+            d.scale_up_hop_latency_us.micros() * 1.5,
         ),
     ] {
         let fitted = fitted.unwrap_or_else(|| panic!("{node:?}"));
@@ -468,7 +480,12 @@ fn the_fit_recovers_the_node_s_values_from_runs_on_one_node() {
     );
     assert_eq!(applied.scale_up_efficiency, Some(0.70));
     assert_eq!(applied.nvls_efficiency, 0.5);
-    assert!((applied.ll_scale_up_hop_latency_us - 1.5 * d.ll_scale_up_hop_latency_us).abs() < 0.01);
+    assert!(
+        (applied.ll_scale_up_hop_latency_us - d.ll_scale_up_hop_latency_us * 1.5)
+            .micros()
+            .abs()
+            < 0.01
+    );
     assert!(matches!(
         applied.source(),
         crate::spec::CalibrationSource::Fitted(_)
@@ -493,9 +510,9 @@ fn the_fit_recovers_what_crossing_the_core_costs() {
     // Below NVLink's 370 GB/s a node, so that the run within one leaf shows the network's rate.
     c.infiniband_efficiency = 0.85;
     c.spine_efficiency_share = 0.9;
-    c.spine_hop_extra_latency_us = 3.0;
+    c.spine_hop_extra_latency_us = Micros::new(3.0);
     c.core_efficiency_share = 0.7;
-    c.core_hop_extra_latency_us = 8.0;
+    c.core_hop_extra_latency_us = Micros::new(8.0);
     let crossed = |n: u32| crate::baseline::tiers_crossed(&spec, "compute", n);
     let last_of = |tier: usize| {
         (2..=2048)
@@ -515,6 +532,6 @@ fn the_fit_recovers_what_crossing_the_core_costs() {
     for (t, share, extra) in [(tier("spines"), 0.9, 3.0), (tier("core"), 0.7, 8.0)] {
         let (s, e) = (t.efficiency_share.unwrap(), t.hop_extra_latency_us.unwrap());
         assert!((s - share).abs() < 0.01 * share, "{t:?}");
-        assert!((e - extra).abs() < 0.01 * extra, "{t:?}");
+        assert!((e.micros() - extra).abs() < 0.01 * extra, "{t:?}");
     }
 }

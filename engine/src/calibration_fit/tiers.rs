@@ -6,6 +6,7 @@
 
 use super::{Model, Point, Values, UNSEEN};
 use crate::spec::Calibration;
+use crate::units::Micros;
 use serde::{Deserialize, Serialize};
 
 /// One locality tier as fitted.
@@ -18,11 +19,11 @@ pub struct TierFit {
     pub points: usize,
     /// The design's values before the fit.
     pub efficiency_share_before: f64,
-    pub hop_extra_latency_before_us: f64,
+    pub hop_extra_latency_before_us: Micros,
     /// The share of the rate kept across it, and the latency each network hop adds there, µs;
     /// `None` where the data cannot determine it (`not_fitted` says why).
     pub efficiency_share: Option<f64>,
-    pub hop_extra_latency_us: Option<f64>,
+    pub hop_extra_latency_us: Option<Micros>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_fitted: Option<String>,
 }
@@ -49,7 +50,7 @@ pub(super) fn determined(points: &[Point], value: usize) -> bool {
 /// within the tier below, its share where halving a tenth of it moves the largest message
 /// across it, its latency where adding a network hop's moves the smallest.
 pub(super) fn free(model: &Model, points: &[Point], start: Values) -> [bool; 4] {
-    let hop = model.spec.calibration.network_hop_latency_us;
+    let hop = model.spec.calibration.network_hop_latency_us.micros();
     std::array::from_fn(|value| {
         let across = points.iter().filter(|p| p.tier == tier_of(value));
         let probe = if is_share(value) {
@@ -122,9 +123,9 @@ pub(super) fn fitted(model: &Model, points: &[Point], best: Values) -> Vec<TierF
                 tier: name.to_string(),
                 points: across,
                 efficiency_share_before: before[s],
-                hop_extra_latency_before_us: before[l],
+                hop_extra_latency_before_us: Micros::new(before[l]),
                 efficiency_share: model.tiers[s].then_some(best.tiers[s]),
-                hop_extra_latency_us: model.tiers[l].then_some(best.tiers[l]),
+                hop_extra_latency_us: model.tiers[l].then_some(Micros::new(best.tiers[l])),
                 not_fitted,
             }
         })
@@ -148,7 +149,7 @@ pub(super) fn apply(c: &mut Calibration, fitted: &[TierFit]) {
             *share = super::to_thousandths(v);
         }
         if let Some(us) = t.hop_extra_latency_us {
-            *extra = super::to_hundredths(us);
+            *extra = super::hundredths(us);
         }
     }
 }

@@ -1,4 +1,5 @@
 use super::{Provenance, ESTIMATE};
+use crate::units::GigabitsPerSecond;
 use crate::units::{Usd, Watts};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -55,7 +56,7 @@ pub struct Switch {
     pub port_modes: &'static [(f64, u32)],
     /// Line rate of one physical cage (OSFP/QSFP); a cage carries `cage_gbps / port speed` links,
     /// so one twin-port transceiver serves two links [Al-Fares, Loukissas & Vahdat, SIGCOMM 2008; RA-11333-001; NVIDIA LinkX].
-    pub cage_gbps: f64,
+    pub cage_gbps: GigabitsPerSecond,
     pub rack_units: u32,
     /// In-network reduction (SHARP) support.
     pub sharp: bool,
@@ -88,7 +89,7 @@ impl Switch {
         if speed_gbps <= 0.0 {
             return 1;
         }
-        ((self.cage_gbps / speed_gbps).floor() as u32).clamp(1, 8)
+        ((self.cage_gbps.gbps() / speed_gbps).floor() as u32).clamp(1, 8)
     }
 }
 
@@ -99,7 +100,7 @@ pub static SWITCHES: &[Switch] = &[
         family: SwitchFamily::InfiniBand,
         os: SwitchOs::MlnxOs,
         port_modes: &[(400.0, 64), (200.0, 128)],
-        cage_gbps: 800.0,
+        cage_gbps: GigabitsPerSecond::new(800.0),
         rack_units: 1,
         sharp: true,
         sharp_source: "NVIDIA Quantum-2 QM9700 datasheet (SHARPv3 in-network computing); DGX SuperPOD H100 RA-11333-001: full fat tree with SHARPv3",
@@ -114,7 +115,7 @@ pub static SWITCHES: &[Switch] = &[
         family: SwitchFamily::InfiniBand,
         os: SwitchOs::MlnxOs,
         port_modes: &[(800.0, 144), (400.0, 288)],
-        cage_gbps: 1600.0,
+        cage_gbps: GigabitsPerSecond::new(1600.0),
         rack_units: 4,
         sharp: true,
         sharp_source: "NVIDIA Quantum-X800 platform announcement (SHARPv4 in-network computing)",
@@ -129,7 +130,7 @@ pub static SWITCHES: &[Switch] = &[
         family: SwitchFamily::Ethernet,
         os: SwitchOs::CumulusLinux,
         port_modes: &[(800.0, 64), (400.0, 128), (200.0, 256), (100.0, 256)],
-        cage_gbps: 800.0,
+        cage_gbps: GigabitsPerSecond::new(800.0),
         rack_units: 2,
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",
@@ -144,7 +145,7 @@ pub static SWITCHES: &[Switch] = &[
         family: SwitchFamily::Ethernet,
         os: SwitchOs::CumulusLinux,
         port_modes: &[(400.0, 64), (200.0, 128), (100.0, 128)],
-        cage_gbps: 400.0,
+        cage_gbps: GigabitsPerSecond::new(400.0),
         rack_units: 2,
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",
@@ -159,7 +160,7 @@ pub static SWITCHES: &[Switch] = &[
         family: SwitchFamily::Ethernet,
         os: SwitchOs::Eos,
         port_modes: &[(800.0, 64), (400.0, 128), (200.0, 256), (100.0, 256)],
-        cage_gbps: 800.0,
+        cage_gbps: GigabitsPerSecond::new(800.0),
         rack_units: 2,
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",
@@ -174,7 +175,7 @@ pub static SWITCHES: &[Switch] = &[
         family: SwitchFamily::Ethernet,
         os: SwitchOs::Eos,
         port_modes: &[(1600.0, 64), (800.0, 128), (400.0, 256), (200.0, 512), (100.0, 512)],
-        cage_gbps: 1600.0,
+        cage_gbps: GigabitsPerSecond::new(1600.0),
         rack_units: 3,
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",
@@ -190,7 +191,7 @@ pub static SWITCHES: &[Switch] = &[
         os: SwitchOs::CumulusLinux,
         // 25G through 2× breakout: the logical port count tops out at 128 (UNVERIFIED).
         port_modes: &[(100.0, 64), (25.0, 128)],
-        cage_gbps: 100.0,
+        cage_gbps: GigabitsPerSecond::new(100.0),
         rack_units: 2,
         sharp: false,
         sharp_source: "Ethernet switch: no in-network reduction for NCCL collectives (NCCL CollNet/SHARP needs InfiniBand SHARP)",

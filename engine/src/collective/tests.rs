@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::units::BitRate;
+use crate::units::Micros;
 
 fn nic(gbps: f64) -> ByteRate {
     BitRate::gbps(gbps).to_byte_rate()
@@ -60,9 +61,9 @@ fn a_ring_over_all_eight_nics_of_each_node_takes_5_33_ms_at_400g_and_21_31_at_10
 fn ring_latency_follows_nccl_tuning() {
     let mut group = sixteen_nodes(8.0, 400.0, 8);
     group.latencies = Latencies {
-        base_us: 8.4,
-        scale_up_hop_us: 3.4,
-        network_hop_us: 17.0,
+        base_us: Micros::new(8.4),
+        scale_up_hop_us: Micros::new(3.4),
+        network_hop_us: Micros::new(17.0),
     };
     // 8.4 + (254 − 30)·3.4 + 30·17 = 1280 µs, times the 1.4 plateau factor.
     let cost = ring_allreduce(&group, Bytes::gibibytes(1.0));
@@ -105,9 +106,9 @@ fn a_small_allreduce_over_many_nodes_takes_the_tree_for_its_log_latency() {
         scale_up: nic(400.0),
         node_network: nic(400.0),
         latencies: Latencies {
-            base_us: 8.4,
-            scale_up_hop_us: 3.4,
-            network_hop_us: 17.0,
+            base_us: Micros::new(8.4),
+            scale_up_hop_us: Micros::new(3.4),
+            network_hop_us: Micros::new(17.0),
         },
         crossing: Crossing::NONE,
     };

@@ -13,6 +13,7 @@ use super::{nic_number, role_of, PlannedFabric};
 use crate::catalog::Adapter;
 use crate::fast_hash::FastMap;
 use crate::ports::{ib_rate, ib_speed_token, ObservedLink};
+use crate::units::GigabitsPerSecond;
 use crate::units::{push_decimal, push_hex};
 
 /// The rate every planned link comes up at: `4x` at the fabric's lane rate.
@@ -32,7 +33,7 @@ pub fn planned_links(f: &PlannedFabric) -> Vec<ObservedLink> {
             peer_device: c.cable.z_device.clone(),
             peer_port: c.cable.z_port.clone(),
             width: Some(4),
-            speed_gbps: speed,
+            speed_gbps: speed.map(GigabitsPerSecond::new),
             rate: Some(rate.clone()),
             line: 0,
         })

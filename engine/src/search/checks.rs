@@ -247,7 +247,7 @@ fn workload_checks(
                     format!("network-added latency per token of “{name}”"),
                     "ms",
                     Measure::AddedLatency(i),
-                    limit,
+                    limit.millis(),
                     false,
                 );
             }

@@ -342,7 +342,7 @@ pub fn describe_choice(choice: &Choice) -> String {
                 "{}: {} at {} Gb/s on {}, leaf {}:1",
                 f.fabric,
                 f.technology.label(),
-                round(f.port_gbps),
+                round(f.port_gbps.gbps()),
                 crate::catalog::switch(&f.switch).map_or(f.switch.as_str(), |s| s.short_name()),
                 round(f.leaf_oversubscription)
             )

@@ -7,6 +7,7 @@ use crate::catalog::{switch, SwitchFamily};
 use crate::error::{FieldError, SpecErrors};
 use crate::spec::{DesignSpec, Isolation, Topology, Workload, MAX_NODES};
 use crate::technology::Technology;
+use crate::units::Millis;
 use crate::units::{Usd, Watts};
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +61,7 @@ pub struct Limits {
     pub max_slowdown_percent: Option<f64>,
     /// Inference: largest network-added latency per generated token, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_added_latency_ms: Option<f64>,
+    pub max_added_latency_ms: Option<Millis>,
     /// Storage: a checkpoint must be written within its budget.
     #[serde(default)]
     pub checkpoint_within_budget: bool,
@@ -429,7 +430,7 @@ fn limits(errors: &mut Vec<FieldError>, at: &str, l: &Limits) {
     positive(
         errors,
         &format!("{at}.max_added_latency_ms"),
-        l.max_added_latency_ms,
+        l.max_added_latency_ms.map(Millis::millis),
     );
     positive(
         errors,

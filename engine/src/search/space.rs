@@ -8,6 +8,7 @@ use crate::catalog::{switch, Switch, SwitchFamily, SWITCHES};
 use crate::spec::{DesignSpec, Fabric, Isolation, Role, Topology};
 use crate::switch_choice::{candidates, choose_among};
 use crate::technology::Technology;
+use crate::units::GigabitsPerSecond;
 use serde::{Deserialize, Serialize};
 
 /// One fabric's choices in a candidate.
@@ -16,7 +17,7 @@ use serde::{Deserialize, Serialize};
 pub struct FabricChoice {
     pub fabric: String,
     pub technology: Technology,
-    pub port_gbps: f64,
+    pub port_gbps: GigabitsPerSecond,
     pub switch: String,
     pub topology: Topology,
     pub leaf_oversubscription: f64,
@@ -39,7 +40,7 @@ pub struct Choice {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct FabricOption {
     pub technology: Technology,
-    pub port_gbps: f64,
+    pub port_gbps: GigabitsPerSecond,
     /// The switch model; `None` for the planner's least-cost choice among the allowed ones.
     pub switch: Option<&'static str>,
     pub topology: Topology,
@@ -367,7 +368,7 @@ impl Space {
 
 fn apply(fabric: &mut Fabric, o: &FabricOption) {
     fabric.technology = o.technology;
-    fabric.port_gbps = (o.port_gbps != o.technology.port_gbps()).then_some(o.port_gbps);
+    fabric.port_gbps = (o.port_gbps.gbps() != o.technology.port_gbps()).then_some(o.port_gbps);
     fabric.switch = o.switch.map(str::to_string);
     fabric.topology = o.topology;
     fabric.oversubscription.leaf = o.leaf;
@@ -447,7 +448,7 @@ fn fabric_options(request: &SearchRequest, fabric: &Fabric) -> Vec<FabricOption>
                         for &spine in &spines {
                             out.push(FabricOption {
                                 technology: t,
-                                port_gbps: speed,
+                                port_gbps: GigabitsPerSecond::new(speed),
                                 switch,
                                 topology,
                                 leaf,

@@ -1,4 +1,5 @@
 use crate::technology::Transport;
+use crate::units::Micros;
 use crate::units::{Usd, Watts};
 use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
@@ -26,25 +27,25 @@ pub struct Calibration {
     pub scale_up_efficiency: Option<f64>,
     /// Per-step latency of a network hop in a ring, µs: NCCL NET ring 14 µs + 3 × 1 µs per-step
     /// overhead (Simple protocol, Intel hosts) [NCCL src/graph/tuning.cc].
-    pub network_hop_latency_us: f64,
+    pub network_hop_latency_us: Micros,
     /// Extra per-hop latency of the kernel TCP stack, µs (estimate).
-    pub tcp_extra_latency_us: f64,
+    pub tcp_extra_latency_us: Micros,
     /// Per-step latency of an NVLink hop, µs [NCCL tuning.cc: 3.4].
-    pub scale_up_hop_latency_us: f64,
+    pub scale_up_hop_latency_us: Micros,
     /// Base latency of a collective, µs [NCCL tuning.cc: 8.4 for Simple].
-    pub collective_base_latency_us: f64,
+    pub collective_base_latency_us: Micros,
     /// LL protocol (8-byte lines, each with a flag): base latency, per NVLink step and per
     /// network step, µs [NCCL tuning.cc ring LL: 6.6, 0.6, 2.7 + 1 µs per-step overhead].
-    pub ll_base_latency_us: f64,
-    pub ll_scale_up_hop_latency_us: f64,
-    pub ll_network_hop_latency_us: f64,
+    pub ll_base_latency_us: Micros,
+    pub ll_scale_up_hop_latency_us: Micros,
+    pub ll_network_hop_latency_us: Micros,
     /// Share of the Simple bandwidth LL keeps [NCCL tuning.cc: ring LL busBw × 1/4].
     pub ll_bandwidth_share: f64,
     /// LL128 protocol (120 payload bytes in every 128): base, NVLink step and network step
     /// latency, µs [NCCL tuning.cc ring LL128: 14, 1.9, 4.0 + 1 µs per-step overhead].
-    pub ll128_base_latency_us: f64,
-    pub ll128_scale_up_hop_latency_us: f64,
-    pub ll128_network_hop_latency_us: f64,
+    pub ll128_base_latency_us: Micros,
+    pub ll128_scale_up_hop_latency_us: Micros,
+    pub ll128_network_hop_latency_us: Micros,
     /// Share of the Simple bandwidth LL128 keeps [NCCL tuning.cc: 0.85 on Hopper, 0.92 before].
     pub ll128_bandwidth_share: f64,
     /// Let AllReduces inside a node use NVLink SHARP where the GPU's NVSwitch has it (NCCL does by
@@ -54,7 +55,7 @@ pub struct Calibration {
     /// algbw ≈ 274 of 450 GB/s (busbw ≈ 480) [nccl-tests #290, #347; NVIDIA/nccl #1455].
     pub nvls_efficiency: f64,
     /// NVLS latency, µs [NCCL tuning.cc: NVLS over NVLink 25].
-    pub nvls_latency_us: f64,
+    pub nvls_latency_us: Micros,
     /// Let AllReduces between nodes reduce in the switches (SHARP through NCCL's CollNet plugin)
     /// where the switch supports it. Off by default: it needs the SHARP aggregation manager and
     /// the NCCL SHARP plugin deployed.
@@ -62,7 +63,7 @@ pub struct Calibration {
     /// Share of the NICs' achievable rate an in-network reduction sustains (estimate).
     pub in_network_efficiency: f64,
     /// In-network reduction latency, µs [NCCL tuning.cc: CollNet Direct over the network 31].
-    pub in_network_latency_us: f64,
+    pub in_network_latency_us: Micros,
     /// Queue pairs per connection on Ethernet fabrics (NCCL_IB_QPS_PER_CONNECTION, default 1):
     /// each is a flow that ECMP hashes onto its own path [Gangidi et al., SIGCOMM 2024].
     pub qps_per_connection: u32,
@@ -75,10 +76,10 @@ pub struct Calibration {
     /// (`crate::calibration_fit`): the leaf uplinks' oversubscription and ECMP collisions are
     /// modelled apart.
     pub spine_efficiency_share: f64,
-    pub spine_hop_extra_latency_us: f64,
+    pub spine_hop_extra_latency_us: Micros,
     /// The same again once its nodes span pods (it crosses the core of a three-tier fabric).
     pub core_efficiency_share: f64,
-    pub core_hop_extra_latency_us: f64,
+    pub core_hop_extra_latency_us: Micros,
     /// Unexpected training-job interruptions per 1,000 GPU-days, all causes: 419 in 54 days on
     /// 16,384 H100 GPUs [Llama 3, arXiv:2407.21783 §3.3.4] → 0.474.
     pub interruptions_per_1000_gpu_days: f64,
@@ -110,13 +111,13 @@ pub struct Fitted {
     pub efficiency: f64,
     /// Simple's network-hop latency as fitted, µs; absent where the data could not determine it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub network_hop_latency_us: Option<f64>,
+    pub network_hop_latency_us: Option<Micros>,
     /// LL128's and LL's network-hop latencies, µs, where the baselines had messages NCCL sends
     /// with them to fit on; absent, each scales as Simple's did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ll128_network_hop_latency_us: Option<f64>,
+    pub ll128_network_hop_latency_us: Option<Micros>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ll_network_hop_latency_us: Option<f64>,
+    pub ll_network_hop_latency_us: Option<Micros>,
     /// The fit's worst error, percent of the measured bus bandwidth, on the points it used or
     /// held out, whichever is larger: the interval of this fabric's times
     /// ([`crate::uncertainty`]).
@@ -161,9 +162,9 @@ impl Calibration {
     pub fn tiers(&self) -> [f64; 4] {
         [
             self.spine_efficiency_share,
-            self.spine_hop_extra_latency_us,
+            self.spine_hop_extra_latency_us.micros(),
             self.core_efficiency_share,
-            self.core_hop_extra_latency_us,
+            self.core_hop_extra_latency_us.micros(),
         ]
     }
 
@@ -181,7 +182,9 @@ impl Calibration {
             .iter()
             .find(|f| f.field == fitted.efficiency_field)
             .map(|f| (f.get)(self));
-        let kept = |fitted: Option<f64>, now: f64| fitted.is_none_or(|us| (us - now).abs() < 1e-9);
+        let kept = |fitted: Option<Micros>, now: Micros| {
+            fitted.is_none_or(|us| (us.micros() - now.micros()).abs() < 1e-9)
+        };
         let same = efficiency.is_some_and(|e| (e - fitted.efficiency).abs() < 1e-9)
             && kept(fitted.network_hop_latency_us, self.network_hop_latency_us)
             && kept(
@@ -235,30 +238,30 @@ impl Default for Calibration {
             interruptions_per_1000_gpu_days: 0.474,
             restart_minutes: 30.0,
             scale_up_efficiency: None,
-            network_hop_latency_us: 17.0,
-            tcp_extra_latency_us: 30.0,
-            scale_up_hop_latency_us: 3.4,
-            collective_base_latency_us: 8.4,
-            ll_base_latency_us: 6.6,
-            ll_scale_up_hop_latency_us: 0.6,
-            ll_network_hop_latency_us: 3.7,
+            network_hop_latency_us: Micros::new(17.0),
+            tcp_extra_latency_us: Micros::new(30.0),
+            scale_up_hop_latency_us: Micros::new(3.4),
+            collective_base_latency_us: Micros::new(8.4),
+            ll_base_latency_us: Micros::new(6.6),
+            ll_scale_up_hop_latency_us: Micros::new(0.6),
+            ll_network_hop_latency_us: Micros::new(3.7),
             ll_bandwidth_share: 0.25,
-            ll128_base_latency_us: 14.0,
-            ll128_scale_up_hop_latency_us: 1.9,
-            ll128_network_hop_latency_us: 5.0,
+            ll128_base_latency_us: Micros::new(14.0),
+            ll128_scale_up_hop_latency_us: Micros::new(1.9),
+            ll128_network_hop_latency_us: Micros::new(5.0),
             ll128_bandwidth_share: 0.85,
             nvls: true,
             nvls_efficiency: 0.61,
-            nvls_latency_us: 25.0,
+            nvls_latency_us: Micros::new(25.0),
             in_network_reduction: false,
             in_network_efficiency: 0.9,
-            in_network_latency_us: 31.0,
+            in_network_latency_us: Micros::new(31.0),
             qps_per_connection: 1,
             ethernet_load_balancing: LoadBalancing::Ecmp,
             spine_efficiency_share: 1.0,
-            spine_hop_extra_latency_us: 0.0,
+            spine_hop_extra_latency_us: Micros::new(0.0),
             core_efficiency_share: 1.0,
-            core_hop_extra_latency_us: 0.0,
+            core_hop_extra_latency_us: Micros::new(0.0),
             fitted: None,
         }
     }
@@ -275,10 +278,10 @@ impl Calibration {
             roce_efficiency: 1.0,
             tcp_efficiency: 1.0,
             scale_up_efficiency: Some(1.0),
-            network_hop_latency_us: 0.0,
-            tcp_extra_latency_us: 0.0,
-            scale_up_hop_latency_us: 0.0,
-            collective_base_latency_us: 0.0,
+            network_hop_latency_us: Micros::new(0.0),
+            tcp_extra_latency_us: Micros::new(0.0),
+            scale_up_hop_latency_us: Micros::new(0.0),
+            collective_base_latency_us: Micros::new(0.0),
             ..Calibration::default()
         }
     }
@@ -291,7 +294,7 @@ impl Calibration {
         }
     }
 
-    pub fn hop_latency_us(&self, transport: Transport) -> f64 {
+    pub fn hop_latency_us(&self, transport: Transport) -> Micros {
         match transport {
             Transport::Tcp => self.network_hop_latency_us + self.tcp_extra_latency_us,
             _ => self.network_hop_latency_us,

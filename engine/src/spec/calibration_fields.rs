@@ -2,6 +2,7 @@
 //! the assumptions list and the planner's calibration form both read.
 
 use super::calibration::Calibration;
+use crate::units::Micros;
 
 /// One calibration figure: its field, how it reads, and where its default comes from.
 pub struct CalibrationField {
@@ -84,8 +85,8 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 9] = [
         source: "NCCL tuning.cc: NET ring 14 µs + 3 × 1 µs per step, Simple protocol",
         estimate: false,
         pessimistic: None,
-        get: |c| c.network_hop_latency_us,
-        set: |c, v| c.network_hop_latency_us = v,
+        get: |c| c.network_hop_latency_us.micros(),
+        set: |c, v| c.network_hop_latency_us = Micros::new(v),
     },
     CalibrationField {
         field: "tcp_extra_latency_us",
@@ -94,8 +95,8 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 9] = [
         source: "kernel TCP stack",
         estimate: true,
         pessimistic: None,
-        get: |c| c.tcp_extra_latency_us,
-        set: |c, v| c.tcp_extra_latency_us = v,
+        get: |c| c.tcp_extra_latency_us.micros(),
+        set: |c, v| c.tcp_extra_latency_us = Micros::new(v),
     },
     CalibrationField {
         field: "scale_up_hop_latency_us",
@@ -104,8 +105,8 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 9] = [
         source: "NCCL tuning.cc",
         estimate: false,
         pessimistic: None,
-        get: |c| c.scale_up_hop_latency_us,
-        set: |c, v| c.scale_up_hop_latency_us = v,
+        get: |c| c.scale_up_hop_latency_us.micros(),
+        set: |c, v| c.scale_up_hop_latency_us = Micros::new(v),
     },
     CalibrationField {
         field: "collective_base_latency_us",
@@ -114,8 +115,8 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 9] = [
         source: "NCCL tuning.cc, Simple protocol",
         estimate: false,
         pessimistic: None,
-        get: |c| c.collective_base_latency_us,
-        set: |c, v| c.collective_base_latency_us = v,
+        get: |c| c.collective_base_latency_us.micros(),
+        set: |c, v| c.collective_base_latency_us = Micros::new(v),
     },
     CalibrationField {
         field: "interruptions_per_1000_gpu_days",

@@ -1,3 +1,4 @@
+use crate::units::GigabytesPerSecond;
 use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +17,7 @@ pub struct Cluster {
     pub gpus_per_node: u32,
     /// Scale-up (NVLink) bandwidth per GPU, one direction, GB/s; the GPU's figure when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale_up_gbytes_per_s: Option<f64>,
+    pub scale_up_gbytes_per_s: Option<GigabytesPerSecond>,
     /// NICs per node on the compute fabric (one per rail).
     pub nics_per_node: u32,
     pub nodes: u32,

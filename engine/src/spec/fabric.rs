@@ -1,4 +1,5 @@
 use crate::technology::Technology;
+use crate::units::GigabitsPerSecond;
 use crate::units::Metres;
 use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
@@ -116,7 +117,7 @@ pub struct Fabric {
     pub technology: Technology,
     /// Port speed, Gb/s, when it differs from the technology's (a 200G port on a 400G switch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub port_gbps: Option<f64>,
+    pub port_gbps: Option<GigabitsPerSecond>,
     /// Switch model, a catalog key; the technology's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch: Option<String>,
@@ -140,7 +141,7 @@ pub struct Fabric {
 impl Fabric {
     pub fn port_gbps(&self) -> f64 {
         self.port_gbps
-            .unwrap_or_else(|| self.technology.port_gbps())
+            .map_or_else(|| self.technology.port_gbps(), GigabitsPerSecond::gbps)
     }
 
     pub fn switch_key(&self) -> &str {

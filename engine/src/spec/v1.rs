@@ -8,6 +8,7 @@ use crate::catalog::MODEL_PRESETS;
 use crate::error::{FieldError, SpecErrors};
 use crate::precision::Precision;
 use crate::technology::Technology;
+use crate::units::GigabitsPerSecond;
 use serde::Deserialize;
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -160,7 +161,8 @@ impl SpecV1 {
                 name: "compute".to_string(),
                 role: Role::Compute,
                 technology,
-                port_gbps: (job.link_gbps != technology.port_gbps()).then_some(job.link_gbps),
+                port_gbps: (job.link_gbps != technology.port_gbps())
+                    .then_some(GigabitsPerSecond::new(job.link_gbps)),
                 switch: None,
                 topology: Default::default(),
                 oversubscription: Default::default(),

@@ -227,7 +227,12 @@ fn cluster(check: &mut Checker, spec: &DesignSpec) {
     );
     check.count("cluster.nodes", c.nodes, 1, MAX_NODES);
     if let Some(bw) = c.scale_up_gbytes_per_s {
-        check.positive("cluster.scale_up_gbytes_per_s", bw, 100_000.0, " GB/s");
+        check.positive(
+            "cluster.scale_up_gbytes_per_s",
+            bw.gigabytes_per_second(),
+            100_000.0,
+            " GB/s",
+        );
     }
     if let Some(target) = c.growth_target_nodes {
         if target < c.nodes {
@@ -259,7 +264,7 @@ fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
         );
     }
     if let Some(speed) = f.port_gbps {
-        check.positive(At(&at, "port_gbps"), speed, 3200.0, " Gb/s");
+        check.positive(At(&at, "port_gbps"), speed.gbps(), 3200.0, " Gb/s");
     }
     match switch(f.switch_key()) {
         None => check.fail(
@@ -383,7 +388,14 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
         ("spine_hop_extra_latency_us", c.spine_hop_extra_latency_us),
         ("core_hop_extra_latency_us", c.core_hop_extra_latency_us),
     ] {
-        check.number(At("calibration", field), value, 0.0, false, 1e6, " µs");
+        check.number(
+            At("calibration", field),
+            value.micros(),
+            0.0,
+            false,
+            1e6,
+            " µs",
+        );
     }
     // Greater than 0: the mean time between interruptions is finite.
     check.number(
@@ -462,7 +474,7 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
             if let Some(us) = us {
                 check.number(
                     &format!("calibration.fitted.{field}"),
-                    us,
+                    us.micros(),
                     0.0,
                     false,
                     1e6,

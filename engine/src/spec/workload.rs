@@ -1,4 +1,5 @@
 use crate::precision::Precision;
+use crate::units::{Bytes, Gigabytes, GigabytesPerSecond, Millis, PerSecond, Seconds};
 use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
@@ -238,7 +239,7 @@ pub struct Inference {
     /// Tokens of one prefill forward pass (prompt length × prompts batched).
     pub prefill_tokens: u32,
     /// The inter-token latency the service must meet, ms.
-    pub target_inter_token_ms: f64,
+    pub target_inter_token_ms: Millis,
     /// Tensor-parallel groups serving the model; when absent, as many as the nodes the other
     /// workloads leave hold, at most the fabric's (`crate::allocation`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -257,14 +258,14 @@ pub struct Rag {
     /// One line of visible text, at most 200 characters (as a title).
     pub name: String,
     pub fabric: String,
-    pub queries_per_s: f64,
+    pub queries_per_s: PerSecond,
     pub embedding_dim: u32,
     pub embedding_precision: Precision,
     pub top_k: u32,
     /// Bytes of one retrieved document chunk.
-    pub chunk_bytes: f64,
+    pub chunk_bytes: Bytes,
     /// End-to-end retrieval latency budget, ms.
-    pub latency_budget_ms: f64,
+    pub latency_budget_ms: Millis,
 }
 
 /// Training-data streaming and checkpoints.
@@ -278,17 +279,17 @@ pub struct Storage {
     pub fabric: String,
     /// Samples read per training step (the global batch).
     pub samples_per_step: f64,
-    pub sample_bytes: f64,
-    pub steps_per_s: f64,
+    pub sample_bytes: Bytes,
+    pub steps_per_s: PerSecond,
     /// Provision this many times the average read rate for I/O peaks (seed C13: 2-3x).
     #[serde(default = "default_read_headroom")]
     pub read_headroom: f64,
     pub checkpoint: Checkpoint,
     /// What the storage system itself can read and write, GB/s (aggregate); unlimited when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub system_read_gbytes_per_s: Option<f64>,
+    pub system_read_gbytes_per_s: Option<GigabytesPerSecond>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub system_write_gbytes_per_s: Option<f64>,
+    pub system_write_gbytes_per_s: Option<GigabytesPerSecond>,
 }
 
 pub fn default_read_headroom() -> f64 {
@@ -302,7 +303,7 @@ pub fn default_read_headroom() -> f64 {
 pub struct Checkpoint {
     /// Size of one checkpoint, GB; from `parameters × bytes_per_parameter` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size_gb: Option<f64>,
+    pub size_gb: Option<Gigabytes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameters: Option<f64>,
     /// Bytes per parameter of a resumable checkpoint: bf16 weights + fp32 master, momentum,
@@ -311,7 +312,7 @@ pub struct Checkpoint {
     pub bytes_per_parameter: f64,
     pub interval_minutes: f64,
     /// Longest a checkpoint write may block training, seconds.
-    pub write_budget_s: f64,
+    pub write_budget_s: Seconds,
 }
 
 pub fn default_checkpoint_bytes() -> f64 {

@@ -184,7 +184,7 @@ pub fn memory_fit(w: &Training, gpu: &Gpu, gpus_per_node: u32) -> MemoryFit {
     let [weights, gradients, optimizer, activations] = held(w, p, w.recompute, gpus_per_node);
     let total = weights + gradients + optimizer + activations;
     let usable = gpu.hbm_gb * GB * USABLE_SHARE;
-    let fits = total <= usable;
+    let fits = total <= usable.gigabytes();
     MemoryFit {
         weights: Figure::new(
             Bytes::new(weights),
@@ -215,7 +215,7 @@ pub fn memory_fit(w: &Training, gpu: &Gpu, gpus_per_node: u32) -> MemoryFit {
             BOTH,
         ),
         usable: Figure::new(
-            Bytes::new(usable),
+            Bytes::new(usable.gigabytes()),
             "90 % of the GPU's memory (the rest: the framework's workspace, CUDA context, fragmentation; an estimate)",
             gpu.provenance.source,
         ),
@@ -223,7 +223,7 @@ pub fn memory_fit(w: &Training, gpu: &Gpu, gpus_per_node: u32) -> MemoryFit {
         fits_with: if fits {
             None
         } else {
-            fits_with(w, gpus_per_node, usable)
+            fits_with(w, gpus_per_node, usable.gigabytes())
         },
     }
 }

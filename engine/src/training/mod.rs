@@ -199,7 +199,7 @@ fn step_traffic(w: &Training, links: &Links) -> StepTraffic {
         let mut group = links.group(p.ep, ep_per_node, place.concurrent(ep_per_node));
         // All-to-all spreads traffic over every peer: what leaves the leaf meets its
         // oversubscription.
-        group.node_network = group.node_network * links.uniform_traffic_share;
+        group.node_network *= links.uniform_traffic_share;
         all_to_all(&group, send).repeated(4.0 * layers_per_stage * micro)
     } else {
         Cost::ZERO

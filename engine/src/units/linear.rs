@@ -31,10 +31,29 @@ macro_rules! linear_quantity {
                 items.copied().sum()
             }
         }
+        impl std::ops::MulAssign<f64> for $unit {
+            fn mul_assign(&mut self, factor: f64) {
+                self.0 *= factor;
+            }
+        }
         impl std::ops::Mul<f64> for $unit {
             type Output = $unit;
             fn mul(self, factor: f64) -> $unit {
                 $unit(self.0 * factor)
+            }
+        }
+        /// So many times a quantity (steps of a latency).
+        impl std::ops::Mul<$unit> for f64 {
+            type Output = $unit;
+            fn mul(self, quantity: $unit) -> $unit {
+                $unit(self * quantity.0)
+            }
+        }
+        /// How many times one quantity holds another of the same unit.
+        impl std::ops::Div for $unit {
+            type Output = f64;
+            fn div(self, other: $unit) -> f64 {
+                self.0 / other.0
             }
         }
         impl std::ops::Div<f64> for $unit {

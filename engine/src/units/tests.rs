@@ -112,3 +112,29 @@ fn tiny_multiples_stay_multiples_and_never_print_as_zero() {
     assert_eq!(Ratio(0.0).to_string(), "0×");
     assert_eq!(Ratio(f64::NAN).to_string(), "—");
 }
+
+#[test]
+fn an_entered_quantity_travels_as_the_number_typed_and_meets_base_units_only_by_conversion() {
+    // A spec's JSON keeps 17 µs as 17, not 1.7e-5 s: what the architect typed reads back.
+    let hop: Micros = serde_json::from_str("17.0").unwrap();
+    assert_eq!(serde_json::to_string(&hop).unwrap(), "17.0");
+    assert_eq!(hop.micros(), 17.0);
+    // Each conversion is the one a bare number took before it was typed, bit for bit.
+    assert_eq!(hop.to_seconds(), Seconds::from_micros(17.0));
+    assert_eq!(Millis::new(50.0).to_seconds(), Seconds::from_millis(50.0));
+    assert_eq!(
+        GigabytesPerSecond::new(62.0).to_byte_rate(),
+        ByteRate::gigabytes_per_second(62.0)
+    );
+    assert_eq!(
+        GigabitsPerSecond::new(400.0).to_bit_rate(),
+        BitRate::gbps(400.0)
+    );
+    assert_eq!(Gigabytes::new(140.0).to_bytes(), Bytes::gigabytes(140.0));
+    // Steps of a latency are a latency; two rates of one unit make a plain share.
+    assert_eq!(2.0 * hop + Micros::new(8.4), Micros::new(2.0 * 17.0 + 8.4));
+    assert_eq!(
+        GigabytesPerSecond::new(370.0) / GigabytesPerSecond::new(450.0),
+        370.0 / 450.0
+    );
+}

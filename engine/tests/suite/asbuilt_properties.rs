@@ -88,7 +88,7 @@ fn link() -> impl Strategy<Value = ObservedLink> {
                 peer_device,
                 peer_port,
                 width: Some(4),
-                speed_gbps,
+                speed_gbps: speed_gbps.map(engine::GigabitsPerSecond::new),
                 rate: None,
                 line: 0,
             },

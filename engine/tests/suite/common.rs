@@ -89,7 +89,7 @@ pub fn tp_inference(tp_nodes: u32, decode_tokens: u32) -> Inference {
         tp_nodes,
         decode_tokens,
         prefill_tokens: 0,
-        target_inter_token_ms: 100.0,
+        target_inter_token_ms: Millis::new(100.0),
         replicas: None,
         first_node: None,
     }

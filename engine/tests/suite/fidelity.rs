@@ -153,7 +153,7 @@ fn infiniband_routes_adaptively_and_loses_nothing_to_hashing() {
 fn new_calibration_values_are_validated_with_their_field_paths() {
     let mut spec = DesignSpec::from_json(examples::SEVENTY_B_TRAINING).unwrap();
     spec.calibration.ll_bandwidth_share = 0.0;
-    spec.calibration.nvls_latency_us = f64::NAN;
+    spec.calibration.nvls_latency_us = Micros::new(f64::NAN);
     spec.calibration.qps_per_connection = 0;
     let errors = evaluate(&spec).unwrap_err();
     let text = errors.to_string();

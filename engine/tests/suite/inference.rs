@@ -18,7 +18,7 @@ fn serving(nodes: u32, inference: Inference, technology: Technology) -> DesignSp
 
 fn seventy_b_over_two_nodes_at_25g(target_ms: f64) -> Report {
     let mut w = tp_inference(2, 64);
-    w.target_inter_token_ms = target_ms;
+    w.target_inter_token_ms = Millis::new(target_ms);
     evaluate(&serving(4, w, Technology::Tcp25)).unwrap()
 }
 

@@ -2,6 +2,7 @@
 //! each within the spread of its source.
 
 use engine::catalog::gpu;
+use engine::Micros;
 use engine::{
     all_to_all, allreduce, BitRate, ByteRate, Bytes, Calibration, Crossing, Group, Latencies,
     Transport,
@@ -14,8 +15,8 @@ fn ndr_per_nic() -> ByteRate {
 fn nccl_latencies() -> Latencies {
     let c = Calibration::default();
     Latencies {
-        base_us: c.collective_base_latency_us,
-        scale_up_hop_us: c.scale_up_hop_latency_us,
+        base_us: Micros::new(c.collective_base_latency_us.micros()),
+        scale_up_hop_us: Micros::new(c.scale_up_hop_latency_us.micros()),
         network_hop_us: c.hop_latency_us(Transport::InfiniBand),
     }
 }
@@ -28,7 +29,7 @@ fn eight_h100_ring_allreduce_reaches_365_to_370_gb_per_s_busbw() {
     let group = Group {
         ranks: 8,
         nodes: 1,
-        scale_up: ByteRate::gigabytes_per_second(h100.scale_up_effective_gbytes_per_s),
+        scale_up: h100.scale_up_effective_gbytes_per_s.to_byte_rate(),
         node_network: ByteRate::new(0.0),
         latencies: nccl_latencies(),
         crossing: Crossing::NONE,

@@ -148,7 +148,7 @@ proptest! {
             nodes,
             scale_up: ByteRate::gigabytes_per_second(370.0),
             node_network: BitRate::gbps(node_gbps).to_byte_rate(),
-            latencies: Latencies { base_us: 8.4, scale_up_hop_us: 3.4, network_hop_us: 17.0 },
+            latencies: Latencies { base_us: Micros::new(8.4), scale_up_hop_us: Micros::new(3.4), network_hop_us: Micros::new(17.0) },
             crossing: Crossing::NONE,
         };
         let size = Bytes::new(megabytes * 1e6);

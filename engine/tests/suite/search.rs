@@ -21,7 +21,7 @@ fn latency_search(technologies: Vec<Technology>) -> Search {
     // Every switch that can carry each technology, and both rail counts.
     request.freedoms.switch_models = true;
     request.freedoms.nics_per_node = vec![1, 8];
-    request.targets.every_workload.max_added_latency_ms = Some(50.0);
+    request.targets.every_workload.max_added_latency_ms = Some(Millis::new(50.0));
     let mut search = Search::new(request).unwrap();
     search.run();
     search

@@ -61,7 +61,7 @@ fn small_request() -> impl Strategy<Value = SearchRequest> {
                 r.freedoms.topologies = topologies;
                 r.freedoms.arrangements = arrangements;
                 r.targets.every_workload.max_slowdown_percent = Some(slowdown);
-                r.targets.every_workload.max_added_latency_ms = Some(latency);
+                r.targets.every_workload.max_added_latency_ms = Some(Millis::new(latency));
                 r.targets.every_workload.checkpoint_within_budget = ckpt;
                 r.constraints.max_cost_usd = budget.map(Usd::new);
                 r.constraints.max_power_w = power.map(Watts::new);
@@ -79,7 +79,7 @@ fn meets(request: &SearchRequest, report: &Report) -> bool {
         _ => true,
     };
     let latency_ok = match (l.max_added_latency_ms, h.worst_added_latency_per_token) {
-        (Some(max), Some(s)) => s.seconds() * 1e3 <= max,
+        (Some(max), Some(s)) => s.seconds() * 1e3 <= max.millis(),
         _ => true,
     };
     let checkpoint_ok = !l.checkpoint_within_budget

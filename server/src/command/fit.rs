@@ -3,6 +3,7 @@
 
 use crate::command::cli::FitArgs;
 use crate::command::evaluate::INVALID_SPEC;
+use engine::Micros;
 
 /// Runs the command; returns the process exit code: 1 for a file that cannot be read,
 /// [`INVALID_SPEC`] for a spec or an output the engine refuses, or a fit the runs cannot
@@ -76,8 +77,9 @@ fn summary(fit: &engine::calibration_fit::Fit) -> String {
         (Some(us), _) => {
             let _ = writeln!(
                 out,
-                "network_hop_latency_us {us:.1} (was {:.1})",
-                fit.network_hop_latency_before_us
+                "network_hop_latency_us {:.1} (was {:.1})",
+                us.micros(),
+                fit.network_hop_latency_before_us.micros()
             );
         }
         (None, Some(why)) => {
@@ -103,6 +105,7 @@ fn summary(fit: &engine::calibration_fit::Fit) -> String {
             } else {
                 ", scaled as Simple's"
             };
+            let (us, before) = (us.micros(), before.micros());
             let _ = writeln!(out, "{field} {us:.1} (was {before:.1}){how}");
         }
     }
@@ -115,8 +118,8 @@ fn summary(fit: &engine::calibration_fit::Fit) -> String {
         ),
         (
             "scale_up_hop_latency_us",
-            n.scale_up_hop_latency_before_us,
-            n.scale_up_hop_latency_us,
+            n.scale_up_hop_latency_before_us.micros(),
+            n.scale_up_hop_latency_us.map(Micros::micros),
         ),
         (
             "nvls_efficiency",
@@ -125,8 +128,8 @@ fn summary(fit: &engine::calibration_fit::Fit) -> String {
         ),
         (
             "nvls_latency_us",
-            n.nvls_latency_before_us,
-            n.nvls_latency_us,
+            n.nvls_latency_before_us.micros(),
+            n.nvls_latency_us.map(Micros::micros),
         ),
     ] {
         if let Some(v) = value {
@@ -148,7 +151,7 @@ fn summary(fit: &engine::calibration_fit::Fit) -> String {
             "across the {}: share of the rate {}, extra hop latency µs {}",
             t.tier,
             value(t.efficiency_share, 3),
-            value(t.hop_extra_latency_us, 1)
+            value(t.hop_extra_latency_us.map(Micros::micros), 1)
         );
     }
     let q = &fit.quality;

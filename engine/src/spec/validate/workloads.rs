@@ -122,27 +122,39 @@ pub(super) fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Wor
             );
             check.positive(
                 At(&at, "target_inter_token_ms"),
-                inf.target_inter_token_ms,
+                inf.target_inter_token_ms.millis(),
                 1e6,
                 " ms",
             );
         }
         Workload::Rag(r) => {
-            check.positive(At(&at, "queries_per_s"), r.queries_per_s, 1e9, "");
+            check.positive(
+                At(&at, "queries_per_s"),
+                r.queries_per_s.per_second(),
+                1e9,
+                "",
+            );
             check.count(At(&at, "embedding_dim"), r.embedding_dim, 1, 1_000_000);
             check.count(At(&at, "top_k"), r.top_k, 1, 100_000);
-            check.number(At(&at, "chunk_bytes"), r.chunk_bytes, 0.0, false, 1e9, " B");
+            check.number(
+                At(&at, "chunk_bytes"),
+                r.chunk_bytes.bytes(),
+                0.0,
+                false,
+                1e9,
+                " B",
+            );
             check.positive(
                 At(&at, "latency_budget_ms"),
-                r.latency_budget_ms,
+                r.latency_budget_ms.millis(),
                 1e6,
                 " ms",
             );
         }
         Workload::Storage(s) => {
             check.positive(At(&at, "samples_per_step"), s.samples_per_step, 1e12, "");
-            check.positive(At(&at, "sample_bytes"), s.sample_bytes, 1e12, " B");
-            check.positive(At(&at, "steps_per_s"), s.steps_per_s, 1e6, "");
+            check.positive(At(&at, "sample_bytes"), s.sample_bytes.bytes(), 1e12, " B");
+            check.positive(At(&at, "steps_per_s"), s.steps_per_s.per_second(), 1e6, "");
             check.number(
                 At(&at, "read_headroom"),
                 s.read_headroom,
@@ -157,7 +169,9 @@ pub(super) fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Wor
                     At(&at, "checkpoint"),
                     "needs size_gb, or parameters to derive it from",
                 ),
-                (Some(size), _) => check.positive(At(&at, "checkpoint.size_gb"), size, 1e9, " GB"),
+                (Some(size), _) => {
+                    check.positive(At(&at, "checkpoint.size_gb"), size.gigabytes(), 1e9, " GB")
+                }
                 (None, Some(params)) => {
                     check.positive(At(&at, "checkpoint.parameters"), params, MAX_PARAMETERS, "")
                 }
@@ -176,15 +190,25 @@ pub(super) fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Wor
             );
             check.positive(
                 At(&at, "checkpoint.write_budget_s"),
-                c.write_budget_s,
+                c.write_budget_s.seconds(),
                 1e7,
                 " s",
             );
             if let Some(rate) = s.system_read_gbytes_per_s {
-                check.positive(At(&at, "system_read_gbytes_per_s"), rate, 1e7, " GB/s");
+                check.positive(
+                    At(&at, "system_read_gbytes_per_s"),
+                    rate.gigabytes_per_second(),
+                    1e7,
+                    " GB/s",
+                );
             }
             if let Some(rate) = s.system_write_gbytes_per_s {
-                check.positive(At(&at, "system_write_gbytes_per_s"), rate, 1e7, " GB/s");
+                check.positive(
+                    At(&at, "system_write_gbytes_per_s"),
+                    rate.gigabytes_per_second(),
+                    1e7,
+                    " GB/s",
+                );
             }
         }
     }
