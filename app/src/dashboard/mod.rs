@@ -25,7 +25,7 @@ pub async fn dashboard_html(spec: String) -> Result<String, AppError> {
     let spec = DesignSpec::from_json(&spec).map_err(|e| fail(e.into()))?;
     let placed = engine::evaluate_placed(&spec).map_err(|e| fail(e.into()))?;
     // Drawing every chart is CPU work: kept off the server's async workers.
-    tokio::task::spawn_blocking(move || render::dashboard(spec, placed))
+    tokio::task::spawn_blocking(move || render::dashboard(&spec, &placed))
         .await
         .map_err(|_| {
             fail(AppError::Internal(
@@ -173,11 +173,8 @@ pub mod render {
     }
 
     /// The whole dashboard of `spec`, evaluated on its floor, as HTML.
-    pub fn dashboard(spec: DesignSpec, placed: engine::PlacedReport) -> String {
-        let engine::PlacedReport {
-            report,
-            floor: plan,
-        } = placed;
+    pub fn dashboard(spec: &DesignSpec, placed: &engine::PlacedReport) -> String {
+        let (report, plan) = (&placed.report, &placed.floor);
         let charts = studies::charts(&spec, &report);
         let assumptions = blocks_view(&[Block::Table(assumption_table(&spec))]);
         let floor = blocks_view(&floor_blocks(&spec, &report, &plan));

@@ -23,12 +23,14 @@ pub enum DesignView {
     Revision,
 }
 
-/// The page of revision `stored` of design `head`, whose history is `history` (newest first).
+/// The page of revision `stored` of design `head`, whose history is `history` (newest first), evaluated
+/// by today's engine on its floor as `placed` (or why the engine refuses it).
 pub fn design_page(
     head: &DesignHead,
     stored: &StoredRevision,
     history: &[RevisionMeta],
     view_kind: DesignView,
+    placed: Result<&engine::PlacedReport, &str>,
 ) -> Page {
     let spec = stored.spec.clone();
     let title = spec.title.clone();
@@ -39,7 +41,7 @@ pub fn design_page(
         date(stored.saved_at_ms),
         stored.engine_version
     );
-    let placed = match engine::evaluate_placed(&spec) {
+    let placed = match placed {
         Ok(placed) => placed,
         Err(errors) => {
             let body = view! {
@@ -109,7 +111,7 @@ pub fn design_page(
     }
     .to_html();
     let history = history_table(&id, n, history);
-    Page::ok(document(&title, top + &history + &dashboard(spec, placed)))
+    Page::ok(document(&title, top + &history + &dashboard(&spec, placed)))
 }
 
 /// The notice of a revision saved by another engine, as the report says it.

@@ -5,6 +5,7 @@
 use crate::resources::respond::{attachment, file_stem, html, Answer, PageError};
 use crate::resources::revisions::{head_and_number, stored_revision};
 use crate::work::cache::ByteCache;
+use crate::work::evaluations::Evaluations;
 use app::pages::design_view::{design_page, DesignView};
 use app::pages::document::{message, Page};
 use app::store::{DesignId, Store};
@@ -23,25 +24,27 @@ type PageKey = (DesignId, u32, u32, DesignView);
 struct Pages {
     store: Store,
     cache: Arc<ByteCache<PageKey, Arc<Page>>>,
+    evaluations: Evaluations,
 }
 
 impl Pages {
-    fn new(store: Store) -> Pages {
+    fn new(store: Store, evaluations: Evaluations) -> Pages {
         Pages {
             store,
             cache: ByteCache::new(CACHED_PAGE_BYTES),
+            evaluations,
         }
     }
 }
 
 /// A design at its share link, each revision, and a revision's spec and report.
-pub fn routes(store: Store) -> Router {
+pub fn routes(store: Store, evaluations: Evaluations) -> Router {
     Router::new()
         .route("/d/{id}", get(latest))
         .route("/d/{id}/r/{n}", get(revision))
         .route("/d/{id}/r/{n}/spec.json", get(spec_download))
         .route("/d/{id}/r/{n}/report.json", get(report_download))
-        .with_state(Pages::new(store))
+        .with_state(Pages::new(store, evaluations))
 }
 
 async fn latest(State(pages): State<Pages>, Path(id): Path<String>) -> Answer {
@@ -71,10 +74,18 @@ async fn design(pages: &Pages, id: &str, n: Option<u32>) -> Answer {
         pages.store.revisions(&design_id)
     )?;
     let stored = stored.ok_or(PageError::NotFound)?;
-    // The page draws the whole dashboard: CPU work, kept off the async workers.
-    let page = tokio::task::spawn_blocking(move || design_page(&head, &stored, &history, kind))
+    let placed = pages
+        .evaluations
+        .of(&design_id, number, stored.spec.clone())
         .await
-        .map(Arc::new);
+        .map_err(PageError::Page)?;
+    // The page draws the whole dashboard: CPU work, kept off the async workers.
+    let page = tokio::task::spawn_blocking(move || {
+        let placed = placed.as_deref().map_err(|why| &**why);
+        design_page(&head, &stored, &history, kind, placed)
+    })
+    .await
+    .map(Arc::new);
     let Ok(page) = page else {
         return Err(PageError::Page(message(
             500,

@@ -2,8 +2,9 @@
 //! cabling sheet (one row per cable, both ends named for labelling) and, for a design grown in
 //! phases, the move list (one row per cable each step adds, removes or re-terminates).
 
-use crate::resources::respond::{attachment, file_stem, html, streamed, Answer, Chunks};
+use crate::resources::respond::{attachment, file_stem, html, streamed, Answer, Chunks, PageError};
 use crate::resources::revisions::stored_revision;
+use crate::work::evaluations::Evaluations;
 use app::costs::COMPUTES;
 use app::pages::document::message;
 use app::store::Store;
@@ -12,11 +13,19 @@ use axum::handler::Handler;
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
-use engine::{DesignSpec, Report};
+use engine::{DesignSpec, PlacedReport, Report};
+use std::sync::Arc;
 
 const CSV: &str = "text/csv; charset=utf-8";
 
-pub fn routes(store: Store) -> Router {
+/// What a sheet's handler reads: the designs, and each revision's evaluation, kept.
+#[derive(Clone)]
+struct Sheets {
+    store: Store,
+    evaluations: Evaluations,
+}
+
+pub fn routes(store: Store, evaluations: Evaluations) -> Router {
     Router::new()
         .route("/d/{id}/r/{n}/bom.csv", get(bom_csv.layer(COMPUTES)))
         .route(
@@ -24,7 +33,7 @@ pub fn routes(store: Store) -> Router {
             get(cabling_csv.layer(COMPUTES)),
         )
         .route("/d/{id}/r/{n}/moves.csv", get(moves_csv.layer(COMPUTES)))
-        .with_state(store)
+        .with_state(Sheets { store, evaluations })
 }
 
 /// Most rows of a cabling sheet: 250,000 cables (about 40 MB of CSV) is a cluster of some
@@ -352,26 +361,31 @@ pub(crate) fn csv_response(result: Result<String, csv::Error>, file: String) -> 
 }
 
 /// The sheet of revision `n` of design `id`, as `<title>-r<n>.<kind>.csv`: `prepare` takes the
-/// revision's spec and today's evaluation of it (as the design's page and report show it) and
+/// revision's spec and today's evaluation of it (the one its page and report show, kept) and
 /// says why there is no sheet or hands what `write` writes as it is sent. Both are CPU work, on
 /// the blocking pool; a sheet refused is a 422 page, a sheet begun is written whole.
 async fn sheet<T: Send + 'static>(
-    store: &Store,
+    sheets: &Sheets,
     (id, n): (&str, &str),
     kind: &str,
-    prepare: impl FnOnce(DesignSpec, Report) -> Result<T, String> + Send + 'static,
+    prepare: impl FnOnce(DesignSpec, Arc<PlacedReport>) -> Result<T, String> + Send + 'static,
     write: impl FnOnce(&T, &mut Chunks) -> csv::Result<()> + Send + 'static,
 ) -> Answer {
-    let (_, stored) = stored_revision(store, id, n).await?;
+    let (design_id, stored) = stored_revision(&sheets.store, id, n).await?;
     let file = format!(
         "{}-r{}.{kind}.csv",
         file_stem(&stored.spec.title),
         stored.number
     );
     let spec = stored.spec;
+    let placed = sheets
+        .evaluations
+        .of(&design_id, stored.number, spec.clone())
+        .await
+        .map_err(PageError::Page)?;
     let prepared = tokio::task::spawn_blocking(move || {
-        let report = engine::evaluate(&spec).map_err(|errors| errors.to_string())?;
-        prepare(spec, report)
+        let placed = placed.map_err(|why| why.to_string())?;
+        prepare(spec, placed)
     });
     Ok(match prepared.await {
         Ok(Ok(ready)) => attachment(
@@ -387,27 +401,34 @@ async fn sheet<T: Send + 'static>(
     })
 }
 
-async fn bom_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    let write = |report: &Report, out: &mut Chunks| -> csv::Result<()> {
-        Ok(std::io::Write::write_all(out, bom(report)?.as_bytes())?)
+async fn bom_csv(State(sheets): State<Sheets>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let write = |placed: &Arc<PlacedReport>, out: &mut Chunks| -> csv::Result<()> {
+        Ok(std::io::Write::write_all(
+            out,
+            bom(&placed.report)?.as_bytes(),
+        )?)
     };
-    sheet(&store, (&id, &n), "bom", |_, report| Ok(report), write).await
+    sheet(&sheets, (&id, &n), "bom", |_, placed| Ok(placed), write).await
 }
 
 /// The cabling sheet, which runs to a few hundred thousand rows, is never held whole.
-async fn cabling_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    let prepare = |spec, report: Report| match no_cabling_sheet(&report) {
+async fn cabling_csv(
+    State(sheets): State<Sheets>,
+    Path((id, n)): Path<(String, String)>,
+) -> Answer {
+    let prepare = |spec, placed: Arc<PlacedReport>| match no_cabling_sheet(&placed.report) {
         Some(reason) => Err(reason),
-        None => Ok((spec, report)),
+        None => Ok((spec, placed)),
     };
-    let write =
-        |(spec, report): &(DesignSpec, Report), out: &mut Chunks| write_cabling(spec, report, out);
-    sheet(&store, (&id, &n), "cabling", prepare, write).await
+    let write = |(spec, placed): &(DesignSpec, Arc<PlacedReport>), out: &mut Chunks| {
+        write_cabling(spec, &placed.report, out)
+    };
+    sheet(&sheets, (&id, &n), "cabling", prepare, write).await
 }
 
-async fn moves_csv(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
-    let prepare = |spec, report| move_sheet(&spec, &report);
-    sheet(&store, (&id, &n), "moves", prepare, |list, out| {
+async fn moves_csv(State(sheets): State<Sheets>, Path((id, n)): Path<(String, String)>) -> Answer {
+    let prepare = |spec, placed: Arc<PlacedReport>| move_sheet(&spec, &placed.report);
+    sheet(&sheets, (&id, &n), "moves", prepare, |list, out| {
         write_moves(list, out)
     })
     .await

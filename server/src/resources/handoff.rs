@@ -14,6 +14,7 @@ use crate::resources::respond::{
 };
 use crate::resources::revisions::head_and_number;
 use crate::work::cache::Weighed;
+use crate::work::evaluations::Evaluations;
 use crate::work::kept::{Jobs, Made};
 use app::costs::COMPUTES;
 use app::pages::document::message;
@@ -61,9 +62,10 @@ impl Weighed for Bundle {
 struct Handoffs {
     store: Store,
     jobs: Arc<Jobs<(DesignId, u32), Bundle>>,
+    evaluations: Evaluations,
 }
 
-pub fn routes(store: Store) -> Router {
+pub fn routes(store: Store, evaluations: Evaluations) -> Router {
     Router::new()
         .route("/d/{id}/r/{n}/handoff", get(list.layer(COMPUTES)))
         .route("/d/{id}/r/{n}/handoff.zip", get(zip.layer(COMPUTES)))
@@ -71,6 +73,7 @@ pub fn routes(store: Store) -> Router {
         .with_state(Handoffs {
             store,
             jobs: Jobs::new(KEPT_BYTES, MADE_AT_ONCE, QUEUED),
+            evaluations,
         })
 }
 
@@ -81,11 +84,11 @@ async fn bundle(handoffs: &Handoffs, id: &str, n: &str) -> Result<Bundle, PageEr
     let (_, design_id, number) = head_and_number(&handoffs.store, id, Some(n))
         .await?
         .ok_or(PageError::NotFound)?;
-    let store = handoffs.store.clone();
+    let (store, evaluations) = (handoffs.store.clone(), handoffs.evaluations.clone());
     let key = (design_id.clone(), number);
     let made = handoffs
         .jobs
-        .get(key, move || make(store, design_id, number))
+        .get(key, move || make(store, evaluations, design_id, number))
         .await;
     made.map_err(|page| {
         let busy = page.status == 503;
@@ -99,7 +102,7 @@ async fn bundle(handoffs: &Handoffs, id: &str, n: &str) -> Result<Bundle, PageEr
 }
 
 /// The job that makes a revision's bundle.
-async fn make(store: Store, id: DesignId, number: u32) -> Made<Bundle> {
+async fn make(store: Store, evaluations: Evaluations, id: DesignId, number: u32) -> Made<Bundle> {
     let unmade = || {
         message(
             500,
@@ -115,11 +118,12 @@ async fn make(store: Store, id: DesignId, number: u32) -> Made<Bundle> {
     let title: Arc<str> = stored.spec.title.as_str().into();
     let spec = stored.spec;
     // Today's engine, as the cabling sheet and the design's page: the files name its cables.
-    // Evaluating and writing are CPU work, kept off the async workers.
+    let placed = evaluations.of(&id, number, spec.clone()).await?;
+    // Writing is CPU work, kept off the async workers.
     let zipped = tokio::task::spawn_blocking(move || {
-        let report = engine::evaluate(&spec)
-            .map_err(|errors| message(422, "No report", errors.to_string()))?;
-        let count = cables(&report);
+        let placed = placed.map_err(|why| message(422, "No report", why.to_string()))?;
+        let report = &placed.report;
+        let count = cables(report);
         if count > MAX_CABLING_ROWS {
             return Err(message(
                 422,
@@ -130,7 +134,7 @@ async fn make(store: Store, id: DesignId, number: u32) -> Made<Bundle> {
             ));
         }
         BUNDLES_MADE.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        Ok(zipped_bundle(&spec, &report))
+        Ok(zipped_bundle(&spec, report))
     })
     .await;
     match zipped {

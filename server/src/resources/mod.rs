@@ -8,6 +8,7 @@
 //! [`pages`] (or, for an upload larger than a form, beside the as-built check in `routes.rs`).
 
 use crate::public_url::PublicUrl;
+use crate::work::evaluations::Evaluations;
 use app::store::Store;
 use axum::Router;
 
@@ -36,16 +37,22 @@ pub(crate) mod tenants;
 /// The script-free pages, the downloads and the JSON API, each resource's routes merged: what
 /// takes a request body no larger than a form's.
 pub(crate) fn pages(store: &Store, public_url: Option<PublicUrl>) -> Router {
+    // A revision's page, report, PDF, sheets and hand-off files draw from one evaluation.
+    let evaluations = Evaluations::new();
     Router::new()
-        .merge(design::routes(store.clone()))
+        .merge(design::routes(store.clone(), evaluations.clone()))
         .merge(claim::routes(store.clone()))
         .merge(my_designs::routes(store.clone()))
         .merge(sources::routes())
         .merge(compare::routes(store.clone()))
         .merge(import::routes(store.clone()))
-        .merge(report::routes(store.clone(), public_url))
-        .merge(exports::routes(store.clone()))
-        .merge(handoff::routes(store.clone()))
+        .merge(report::routes(
+            store.clone(),
+            public_url,
+            evaluations.clone(),
+        ))
+        .merge(exports::routes(store.clone(), evaluations.clone()))
+        .merge(handoff::routes(store.clone(), evaluations))
         .merge(api::routes(store.clone()))
         .merge(search_page::routes(store.clone()))
         .merge(calibration::routes(store.clone()))

@@ -10,6 +10,7 @@ use crate::resources::pdf::{typeset, Paper};
 use crate::resources::respond::{disposition, file_stem, html, Answer, PageError};
 use crate::resources::revisions::head_and_number;
 use crate::work::cache::{ByteCache, Weighed};
+use crate::work::evaluations::Evaluations;
 use app::costs::COMPUTES;
 use app::pages::document::{date, message, Page};
 use app::report::html::{report_page, Downloads};
@@ -105,13 +106,15 @@ pub struct Reports {
     /// PDFs being made, each watched by the requests that wait for it.
     jobs: Arc<Mutex<HashMap<PdfKey, watch::Receiver<Option<Made>>>>>,
     typesetting: Arc<Semaphore>,
+    evaluations: Evaluations,
 }
 
 impl Reports {
-    pub fn new(store: Store, public_url: Option<PublicUrl>) -> Reports {
+    pub fn new(store: Store, public_url: Option<PublicUrl>, evaluations: Evaluations) -> Reports {
         Reports {
             store,
             public_url,
+            evaluations,
             pages: ByteCache::new(PAGES_KEPT_BYTES),
             pdfs: ByteCache::new(PDFS_KEPT_BYTES),
             jobs: Arc::new(Mutex::new(HashMap::new())),
@@ -120,11 +123,11 @@ impl Reports {
     }
 }
 
-pub fn routes(store: Store, public_url: Option<PublicUrl>) -> Router {
+pub fn routes(store: Store, public_url: Option<PublicUrl>, evaluations: Evaluations) -> Router {
     Router::new()
         .route("/d/{id}/r/{n}/report", get(page.layer(COMPUTES)))
         .route("/d/{id}/r/{n}/report.pdf", get(pdf.layer(COMPUTES)))
-        .with_state(Reports::new(store, public_url))
+        .with_state(Reports::new(store, public_url, evaluations))
 }
 
 /// The revision `n` of design `id`: the key its report is kept under. Reads only the design's
@@ -153,13 +156,19 @@ async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, PageEr
         Some(url) => format!("{}{path}", url.as_str()),
         None => path,
     };
-    let (n, latest) = (*n, *latest);
     // Every part of the document comes from today's engine, which evaluates the revision on its
-    // floor; the saved figures are shown beside today's where they differ. Evaluating and
-    // drawing every chart is CPU work, kept off the async workers.
+    // floor (once, kept for its page, sheets and files); the saved figures are shown beside
+    // today's where they differ.
+    let placed = reports
+        .evaluations
+        .of(design_id, *n, stored.spec.clone())
+        .await
+        .map_err(PageError::Page)?;
+    let (n, latest) = (*n, *latest);
+    // Drawing every chart is CPU work, kept off the async workers.
     tokio::task::spawn_blocking(move || {
-        let placed = engine::evaluate_placed(&stored.spec)
-            .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
+        let placed =
+            placed.map_err(|why| PageError::Page(message(422, "No report", why.to_string())))?;
         let revision = Revision {
             number: n,
             latest,

@@ -229,3 +229,33 @@ async fn the_move_list_between_phases_has_a_row_per_cable_the_phase_table_counts
         .contains("lists no growth phases"));
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_revision_is_evaluated_once_for_its_page_report_sheets_and_handoff_files() {
+    use server::work::evaluations::EVALUATIONS_MADE;
+    use std::sync::atomic::Ordering;
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    let design = server.create(&spec).await;
+    let before = EVALUATIONS_MADE.load(Ordering::SeqCst);
+    let base = format!("/d/{}/r/1", design.id);
+    for path in [
+        format!("/d/{}", design.id),
+        base.clone(),
+        format!("{base}/report"),
+        format!("{base}/bom.csv"),
+        format!("{base}/cabling.csv"),
+        format!("{base}/handoff.zip"),
+        format!("{base}/cabling.csv"),
+    ] {
+        let status = server.get(&path).await.status().as_u16();
+        assert_eq!(status, 200, "{path}");
+    }
+    assert_eq!(
+        EVALUATIONS_MADE.load(Ordering::SeqCst) - before,
+        1,
+        "one evaluation on its floor, kept for every page and file of the revision"
+    );
+    server.stop().await;
+}
