@@ -1,7 +1,7 @@
 //! The form's own words for every field: the wizard's labels, and how a message about a field
 //! names it. Field paths (`workloads[0].parallelism.dp`) stay in the JSON.
 
-use engine::DesignSpec;
+use engine::{Calibration, CalibrationSource, DesignSpec, Isolation};
 
 /// A field's label, by its path without the list index (`parallelism.dp` for any workload).
 static LABELS: &[(&str, &str)] = &[
@@ -284,5 +284,23 @@ mod tests {
             let name = field_name(&crate::templates::first_design(), path);
             assert!(!name.contains(['[', '.', '_']), "{path} → {name}");
         }
+    }
+}
+
+/// Isolation levels as the forms name them: the spec's own names.
+pub const ISOLATIONS: [(Isolation, &str); 4] = [
+    (Isolation::Shared, "shared"),
+    (Isolation::Node, "node"),
+    (Isolation::ScalableUnit, "scalable_unit"),
+    (Isolation::Fabric, "fabric"),
+];
+
+/// Where a calibration comes from, in words: "the defaults, each from its published source".
+pub fn calibration_source(c: &Calibration) -> String {
+    match c.source() {
+        CalibrationSource::Defaults => "the defaults, each from its published source".into(),
+        CalibrationSource::TypedIn => "values typed in".into(),
+        CalibrationSource::Fitted(f) => f.summary(),
+        CalibrationSource::FittedThenChanged(f) => format!("{}, then changed by hand", f.summary()),
     }
 }

@@ -55,7 +55,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 }
 
 /// The planner, the one page that hydrates. Every other page is a finished document the
-/// server renders (`pages::document`); so are the planner's own refusals (`pages::opening`).
+/// server renders in the shell of `pages::document`, from its resource module (`server/src/resources/`);
+/// so are the planner's own refusals.
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();

@@ -34,8 +34,6 @@ pub use floor::floor_blocks;
 pub use goodput::goodput_blocks;
 pub use operating::{assumption_table, operating_blocks};
 pub use phases::phase_blocks;
-#[cfg(test)]
-pub(crate) use tenants::five_node_job_with;
 pub use tenants::tenant_blocks;
 pub use uncertainty::interval_blocks;
 pub use whatifs::{comparison_table, spine_loss_table};

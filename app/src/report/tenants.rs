@@ -239,7 +239,7 @@ pub fn tenant_blocks(
 /// The SuperPOD example with its job on 5 nodes (no growth phases) and `tenants`: what the
 /// tests of the tenants' presentation read.
 #[cfg(test)]
-pub(crate) fn five_node_job_with(tenants: serde_json::Value) -> engine::DesignSpec {
+fn five_node_job_with(tenants: serde_json::Value) -> engine::DesignSpec {
     let mut spec: serde_json::Value = serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
     spec.as_object_mut().unwrap().remove("growth");
     spec["workloads"][0]["parallelism"]["pp"] = 1.into();

@@ -113,7 +113,7 @@ pub const ARRANGEMENTS: [(Arrangement, &str, &str); 3] = [
 /// Each isolation level the tenants may take, and its field in the form
 /// (`isolation-scalable_unit`).
 pub fn isolation_fields() -> impl Iterator<Item = (Isolation, String)> {
-    crate::pages::tenants::ISOLATIONS
+    crate::labels::ISOLATIONS
         .into_iter()
         .map(|(level, value)| (level, format!("isolation-{value}")))
 }

@@ -8,7 +8,7 @@ mod floor;
 mod follow;
 mod growth;
 mod lens;
-pub(crate) mod options;
+pub mod options;
 mod review;
 mod workloads;
 

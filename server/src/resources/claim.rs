@@ -5,8 +5,8 @@
 use crate::resources::respond::{html, Answer, PageError};
 use app::costs::WRITES;
 use app::ownership::key_cookie;
-use app::pages::claim::claim_page;
 use app::pages::document::message;
+use app::pages::document::{document, Page};
 use app::store::{DesignHead, DesignId, EditKey, Store};
 use axum::extract::{Path, Query, State};
 use axum::handler::Handler;
@@ -14,6 +14,8 @@ use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Form, Router};
+use leptos::prelude::*;
+use leptos::tachys::view::RenderHtml;
 use serde::Deserialize;
 
 pub fn routes(store: Store) -> Router {
@@ -79,4 +81,24 @@ async fn claim(
         ],
     )
         .into_response())
+}
+
+/// Asks whether to keep the edit key of design `id`, titled `title`, in this browser.
+pub fn claim_page(id: &DesignId, key: &EditKey, title: &str) -> Page {
+    let action = format!("/d/{}/claim", id.as_str());
+    let share = format!("/d/{}", id.as_str());
+    let heading = format!("Edit “{title}”");
+    let body = view! {
+        <section class="panel" aria-labelledby="claim-heading">
+            <h1 id="claim-heading">{heading}</h1>
+            <p>"This is the design's edit link. Keeping its key in this browser lets this browser save new revisions of the design; anyone else with the link can do the same."</p>
+            <form method="post" action=action class="claim-form">
+                <input type="hidden" name="key" value=key.as_str().to_string()/>
+                <button type="submit" id="claim-confirm">"Edit in this browser"</button>
+            </form>
+            <p>"Only looking? The design's share link is " <a href=share.clone()>{share.clone()}</a> "."</p>
+        </section>
+    }
+    .to_html();
+    Page::ok(document("Edit a design", body))
 }

@@ -1,11 +1,13 @@
-//! The HTTP resources, one module each with its routes and handlers: the JSON API, the planner's
-//! addresses, a design's pages (its share link and revisions, the edit link, report, hand-off,
-//! search, baselines, calibration, tenants, as-built check), the designs this browser holds,
-//! compare, import, the sources, and the downloads; and what their handlers share (a revision
-//! as an address names it, the answers a page gives, the forms that take a tool's output).
+//! The HTTP resources, one module each with its routes, its handlers and its page's view: the
+//! JSON API, the planner's addresses, a design's pages (its share link and revisions, the edit
+//! link, report, hand-off, search, baselines, calibration, tenants, as-built check), the designs
+//! this browser holds, compare, import, the sources, the catalog, and the downloads; and what
+//! their handlers share (a revision as an address names it, the answers a page gives, the forms
+//! that take a tool's output).
 //!
-//! A new page or download is a module here with its `routes`, declared below and merged in
-//! [`pages`] (or, for an upload larger than a form, beside the as-built check in `routes.rs`).
+//! A new page or download is a module here with its `routes` and its view, declared below and
+//! merged in [`pages`] (or, for an upload larger than a form, beside the as-built check in
+//! `routes.rs`); a module that outgrows one file is a folder with its view in `view.rs`.
 
 use crate::public_url::PublicUrl;
 use crate::work::evaluations::Evaluations;
@@ -16,6 +18,7 @@ pub mod api;
 pub(crate) mod asbuilt;
 pub mod baselines;
 pub(crate) mod calibration;
+pub(crate) mod catalog;
 pub(crate) mod claim;
 pub(crate) mod compare;
 pub(crate) mod design;
@@ -44,6 +47,7 @@ pub(crate) fn pages(store: &Store, public_url: Option<PublicUrl>) -> Router {
         .merge(claim::routes(store.clone()))
         .merge(my_designs::routes(store.clone()))
         .merge(sources::routes())
+        .merge(catalog::routes())
         .merge(compare::routes(store.clone()))
         .merge(import::routes(store.clone()))
         .merge(report::routes(

@@ -1,8 +1,6 @@
 //! The fields of every record kept with a revision after installation (nccl-tests baselines,
 //! as-built checks): a label, and the day its output was taken.
 
-use app::pages::baselines::day;
-
 /// Longest label kept, in characters.
 pub(crate) const MAX_LABEL_CHARS: usize = 200;
 
@@ -36,5 +34,45 @@ pub(crate) fn check_label_and_day(
         None => errors.push(format!(
             "{day_field}: {taken_on:?} is not a date (YYYY-MM-DD)"
         )),
+    }
+}
+
+/// `text` as a calendar day `YYYY-MM-DD`, or `None` when it is not one.
+pub(crate) fn day(text: &str) -> Option<String> {
+    let mut parts = text.trim().splitn(3, '-');
+    let (year, month, day) = (parts.next()?, parts.next()?, parts.next()?);
+    if year.len() != 4 || month.len() != 2 || day.len() != 2 {
+        return None;
+    }
+    let year: i32 = year.parse().ok()?;
+    let month = time::Month::try_from(month.parse::<u8>().ok()?).ok()?;
+    let date = time::Date::from_calendar_date(year, month, day.parse().ok()?).ok()?;
+    Some(format!(
+        "{:04}-{:02}-{:02}",
+        date.year(),
+        u8::from(date.month()),
+        date.day()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::day;
+
+    #[test]
+    fn a_day_is_a_real_calendar_date_written_yyyy_mm_dd() {
+        assert_eq!(day("2026-12-03").as_deref(), Some("2026-12-03"));
+        assert_eq!(day(" 2028-02-29 ").as_deref(), Some("2028-02-29"));
+        for wrong in [
+            "2026-02-30",
+            "2026-13-01",
+            "26-12-03",
+            "2026-1-3",
+            "today",
+            "",
+            "2026-12-03-1",
+        ] {
+            assert_eq!(day(wrong), None, "{wrong}");
+        }
     }
 }

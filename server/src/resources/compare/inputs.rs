@@ -2,7 +2,7 @@
 //! the workload or fabric it belongs to, each value as the form shows it (the catalog's names,
 //! the select boxes' words, numbers with their units), the inputs that differ first.
 
-use crate::wizard::options;
+use app::wizard::options;
 use engine::catalog::{GPUS, SWITCHES};
 use engine::{DesignSpec, GrowthPolicy, LoadBalancing, CALIBRATION_FIELDS};
 use std::collections::BTreeMap;
@@ -34,7 +34,7 @@ pub fn input_rows(a: &DesignSpec, b: &DesignSpec) -> Vec<InputRow> {
             // Named after the design that has the entry (a workload only B has is B's).
             let named_by = if flat_a.contains_key(path) { a } else { b };
             InputRow {
-                name: crate::labels::field_name(named_by, path),
+                name: app::labels::field_name(named_by, path),
                 a: flat_a.get(path).map(|v| shown(path, v)),
                 b: flat_b.get(path).map(|v| shown(path, v)),
             }
@@ -80,7 +80,7 @@ fn flatten(spec: &DesignSpec) -> BTreeMap<String, serde_json::Value> {
     walk(value, String::new(), &mut out);
     out.insert(
         "calibration.source".into(),
-        crate::pages::calibration::calibration_source(&spec.calibration).into(),
+        app::labels::calibration_source(&spec.calibration).into(),
     );
     out
 }

@@ -6,7 +6,6 @@ use crate::resources::records::{check_label_and_day, today};
 use crate::resources::respond::{html, Answer, PageError};
 use app::costs::WRITES;
 use app::ownership::key_for;
-use app::pages::baselines::{baselines_page, BaselineForm, ShownBaseline};
 use app::pages::document::message;
 use app::store::{AddOutcome, DesignId, NewBaseline, Store, StoreError, StoredBaseline};
 use axum::extract::{Multipart, Path, State};
@@ -17,6 +16,9 @@ use axum::routing::get;
 use axum::Router;
 use engine::DesignSpec;
 use std::collections::HashMap;
+use view::{baselines_page, BaselineForm, ShownBaseline};
+
+mod view;
 
 pub fn routes(store: Store) -> Router {
     Router::new()

@@ -9,7 +9,6 @@ use crate::resources::respond::{Answer, PageError};
 use app::costs::COMPUTES;
 use app::editor::Stored;
 use app::pages::document::message;
-use app::pages::opening::{no_candidate, no_design, no_starting_point, not_editable};
 use app::pages::PlannerStart;
 use app::store::{DesignId, Store, StoredRevision};
 use app::templates::{blank_design, first_design};
@@ -22,8 +21,11 @@ use axum::routing::get;
 use axum::Router;
 use engine::DesignSpec;
 use leptos::prelude::*;
+use refusals::{no_candidate, no_design, no_starting_point, not_editable};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+
+mod refusals;
 
 #[derive(Clone)]
 struct Planners {

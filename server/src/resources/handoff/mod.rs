@@ -18,7 +18,6 @@ use crate::work::evaluations::Evaluations;
 use crate::work::kept::{Jobs, Made};
 use app::costs::COMPUTES;
 use app::pages::document::message;
-use app::pages::handoff::handoff_page;
 use app::store::{DesignId, Store};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -29,6 +28,9 @@ use axum::routing::get;
 use axum::Router;
 use std::io::Write;
 use std::sync::Arc;
+use view::handoff_page;
+
+mod view;
 
 /// Bundles kept, in bytes of zip: a few thousand of the usual design's (25 to 130 KB), or
 /// nine of the largest accepted design's (7 MB).

@@ -3,13 +3,13 @@
 //! Nothing on them needs JavaScript (the "How" details open natively), so they carry no script:
 //! they load at once for whoever the link was sent to, and a revision's page never changes.
 
-use super::document::{date, document, Page};
-use crate::components::DesignSummary;
-use crate::components::{Findings, Headline};
-use crate::dashboard::render::dashboard;
-use crate::report::html::blocks_view;
-use crate::report::{stale_blocks, staleness, Staleness};
-use crate::store::{DesignHead, RevisionMeta, StoredRevision};
+use app::components::DesignSummary;
+use app::components::{Findings, Headline};
+use app::dashboard::render::dashboard;
+use app::pages::document::{date, document, Page};
+use app::report::html::blocks_view;
+use app::report::{stale_blocks, staleness, Staleness};
+use app::store::{DesignHead, RevisionMeta, StoredRevision};
 use engine::Report;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
@@ -74,7 +74,7 @@ pub fn design_page(
             <section class="panel inputs" aria-labelledby="design-title">
                 <h1 id="design-title">{title.clone()}</h1>
                 <p class="meta">{meta}</p>
-                <p class="meta" id="calibration-source">{format!("Calibration: {}.", super::calibration::calibration_source(&spec.calibration))}</p>
+                <p class="meta" id="calibration-source">{format!("Calibration: {}.", app::labels::calibration_source(&spec.calibration))}</p>
                 {note}
                 {newer}
                 {stale}

@@ -3,23 +3,13 @@
 //! and on a run held out), what each workload's time becomes, and, for the browser holding the
 //! edit key, the button that makes it the design's next revision.
 
-use super::document::{document, Page};
-use crate::store::DesignHead;
+use app::pages::document::{document, Page};
+use app::store::DesignHead;
 use engine::calibration_fit::{Drift, Fit};
 use engine::Micros;
-use engine::{Calibration, CalibrationSource, Report};
+use engine::{Calibration, Report};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
-
-/// Where a calibration comes from, in words: "the defaults, each from its published source".
-pub fn calibration_source(c: &Calibration) -> String {
-    match c.source() {
-        CalibrationSource::Defaults => "the defaults, each from its published source".into(),
-        CalibrationSource::TypedIn => "values typed in".into(),
-        CalibrationSource::Fitted(f) => f.summary(),
-        CalibrationSource::FittedThenChanged(f) => format!("{}, then changed by hand", f.summary()),
-    }
-}
 
 /// A fit of one fabric of the design's newest revision.
 pub struct Fitting {
@@ -65,7 +55,7 @@ pub fn calibration_page(
                 <a href=format!("/d/{id}")>"Back to the design"</a>
                 " · " <a href=format!("/d/{id}/baselines")>"Baselines"</a>
             </p>
-            <p id="calibration-source">{format!("Revision {}'s calibration: {}.", head.latest_revision, calibration_source(calibration))}</p>
+            <p id="calibration-source">{format!("Revision {}'s calibration: {}.", head.latest_revision, app::labels::calibration_source(calibration))}</p>
             <p class="help">"The fit finds the fabric's achievable share of line rate and the network-hop latency of each protocol NCCL sends the runs' messages with (Simple, LL128, LL) that make the design's predictions meet the bus bandwidth each baseline measured, at every message size of every run across nodes; runs on one node give NVLink's and NVLS's own values; and where runs within one leaf stand beside runs across the spines (or within a pod beside runs across the core), what crossing that tier costs: a share of the rate and latency added to each network hop."</p>
             {none}
             <ul>{links}</ul>

@@ -1,12 +1,12 @@
 //! Two designs, or two revisions of one, side by side: the inputs that differ highlighted,
 //! the key outputs and the headroom charts of both.
 
-mod inputs;
+use super::inputs;
 
-use super::document::{document, Page};
-use crate::charts::fabric_headroom as headroom_chart;
-use crate::components::headline_figures;
-use crate::store::{DesignId, StoredRevision};
+use app::charts::fabric_headroom as headroom_chart;
+use app::components::headline_figures;
+use app::pages::document::{document, Page};
+use app::store::{DesignId, StoredRevision};
 use engine::Report;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
@@ -188,10 +188,10 @@ fn bill_section(diff: &engine::bill_diff::BillDiff, a: &Side, b: &Side) -> impl 
     } else {
         format!(
             "Ordering B instead of A costs {} {more} ({} against {}) and draws {} {}: {} lines differ.",
-            crate::money::usd(engine::Usd::new(diff.cost_delta.dollars().abs())),
-            crate::money::usd(diff.cost_after),
-            crate::money::usd(diff.cost_before),
-            crate::money::watts(engine::Watts::new(diff.power_delta.watts().abs())),
+            app::money::usd(engine::Usd::new(diff.cost_delta.dollars().abs())),
+            app::money::usd(diff.cost_after),
+            app::money::usd(diff.cost_before),
+            app::money::watts(engine::Watts::new(diff.power_delta.watts().abs())),
             if diff.power_delta.watts() >= 0.0 { "more" } else { "less" },
             diff.items.len()
         )
@@ -215,8 +215,8 @@ fn bill_section(diff: &engine::bill_diff::BillDiff, a: &Side, b: &Side) -> impl 
                     <td>{i.description.clone()}</td>
                     <td>{i.change.label()}</td>
                     <td class="num">{format!("{} → {}", i.quantity_before, i.quantity_after)}</td>
-                    <td class="num">{signed(i.cost_delta.dollars(), crate::money::usd(engine::Usd::new(i.cost_delta.dollars().abs())))}</td>
-                    <td class="num">{signed(i.power_delta.watts(), crate::money::watts(engine::Watts::new(i.power_delta.watts().abs())))}</td>
+                    <td class="num">{signed(i.cost_delta.dollars(), app::money::usd(engine::Usd::new(i.cost_delta.dollars().abs())))}</td>
+                    <td class="num">{signed(i.power_delta.watts(), app::money::watts(engine::Watts::new(i.power_delta.watts().abs())))}</td>
                 </tr>
             }
         })
@@ -265,7 +265,7 @@ fn tenancy_rows(spec: &engine::DesignSpec, report: &Report) -> Vec<(String, Stri
         ),
         (
             "Isolation: switches (ports) fabrics of their own add".into(),
-            format!("{switches} ({ports}), {}", crate::money::usd(cost)),
+            format!("{switches} ({ports}), {}", app::money::usd(cost)),
         ),
     ]
 }
@@ -282,11 +282,11 @@ fn outputs_table(a: &Side, b: &Side, la: &str, lb: &str) -> AnyView {
             .collect();
         rows.push((
             "Network cost as placed".into(),
-            crate::money::usd(r.network().cost_usd),
+            app::money::usd(r.network().cost_usd),
         ));
         rows.push((
             "Network power as placed".into(),
-            crate::money::watts(r.network().power_w),
+            app::money::watts(r.network().power_w),
         ));
         if !r.tenants.is_empty() {
             rows.extend(tenancy_rows(&side.revision.spec, r));
@@ -342,6 +342,18 @@ fn outputs_table(a: &Side, b: &Side, la: &str, lb: &str) -> AnyView {
 mod tests {
     use super::*;
 
+    /// The SuperPOD example with its job on 5 nodes (no growth phases) and `tenants`.
+    fn five_node_job_with(tenants: serde_json::Value) -> engine::DesignSpec {
+        let mut spec: serde_json::Value =
+            serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+        spec.as_object_mut().unwrap().remove("growth");
+        spec["workloads"][0]["parallelism"]["pp"] = 1.into();
+        spec["workloads"][0]["parallelism"]["dp"] = 5.into();
+        spec["workloads"][0]["global_batch"] = 20.into();
+        spec["tenants"] = tenants;
+        engine::DesignSpec::from_value(spec).unwrap()
+    }
+
     #[test]
     fn references_are_share_links_revision_links_or_bare_ids() {
         let id = DesignId::random();
@@ -364,7 +376,7 @@ mod tests {
     /// 32-node unit leave 27 idle, 216 GPUs.
     #[test]
     fn the_outputs_say_where_tenants_run_and_what_their_isolation_strands() {
-        let spec = crate::report::five_node_job_with(serde_json::json!([
+        let spec = five_node_job_with(serde_json::json!([
             {"name": "research", "workloads": ["Llama 3.1 405B pre-training"], "isolation": "scalable_unit"}
         ]));
         let report = engine::evaluate(&spec).unwrap();
@@ -382,7 +394,7 @@ mod tests {
         );
         assert_eq!(rows[2].1, "0 (0), $0");
         assert_eq!(
-            crate::labels::field_name(&spec, "tenants[0].isolation"),
+            app::labels::field_name(&spec, "tenants[0].isolation"),
             "Tenant “research” · Isolation"
         );
     }

@@ -1,7 +1,7 @@
 //! The hand-off files of a revision: what each file is for (the bundle's own README) and a
 //! link to download each, for the teams and tools that build and run the fabric.
 
-use super::document::{document, Page};
+use app::pages::document::{document, Page};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 

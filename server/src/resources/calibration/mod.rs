@@ -7,7 +7,6 @@
 use crate::resources::records::today;
 use crate::resources::respond::{html, Answer, PageError};
 use app::costs::{COMPUTES, WRITES};
-use app::pages::calibration::{calibration_page, Fitting};
 use app::pages::document::message;
 use app::store::{check, Store, StoredBaseline};
 use axum::extract::{Form, Path, Query, State};
@@ -16,6 +15,9 @@ use axum::http::HeaderMap;
 use axum::routing::get;
 use axum::Router;
 use engine::DesignSpec;
+use view::{calibration_page, Fitting};
+
+mod view;
 
 pub fn routes(store: Store) -> Router {
     Router::new()

@@ -2,9 +2,9 @@
 //! design predicts for the same collective, ranks and sizes, with a verdict; their drift over
 //! time; and, for the browser holding the edit key, the form that adds one.
 
-use super::document::{date, document, escape, Page};
-use crate::charts::baselines::{drift, measured_against_predicted, DriftPoint};
-use crate::store::{DesignHead, StoredBaseline};
+use app::charts::baselines::{drift, measured_against_predicted, DriftPoint};
+use app::pages::document::{date, document, escape, Page};
+use app::store::{DesignHead, StoredBaseline};
 use engine::baseline::BaselineCheck;
 use engine::nccl_tests::size_label;
 use leptos::prelude::*;
@@ -121,24 +121,6 @@ fn form_view(
             <button type="submit" id="baseline-submit">"Add the baseline"</button>
         </form>
     }
-}
-
-/// `text` as a calendar day `YYYY-MM-DD`, or `None` when it is not one.
-pub fn day(text: &str) -> Option<String> {
-    let mut parts = text.trim().splitn(3, '-');
-    let (year, month, day) = (parts.next()?, parts.next()?, parts.next()?);
-    if year.len() != 4 || month.len() != 2 || day.len() != 2 {
-        return None;
-    }
-    let year: i32 = year.parse().ok()?;
-    let month = time::Month::try_from(month.parse::<u8>().ok()?).ok()?;
-    let date = time::Date::from_calendar_date(year, month, day.parse().ok()?).ok()?;
-    Some(format!(
-        "{:04}-{:02}-{:02}",
-        date.year(),
-        u8::from(date.month()),
-        date.day()
-    ))
 }
 
 fn percent(ratio: f64) -> String {
@@ -283,26 +265,4 @@ fn drift_view(baselines: &[ShownBaseline]) -> Option<impl IntoView> {
             <tbody>{rows}</tbody>
         </table>
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::day;
-
-    #[test]
-    fn a_day_is_a_real_calendar_date_written_yyyy_mm_dd() {
-        assert_eq!(day("2026-12-03").as_deref(), Some("2026-12-03"));
-        assert_eq!(day(" 2028-02-29 ").as_deref(), Some("2028-02-29"));
-        for wrong in [
-            "2026-02-30",
-            "2026-13-01",
-            "26-12-03",
-            "2026-1-3",
-            "today",
-            "",
-            "2026-12-03-1",
-        ] {
-            assert_eq!(day(wrong), None, "{wrong}");
-        }
-    }
 }

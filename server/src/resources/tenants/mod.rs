@@ -6,7 +6,6 @@
 use crate::resources::respond::{html, Answer, PageError};
 use app::costs::{COMPUTES, WRITES};
 use app::pages::document::message;
-use app::pages::tenants::{read_form, tenants_page};
 use app::store::{check, SaveError, Store};
 use axum::extract::{Form, Path, State};
 use axum::handler::Handler;
@@ -14,6 +13,9 @@ use axum::http::HeaderMap;
 use axum::routing::get;
 use axum::Router;
 use engine::{DesignSpec, FieldError, Report};
+use view::{read_form, tenants_page};
+
+mod view;
 
 /// Fields one form may send: a row of six for each tenant a design may have, each with a
 /// checkbox per workload.

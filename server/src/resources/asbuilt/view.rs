@@ -4,10 +4,10 @@
 //! planned. The key holder may keep a check with the revision; the kept checks are listed
 //! and charted, and any of them is run again from its output.
 
-use super::document::{document, escape, Page};
-use crate::charts::asbuilt::{history, CheckPoint};
-use crate::report::{kept_cells, last_verdict, KEPT_COLUMNS};
-use crate::store::StoredCheck;
+use app::charts::asbuilt::{history, CheckPoint};
+use app::pages::document::{document, escape, Page};
+use app::report::{kept_cells, last_verdict, KEPT_COLUMNS};
+use app::store::StoredCheck;
 use engine::asbuilt::{AsBuiltCheck, CableCheck, Status, Summary, MAX_LISTED};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;

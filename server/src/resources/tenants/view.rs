@@ -3,19 +3,11 @@
 //! form that lists them (a row per tenant and a blank row to add one), whose save is the
 //! design's next revision.
 
-use super::document::{document, Page};
-use crate::store::DesignHead;
+use app::pages::document::{document, Page};
+use app::store::DesignHead;
 use engine::{DesignSpec, FieldError, Isolation, Report, Tenant};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
-
-/// Isolation levels as the forms name them: the spec's own names.
-pub const ISOLATIONS: [(Isolation, &str); 4] = [
-    (Isolation::Shared, "shared"),
-    (Isolation::Node, "node"),
-    (Isolation::ScalableUnit, "scalable_unit"),
-    (Isolation::Fabric, "fabric"),
-];
 
 /// The form's field names for row `i`.
 pub fn field(name: &str, i: usize) -> String {
@@ -72,7 +64,7 @@ pub fn read_form(fields: &[(String, String)]) -> Result<Vec<Tenant>, Vec<FieldEr
             "workload" if !value.is_empty() => t.workloads.push(value.to_string()),
             "nodes" => t.nodes = number(&mut errors, "nodes"),
             "first_unit" => t.first_unit = number(&mut errors, "first_unit"),
-            "isolation" => match ISOLATIONS.iter().find(|(_, v)| *v == value) {
+            "isolation" => match app::labels::ISOLATIONS.iter().find(|(_, v)| *v == value) {
                 Some((level, _)) => t.isolation = *level,
                 None => errors.push(FieldError::new(
                     format!("tenants[{row}].isolation"),
@@ -106,8 +98,8 @@ pub fn tenants_page(
     let id = head.id.clone();
     let section = report.map(|r| {
         let floor = engine::floor::plan(spec, r);
-        let blocks = crate::report::tenant_blocks(spec, r, &r.interference, &floor);
-        crate::report::html::blocks_view(&blocks)
+        let blocks = app::report::tenant_blocks(spec, r, &r.interference, &floor);
+        app::report::html::blocks_view(&blocks)
     });
     let none = rows.is_empty().then(|| {
         view! { <p class="note" id="no-tenants">"The design has one tenant: every node and workload is shared. List the teams or customers that share it to place each, give each its partition and see how much they slow each other."</p> }
@@ -184,7 +176,7 @@ fn row_view(i: usize, t: &Tenant, workloads: &[String], new: bool) -> impl IntoV
             }
         })
         .collect_view();
-    let options = ISOLATIONS
+    let options = app::labels::ISOLATIONS
         .iter()
         .map(|(level, value)| {
             view! { <option value=*value selected=*level == t.isolation>{level.label()}</option> }

@@ -3,7 +3,6 @@
 
 use crate::resources::respond::{html, Answer, PageError};
 use app::costs::COMPUTES;
-use app::pages::compare::{compare_page, parse_reference, Side};
 use app::pages::document::message;
 use app::store::{Store, StoredRevision};
 use axum::extract::{Query, State};
@@ -11,6 +10,10 @@ use axum::handler::Handler;
 use axum::routing::get;
 use axum::Router;
 use serde::Deserialize;
+use view::{compare_page, parse_reference, Side};
+
+mod inputs;
+mod view;
 
 pub fn routes(store: Store) -> Router {
     Router::new()

@@ -6,7 +6,6 @@ use crate::resources::respond::{attachment, file_stem, html, Answer, PageError};
 use crate::resources::revisions::{head_and_number, stored_revision};
 use crate::work::cache::ByteCache;
 use crate::work::evaluations::Evaluations;
-use app::pages::design_view::{design_page, DesignView};
 use app::pages::document::{message, Page};
 use app::store::{DesignId, Store};
 use axum::extract::{Path, State};
@@ -14,6 +13,9 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 use std::sync::Arc;
+use view::{design_page, DesignView};
+
+mod view;
 
 /// Rendered revision pages kept, in bytes (a saved design's page is about 150 KB).
 const CACHED_PAGE_BYTES: usize = 64 << 20;

@@ -9,7 +9,6 @@ use crate::resources::respond::{html, Answer, PageError};
 use crate::resources::revisions::stored_revision;
 use app::costs::{COMPUTES, WRITES};
 use app::ownership::key_for;
-use app::pages::asbuilt::{asbuilt_page, AsBuiltForm, AsBuiltPage};
 use app::pages::document::message;
 use app::store::{AddOutcome, DesignId, KeptFindings, NewCheck, Store, StoredRevision, Tool};
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
@@ -20,6 +19,9 @@ use axum::routing::get;
 use axum::Router;
 use engine::asbuilt::AsBuiltCheck;
 use tower_http::limit::RequestBodyLimitLayer;
+use view::{asbuilt_page, AsBuiltForm, AsBuiltPage};
+
+mod view;
 
 /// Largest form: `ibnetdiscover` of a 1,024-node, 8-rail fabric with room to spare.
 pub const MAX_ASBUILT_BODY_BYTES: usize = 16 * 1024 * 1024;

@@ -2,7 +2,7 @@
 //! starting point, design or candidate, or a design this browser may not edit. Finished
 //! documents with their status; the planner itself is not sent.
 
-use super::document::{document, message, Page};
+use app::pages::document::{document, message, Page};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
