@@ -239,6 +239,24 @@ pub fn describe(spec: &DesignSpec, error: &engine::FieldError) -> String {
     format!("{}: {}", field_name(spec, &error.path), error.reason)
 }
 
+/// Isolation levels as the forms name them: the spec's own names.
+pub const ISOLATIONS: [(Isolation, &str); 4] = [
+    (Isolation::Shared, "shared"),
+    (Isolation::Node, "node"),
+    (Isolation::ScalableUnit, "scalable_unit"),
+    (Isolation::Fabric, "fabric"),
+];
+
+/// Where a calibration comes from, in words: "the defaults, each from its published source".
+pub fn calibration_source(c: &Calibration) -> String {
+    match c.source() {
+        CalibrationSource::Defaults => "the defaults, each from its published source".into(),
+        CalibrationSource::TypedIn => "values typed in".into(),
+        CalibrationSource::Fitted(f) => f.summary(),
+        CalibrationSource::FittedThenChanged(f) => format!("{}, then changed by hand", f.summary()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,23 +302,5 @@ mod tests {
             let name = field_name(&crate::templates::first_design(), path);
             assert!(!name.contains(['[', '.', '_']), "{path} → {name}");
         }
-    }
-}
-
-/// Isolation levels as the forms name them: the spec's own names.
-pub const ISOLATIONS: [(Isolation, &str); 4] = [
-    (Isolation::Shared, "shared"),
-    (Isolation::Node, "node"),
-    (Isolation::ScalableUnit, "scalable_unit"),
-    (Isolation::Fabric, "fabric"),
-];
-
-/// Where a calibration comes from, in words: "the defaults, each from its published source".
-pub fn calibration_source(c: &Calibration) -> String {
-    match c.source() {
-        CalibrationSource::Defaults => "the defaults, each from its published source".into(),
-        CalibrationSource::TypedIn => "values typed in".into(),
-        CalibrationSource::Fitted(f) => f.summary(),
-        CalibrationSource::FittedThenChanged(f) => format!("{}, then changed by hand", f.summary()),
     }
 }

@@ -175,26 +175,26 @@ pub mod render {
     /// The whole dashboard of `spec`, evaluated on its floor, as HTML.
     pub fn dashboard(spec: &DesignSpec, placed: &engine::PlacedReport) -> String {
         let (report, plan) = (&placed.report, &placed.floor);
-        let charts = studies::charts(&spec, &report);
-        let assumptions = blocks_view(&[Block::Table(assumption_table(&spec))]);
-        let floor = blocks_view(&floor_blocks(&spec, &report, &plan));
+        let charts = studies::charts(spec, report);
+        let assumptions = blocks_view(&[Block::Table(assumption_table(spec))]);
+        let floor = blocks_view(&floor_blocks(spec, report, plan));
         let failures = blocks_view(&failure_blocks(
-            &spec,
-            &report,
-            &engine::failures::failures(&spec, &report),
+            spec,
+            report,
+            &engine::failures::failures(spec, report),
         ));
-        let time_intervals = engine::uncertainty::intervals(&spec, &report);
+        let time_intervals = engine::uncertainty::intervals(spec, report);
         let intervals = blocks_view(&crate::report::interval_blocks(&time_intervals));
         let tenants = blocks_view(&crate::report::tenant_blocks(
-            &spec,
-            &report,
-            &engine::interference::interference(&spec, &report),
-            &plan,
+            spec,
+            report,
+            &engine::interference::interference(spec, report),
+            plan,
         ));
-        let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(&spec, &report)));
-        let phases = engine::phases::phases_on(&spec, &plan).and_then(Result::ok);
-        let phases = blocks_view(&phase_blocks(phases.as_ref(), &report, &plan));
-        let operations = blocks_view(&operating_blocks(&spec, &report));
+        let goodput = blocks_view(&goodput_blocks(&engine::goodput::goodput(spec, report)));
+        let phases = engine::phases::phases_on(spec, plan).and_then(Result::ok);
+        let phases = blocks_view(&phase_blocks(phases.as_ref(), report, plan));
+        let operations = blocks_view(&operating_blocks(spec, report));
         let fabrics = report
             .fabrics
             .iter()
