@@ -43,7 +43,7 @@
 //! let base = engine::DesignSpec::from_json(engine::examples::SEVENTY_B_INFERENCE_25G).unwrap();
 //! let mut request = SearchRequest::new(base);
 //! request.freedoms.technologies = engine::Technology::ALL.to_vec();
-//! request.targets.every_workload.max_added_latency_ms = Some(50.0);
+//! request.targets.every_workload.max_added_latency_ms = Some(engine::Millis::new(50.0));
 //! let mut search = Search::new(request).unwrap();
 //! while !search.step(2).done {}
 //! let result = search.result();
