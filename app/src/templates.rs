@@ -7,7 +7,7 @@ use engine::{
     Compute, DesignSpec, Fabric, Inference, Model, Oversubscription, Parallelism, Precision, Rag,
     Recompute, Role, Sharding, Storage, Technology, Topology, Training, Workload,
 };
-use engine::{Bytes, GigabytesPerSecond, Millis, PerSecond, Seconds};
+use engine::{Bytes, GigabytesPerSecond, Millis, Minutes, PerSecond, Seconds};
 
 /// The design the planner opens with: the seed article's 70B training cluster, as in
 /// `examples/seventy-b-training.json` (a test keeps them equal). Built in code so that the
@@ -63,7 +63,7 @@ fn hourly_70b_checkpoint() -> Checkpoint {
         size_gb: None,
         parameters: Some(70e9),
         bytes_per_parameter: default_checkpoint_bytes(),
-        interval_minutes: 60.0,
+        interval_minutes: Minutes::new(60.0),
         write_budget_s: Seconds::new(120.0),
     }
 }

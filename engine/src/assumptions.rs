@@ -69,8 +69,8 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             format!("GPU {}", g.name),
             format!(
                 "{} TFLOP/s dense BF16, {} TFLOP/s FP8, {} GB HBM",
-                g.bf16_tflops,
-                g.fp8_tflops,
+                g.bf16_tflops.tflops(),
+                g.fp8_tflops.tflops(),
                 g.hbm_gb.gigabytes()
             ),
             g.provenance.source,

@@ -76,13 +76,8 @@ pub(crate) fn goodput_checkpointing_to(
     write: Seconds,
     mtbi: Seconds,
 ) -> Share {
-    let interval = Seconds::new(s.checkpoint.interval_minutes * 60.0);
-    goodput_at(
-        write,
-        interval,
-        Seconds::new(c.restart_minutes * 60.0),
-        mtbi,
-    )
+    let interval = s.checkpoint.interval_minutes.to_seconds();
+    goodput_at(write, interval, c.restart_minutes.to_seconds(), mtbi)
 }
 
 /// The index (among the design's workloads) of the storage workload whose checkpoint training
@@ -120,7 +115,7 @@ fn storage_of<'s>(
 /// Every training job's interruptions and goodput in `spec` evaluated as `report`.
 pub fn goodput(spec: &DesignSpec, report: &Report) -> Vec<Goodput> {
     let c = &spec.calibration;
-    let restart = Seconds::new(c.restart_minutes * 60.0);
+    let restart = c.restart_minutes.to_seconds();
     spec.workloads
         .iter()
         .zip(&report.workloads)
@@ -162,7 +157,7 @@ fn checkpointing(
 ) -> Checkpointing {
     let young_interval = young(write, m);
     let daly_interval = daly(write, m);
-    let interval = Seconds::new(storage.checkpoint.interval_minutes * 60.0);
+    let interval = storage.checkpoint.interval_minutes.to_seconds();
     let goodput = goodput_at(write, interval, restart, m);
     let best = goodput_at(write, daly_interval, restart, m);
     Checkpointing {

@@ -84,8 +84,8 @@ pub use training::memory::{memory_fit, Degrees, MemoryFit};
 pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Tuning};
 pub use units::{
     rounded, thousands, BitRate, ByteRate, Bytes, GigabitsPerSecond, Gigabytes, GigabytesPerSecond,
-    Kilowatts, Metres, Micros, Millis, PerSecond, Ratio, Seconds, Share, Slowdown, Usd, Watts, GB,
-    GIB,
+    Kilowatts, Metres, Micros, Millis, Minutes, PerSecond, Ratio, Seconds, Share, Slowdown,
+    Teraflops, Usd, Watts, GB, GIB,
 };
 
 /// Version of this engine, stored with every saved revision so that a report computed by an

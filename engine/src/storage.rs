@@ -4,7 +4,7 @@ use crate::figure::Figure;
 use crate::links::Links;
 use crate::report::StorageReport;
 use crate::spec::Storage;
-use crate::units::{ByteRate, Bytes, GigabytesPerSecond, Ratio, Seconds, Share};
+use crate::units::{ByteRate, Bytes, GigabytesPerSecond, Ratio, Share};
 use crate::worked::Count;
 
 pub fn storage(w: &Storage, links: &Links) -> StorageReport {
@@ -34,7 +34,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
         None => Bytes::new(c.parameters.unwrap_or(0.0) * c.bytes_per_parameter),
     };
     let write_time = checkpoint / write_available;
-    let interval = Seconds::new(c.interval_minutes * 60.0);
+    let interval = c.interval_minutes.to_seconds();
     let budget = c.write_budget_s;
     StorageReport {
         name: w.name.clone(),

@@ -7,6 +7,7 @@ use crate::links::Conditions;
 use crate::report::{Report, WorkloadReport};
 use crate::spec::{DesignSpec, Workload};
 use crate::technology::Technology;
+use crate::units::Minutes;
 use crate::units::{Seconds, Share, Slowdown};
 use serde::{Deserialize, Serialize};
 
@@ -300,7 +301,7 @@ pub const CHECKPOINT_INTERVALS_MIN: [f64; 6] = [5.0, 10.0, 15.0, 30.0, 60.0, 120
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CheckpointPoint {
-    pub interval_minutes: f64,
+    pub interval_minutes: Minutes,
     /// Share of the time spent writing checkpoints.
     pub overhead: Share,
     pub write_time: Seconds,
@@ -317,12 +318,12 @@ pub fn checkpoint_sweep(spec: &DesignSpec, workload: usize) -> Vec<CheckpointPoi
         .filter_map(|&minutes| {
             let mut variant = spec.clone();
             if let Some(Workload::Storage(s)) = variant.workloads.get_mut(workload) {
-                s.checkpoint.interval_minutes = minutes;
+                s.checkpoint.interval_minutes = Minutes::new(minutes);
             }
             let report = evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
             match report.workloads.get(workload)? {
                 WorkloadReport::Storage(s) => Some(CheckpointPoint {
-                    interval_minutes: minutes,
+                    interval_minutes: Minutes::new(minutes),
                     overhead: s.checkpoint_overhead.value,
                     write_time: s.checkpoint_write_time.value,
                 }),

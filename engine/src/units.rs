@@ -8,7 +8,9 @@ mod linear;
 mod physical;
 mod relative;
 use borsh::{BorshDeserialize, BorshSerialize};
-pub use entered::{GigabitsPerSecond, Gigabytes, GigabytesPerSecond, Micros, Millis, PerSecond};
+pub use entered::{
+    GigabitsPerSecond, Gigabytes, GigabytesPerSecond, Micros, Millis, Minutes, PerSecond, Teraflops,
+};
 use linear::{linear_quantity, number_in};
 pub use physical::{Kilowatts, Metres, Usd, Watts};
 pub use relative::{Share, Slowdown};

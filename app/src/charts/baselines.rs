@@ -139,8 +139,8 @@ pub fn measured_against_predicted(check: &BaselineCheck) -> String {
 /// One baseline's figure at 1 GiB, for the drift chart.
 pub struct DriftPoint {
     pub measured_on: String,
-    pub measured_busbw_gbytes_per_s: f64,
-    pub expected_busbw_gbytes_per_s: f64,
+    pub measured_busbw_gbytes_per_s: GigabytesPerSecond,
+    pub expected_busbw_gbytes_per_s: GigabytesPerSecond,
 }
 
 /// Measured bus bandwidth at 1 GiB of each baseline in the order measured, against the
@@ -150,6 +150,7 @@ pub fn drift(points: &[DriftPoint]) -> String {
         let top = points
             .iter()
             .flat_map(|p| [p.measured_busbw_gbytes_per_s, p.expected_busbw_gbytes_per_s])
+            .map(GigabytesPerSecond::gigabytes_per_second)
             .fold(0.0, f64::max)
             * 1.15;
         let last = points.len().max(2) as f64;
@@ -178,7 +179,11 @@ pub fn drift(points: &[DriftPoint]) -> String {
         let xs = || (1..=points.len()).map(|i| i as f64);
         chart
             .draw_series(LineSeries::new(
-                xs().zip(points.iter().map(|p| p.expected_busbw_gbytes_per_s)),
+                xs().zip(
+                    points
+                        .iter()
+                        .map(|p| p.expected_busbw_gbytes_per_s.gigabytes_per_second()),
+                ),
                 REQUIRED.stroke_width(2),
             ))
             .map_err(|e| e.to_string())?
@@ -187,9 +192,9 @@ pub fn drift(points: &[DriftPoint]) -> String {
         chart
             .draw_series(LineSeries::new(
                 xs().zip(
-                    points
-                        .iter()
-                        .map(|p| p.expected_busbw_gbytes_per_s * HEALTHY_SHARE),
+                    points.iter().map(|p| {
+                        p.expected_busbw_gbytes_per_s.gigabytes_per_second() * HEALTHY_SHARE
+                    }),
                 ),
                 SHORT.stroke_width(1),
             ))
@@ -197,7 +202,11 @@ pub fn drift(points: &[DriftPoint]) -> String {
             .label(format!("flagged below {:.0} %", HEALTHY_SHARE * 100.0))
             .legend(swatch(SHORT));
         let measured: Vec<(f64, f64)> = xs()
-            .zip(points.iter().map(|p| p.measured_busbw_gbytes_per_s))
+            .zip(
+                points
+                    .iter()
+                    .map(|p| p.measured_busbw_gbytes_per_s.gigabytes_per_second()),
+            )
             .collect();
         draw_measured(&mut chart, &measured, 4)?;
         legend(&mut chart, SeriesLabelPosition::LowerLeft)

@@ -456,11 +456,11 @@ pub fn oversubscription(points: &[OversubscriptionPoint]) -> String {
 pub fn checkpoints(points: &[CheckpointPoint]) -> String {
     let xy: Vec<(f64, f64)> = points
         .iter()
-        .map(|p| (p.interval_minutes, p.overhead.percent()))
+        .map(|p| (p.interval_minutes.minutes(), p.overhead.percent()))
         .collect();
     let last = points
         .iter()
-        .map(|p| p.interval_minutes)
+        .map(|p| p.interval_minutes.minutes())
         .fold(1.0, f64::max);
     line_chart(
         "Checkpoint interval: time spent writing",

@@ -129,7 +129,7 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
                     &sweep,
                     |p| {
                         vec![
-                            crate::fields::show(p.interval_minutes),
+                            crate::fields::show(p.interval_minutes.minutes()),
                             p.write_time.to_string(),
                             p.overhead.to_string(),
                         ]

@@ -7,7 +7,7 @@ use super::options::{self, CUSTOM};
 use crate::editor::Editor;
 use crate::fields::{Kind, NumInput, SelectInput, TextInput};
 use crate::templates::{apply_model_preset, workload};
-use engine::{Bytes, Gigabytes, GigabytesPerSecond, Millis, PerSecond, Seconds};
+use engine::{Bytes, Gigabytes, GigabytesPerSecond, Millis, Minutes, PerSecond, Seconds};
 use engine::{Compute, Precision, Workload};
 use leptos::prelude::*;
 
@@ -397,8 +397,8 @@ fn StorageFields(i: usize) -> AnyView {
     );
     let (interval, set_interval) = lens::storage(
         i,
-        |w| w.checkpoint.interval_minutes,
-        |w, v| w.checkpoint.interval_minutes = v,
+        |w| w.checkpoint.interval_minutes.minutes(),
+        |w, v| w.checkpoint.interval_minutes = Minutes::new(v),
     );
     let (budget, set_budget) = lens::storage(
         i,

@@ -1,5 +1,5 @@
 use super::Provenance;
-use crate::units::{Gigabytes, GigabytesPerSecond, Watts};
+use crate::units::{Gigabytes, GigabytesPerSecond, Teraflops, Watts};
 
 /// A GPU model with the figures the engine needs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -7,9 +7,9 @@ pub struct Gpu {
     pub key: &'static str,
     pub name: &'static str,
     /// Dense BF16 tensor throughput, TFLOP/s (no sparsity).
-    pub bf16_tflops: f64,
+    pub bf16_tflops: Teraflops,
     /// Dense FP8 tensor throughput, TFLOP/s; 0 when the GPU has no FP8 tensor cores.
-    pub fp8_tflops: f64,
+    pub fp8_tflops: Teraflops,
     pub hbm_gb: Gigabytes,
     /// Scale-up (NVLink/xGMI) bandwidth per GPU, one direction, line rate, GB/s.
     pub scale_up_gbytes_per_s: GigabytesPerSecond,
@@ -30,10 +30,12 @@ pub const NVLINK_SHARP_SOURCE: &str = "NVIDIA H100 Tensor Core GPU Architecture 
 impl Gpu {
     /// Dense tensor throughput at `precision`, TFLOP/s: FP8 (and FP4, counted at the FP8 rate)
     /// where the GPU has FP8 tensor cores, BF16/FP16 otherwise; FP32 at half the BF16 rate (TF32).
-    pub fn dense_tflops(&self, precision: crate::precision::Precision) -> f64 {
+    pub fn dense_tflops(&self, precision: crate::precision::Precision) -> Teraflops {
         use crate::precision::Precision;
         match precision {
-            Precision::Fp8 | Precision::Fp4 if self.fp8_tflops > 0.0 => self.fp8_tflops,
+            Precision::Fp8 | Precision::Fp4 if self.fp8_tflops > Teraflops::new(0.0) => {
+                self.fp8_tflops
+            }
             Precision::Fp32 => self.bf16_tflops / 2.0,
             _ => self.bf16_tflops,
         }
@@ -48,8 +50,8 @@ pub static GPUS: &[Gpu] = &[
     Gpu {
         key: "h100-sxm",
         name: "NVIDIA H100 SXM",
-        bf16_tflops: 989.0,
-        fp8_tflops: 1979.0,
+        bf16_tflops: Teraflops::new(989.0),
+        fp8_tflops: Teraflops::new(1979.0),
         hbm_gb: Gigabytes::new(80.0),
         scale_up_gbytes_per_s: GigabytesPerSecond::new(450.0),
         scale_up_effective_gbytes_per_s: GigabytesPerSecond::new(370.0),
@@ -64,8 +66,8 @@ pub static GPUS: &[Gpu] = &[
     Gpu {
         key: "h200-sxm",
         name: "NVIDIA H200 SXM",
-        bf16_tflops: 989.0,
-        fp8_tflops: 1979.0,
+        bf16_tflops: Teraflops::new(989.0),
+        fp8_tflops: Teraflops::new(1979.0),
         hbm_gb: Gigabytes::new(141.0),
         scale_up_gbytes_per_s: GigabytesPerSecond::new(450.0),
         scale_up_effective_gbytes_per_s: GigabytesPerSecond::new(370.0),
@@ -80,8 +82,8 @@ pub static GPUS: &[Gpu] = &[
     Gpu {
         key: "b200",
         name: "NVIDIA B200 SXM",
-        bf16_tflops: 2250.0,
-        fp8_tflops: 4500.0,
+        bf16_tflops: Teraflops::new(2250.0),
+        fp8_tflops: Teraflops::new(4500.0),
         hbm_gb: Gigabytes::new(180.0),
         scale_up_gbytes_per_s: GigabytesPerSecond::new(900.0),
         scale_up_effective_gbytes_per_s: GigabytesPerSecond::new(680.0),
@@ -96,8 +98,8 @@ pub static GPUS: &[Gpu] = &[
     Gpu {
         key: "gb200",
         name: "NVIDIA GB200 (per GPU, NVL72)",
-        bf16_tflops: 2500.0,
-        fp8_tflops: 5000.0,
+        bf16_tflops: Teraflops::new(2500.0),
+        fp8_tflops: Teraflops::new(5000.0),
         hbm_gb: Gigabytes::new(186.0),
         scale_up_gbytes_per_s: GigabytesPerSecond::new(900.0),
         scale_up_effective_gbytes_per_s: GigabytesPerSecond::new(680.0),
@@ -112,8 +114,8 @@ pub static GPUS: &[Gpu] = &[
     Gpu {
         key: "a100-sxm",
         name: "NVIDIA A100 SXM 80 GB",
-        bf16_tflops: 312.0,
-        fp8_tflops: 0.0,
+        bf16_tflops: Teraflops::new(312.0),
+        fp8_tflops: Teraflops::new(0.0),
         hbm_gb: Gigabytes::new(80.0),
         scale_up_gbytes_per_s: GigabytesPerSecond::new(300.0),
         // NCCL topo.h uses 20 GB/s per SM80 NVLink link, 12 links (DERIVED).
@@ -129,8 +131,8 @@ pub static GPUS: &[Gpu] = &[
     Gpu {
         key: "mi300x",
         name: "AMD Instinct MI300X",
-        bf16_tflops: 1300.0,
-        fp8_tflops: 2610.0,
+        bf16_tflops: Teraflops::new(1300.0),
+        fp8_tflops: Teraflops::new(2610.0),
         hbm_gb: Gigabytes::new(192.0),
         scale_up_gbytes_per_s: GigabytesPerSecond::new(448.0),
         // xGMI gives only 64 GB/s peer to peer; a ring over 7 peers sees about that per link.
@@ -146,8 +148,8 @@ pub static GPUS: &[Gpu] = &[
     Gpu {
         key: "l40s",
         name: "NVIDIA L40S (PCIe)",
-        bf16_tflops: 362.0,
-        fp8_tflops: 733.0,
+        bf16_tflops: Teraflops::new(362.0),
+        fp8_tflops: Teraflops::new(733.0),
         hbm_gb: Gigabytes::new(48.0),
         // PCIe Gen4 x16 only.
         scale_up_gbytes_per_s: GigabytesPerSecond::new(31.0),

@@ -1,5 +1,5 @@
 use crate::technology::Transport;
-use crate::units::Micros;
+use crate::units::{Micros, Minutes};
 use crate::units::{Usd, Watts};
 use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
@@ -85,7 +85,7 @@ pub struct Calibration {
     pub interruptions_per_1000_gpu_days: f64,
     /// Minutes from an interruption to training again: detecting it, rescheduling, loading the
     /// last checkpoint (estimate, on the long side).
-    pub restart_minutes: f64,
+    pub restart_minutes: Minutes,
     /// Where a fitted calibration came from: absent for the defaults or values typed in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fitted: Option<Fitted>,
@@ -236,7 +236,7 @@ impl Default for Calibration {
             roce_efficiency: 0.90,
             tcp_efficiency: 0.60,
             interruptions_per_1000_gpu_days: 0.474,
-            restart_minutes: 30.0,
+            restart_minutes: Minutes::new(30.0),
             scale_up_efficiency: None,
             network_hop_latency_us: Micros::new(17.0),
             tcp_extra_latency_us: Micros::new(30.0),

@@ -2,7 +2,7 @@
 //! the assumptions list and the planner's calibration form both read.
 
 use super::calibration::Calibration;
-use crate::units::Micros;
+use crate::units::{Micros, Minutes};
 
 /// One calibration figure: its field, how it reads, and where its default comes from.
 pub struct CalibrationField {
@@ -137,8 +137,8 @@ pub const CALIBRATION_FIELDS: [CalibrationField; 9] = [
                  figure for a given cluster, so a long one",
         estimate: true,
         pessimistic: None,
-        get: |c| c.restart_minutes,
-        set: |c, v| c.restart_minutes = v,
+        get: |c| c.restart_minutes.minutes(),
+        set: |c, v| c.restart_minutes = Minutes::new(v),
     },
 ];
 

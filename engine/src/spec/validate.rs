@@ -408,7 +408,7 @@ fn calibration(check: &mut Checker, spec: &DesignSpec) {
     );
     check.number(
         "calibration.restart_minutes",
-        c.restart_minutes,
+        c.restart_minutes.minutes(),
         0.0,
         false,
         1e6,

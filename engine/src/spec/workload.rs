@@ -1,5 +1,5 @@
 use crate::precision::Precision;
-use crate::units::{Bytes, Gigabytes, GigabytesPerSecond, Millis, PerSecond, Seconds};
+use crate::units::{Bytes, Gigabytes, GigabytesPerSecond, Millis, Minutes, PerSecond, Seconds};
 use borsh::{BorshDeserialize, BorshSerialize};
 use serde::{Deserialize, Serialize};
 
@@ -310,7 +310,7 @@ pub struct Checkpoint {
     /// variance ≈ 14 (derived).
     #[serde(default = "default_checkpoint_bytes")]
     pub bytes_per_parameter: f64,
-    pub interval_minutes: f64,
+    pub interval_minutes: Minutes,
     /// Longest a checkpoint write may block training, seconds.
     pub write_budget_s: Seconds,
 }

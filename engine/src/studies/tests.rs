@@ -104,7 +104,7 @@ fn checkpointing_less_often_spends_less_time_writing() {
     assert_eq!(points.len(), CHECKPOINT_INTERVALS_MIN.len());
     for p in &points {
         // overhead = write time ÷ interval
-        let expected = p.write_time.seconds() / (p.interval_minutes * 60.0);
+        let expected = p.write_time.seconds() / p.interval_minutes.to_seconds().seconds();
         assert!((p.overhead.fraction() - expected).abs() < 1e-9, "{p:?}");
     }
     assert!(points[0].overhead.fraction() > points[5].overhead.fraction());

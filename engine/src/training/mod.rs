@@ -261,7 +261,7 @@ fn compute_time(w: &Training, gpu: &Gpu) -> Seconds {
             let gpus = f64::from(p.dp) * f64::from(p.tp) * f64::from(p.pp);
             let tokens = f64::from(w.global_batch) * f64::from(w.model.sequence_length);
             let flops_per_gpu = 6.0 * w.model.active() * tokens / gpus.max(1.0);
-            let rate = gpu.dense_tflops(w.model.precision) * 1e12 * mfu;
+            let rate = gpu.dense_tflops(w.model.precision).flops_per_second() * mfu;
             if rate > 0.0 {
                 Seconds::new(flops_per_gpu * recompute_factor(w) / rate)
             } else {

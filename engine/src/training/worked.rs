@@ -74,7 +74,7 @@ pub fn compute(w: &Training, gpu: &Gpu, core: Seconds) -> String {
                 Count(w.model.active()),
                 Count(tokens),
                 Count(gpus as f64),
-                FlopRate(gpu.dense_tflops(w.model.precision) * 1e12),
+                FlopRate(gpu.dense_tflops(w.model.precision).flops_per_second()),
             )
         }
     };

@@ -1,9 +1,9 @@
 //! Quantities in the unit an architect types them and a datasheet or nccl-tests prints them:
 //! microseconds of a hop's latency, milliseconds of a target, GB/s of a storage system or a
-//! measured bus bandwidth, Gb/s of a port, GB of a checkpoint, events per second. Each keeps the
-//! number as it was entered, so that a spec's JSON holds what was typed and reads back to the same
-//! bit, and meets the base units ([`Seconds`], [`ByteRate`], [`BitRate`], [`Bytes`]) only through
-//! its conversion, named where it is written.
+//! measured bus bandwidth, Gb/s of a port, GB of a checkpoint, minutes of an interval, TFLOP/s
+//! of a GPU, events per second. Each keeps the number as it was entered, so that a spec's JSON
+//! holds what was typed and reads back to the same bit, and meets the base units ([`Seconds`],
+//! [`ByteRate`], [`BitRate`], [`Bytes`]) only through its conversion, named where it is written.
 
 use super::{BitRate, ByteRate, Bytes, Seconds};
 use borsh::{BorshDeserialize, BorshSerialize};
@@ -44,6 +44,21 @@ pub struct GigabitsPerSecond(f64);
 #[serde(transparent)]
 pub struct Gigabytes(f64);
 
+/// A duration in minutes (a checkpoint interval, a restart).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
+#[serde(transparent)]
+pub struct Minutes(f64);
+
+/// Dense tensor throughput in TFLOP/s, 10^12 floating-point operations a second (a GPU's
+/// datasheet figure).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(BorshSerialize, BorshDeserialize)]
+#[serde(transparent)]
+pub struct Teraflops(f64);
+
 /// A rate of events: queries or training steps a second.
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -55,6 +70,20 @@ impl Micros {
     /// The same duration in seconds (÷ 10^6).
     pub fn to_seconds(self) -> Seconds {
         Seconds::from_micros(self.0)
+    }
+}
+
+impl Minutes {
+    /// The same duration in seconds (× 60).
+    pub fn to_seconds(self) -> Seconds {
+        Seconds::new(self.0 * 60.0)
+    }
+}
+
+impl Teraflops {
+    /// The same rate in floating-point operations a second (× 10^12).
+    pub fn flops_per_second(self) -> f64 {
+        self.0 * 1e12
     }
 }
 
@@ -92,6 +121,8 @@ super::linear::linear_quantity!(
     GigabytesPerSecond,
     GigabitsPerSecond,
     Gigabytes,
+    Minutes,
+    Teraflops,
     PerSecond
 );
 super::linear::number_in! {
@@ -100,5 +131,7 @@ super::linear::number_in! {
     GigabytesPerSecond: gigabytes_per_second, "GB a second";
     GigabitsPerSecond: gbps, "Gb a second";
     Gigabytes: gigabytes, "GB";
+    Minutes: minutes, "minutes";
+    Teraflops: tflops, "TFLOP/s";
     PerSecond: per_second, "events a second";
 }

@@ -2,6 +2,7 @@
 //! with the inputs the article implies.
 
 use crate::common;
+use crate::units::Minutes;
 
 use common::*;
 use engine::*;
@@ -137,7 +138,7 @@ fn storage_bandwidth_is_batch_times_sample_times_steps_with_visible_headroom() {
             size_gb: Some(Gigabytes::new(200.0)),
             parameters: None,
             bytes_per_parameter: default_checkpoint_bytes(),
-            interval_minutes: 60.0,
+            interval_minutes: Minutes::new(60.0),
             write_budget_s: Seconds::new(600.0),
         },
         system_read_gbytes_per_s: None,
@@ -246,7 +247,7 @@ fn storage_on_the_gpu_fabric_is_told_to_move() {
             size_gb: Some(Gigabytes::new(140.0)),
             parameters: None,
             bytes_per_parameter: 14.0,
-            interval_minutes: 60.0,
+            interval_minutes: Minutes::new(60.0),
             write_budget_s: Seconds::new(600.0),
         },
         system_read_gbytes_per_s: None,
@@ -279,7 +280,7 @@ fn a_checkpoint_that_cannot_be_written_within_its_budget_is_flagged() {
             size_gb: Some(Gigabytes::new(500.0)),
             parameters: None,
             bytes_per_parameter: 14.0,
-            interval_minutes: 30.0,
+            interval_minutes: Minutes::new(30.0),
             write_budget_s: Seconds::new(30.0),
         },
         system_read_gbytes_per_s: None,

@@ -2,6 +2,7 @@
 //! form.
 
 use crate::common;
+use crate::units::Minutes;
 
 use common::*;
 use engine::*;
@@ -27,7 +28,7 @@ fn storage(samples_per_step: f64) -> Storage {
             size_gb: Some(Gigabytes::new(1000.0)),
             parameters: None,
             bytes_per_parameter: default_checkpoint_bytes(),
-            interval_minutes: 60.0,
+            interval_minutes: Minutes::new(60.0),
             write_budget_s: Seconds::new(120.0),
         },
         system_read_gbytes_per_s: None,

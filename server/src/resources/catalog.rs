@@ -9,6 +9,7 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 use engine::catalog::{Gpu, Provenance, Switch, SwitchFamily, GPUS, SWITCHES};
+use engine::Teraflops;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
@@ -62,15 +63,15 @@ fn switch_row(s: &Switch) -> impl IntoView {
 }
 
 fn gpu_row(g: &Gpu) -> impl IntoView {
-    let fp8 = if g.fp8_tflops > 0.0 {
-        format!("{}", g.fp8_tflops)
+    let fp8 = if g.fp8_tflops > Teraflops::new(0.0) {
+        format!("{}", g.fp8_tflops.tflops())
     } else {
         "–".into()
     };
     view! {
         <tr id=format!("gpu-{}", g.key) class:estimate=g.provenance.estimate>
             <th scope="row">{g.name}<br/><code>{g.key}</code></th>
-            <td class="num">{format!("{}", g.bf16_tflops)}</td>
+            <td class="num">{format!("{}", g.bf16_tflops.tflops())}</td>
             <td class="num">{fp8}</td>
             <td class="num">{format!("{}", g.hbm_gb.gigabytes())}</td>
             <td class="num">{format!("{}", g.scale_up_gbytes_per_s.gigabytes_per_second())}</td>

@@ -184,7 +184,7 @@ pub(super) fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Wor
             );
             check.positive(
                 At(&at, "checkpoint.interval_minutes"),
-                c.interval_minutes,
+                c.interval_minutes.minutes(),
                 1e6,
                 " min",
             );

@@ -7,6 +7,7 @@ use app::pages::document::{date, document, escape, Page};
 use app::store::{DesignHead, StoredBaseline};
 use engine::baseline::BaselineCheck;
 use engine::nccl_tests::size_label;
+use engine::GigabytesPerSecond;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
@@ -236,8 +237,8 @@ fn drift_view(baselines: &[ShownBaseline]) -> Option<impl IntoView> {
         .iter()
         .map(|(b, v)| DriftPoint {
             measured_on: b.measured_on.clone(),
-            measured_busbw_gbytes_per_s: v.measured_busbw_gbytes_per_s,
-            expected_busbw_gbytes_per_s: v.expected_busbw_gbytes_per_s,
+            measured_busbw_gbytes_per_s: GigabytesPerSecond::new(v.measured_busbw_gbytes_per_s),
+            expected_busbw_gbytes_per_s: GigabytesPerSecond::new(v.expected_busbw_gbytes_per_s),
         })
         .collect();
     let rows = judged
