@@ -2,7 +2,6 @@
 //! with the inputs the article implies.
 
 use crate::common;
-use crate::units::Minutes;
 
 use common::*;
 use engine::*;

@@ -2,7 +2,6 @@
 //! form.
 
 use crate::common;
-use crate::units::Minutes;
 
 use common::*;
 use engine::*;
