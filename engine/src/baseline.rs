@@ -116,7 +116,7 @@ pub fn check(
 fn ranks_from_bandwidths(run: &Run, collective: Collective) -> Option<(u32, f64)> {
     let row = run.at_least(1 << 30)?;
     let m = row.out_of_place;
-    if m.algbw_gbytes_per_s <= 0.0 {
+    if m.algbw_gbytes_per_s.gigabytes_per_second() <= 0.0 {
         return None;
     }
     let ratio = m.busbw_gbytes_per_s / m.algbw_gbytes_per_s;
@@ -229,8 +229,8 @@ pub fn check_assuming(
             let prediction = predicted(row.bytes);
             SizeCheck {
                 bytes: row.bytes,
-                measured_algbw_gbytes_per_s: GigabytesPerSecond::new(best.algbw_gbytes_per_s),
-                measured_busbw_gbytes_per_s: GigabytesPerSecond::new(best.busbw_gbytes_per_s),
+                measured_algbw_gbytes_per_s: best.algbw_gbytes_per_s,
+                measured_busbw_gbytes_per_s: best.busbw_gbytes_per_s,
                 predicted_busbw_gbytes_per_s: prediction.map(|p| GigabytesPerSecond::new(p.0)),
                 choice: prediction.map(|p| (p.1.algorithm, p.1.protocol)),
                 predicted_with: prediction.map(|p| choice_label(p.1.algorithm, p.1.protocol)),

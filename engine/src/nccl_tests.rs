@@ -8,6 +8,7 @@
 //! commas from another locale. Anything else gets an error naming the line, and the input is
 //! bounded so that hostile text costs little.
 
+use crate::units::{GigabytesPerSecond, Micros};
 use serde::{Deserialize, Serialize};
 
 /// Larger input is refused: a full sweep from 8 B to 16 GiB is about 40 rows, a few kilobytes.
@@ -71,11 +72,11 @@ impl Collective {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Measurement {
-    pub time_us: f64,
+    pub time_us: Micros,
     /// Algorithm bandwidth, GB/s (10⁹ bytes per second): size ÷ time.
-    pub algbw_gbytes_per_s: f64,
+    pub algbw_gbytes_per_s: GigabytesPerSecond,
     /// Bus bandwidth, GB/s: algbw × the collective's bus factor.
-    pub busbw_gbytes_per_s: f64,
+    pub busbw_gbytes_per_s: GigabytesPerSecond,
     /// Wrong elements found by validation; `None` when validation was off (`N/A`).
     pub wrong: Option<u64>,
 }
@@ -107,7 +108,7 @@ pub struct Run {
     pub nodes: Option<u32>,
     pub rows: Vec<Row>,
     /// The `# Avg bus bandwidth` line, GB/s.
-    pub average_busbw_gbytes_per_s: Option<f64>,
+    pub average_busbw_gbytes_per_s: Option<GigabytesPerSecond>,
 }
 
 impl Run {
@@ -136,9 +137,9 @@ impl Run {
                         count: bytes / 4,
                         data_type: "float".into(),
                         out_of_place: Measurement {
-                            time_us: bytes as f64 / (algbw * 1e9) * 1e6,
-                            algbw_gbytes_per_s: algbw,
-                            busbw_gbytes_per_s: busbw,
+                            time_us: Micros::new(bytes as f64 / (algbw * 1e9) * 1e6),
+                            algbw_gbytes_per_s: GigabytesPerSecond::new(algbw),
+                            busbw_gbytes_per_s: GigabytesPerSecond::new(busbw),
                             wrong: Some(0),
                         },
                         in_place: None,
@@ -192,9 +193,9 @@ fn wrong(field: &str, line: usize) -> Result<Option<u64>, ParseError> {
 
 fn measurement(fields: &[&str], line: usize) -> Result<Measurement, ParseError> {
     Ok(Measurement {
-        time_us: number(fields[0], line, "time")?,
-        algbw_gbytes_per_s: number(fields[1], line, "algbw")?,
-        busbw_gbytes_per_s: number(fields[2], line, "busbw")?,
+        time_us: Micros::new(number(fields[0], line, "time")?),
+        algbw_gbytes_per_s: GigabytesPerSecond::new(number(fields[1], line, "algbw")?),
+        busbw_gbytes_per_s: GigabytesPerSecond::new(number(fields[2], line, "busbw")?),
         wrong: wrong(fields[3], line)?,
     })
 }
@@ -278,8 +279,8 @@ pub fn parse(input: &[u8]) -> Result<Run, ParseError> {
                 }
             } else if let Some(value) = comment.strip_prefix("Avg bus bandwidth") {
                 let value = value.trim_start_matches([' ', ':']).trim();
-                run.average_busbw_gbytes_per_s =
-                    Some(number(value, line, "the average bus bandwidth")?);
+                let average = number(value, line, "the average bus bandwidth")?;
+                run.average_busbw_gbytes_per_s = Some(GigabytesPerSecond::new(average));
             }
             continue;
         }
@@ -324,8 +325,8 @@ pub struct Verdict {
     pub healthy: bool,
     /// The message size compared, bytes.
     pub bytes: u64,
-    pub measured_busbw_gbytes_per_s: f64,
-    pub expected_busbw_gbytes_per_s: f64,
+    pub measured_busbw_gbytes_per_s: GigabytesPerSecond,
+    pub expected_busbw_gbytes_per_s: GigabytesPerSecond,
     /// measured ÷ expected.
     pub ratio: f64,
     pub message: String,
@@ -340,12 +341,12 @@ pub const HEALTHY_SHARE: f64 = 0.85;
 /// largest) with `expected_busbw_gbytes_per_s`, the design's prediction for the same collective.
 pub fn verdict(run: &Run, expected_busbw_gbytes_per_s: f64) -> Option<Verdict> {
     let row = run.at_least(1 << 30)?;
-    let best = row
-        .in_place
-        .map_or(row.out_of_place.busbw_gbytes_per_s, |p| {
-            p.busbw_gbytes_per_s
-                .max(row.out_of_place.busbw_gbytes_per_s)
-        });
+    let out_of_place = row.out_of_place.busbw_gbytes_per_s.gigabytes_per_second();
+    let best = row.in_place.map_or(out_of_place, |p| {
+        p.busbw_gbytes_per_s
+            .gigabytes_per_second()
+            .max(out_of_place)
+    });
     if expected_busbw_gbytes_per_s.is_nan() || expected_busbw_gbytes_per_s <= 0.0 {
         return None;
     }
@@ -370,8 +371,8 @@ pub fn verdict(run: &Run, expected_busbw_gbytes_per_s: f64) -> Option<Verdict> {
     Some(Verdict {
         healthy: healthy && wrong == 0,
         bytes: row.bytes,
-        measured_busbw_gbytes_per_s: best,
-        expected_busbw_gbytes_per_s,
+        measured_busbw_gbytes_per_s: GigabytesPerSecond::new(best),
+        expected_busbw_gbytes_per_s: GigabytesPerSecond::new(expected_busbw_gbytes_per_s),
         ratio,
         message,
     })

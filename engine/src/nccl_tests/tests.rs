@@ -1,4 +1,5 @@
 use super::*;
+use crate::units::GigabytesPerSecond;
 
 /// all_reduce_perf on 2 nodes × 8 H100, as nccl-tests prints it: header, rank lines, both
 /// placements, validation on, the average line.
@@ -36,11 +37,23 @@ fn an_all_reduce_run_parses_with_both_placements_ranks_and_the_average() {
     assert_eq!(big.bytes, 1 << 30);
     assert_eq!(big.count, 268_435_456);
     assert_eq!(big.data_type, "float");
-    assert_eq!(big.out_of_place.busbw_gbytes_per_s, 70.48);
+    assert_eq!(
+        big.out_of_place.busbw_gbytes_per_s.gigabytes_per_second(),
+        70.48
+    );
     assert_eq!(big.out_of_place.wrong, Some(0));
-    assert_eq!(big.in_place.unwrap().algbw_gbytes_per_s, 47.02);
+    assert_eq!(
+        big.in_place
+            .unwrap()
+            .algbw_gbytes_per_s
+            .gigabytes_per_second(),
+        47.02
+    );
     assert_eq!(big.line, 17);
-    assert_eq!(run.average_busbw_gbytes_per_s, Some(56.4512));
+    assert_eq!(
+        run.average_busbw_gbytes_per_s,
+        Some(GigabytesPerSecond::new(56.4512))
+    );
 }
 
 #[test]
@@ -51,7 +64,12 @@ fn bus_bandwidth_is_algorithm_bandwidth_times_the_bus_factor() {
     let factor = Collective::AllReduce.bus_factor(4);
     assert_eq!(factor, 1.5);
     let derived = row.out_of_place.algbw_gbytes_per_s * factor;
-    assert!((derived - row.out_of_place.busbw_gbytes_per_s).abs() < 0.02);
+    assert!(
+        (derived - row.out_of_place.busbw_gbytes_per_s)
+            .gigabytes_per_second()
+            .abs()
+            < 0.02
+    );
     assert_eq!(Collective::AllGather.bus_factor(8), 7.0 / 8.0);
     assert_eq!(Collective::SendRecv.bus_factor(2), 1.0);
 }
@@ -68,7 +86,14 @@ fn rows_without_a_header_without_root_and_without_validation_parse() {
     assert_eq!(run.ranks, None);
     assert_eq!(run.rows.len(), 2);
     assert_eq!(run.rows[1].out_of_place.wrong, None);
-    assert_eq!(run.rows[1].in_place.unwrap().busbw_gbytes_per_s, 31.15);
+    assert_eq!(
+        run.rows[1]
+            .in_place
+            .unwrap()
+            .busbw_gbytes_per_s
+            .gigabytes_per_second(),
+        31.15
+    );
 }
 
 #[test]
@@ -78,8 +103,11 @@ fn a_single_set_of_columns_and_decimal_commas_parse() {
     let run = parse(text.as_bytes()).unwrap();
     assert_eq!(run.collective, Some(Collective::SendRecv));
     let row = &run.rows[0];
-    assert_eq!(row.out_of_place.time_us, 21563.2);
-    assert_eq!(row.out_of_place.busbw_gbytes_per_s, 49.79);
+    assert_eq!(row.out_of_place.time_us.micros(), 21563.2);
+    assert_eq!(
+        row.out_of_place.busbw_gbytes_per_s.gigabytes_per_second(),
+        49.79
+    );
     assert!(row.in_place.is_none());
 }
 
@@ -136,7 +164,7 @@ fn the_verdict_passes_a_healthy_run_and_flags_a_planted_degradation() {
     let v = verdict(&healthy, 70.0).unwrap();
     assert!(v.healthy, "{}", v.message);
     assert_eq!(v.bytes, 1 << 30);
-    assert_eq!(v.measured_busbw_gbytes_per_s, 70.52);
+    assert_eq!(v.measured_busbw_gbytes_per_s.gigabytes_per_second(), 70.52);
     assert!(
         v.message.starts_with("at 1 GiB, measured 70.5 GB/s"),
         "{}",

@@ -66,7 +66,7 @@ proptest! {
         prop_assert_eq!(run.rows.len(), rows.len());
         for (row, (log2, _, busbw)) in run.rows.iter().zip(&rows) {
             prop_assert_eq!(row.bytes, 1u64 << log2);
-            prop_assert!((row.out_of_place.busbw_gbytes_per_s - busbw).abs() < 0.006);
+            prop_assert!((row.out_of_place.busbw_gbytes_per_s.gigabytes_per_second() - busbw).abs() < 0.006);
         }
     }
 }

@@ -7,7 +7,6 @@ use app::pages::document::{date, document, escape, Page};
 use app::store::{DesignHead, StoredBaseline};
 use engine::baseline::BaselineCheck;
 use engine::nccl_tests::size_label;
-use engine::GigabytesPerSecond;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
@@ -237,8 +236,8 @@ fn drift_view(baselines: &[ShownBaseline]) -> Option<impl IntoView> {
         .iter()
         .map(|(b, v)| DriftPoint {
             measured_on: b.measured_on.clone(),
-            measured_busbw_gbytes_per_s: GigabytesPerSecond::new(v.measured_busbw_gbytes_per_s),
-            expected_busbw_gbytes_per_s: GigabytesPerSecond::new(v.expected_busbw_gbytes_per_s),
+            measured_busbw_gbytes_per_s: v.measured_busbw_gbytes_per_s,
+            expected_busbw_gbytes_per_s: v.expected_busbw_gbytes_per_s,
         })
         .collect();
     let rows = judged
@@ -250,8 +249,8 @@ fn drift_view(baselines: &[ShownBaseline]) -> Option<impl IntoView> {
                     <td>{b.label.clone()}</td>
                     <td>{b.fabric.clone()}</td>
                     <td class="num">{size_label(v.bytes)}</td>
-                    <td class="num">{gbps(v.measured_busbw_gbytes_per_s)}</td>
-                    <td class="num">{gbps(v.expected_busbw_gbytes_per_s)}</td>
+                    <td class="num">{gbps(v.measured_busbw_gbytes_per_s.gigabytes_per_second())}</td>
+                    <td class="num">{gbps(v.expected_busbw_gbytes_per_s.gigabytes_per_second())}</td>
                     <td class="num">{percent(v.ratio)}</td>
                     <td>{if v.healthy { "as designed" } else { "flagged" }}</td>
                 </tr>
