@@ -30,24 +30,57 @@ pub struct Allocation {
     pub stated: bool,
 }
 
+/// A run of consecutive nodes, numbered from 1: what a workload is allocated and a tenant is
+/// placed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeRun {
+    pub first: u32,
+    pub nodes: u32,
+}
+
+impl NodeRun {
+    /// Last node, from 1 (the first when it takes none).
+    pub fn last(self) -> u32 {
+        self.first + self.nodes.max(1) - 1
+    }
+
+    /// Whether node `n` (from 1) is one of its nodes.
+    pub fn holds(self, n: u32) -> bool {
+        self.nodes > 0 && (self.first..=self.last()).contains(&n)
+    }
+
+    /// "nodes 1–32", "node 5".
+    pub fn words(self) -> String {
+        if self.nodes == 1 {
+            format!("node {}", self.first)
+        } else {
+            format!("nodes {}–{}", self.first, self.last())
+        }
+    }
+}
+
 impl Allocation {
+    /// The nodes it runs on.
+    pub fn run(&self) -> NodeRun {
+        NodeRun {
+            first: self.first_node,
+            nodes: self.nodes,
+        }
+    }
+
     /// Last node, from 1 (the first when it takes none).
     pub fn last_node(&self) -> u32 {
-        self.first_node + self.nodes.max(1) - 1
+        self.run().last()
     }
 
     /// Whether it runs on node `n`.
     pub fn holds(&self, n: u32) -> bool {
-        self.nodes > 0 && (self.first_node..=self.last_node()).contains(&n)
+        self.run().holds(n)
     }
 
     /// "nodes 1–32", "node 5".
     pub fn range(&self) -> String {
-        if self.nodes == 1 {
-            format!("node {}", self.first_node)
-        } else {
-            format!("nodes {}–{}", self.first_node, self.last_node())
-        }
+        self.run().words()
     }
 }
 

@@ -18,28 +18,33 @@ pub use crate::report::tenants::{Contended, Interference};
 pub use cost::{isolation_cost, IsolationCost};
 pub use partition::{Partition, FIRST_PKEY};
 
+use crate::allocation::NodeRun;
 use crate::error::FieldError;
 pub use crate::report::tenants::TenantPlacement;
 use crate::spec::{DesignSpec, Role};
 
 impl TenantPlacement {
+    /// The nodes it is placed on.
+    pub fn run(&self) -> NodeRun {
+        NodeRun {
+            first: self.first_node,
+            nodes: self.nodes,
+        }
+    }
+
     /// Last node, from 1.
     pub fn last_node(&self) -> u32 {
-        self.first_node + self.nodes.max(1) - 1
+        self.run().last()
     }
 
     /// Whether node `n` (from 1) is one of its nodes.
     pub fn holds(&self, n: u32) -> bool {
-        self.nodes > 0 && (self.first_node..=self.last_node()).contains(&n)
+        self.run().holds(n)
     }
 
     /// "nodes 1–32", "node 5".
     pub fn range(&self) -> String {
-        if self.nodes == 1 {
-            format!("node {}", self.first_node)
-        } else {
-            format!("nodes {}–{}", self.first_node, self.last_node())
-        }
+        self.run().words()
     }
 
     /// The racks of `floor` that hold any of its nodes, in the floor's order.

@@ -11,7 +11,7 @@ use engine::{DesignSpec, PlacedReport};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Evaluations kept, in bytes (a 2,048-node design's is about 1 MB with its floor).
+/// Evaluations kept, in bytes (a 2,048-node design's is about half a megabyte with its floor).
 const KEPT_BYTES: usize = 32 << 20;
 /// Evaluations made since the server started (what a test counts).
 pub static EVALUATIONS_MADE: AtomicUsize = AtomicUsize::new(0);
