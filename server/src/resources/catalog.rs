@@ -1,6 +1,6 @@
-//! `/catalog`: every switch and GPU the planner sizes and prices with, each figure with where it
-//! comes from, and the figures no public source confirms marked as estimates, so that an
-//! architect sees what a design's defaults rest on before overriding them.
+//! `/catalog`: every switch, GPU, cable and optic the planner sizes and prices with, each figure
+//! with where it comes from, and the figures no public source confirms marked as estimates, so
+//! that an architect sees what a design's defaults rest on before overriding them.
 
 use crate::resources::respond::html;
 use app::money::{usd, watts};
@@ -8,7 +8,7 @@ use app::pages::document::{document, Page};
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
-use engine::catalog::{Gpu, Provenance, Switch, SwitchFamily, GPUS, SWITCHES};
+use engine::catalog::{Gpu, Media, Provenance, ReachClass, Switch, SwitchFamily, GPUS, SWITCHES};
 use engine::Teraflops;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
@@ -83,13 +83,54 @@ fn gpu_row(g: &Gpu) -> impl IntoView {
     }
 }
 
+/// The media as the catalog prices them at 400G, with a twin-port cage on the switch side.
+const MEDIA_SPEED_GBPS: f64 = 400.0;
+const MEDIA_LINKS_PER_CAGE: u32 = 2;
+
+/// Every medium, cheapest reach first.
+const MEDIA: [ReachClass; 5] = [
+    ReachClass::Dac,
+    ReachClass::Acc,
+    ReachClass::Multimode,
+    ReachClass::SingleMode,
+    ReachClass::LongReach,
+];
+
+fn media_row(class: ReachClass) -> impl IntoView {
+    let m = Media::of(class, MEDIA_SPEED_GBPS, MEDIA_LINKS_PER_CAGE);
+    // Its reach at a speed, where the engine's rule of media would choose it for some run.
+    let reach = |speed: f64| {
+        let metres = class.max_reach_m(speed);
+        if ReachClass::cheapest(speed, metres, false) == Some(class) {
+            format!("{metres} m")
+        } else {
+            "–".into()
+        }
+    };
+    let estimate = m.power.estimate || m.cost.estimate;
+    view! {
+        <tr id=format!("media-{}", class.key()) class:estimate=estimate>
+            <th scope="row">{class.label()}</th>
+            <td class="num">{reach(MEDIA_SPEED_GBPS)}</td>
+            <td class="num">{reach(800.0)}</td>
+            <td class="num">{usd(m.cable_price_usd)}</td>
+            <td class="num">{usd(m.host_transceiver_price_usd)}</td>
+            <td class="num">{watts(m.host_transceiver_w)}</td>
+            <td class="num">{usd(m.switch_transceiver_price_usd)}</td>
+            <td class="num">{watts(m.switch_transceiver_w)}</td>
+            <td class="source">{format!("Power: {}. Price: {}.", source(&m.power), source(&m.cost))}</td>
+        </tr>
+    }
+}
+
 pub fn catalog_page() -> Page {
     let switches = SWITCHES.iter().map(switch_row).collect_view();
     let gpus = GPUS.iter().map(gpu_row).collect_view();
+    let media = MEDIA.into_iter().map(media_row).collect_view();
     let body = view! {
         <section class="panel" aria-labelledby="catalog-heading">
             <h1 id="catalog-heading">"Catalog"</h1>
-            <p class="note">"The switches and GPUs the planner sizes and prices designs with. A design can override any price or power (its " <code>"overrides"</code> "); figures marked as estimates have no public source and are worth checking with the vendor. Sources cited in short are listed in full on " <a href="/sources">"Sources"</a> "."</p>
+            <p class="note">"The switches, GPUs, cables and optics the planner sizes and prices designs with. A design can override any price or power (its " <code>"overrides"</code> "); figures marked as estimates have no public source and are worth checking with the vendor. Sources cited in short are listed in full on " <a href="/sources">"Sources"</a> "."</p>
             <table class="assumptions" id="catalog-switches">
                 <caption>"Switches: ports by speed, the line rate of one cage, height, in-network reduction (SHARP), maximum power with optics, list price"</caption>
                 <thead><tr><th scope="col">"Switch"</th><th scope="col">"Family"</th><th scope="col">"Ports"</th><th scope="col" class="num">"Cage"</th><th scope="col" class="num">"U"</th><th scope="col">"SHARP"</th><th scope="col" class="num">"Power"</th><th scope="col" class="num">"List price"</th><th scope="col">"Source"</th></tr></thead>
@@ -99,6 +140,11 @@ pub fn catalog_page() -> Page {
                 <caption>"GPUs: dense tensor throughput (TFLOP/s), memory (GB), scale-up bandwidth per GPU and direction at line rate and as a ring achieves it (GB/s), GPUs per scale-up domain, power"</caption>
                 <thead><tr><th scope="col">"GPU"</th><th scope="col" class="num">"BF16"</th><th scope="col" class="num">"FP8"</th><th scope="col" class="num">"HBM"</th><th scope="col" class="num">"Scale-up"</th><th scope="col" class="num">"Achieved"</th><th scope="col" class="num">"Domain"</th><th scope="col" class="num">"TDP"</th><th scope="col">"Source"</th></tr></thead>
                 <tbody>{gpus}</tbody>
+            </table>
+            <table class="assumptions" id="catalog-media">
+                <caption>"Cables and optics at 400G, each link the cheapest that reaches its routed length (no passive copper or multimode at 800G, no active copper to a node): reach, the cable or fibre, the transceiver at the node and the twin-port one at the switch (two links a cage, its power within the switch's maximum and counted there); at other speeds the copper cables' and the transceivers' prices and power scale as (speed ÷ 400G)^0.8, the fibre's do not"</caption>
+                <thead><tr><th scope="col">"Medium"</th><th scope="col" class="num">"Reach, 400G"</th><th scope="col" class="num">"800G"</th><th scope="col" class="num">"Cable"</th><th scope="col" class="num">"Node end"</th><th scope="col" class="num">"Power"</th><th scope="col" class="num">"Switch end"</th><th scope="col" class="num">"Power"</th><th scope="col">"Source"</th></tr></thead>
+                <tbody>{media}</tbody>
             </table>
         </section>
     }

@@ -1,11 +1,11 @@
-//! `/catalog` over HTTP: every switch and GPU the engine sizes with, its figures as the engine
+//! `/catalog` over HTTP: every switch, GPU and medium the engine sizes and prices with, its figures as the engine
 //! holds them, and where each comes from, without a script.
 
 use crate::common::*;
-use engine::catalog::{GPUS, SWITCHES};
+use engine::catalog::{Media, ReachClass, GPUS, SWITCHES};
 
 #[tokio::test]
-async fn the_catalog_shows_every_switch_and_gpu_with_its_figures_and_sources() {
+async fn the_catalog_shows_every_switch_gpu_and_medium_with_its_figures_and_sources() {
     let (_dir, database) = temp_database();
     let server = TestServer::start(&database).await;
     let (status, page) = server.page("/catalog").await;
@@ -42,6 +42,23 @@ async fn the_catalog_shows_every_switch_and_gpu_with_its_figures_and_sources() {
     }
     // The 64-port QM9700 of a DGX SuperPOD's compute fabric, as NVIDIA sells it.
     assert!(row("switch-qm9700").contains("64 × 400G"));
+    // Every medium at 400G with its reach and its prices, as the engine prices a link.
+    for class in [
+        ReachClass::Dac,
+        ReachClass::Acc,
+        ReachClass::Multimode,
+        ReachClass::SingleMode,
+        ReachClass::LongReach,
+    ] {
+        let r = row(&format!("media-{}", class.key()));
+        let m = Media::of(class, 400.0, 2);
+        assert!(r.contains(&format!("{} m", class.max_reach_m(400.0))), "{r}");
+        assert!(r.contains(&app::money::usd(m.host_transceiver_price_usd)), "{r}");
+        assert!(r.contains(&app::money::usd(m.switch_transceiver_price_usd)), "{r}");
+    }
+    // Passive copper carries no 800G link; single-mode reaches 100 m at both speeds.
+    assert!(row("media-dac").contains(">–<"));
+    assert_eq!(row("media-singlemode").matches(">100 m<").count(), 2);
     server.stop().await;
 }
 
