@@ -2,7 +2,7 @@
 //! and [`PageError`], the one error of a page handler, which renders the right page with its
 //! status. A handler returns [`Answer`] and uses `?` on the store and on lookups.
 
-use app::pages::document::{message, not_found, unavailable, Page};
+use app::pages::document::{not_found, unavailable, Page};
 use app::store::StoreError;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -25,8 +25,6 @@ pub(crate) enum PageError {
     Store(StoreError),
     /// A page that says what is wrong, with its own status.
     Page(Page),
-    /// An answer made already (a page with headers of its own, such as Retry-After).
-    Response(Box<Response>),
 }
 
 impl From<StoreError> for PageError {
@@ -45,20 +43,19 @@ impl PageError {
                 unavailable()
             }
             PageError::Page(page) => page,
-            PageError::Response(response) => message(
-                response.status().as_u16(),
-                "Something went wrong",
-                "Try again in a moment.".into(),
-            ),
         }
     }
 }
 
 impl IntoResponse for PageError {
+    /// A busy page (503) says when to ask again, as every busy answer of the server does.
     fn into_response(self) -> Response {
-        match self {
-            PageError::Response(response) => *response,
-            other => html(&other.page()),
+        let page = self.page();
+        let response = html(&page);
+        if page.status == 503 {
+            crate::work::heavy::with_retry_after(response)
+        } else {
+            response
         }
     }
 }

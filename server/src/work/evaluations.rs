@@ -57,7 +57,7 @@ impl Weighed for Kept {
 impl Evaluations {
     pub fn new() -> Evaluations {
         Evaluations {
-            jobs: Jobs::new(KEPT_BYTES, AT_ONCE, QUEUED),
+            jobs: Jobs::new("evaluations", KEPT_BYTES, AT_ONCE, QUEUED),
         }
     }
 

@@ -20,6 +20,8 @@ pub struct Jobs<K: Hash + Eq, V> {
     running: Mutex<HashMap<K, watch::Receiver<Option<Made<V>>>>>,
     turns: Arc<Semaphore>,
     queued: usize,
+    /// What the jobs make, as the busy page names it ("files", "evaluations").
+    what: &'static str,
 }
 
 impl<K, V> Jobs<K, V>
@@ -27,14 +29,20 @@ where
     K: Hash + Eq + Clone + Send + Sync + 'static,
     V: Weighed + Clone + Send + Sync + 'static,
 {
-    /// Values kept within `budget` bytes, made `at_once` at a time, at most `queued` jobs
-    /// waiting or running.
-    pub fn new(budget: usize, at_once: usize, queued: usize) -> Arc<Jobs<K, V>> {
+    /// `what` (as the busy page names it) kept within `budget` bytes, made `at_once` at a time,
+    /// at most `queued` jobs waiting or running.
+    pub fn new(
+        what: &'static str,
+        budget: usize,
+        at_once: usize,
+        queued: usize,
+    ) -> Arc<Jobs<K, V>> {
         Arc::new(Jobs {
             kept: ByteCache::new(budget),
             running: Mutex::new(HashMap::new()),
             turns: Arc::new(Semaphore::new(at_once.max(1))),
             queued: queued.max(1),
+            what,
         })
     }
 
@@ -64,16 +72,17 @@ where
     where
         F: Future<Output = Made<V>> + Send + 'static,
     {
-        let mut running = self.running.lock().map_err(|_| busy())?;
+        let mut running = self.running.lock().map_err(|_| busy(self.what))?;
         if let Some(waiting) = running.get(&key) {
             return Ok(waiting.clone());
         }
         if running.len() >= self.queued {
-            return Err(busy());
+            return Err(busy(self.what));
         }
         let (done, waiting) = watch::channel(None);
         running.insert(key.clone(), waiting.clone());
         let (jobs, work) = (self.clone(), make());
+        let what = self.what;
         tokio::spawn(async move {
             let made = match jobs.turns.clone().acquire_owned().await {
                 Ok(turn) => {
@@ -81,7 +90,7 @@ where
                     drop(turn);
                     made
                 }
-                Err(_) => Err(busy()),
+                Err(_) => Err(busy(what)),
             };
             if let Ok(value) = &made {
                 jobs.kept.put(key.clone(), value.clone());
@@ -95,13 +104,13 @@ where
     }
 }
 
-/// Every place in the queue is taken: 503 (the caller adds Retry-After).
-pub fn busy() -> Page {
+/// Every place in the queue for `what` is taken: 503 (answered with Retry-After).
+pub fn busy(what: &str) -> Page {
     message(
         503,
         "Busy",
         format!(
-            "Many files are being made: try again in {} s.",
+            "Many {what} are being made: try again in {} s.",
             crate::work::heavy::RETRY_AFTER_S
         ),
     )
@@ -131,7 +140,7 @@ mod tests {
 
     #[tokio::test]
     async fn many_requests_for_one_key_make_it_once_and_it_is_kept() {
-        let jobs: Arc<Jobs<u32, Blob>> = Jobs::new(1 << 20, 1, 4);
+        let jobs: Arc<Jobs<u32, Blob>> = Jobs::new("blobs", 1 << 20, 1, 4);
         let made = Arc::new(AtomicUsize::new(0));
         let asks = (0..8).map(|_| {
             let (jobs, made) = (jobs.clone(), made.clone());
@@ -149,13 +158,13 @@ mod tests {
             assert_eq!(ask.await.unwrap().ok(), Some(10));
         }
         assert_eq!(made.load(Ordering::SeqCst), 1);
-        let again = jobs.get(7, || async { Err(busy()) }).await;
+        let again = jobs.get(7, || async { Err(busy("blobs")) }).await;
         assert!(again.is_ok(), "kept, not made again");
     }
 
     #[tokio::test]
     async fn beyond_the_queue_a_new_key_is_refused_with_503() {
-        let jobs: Arc<Jobs<u32, Blob>> = Jobs::new(1 << 20, 1, 1);
+        let jobs: Arc<Jobs<u32, Blob>> = Jobs::new("blobs", 1 << 20, 1, 1);
         let slow = {
             let jobs = jobs.clone();
             tokio::spawn(async move {

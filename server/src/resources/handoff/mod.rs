@@ -74,7 +74,7 @@ pub fn routes(store: Store, evaluations: Evaluations) -> Router {
         .route("/d/{id}/r/{n}/handoff/{*file}", get(file.layer(COMPUTES)))
         .with_state(Handoffs {
             store,
-            jobs: Jobs::new(KEPT_BYTES, MADE_AT_ONCE, QUEUED),
+            jobs: Jobs::new("files", KEPT_BYTES, MADE_AT_ONCE, QUEUED),
             evaluations,
         })
 }
@@ -92,15 +92,7 @@ async fn bundle(handoffs: &Handoffs, id: &str, n: &str) -> Result<Bundle, PageEr
         .jobs
         .get(key, move || make(store, evaluations, design_id, number))
         .await;
-    made.map_err(|page| {
-        let busy = page.status == 503;
-        let response = html(&page);
-        PageError::Response(Box::new(if busy {
-            crate::work::heavy::with_retry_after(response)
-        } else {
-            response
-        }))
-    })
+    made.map_err(PageError::Page)
 }
 
 /// The job that makes a revision's bundle.
