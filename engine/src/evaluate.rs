@@ -1,3 +1,4 @@
+use crate::allocation::Allocation;
 use crate::bom::materials;
 use crate::catalog::{gpu, switch, Gpu};
 use crate::error::{FieldError, SpecErrors};
@@ -10,6 +11,7 @@ use crate::report::{
 };
 use crate::sizing::{attached_nodes, size_fabric};
 use crate::spec::{DesignSpec, Fabric, Workload};
+use crate::tenancy::TenantPlacement;
 use crate::topology::Plan;
 use crate::units::{BitRate, Ratio, Seconds, Share, Slowdown, Usd};
 use crate::{ecmp, findings, inference, rag, storage, switch_choice, training};
@@ -110,12 +112,7 @@ fn evaluate_report<L>(
             )
         })
         .collect();
-    // Tenants first, each on whole scalable units or within one where it fits; the workloads
-    // then within their tenant's nodes.
-    let per_unit = crate::tenancy::unit_nodes(spec, &sized);
-    let tenants = crate::tenancy::place(spec, per_unit).map_err(SpecErrors)?;
-    let allocations =
-        crate::allocation::allocate_within(spec, &crate::tenancy::windows(spec, &tenants));
+    let (tenants, allocations) = allocate(spec, &sized)?;
     let workloads: Vec<WorkloadReport> = spec
         .workloads
         .iter()
@@ -143,19 +140,7 @@ fn evaluate_report<L>(
             report
         })
         .collect();
-    // A fabric of fewer nodes than the cluster attaches the nodes its workloads run on.
-    for f in &mut fabrics {
-        if f.attached_nodes < spec.cluster.nodes {
-            let first = allocations
-                .iter()
-                .flatten()
-                .filter(|a| a.fabric == f.name && a.nodes > 0)
-                .map(|a| a.first_node)
-                .min()
-                .unwrap_or(1);
-            f.first_node = first.min(spec.cluster.nodes - f.attached_nodes + 1).max(1);
-        }
-    }
+    attach_first_nodes(spec, &mut fabrics, &allocations);
     let findings = findings::findings(spec, &fabrics, &workloads, &allocations);
     let gpus = spec.cluster.gpus();
     let totals = Totals::new(
@@ -193,6 +178,41 @@ fn evaluate_report<L>(
         interference: Vec::new(),
     };
     Ok((report, laid))
+}
+
+/// The tenants of `spec`, whose fabrics are sized as `plans`, and where each workload runs:
+/// tenants first, each on whole scalable units or within one where it fits; the workloads then
+/// within their tenant's nodes.
+pub(crate) fn allocate(
+    spec: &DesignSpec,
+    plans: &[Plan],
+) -> Result<(Vec<TenantPlacement>, Vec<Option<Allocation>>), SpecErrors> {
+    let per_unit = crate::tenancy::unit_nodes(spec, plans);
+    let tenants = crate::tenancy::place(spec, per_unit).map_err(SpecErrors)?;
+    let allocations =
+        crate::allocation::allocate_within(spec, &crate::tenancy::windows(spec, &tenants));
+    Ok((tenants, allocations))
+}
+
+/// Where each fabric of fewer nodes than the cluster starts: at the first node its workloads
+/// run on (`allocations`), so that it attaches the nodes they use.
+pub(crate) fn attach_first_nodes(
+    spec: &DesignSpec,
+    fabrics: &mut [FabricReport],
+    allocations: &[Option<Allocation>],
+) {
+    for f in fabrics {
+        if f.attached_nodes < spec.cluster.nodes {
+            let first = allocations
+                .iter()
+                .flatten()
+                .filter(|a| a.fabric == f.name && a.nodes > 0)
+                .map(|a| a.first_node)
+                .min()
+                .unwrap_or(1);
+            f.first_node = first.min(spec.cluster.nodes - f.attached_nodes + 1).max(1);
+        }
+    }
 }
 
 /// Workload `w`'s report; `replicas` are an inference service's, as placed.

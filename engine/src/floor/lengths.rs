@@ -21,12 +21,27 @@ pub(crate) const LONGEST_KEPT: usize = 12;
 /// once per fabric rather than once per link.
 pub(crate) struct MediumTable {
     classes: [[Option<ReachClass>; ORDERABLE_M.len()]; 2],
-    /// Orderable length index of each half metre up to the last length that is a multiple of
-    /// half a metre (100 m), so that most links find theirs without a search.
-    half_metres: Vec<u8>,
 }
 
 const DIRECT_M: f64 = 100.0;
+
+/// Orderable length index of each half metre up to the last length that is a multiple of half
+/// a metre (100 m), so that most links find theirs without a search: [`orderable`] of `k / 2`
+/// metres at `k`, worked out once when the engine is compiled.
+const HALF_METRES: [u8; 201] = {
+    let mut table = [0u8; 201];
+    let mut k = 0;
+    while k < table.len() {
+        let metres = k as f64 / 2.0;
+        let mut i = 0;
+        while ORDERABLE_M[i] < metres - 1e-9 {
+            i += 1;
+        }
+        table[k] = i as u8;
+        k += 1;
+    }
+    table
+};
 
 impl MediumTable {
     pub fn new(speed: f64) -> Self {
@@ -36,13 +51,7 @@ impl MediumTable {
                 *class = ReachClass::cheapest(speed, ORDERABLE_M[bin], to_node == 1);
             }
         }
-        let half_metres = (0..=(DIRECT_M * 2.0) as u32)
-            .map(|k| orderable(f64::from(k) / 2.0).unwrap_or(0) as u8)
-            .collect();
-        MediumTable {
-            classes,
-            half_metres,
-        }
+        MediumTable { classes }
     }
 
     /// The orderable length index of a route, or `ORDERABLE_M.len()` when it is longer than
@@ -57,7 +66,7 @@ impl MediumTable {
             let x = (route_m * 2.0 - 2e-9).max(0.0);
             let whole = x as u32;
             let k = whole + u32::from(f64::from(whole) < x);
-            self.half_metres.get(k as usize).map(|b| usize::from(*b))
+            HALF_METRES.get(k as usize).map(|b| usize::from(*b))
         } else {
             orderable(route_m)
         };
@@ -85,6 +94,17 @@ impl MediumTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_half_metre_up_to_a_hundred_takes_the_orderable_length_rounding_up_gives() {
+        for (k, bin) in HALF_METRES.iter().enumerate() {
+            assert_eq!(
+                orderable(k as f64 / 2.0),
+                Some(usize::from(*bin)),
+                "{k} half metres"
+            );
+        }
+    }
 
     #[test]
     fn the_medium_table_agrees_with_rounding_up_and_choosing_at_every_length() {

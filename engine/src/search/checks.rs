@@ -53,6 +53,11 @@ impl Measure {
         }
     }
 
+    /// Whether the measure reads the network's cost or power, which the floor moves.
+    pub fn reads_cost_or_power(self) -> bool {
+        matches!(self, Measure::Cost | Measure::Power)
+    }
+
     /// The same measure on workload `i` (of a design holding a subset of the workloads).
     pub fn on(self, i: usize) -> Measure {
         match self {
@@ -314,8 +319,8 @@ pub fn value(measure: Measure, spec: &crate::spec::DesignSpec, report: &Report) 
             Some(WorkloadReport::Storage(s)) => s.read_headroom.value.get(),
             _ => f64::INFINITY,
         },
-        Measure::Cost => report.totals.cost_usd.dollars(),
-        Measure::Power => report.totals.power_w.watts(),
+        Measure::Cost => report.network().cost_usd.dollars(),
+        Measure::Power => report.network().power_w.watts(),
         Measure::Tiers => f64::from(
             report
                 .fabrics

@@ -6,8 +6,6 @@ use super::checks::{self, Breach};
 use super::frontier::Search;
 use super::record::{Record, Status};
 use super::space::Choice;
-use crate::evaluate::evaluate_unplaced;
-use crate::links::Conditions;
 use crate::units::rounded as round;
 use crate::units::{Usd, Watts};
 use serde::{Deserialize, Serialize};
@@ -34,8 +32,8 @@ pub struct Measured {
 pub struct Candidate {
     pub record: Record,
     pub choice: Choice,
-    /// Its network as placed on the base design's floor ([`crate::Report::placed`]); the
-    /// record's cost and power are the fabrics' bills, which the search compares.
+    /// Its network as placed on the base design's floor ([`crate::Report::placed`]): the
+    /// record's cost and power where the search laid its floor ([`Record::placed`]).
     #[serde(default)]
     pub placed: Option<crate::report::Totals>,
 }
@@ -102,7 +100,7 @@ impl Search {
     /// Every check measured on candidate `id`, or `None` when the engine cannot evaluate it.
     pub fn measure(&self, id: u64) -> Option<Vec<Measured>> {
         let spec = self.space.spec(id)?;
-        let report = evaluate_unplaced(&spec, Conditions::NORMAL).ok()?;
+        let report = crate::evaluate(&spec).ok()?;
         Some(
             self.checks
                 .iter()
@@ -187,9 +185,10 @@ impl Search {
             round(power.watts()),
             candidate.network_note()
         );
-        if candidate.placed.is_some() {
+        if candidate.placed.is_some() && !candidate.record.placed {
             text += &format!(
-                " The search compares the fabrics' bills, at each tier's nominal run: {} USD.",
+                " It breaks a check on its workloads, so the search kept its fabrics' bills, at \
+                 each tier's nominal run: {} USD.",
                 round(candidate.record.cost_usd)
             );
         }
@@ -208,19 +207,21 @@ impl Search {
             None => text += " No evaluated candidate costs less.",
             Some(n) if n.breaks.is_empty() => {
                 text += &format!(
-                    " Candidate {} costs less in the bills ({} USD) and meets every check, but \
-                     draws more power or performs worse.",
+                    " Candidate {} costs less ({} USD{}) and meets every check, but draws \
+                     more power or performs worse.",
                     n.candidate.record.id,
-                    round(n.candidate.record.cost_usd)
+                    round(n.candidate.record.cost_usd),
+                    n.candidate.record.cost_basis()
                 )
             }
             Some(n) => {
                 let b = n.breaks[0];
                 let c = &self.checks[b.check];
                 text += &format!(
-                    " The next cheaper candidate, {} at {} USD in the bills, breaks {} ({} {}).",
+                    " The next cheaper candidate, {} at {} USD{}, breaks {} ({} {}).",
                     n.candidate.record.id,
                     round(n.candidate.record.cost_usd),
+                    n.candidate.record.cost_basis(),
                     c.describe(),
                     round(b.value),
                     c.unit
@@ -305,19 +306,21 @@ impl Search {
         Some(match &record.status {
             Status::Frontier => format!(
                 "meets every check and no candidate beats it on cost, power and performance at \
-                 once ({} USD, {} W)",
+                 once ({} USD, {} W{})",
                 round(record.cost_usd),
-                round(record.power_w)
+                round(record.power_w),
+                record.cost_basis()
             ),
             Status::Dominated { by } => {
                 let other = self.record(*by)?;
                 format!(
                     "meets every check, but candidate {by} is as good or better on everything \
-                     ({} USD against {}, {} W against {})",
+                     ({} USD against {}, {} W against {}{})",
                     round(other.cost_usd),
                     round(record.cost_usd),
                     round(other.power_w),
-                    round(record.power_w)
+                    round(record.power_w),
+                    record.cost_basis()
                 )
             }
             Status::Infeasible { breach } => format!("breaks a check: {}", broken(breach)),

@@ -221,6 +221,7 @@ impl Search {
                     power_w: f64::NAN,
                     slowdown_percent: f64::NAN,
                     added_latency_ms: f64::NAN,
+                    placed: false,
                     status: Status::Pruned { breach },
                 });
                 return;
@@ -253,6 +254,7 @@ impl Search {
             power_w: f.power,
             slowdown_percent: f.slowdown_percent,
             added_latency_ms: f.added_latency_ms,
+            placed: f.placed,
             status: Status::Frontier,
         };
         // Hand the buffer back for the next candidate.
@@ -310,7 +312,31 @@ impl Search {
                 options,
                 &mut self.figures,
             )
-            .map_err(Visit::Invalid)
+            .map_err(Visit::Invalid)?;
+        // Laying the floor is the dearest step: only a candidate that nothing but its
+        // network's cost or power can still rule out is laid, and then checked and compared
+        // as placed.
+        let f = &mut self.figures;
+        f.placed = false;
+        let workloads_met = self
+            .checks
+            .iter()
+            .zip(&f.values)
+            .all(|(c, &v)| c.measure.reads_cost_or_power() || c.met(v));
+        if !workloads_met {
+            return Ok(());
+        }
+        if let Some((cost, power)) = self.parts.placed(&self.space, block, nics, options, f) {
+            for (c, v) in self.checks.iter().zip(f.values.iter_mut()) {
+                match c.measure {
+                    checks::Measure::Cost => *v = cost,
+                    checks::Measure::Power => *v = power,
+                    _ => {}
+                }
+            }
+            (f.cost, f.power, f.placed) = (cost, power, true);
+        }
+        Ok(())
     }
 
     fn push_invalid(&mut self, id: u64, reason: String) {
@@ -320,6 +346,7 @@ impl Search {
             power_w: f64::NAN,
             slowdown_percent: f64::NAN,
             added_latency_ms: f64::NAN,
+            placed: false,
             status: Status::Invalid { reason },
         });
     }
@@ -383,5 +410,28 @@ impl Search {
     /// The design candidate `id` stands for, to open, save or evaluate.
     pub fn spec(&self, id: u64) -> Option<crate::spec::DesignSpec> {
         self.space.spec(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Technology;
+
+    /// A search that keeps no fabric as sized lays each candidate's floor from fabrics sized
+    /// again, and finds the same figures for every candidate.
+    #[test]
+    fn fabrics_sized_again_lay_the_same_floors_as_fabrics_kept() {
+        let base = crate::DesignSpec::from_json(crate::examples::HYBRID).unwrap();
+        let mut request = SearchRequest::new(base);
+        request.freedoms.technologies = vec![Technology::IbNdr, Technology::Roce400];
+        request.freedoms.nics_per_node = vec![4, 8];
+        let mut kept = Search::new(request.clone()).unwrap();
+        kept.run();
+        let mut again = Search::new(request).unwrap();
+        again.parts.kept = super::super::parts::KEPT_FABRICS;
+        again.run();
+        assert!(kept.records().iter().any(|r| r.placed));
+        assert_eq!(kept.records(), again.records());
     }
 }

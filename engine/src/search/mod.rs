@@ -16,6 +16,12 @@
 //!   the workloads it carries, and cached: no figure the search reads crosses fabrics, so the
 //!   assembled figures equal a full evaluation of the candidate's design to the bit (a property
 //!   test checks every candidate of random small spaces against a full evaluation).
+//! - A candidate that meets every check not reading cost or power is then laid on its floor
+//!   from those fabrics, as [`crate::evaluate`] lays it: its cost and power become the network
+//!   as placed (each cable at its routed, orderable length with the medium that length needs),
+//!   the budget checks read them, and the frontier is decided on them, so every feasible
+//!   candidate is compared as it would be built ([`Record::placed`]). A candidate that breaks a
+//!   check on its workloads keeps its fabrics' bills, each tier's cables at its nominal run.
 //! - When the space holds at most `max_candidates` candidates (100,000 by default) every one
 //!   is visited and the frontier is exact: each frontier point meets every check and no
 //!   feasible candidate of the space is at least as good on every objective and better on one.
@@ -91,8 +97,8 @@ pub struct SearchResult {
     pub exhaustive: bool,
     /// The checks, in the order breaches and measurements refer to.
     pub checks: Vec<Check>,
-    /// Feasible candidates no other beats on every objective (the fabrics' bills for cost and
-    /// power), cheapest as placed on the floor first.
+    /// Feasible candidates no other beats on every objective (cost and power as placed on the
+    /// floor), cheapest first.
     pub frontier: Vec<Candidate>,
     /// Set when no visited candidate is feasible.
     pub no_design: Option<NoDesign>,
@@ -111,21 +117,12 @@ fn yes() -> bool {
 }
 
 impl Search {
-    /// The frontier's candidates with their networks as placed, cheapest as placed first: the
-    /// floor's routed cables can reorder two candidates whose bills are close.
-    fn placed_frontier(&self) -> Vec<Candidate> {
-        let mut frontier: Vec<Candidate> = self
-            .frontier()
+    /// The frontier's candidates with their networks as placed, cheapest first.
+    fn frontier_candidates(&self) -> Vec<Candidate> {
+        self.frontier()
             .into_iter()
             .filter_map(|r| self.candidate(r))
-            .collect();
-        let cost = |c: &Candidate| c.network().0.dollars();
-        frontier.sort_by(|a, b| {
-            cost(a)
-                .total_cmp(&cost(b))
-                .then(a.record.id.cmp(&b.record.id))
-        });
-        frontier
+            .collect()
     }
 
     /// What the answers of candidate `id` that a check reads rest on: each assumption that
@@ -201,7 +198,7 @@ impl Search {
     /// The result so far (final once [`Progress::done`]).
     pub fn result(&self) -> SearchResult {
         let progress = self.progress();
-        let frontier = self.placed_frontier();
+        let frontier = self.frontier_candidates();
         let rests_on = frontier.first().and_then(|c| self.rests_on(c.record.id));
         SearchResult {
             space: progress.space,

@@ -9,6 +9,8 @@ use super::checks::{self, Check, Measure};
 use super::space::Space;
 use crate::evaluate::evaluate_unplaced;
 use crate::links::Conditions;
+use crate::report::{FabricReport, Totals};
+use crate::units::{Usd, Watts};
 use std::collections::BTreeMap;
 
 /// What one fabric, with one option and NIC count, contributes.
@@ -25,7 +27,15 @@ pub(crate) struct Part {
     latency: Option<f64>,
     /// (check index, value) for the checks on the workloads this fabric carries.
     values: Vec<(usize, f64)>,
+    /// The fabric as sized, to lay a candidate's floor with: kept for the first
+    /// [`KEPT_FABRICS`] parts, sized again when needed beyond them.
+    fabric: Option<Box<FabricReport>>,
 }
+
+/// Fabrics as sized that one search keeps (a few kilobytes each, against a part's few hundred
+/// bytes): enough for every part of a typical search, and a bound on the memory of the largest
+/// a server allows.
+pub(super) const KEPT_FABRICS: usize = 4096;
 
 /// A candidate's figures: totals, performance objectives and the value of every check.
 #[derive(Debug, Clone, Default)]
@@ -36,6 +46,9 @@ pub(crate) struct Figures {
     pub slowdown_percent: f64,
     pub added_latency_ms: f64,
     pub values: Vec<f64>,
+    /// Whether `cost` and `power` are the network as placed ([`Parts::placed`]), not the
+    /// fabrics' bills.
+    pub placed: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -44,6 +57,8 @@ pub(crate) struct Parts {
     /// The GPUs a block's tenants strand in units of a size, or why they cannot be placed.
     tenants: BTreeMap<(usize, u32), Result<u64, String>>,
     options: Vec<usize>,
+    /// Parts that keep their fabric as sized.
+    pub(super) kept: usize,
 }
 
 impl Parts {
@@ -70,10 +85,18 @@ impl Parts {
             .extend(checks.iter().map(|c| missing(c.measure)));
         for (fabric, &option) in options.iter().enumerate() {
             let key = (block, fabric, nics, option);
-            let part = self
-                .cache
-                .entry(key)
-                .or_insert_with(|| part(space, checks, key));
+            let kept = &mut self.kept;
+            let part = self.cache.entry(key).or_insert_with(|| {
+                let mut made = part(space, checks, key);
+                if let Ok(p) = &mut made {
+                    if *kept < KEPT_FABRICS && p.fabric.is_some() {
+                        *kept += 1;
+                    } else {
+                        p.fabric = None;
+                    }
+                }
+                made
+            });
             let part = part.as_ref().map_err(|e| e.clone())?;
             if fabric == unit_fabric {
                 unit_nodes = part.unit_nodes;
@@ -122,6 +145,50 @@ impl Parts {
         Ok(())
     }
 
+    /// The network of the candidate at (`block`, `nics`, `options`), whose fabrics' bills add
+    /// up to `figures`, as placed on its floor: (cost, power) as [`crate::evaluate`] reports
+    /// them in [`crate::Report::placed`], laid from the fabrics as sized for
+    /// [`Parts::figures`]. `None` when a fabric has no sizing to lay.
+    pub fn placed(
+        &self,
+        space: &Space,
+        block: usize,
+        nics: usize,
+        options: &[usize],
+        figures: &Figures,
+    ) -> Option<(f64, f64)> {
+        let mut fabrics = Vec::with_capacity(options.len());
+        for (fabric, &option) in options.iter().enumerate() {
+            let key = (block, fabric, nics, option);
+            let part = self.cache.get(&key)?.as_ref().ok()?;
+            let sized = match &part.fabric {
+                Some(kept) => FabricReport::clone(kept),
+                None => sized_alone(space, key)?,
+            };
+            fabrics.push(sized);
+        }
+        let spec = space.spec_on(block, nics, options, |f| {
+            fabrics.get(f).map(|r| r.switch.as_str())
+        })?;
+        // Each fabric was sized alone; one that attaches fewer nodes than the cluster starts
+        // where the whole design's workloads put it.
+        if fabrics
+            .iter()
+            .any(|f| f.attached_nodes < spec.cluster.nodes)
+        {
+            let plans: Vec<_> = fabrics.iter().map(|f| f.plan.clone()).collect();
+            let (_, allocations) = crate::evaluate::allocate(&spec, &plans).ok()?;
+            crate::evaluate::attach_first_nodes(&spec, &mut fabrics, &allocations);
+        }
+        let totals = Totals::new(
+            Usd::new(figures.cost),
+            Watts::new(figures.power),
+            spec.cluster.gpus(),
+        );
+        let placed = crate::floor::place_bills(&spec, &mut fabrics, &totals);
+        Some((placed.cost_usd.dollars(), placed.power_w.watts()))
+    }
+
     /// Scratch space for decoding candidate ids.
     pub fn take_options(&mut self) -> Vec<usize> {
         std::mem::take(&mut self.options)
@@ -147,6 +214,16 @@ fn missing(measure: Measure) -> f64 {
         Measure::ReadHeadroom(_) => f64::INFINITY,
         _ => 0.0,
     }
+}
+
+/// Fabric `key` of a candidate sized alone, as [`part`] sizes it.
+fn sized_alone(
+    space: &Space,
+    (block, fabric, nics, option): (usize, usize, usize, usize),
+) -> Option<FabricReport> {
+    let spec = space.part_spec(block, fabric, nics, option)?;
+    let report = evaluate_unplaced(&spec, Conditions::NORMAL).ok()?;
+    report.fabrics.into_iter().next()
 }
 
 fn part(
@@ -206,5 +283,6 @@ fn part(
         slowdown: h.worst_training_slowdown.map(|r| r.factor()),
         latency: h.worst_added_latency_per_token.map(|s| s.seconds()),
         values,
+        fabric: report.fabrics.into_iter().next().map(Box::new),
     })
 }

@@ -26,7 +26,7 @@ pub enum Status {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Record {
     pub id: u64,
-    /// Network cost, USD; not a number (null in JSON) when the candidate was not evaluated.
+    /// Network cost, USD (as placed where `placed`); not a number (null in JSON) when the candidate was not evaluated.
     #[serde(with = "number_or_null")]
     #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub cost_usd: f64,
@@ -41,6 +41,12 @@ pub struct Record {
     #[serde(with = "number_or_null")]
     #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub added_latency_ms: f64,
+    /// Whether cost and power are the network as placed on the floor, each cable at its routed
+    /// length: so for every candidate that meets every check that does not read cost or
+    /// power, and so for every feasible one. Otherwise they are the fabrics' bills, each
+    /// tier's cables at its nominal run.
+    #[serde(default)]
+    pub placed: bool,
     pub status: Status,
 }
 
@@ -58,6 +64,15 @@ impl Record {
     pub fn dominates(&self, other: &Record) -> bool {
         let (a, b) = (self.objectives(), other.objectives());
         a.iter().zip(&b).all(|(x, y)| x <= y) && a.iter().zip(&b).any(|(x, y)| x < y)
+    }
+
+    /// What the record's cost is, for a sentence that states it.
+    pub fn cost_basis(&self) -> &'static str {
+        if self.placed {
+            " as placed"
+        } else {
+            " in the fabrics' bills"
+        }
     }
 
     pub fn feasible(&self) -> bool {

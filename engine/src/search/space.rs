@@ -236,6 +236,30 @@ impl Space {
         Some(spec)
     }
 
+    /// The design of the candidate at (`block`, `nics`, `options`) with each fabric `f` on
+    /// switch `switch(f)`, the one it was sized on: [`Space::spec`] without choosing again.
+    pub fn spec_on<'a>(
+        &self,
+        block: usize,
+        nics: usize,
+        options: &[usize],
+        switch: impl Fn(usize) -> Option<&'a str>,
+    ) -> Option<DesignSpec> {
+        let block = self.blocks.get(block)?;
+        let mut spec = block.template.clone();
+        spec.cluster.nics_per_node = *block.nics.get(nics)?;
+        for (f, (fabric, (list, &option))) in spec
+            .fabrics
+            .iter_mut()
+            .zip(block.options.iter().zip(options))
+            .enumerate()
+        {
+            apply(fabric, list.get(option)?);
+            fabric.switch = Some(switch(f)?.to_string());
+        }
+        Some(spec)
+    }
+
     /// Candidate `id` as indices: its block, its NIC count's and each fabric's option
     /// (written into `options`), without allocating. In order, `id` is a mixed-radix number
     /// (the last fabric varies fastest, the NIC count slowest); sampled, it is a draw of the

@@ -117,7 +117,7 @@ fn when_only_tcp_is_allowed_the_result_names_the_unmet_target_and_the_closest_de
 fn an_explanation_names_the_binding_target_and_what_the_next_cheaper_design_breaks() {
     let search = latency_search(Technology::ALL.to_vec());
     let result = search.result();
-    // Cheapest in the fabrics' bills, which the search compares.
+    // Cheapest as placed, which the search compares.
     let cheapest = result
         .frontier
         .iter()
@@ -379,16 +379,17 @@ fn a_request_read_from_json_upgrades_its_base_and_names_wrong_fields_by_path() {
 }
 
 #[test]
-fn the_frontier_shows_each_candidates_network_as_placed_cheapest_as_placed_first() {
+fn the_frontier_is_decided_on_each_candidates_network_as_placed_cheapest_first() {
     let search = latency_search(Technology::ALL.to_vec());
     let result = search.result();
     assert!(result.frontier.len() > 1);
     for point in &result.frontier {
-        // Placed as the planner places the candidate's own design; the record keeps the
-        // fabrics' bills, which the search compares.
+        // Placed as the planner places the candidate's own design, and compared so.
         let report = evaluate(&search.spec(point.record.id).unwrap()).unwrap();
         assert_eq!(point.placed.as_ref(), report.placed.as_ref());
-        assert_eq!(report.totals.cost_usd.dollars(), point.record.cost_usd);
+        assert!(point.record.placed);
+        assert_eq!(report.network().cost_usd.dollars(), point.record.cost_usd);
+        assert_eq!(report.network().power_w.watts(), point.record.power_w);
         let placed = point.placed.as_ref().unwrap();
         assert_eq!(point.network(), (placed.cost_usd, placed.power_w));
     }
