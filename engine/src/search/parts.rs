@@ -2,8 +2,11 @@
 //! and NIC count, alone with the workloads it carries, and cached: a candidate's cost and power
 //! are the sums of its fabrics' (added in the same order as [`crate::evaluate`] adds them, so
 //! the totals are the same to the bit), its worst slowdown and latency the largest of theirs,
-//! and each workload's figures come from the one fabric that carries it. Nothing else in a
-//! report crosses fabrics, so a candidate costs a few look-ups instead of an evaluation.
+//! and each workload's figures come from the one fabric that carries it. Nothing else the
+//! checks read crosses fabrics, so a candidate costs a few look-ups instead of an evaluation.
+//! The floor does cross them (the fabrics' switches share the network racks): a candidate worth
+//! laying is laid from its fabrics as sized here, at the nodes the whole design's workloads
+//! give each ([`Parts::placed`]).
 
 use super::checks::{self, Check, Measure};
 use super::space::Space;
