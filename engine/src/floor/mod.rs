@@ -26,9 +26,9 @@ mod site;
 mod spread;
 pub mod svg;
 
-pub(crate) use placed::place_bills;
 use placed::place_bills_on;
 use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
+pub(crate) use placed::{floor_cabling, network_with, place_bills, FloorInputs};
 pub(crate) use routing::Spot;
 pub use routing::{orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
 pub use sheet::{cabling, cabling_each, cabling_fits};

@@ -72,6 +72,78 @@ pub(crate) fn place_bills(
     )
 }
 
+/// What laying the floor reads of one fabric, beside the design's cluster, floor and overrides:
+/// fabrics that agree on these lay the same cables and optics, so a caller that lays many
+/// designs on one floor (the search) lays each distinct set once. Every number of the plan is
+/// here, whether or not the floor reads it today; only the plan's reason and the fabric's name
+/// (words) are not.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct FloorInputs {
+    role: crate::spec::Role,
+    switch: String,
+    port_rate_bits: u64,
+    ports_per_node: u32,
+    attached_nodes: u32,
+    first_node: u32,
+    endpoints: u32,
+    layout: crate::topology::Layout,
+    plan: [u64; 14],
+    flags: [bool; 2],
+}
+
+impl FloorInputs {
+    pub(crate) fn of(fabric: &FabricReport) -> FloorInputs {
+        let p = &fabric.plan;
+        FloorInputs {
+            role: fabric.role,
+            switch: fabric.switch.clone(),
+            port_rate_bits: fabric.port_rate.bits_per_second().to_bits(),
+            ports_per_node: fabric.ports_per_node,
+            attached_nodes: fabric.attached_nodes,
+            first_node: fabric.first_node,
+            endpoints: fabric.endpoints,
+            layout: p.layout,
+            plan: [
+                p.tiers.into(),
+                p.radix.into(),
+                p.leaves.into(),
+                p.spines.into(),
+                p.cores.into(),
+                p.leaf_downlinks.into(),
+                p.leaf_uplinks.into(),
+                p.leaves_per_pod.into(),
+                p.pods.into(),
+                p.node_leaf_links.into(),
+                p.leaf_spine_links.into(),
+                p.spine_core_links.into(),
+                p.capacity_endpoints.into(),
+                p.layout_max_endpoints,
+            ],
+            flags: [p.two_tier_exceeded, p.beyond_three_tiers],
+        }
+    }
+}
+
+/// (cost, power) of the floor's cables and optics for `fabrics` of `spec`: what
+/// [`place_bills`] puts in place of the nominal ones.
+pub(crate) fn floor_cabling(spec: &DesignSpec, fabrics: &[FabricReport]) -> (Usd, Watts) {
+    let placed = placement::place(spec, fabrics);
+    let router = routing::Router::new(&placed, &spec.floor);
+    let tally = media::tally(spec, fabrics, &placed, &router, false);
+    bill_totals(&tally.bom)
+}
+
+/// The network of `fabrics`, which add up to `totals`, with the floor's cables and optics
+/// `cabling` ([`floor_cabling`]) in place of the nominal ones: what [`place_bills`] gives.
+pub(crate) fn network_with(
+    fabrics: &[FabricReport],
+    totals: &Totals,
+    cabling: (Usd, Watts),
+    gpus: u64,
+) -> Totals {
+    as_placed(totals, nominal_cabling(fabrics, totals), cabling, gpus)
+}
+
 /// [`place_bills`] with the floor's cables and optics counted already: `bom` for the whole
 /// floor, `by_fabric` each fabric's.
 pub(super) fn place_bills_on(

@@ -120,6 +120,12 @@ impl Search {
 
     pub(crate) fn candidate(&self, record: &Record) -> Option<Candidate> {
         let placed = match record.status {
+            // Laid by the search already: its record holds the network as placed.
+            _ if record.placed => Some(crate::report::Totals::new(
+                Usd::new(record.cost_usd),
+                Watts::new(record.power_w),
+                self.request.base.cluster.gpus(),
+            )),
             Status::Frontier | Status::Dominated { .. } | Status::Infeasible { .. } => self
                 .space
                 .spec(record.id)

@@ -10,7 +10,7 @@ use super::space::Space;
 use crate::error::{FieldError, SpecErrors};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// How far a search has come.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -59,7 +59,7 @@ pub struct Search {
     draws: u64,
     next: u64,
     /// Candidates a sample has visited, by fingerprint.
-    seen: HashSet<u64>,
+    seen: HashSet<u64, BuildHasherDefault<Fingerprint>>,
     pub(crate) records: Vec<Record>,
     /// Indices into `records` of the current frontier.
     frontier: Vec<usize>,
@@ -70,6 +70,27 @@ pub struct Search {
     pub(crate) closest: Option<(f64, usize)>,
     parts: Parts,
     figures: Figures,
+}
+
+/// Hashes a fingerprint, which is a hash already, as itself.
+#[derive(Default)]
+struct Fingerprint(u64);
+
+impl Hasher for Fingerprint {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64`s are written (below); any other key still hashes, byte by byte.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// Why a visited candidate has no figures.
@@ -108,7 +129,7 @@ impl Search {
             visited: 0,
             draws,
             next: 0,
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             records: Vec::with_capacity(planned.min(1 << 20) as usize),
             frontier: Vec::new(),
             feasible: 0,

@@ -27,7 +27,7 @@ fn small_request() -> impl Strategy<Value = SearchRequest> {
             ],
             3,
         ),
-        subset(vec![1.0, 2.0, 4.0], 2),
+        (subset(vec![1.0, 2.0, 4.0], 2), subset(vec![1.0, 3.0], 2)),
         subset(vec![1u32, 2, 8], 2),
         subset(
             vec![Topology::Auto, Topology::RailOptimized, Topology::ThreeTier],
@@ -53,11 +53,14 @@ fn small_request() -> impl Strategy<Value = SearchRequest> {
         ),
     )
         .prop_map(
-            |(techs, leaf, nics, topologies, arrangements, limits, (base, latency))| {
+            |(techs, (leaf, spine), nics, topologies, arrangements, limits, (base, latency))| {
                 let (slowdown, budget, power, ckpt) = limits;
                 let mut r = SearchRequest::new(DesignSpec::from_json(base).unwrap());
                 r.freedoms.technologies = techs;
                 r.freedoms.leaf_oversubscription = leaf;
+                // Two spine oversubscriptions lay one floor where a fabric has two tiers: the
+                // search lays it once for both.
+                r.freedoms.spine_oversubscription = spine;
                 r.freedoms.nics_per_node = nics;
                 r.freedoms.topologies = topologies;
                 r.freedoms.arrangements = arrangements;
