@@ -202,17 +202,27 @@ pub(crate) fn attach_first_nodes(
     allocations: &[Option<Allocation>],
 ) {
     for f in fabrics {
-        if f.attached_nodes < spec.cluster.nodes {
-            let first = allocations
-                .iter()
-                .flatten()
-                .filter(|a| a.fabric == f.name && a.nodes > 0)
-                .map(|a| a.first_node)
-                .min()
-                .unwrap_or(1);
-            f.first_node = first.min(spec.cluster.nodes - f.attached_nodes + 1).max(1);
-        }
+        f.first_node = first_node(spec, f, allocations);
     }
+}
+
+/// Where fabric `f` of `spec` starts ([`attach_first_nodes`]).
+pub(crate) fn first_node(
+    spec: &DesignSpec,
+    f: &FabricReport,
+    allocations: &[Option<Allocation>],
+) -> u32 {
+    if f.attached_nodes >= spec.cluster.nodes {
+        return f.first_node;
+    }
+    let first = allocations
+        .iter()
+        .flatten()
+        .filter(|a| a.fabric == f.name && a.nodes > 0)
+        .map(|a| a.first_node)
+        .min()
+        .unwrap_or(1);
+    first.min(spec.cluster.nodes - f.attached_nodes + 1).max(1)
 }
 
 /// Workload `w`'s report; `replicas` are an inference service's, as placed.

@@ -16,10 +16,13 @@ pub(crate) fn is_cabling(line: &BomLine) -> bool {
 
 /// (cost, power) of the cables and optics at each tier's nominal run: the nominal `totals` of
 /// `fabrics` without their other lines (switches), which are the same in either bill.
-pub(super) fn nominal_cabling(fabrics: &[FabricReport], totals: &Totals) -> (Usd, Watts) {
+pub(super) fn nominal_cabling<'a>(
+    fabrics: impl IntoIterator<Item = &'a FabricReport>,
+    totals: &Totals,
+) -> (Usd, Watts) {
     let (usd, w) = bill_totals(
         fabrics
-            .iter()
+            .into_iter()
             .flat_map(|f| &f.bom)
             .filter(|l| !is_cabling(l)),
     );
@@ -80,7 +83,7 @@ pub(crate) fn place_bills(
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct FloorInputs {
     role: crate::spec::Role,
-    switch: String,
+    switch: &'static str,
     port_rate_bits: u64,
     ports_per_node: u32,
     attached_nodes: u32,
@@ -92,15 +95,17 @@ pub(crate) struct FloorInputs {
 }
 
 impl FloorInputs {
-    pub(crate) fn of(fabric: &FabricReport) -> FloorInputs {
+    /// What the floor reads of `fabric`, were it to start at node `first_node`; `None` for a
+    /// switch the catalog does not hold, which no sized fabric has.
+    pub(crate) fn of(fabric: &FabricReport, first_node: u32) -> Option<FloorInputs> {
         let p = &fabric.plan;
-        FloorInputs {
+        Some(FloorInputs {
             role: fabric.role,
-            switch: fabric.switch.clone(),
+            switch: crate::catalog::switch(&fabric.switch)?.key,
             port_rate_bits: fabric.port_rate.bits_per_second().to_bits(),
             ports_per_node: fabric.ports_per_node,
             attached_nodes: fabric.attached_nodes,
-            first_node: fabric.first_node,
+            first_node,
             endpoints: fabric.endpoints,
             layout: p.layout,
             plan: [
@@ -120,7 +125,7 @@ impl FloorInputs {
                 p.layout_max_endpoints,
             ],
             flags: [p.two_tier_exceeded, p.beyond_three_tiers],
-        }
+        })
     }
 }
 
@@ -135,8 +140,8 @@ pub(crate) fn floor_cabling(spec: &DesignSpec, fabrics: &[FabricReport]) -> (Usd
 
 /// The network of `fabrics`, which add up to `totals`, with the floor's cables and optics
 /// `cabling` ([`floor_cabling`]) in place of the nominal ones: what [`place_bills`] gives.
-pub(crate) fn network_with(
-    fabrics: &[FabricReport],
+pub(crate) fn network_with<'a>(
+    fabrics: impl IntoIterator<Item = &'a FabricReport>,
     totals: &Totals,
     cabling: (Usd, Watts),
     gpus: u64,
@@ -155,7 +160,7 @@ pub(super) fn place_bills_on(
 ) -> Totals {
     let network = as_placed(
         totals,
-        nominal_cabling(fabrics, totals),
+        nominal_cabling(fabrics.iter(), totals),
         bill_totals(bom),
         gpus,
     );

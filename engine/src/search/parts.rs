@@ -169,44 +169,74 @@ impl Parts {
         options: &[usize],
         figures: &Figures,
     ) -> Option<(f64, f64)> {
-        let mut fabrics = Vec::with_capacity(options.len());
+        let template = &space.blocks.get(block)?.template;
+        // The fabrics as sized: kept by their parts, or sized again.
+        let mut again = Vec::new();
         for (fabric, &option) in options.iter().enumerate() {
             let key = (block, fabric, nics, option);
-            let part = self.cache.get(&key)?.as_ref().ok()?;
-            let sized = match &part.fabric {
-                Some(kept) => FabricReport::clone(kept),
-                None => sized_alone(space, key)?,
-            };
-            fabrics.push(sized);
+            if self.cache.get(&key)?.as_ref().ok()?.fabric.is_none() {
+                again.push((fabric, sized_alone(space, key)?));
+            }
         }
-        let spec = space.spec_on(block, nics, options, |f| {
-            fabrics.get(f).map(|r| r.switch.as_str())
-        })?;
+        let mut sized: Vec<&FabricReport> = Vec::with_capacity(options.len());
+        for (fabric, &option) in options.iter().enumerate() {
+            let part = self
+                .cache
+                .get(&(block, fabric, nics, option))?
+                .as_ref()
+                .ok()?;
+            sized.push(match &part.fabric {
+                Some(kept) => kept,
+                None => &again.iter().find(|(f, _)| *f == fabric)?.1,
+            });
+        }
+        let spec_of = || {
+            space.spec_on(block, nics, options, |f| {
+                sized.get(f).map(|r| r.switch.as_str())
+            })
+        };
         // Each fabric was sized alone; one that attaches fewer nodes than the cluster starts
         // where the whole design's workloads put it.
-        if fabrics
+        let mut spec = None;
+        let mut first_nodes: Vec<u32> = sized.iter().map(|f| f.first_node).collect();
+        if sized
             .iter()
-            .any(|f| f.attached_nodes < spec.cluster.nodes)
+            .any(|f| f.attached_nodes < template.cluster.nodes)
         {
-            let plans: Vec<_> = fabrics.iter().map(|f| f.plan.clone()).collect();
-            let (_, allocations) = crate::evaluate::allocate(&spec, &plans).ok()?;
-            crate::evaluate::attach_first_nodes(&spec, &mut fabrics, &allocations);
+            let whole = spec_of()?;
+            let plans: Vec<_> = sized.iter().map(|f| f.plan.clone()).collect();
+            let (_, allocations) = crate::evaluate::allocate(&whole, &plans).ok()?;
+            for (first, f) in first_nodes.iter_mut().zip(&sized) {
+                *first = crate::evaluate::first_node(&whole, f, &allocations);
+            }
+            spec = Some(whole);
         }
-        let totals = Totals::new(
-            Usd::new(figures.cost),
-            Watts::new(figures.power),
-            spec.cluster.gpus(),
-        );
         // Candidates that differ in what the floor does not read (a spine oversubscription
         // on a fabric of two tiers) lay the same floor: laid once.
         let key = (
             block,
             nics,
-            fabrics.iter().map(FloorInputs::of).collect::<Vec<_>>(),
+            sized
+                .iter()
+                .zip(&first_nodes)
+                .map(|(f, &first)| FloorInputs::of(f, first))
+                .collect::<Option<Vec<_>>>()?,
         );
         let cabling = match self.floors.get(&key) {
             Some(&cabling) => cabling,
             None => {
+                let spec = match spec {
+                    Some(spec) => spec,
+                    None => spec_of()?,
+                };
+                let fabrics: Vec<FabricReport> = sized
+                    .iter()
+                    .zip(&first_nodes)
+                    .map(|(f, &first_node)| FabricReport {
+                        first_node,
+                        ..FabricReport::clone(f)
+                    })
+                    .collect();
                 let cabling = crate::floor::floor_cabling(&spec, &fabrics);
                 if self.floors.len() < KEPT_FLOORS {
                     self.floors.insert(key, cabling);
@@ -214,7 +244,17 @@ impl Parts {
                 cabling
             }
         };
-        let placed = crate::floor::network_with(&fabrics, &totals, cabling, spec.cluster.gpus());
+        let totals = Totals::new(
+            Usd::new(figures.cost),
+            Watts::new(figures.power),
+            template.cluster.gpus(),
+        );
+        let placed = crate::floor::network_with(
+            sized.iter().copied(),
+            &totals,
+            cabling,
+            template.cluster.gpus(),
+        );
         Some((placed.cost_usd.dollars(), placed.power_w.watts()))
     }
 

@@ -290,6 +290,21 @@ impl Space {
         Some((b, rest as usize))
     }
 
+    /// The number the candidate at (`block`, `nics`, `options`) has in order (not sampled),
+    /// which names it alone: the inverse of [`Space::indices`] in order. `None` when the
+    /// space is too large to count.
+    pub fn ordinal(&self, block: usize, nics: usize, options: &[usize]) -> Option<u64> {
+        if !self.counted {
+            return None;
+        }
+        let b = self.blocks.get(block)?;
+        let mut n = nics as u64;
+        for (list, &o) in b.options.iter().zip(options) {
+            n = n.checked_mul(list.len() as u64)?.checked_add(o as u64)?;
+        }
+        b.offset.checked_add(n)
+    }
+
     /// One fabric of a block on its own, with only the workloads it carries: what that
     /// fabric contributes to a candidate does not depend on the other fabrics.
     pub fn part_spec(
