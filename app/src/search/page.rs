@@ -132,7 +132,9 @@ fn form_view(at: &Searched, form: &SearchForm) -> impl IntoView {
     }
 }
 
-fn frontier_row(at: &Searched, query: &str, c: &Candidate) -> impl IntoView {
+/// One row of the frontier: candidate `c`, and `same`, the ids of the candidates with its
+/// figures, which differ only in choices that change none of them.
+fn frontier_row(at: &Searched, query: &str, c: &Candidate, same: &[u64]) -> impl IntoView {
     let id = c.record.id;
     let explain = format!(
         "/d/{}/r/{}/search?{query}&candidate={id}#explanation",
@@ -145,7 +147,13 @@ fn frontier_row(at: &Searched, query: &str, c: &Candidate) -> impl IntoView {
     view! {
         <tr id=format!("candidate-{id}")>
             <td class="num">{id}</td>
-            <td>{describe_choice(&c.choice)}</td>
+            <td>
+                {describe_choice(&c.choice)}
+                {(!same.is_empty()).then(|| {
+                    let ids: Vec<String> = same.iter().map(u64::to_string).collect();
+                    view! { <span class="note same-figures">{format!(" Also candidates {}: the same figures, with other choices that change none of them.", ids.join(", "))}</span> }
+                })}
+            </td>
             <td class="num">{usd(c.network().0)}</td>
             <td class="num">{watts(c.network().1)}</td>
             <td class="num">{number(c.record.slowdown_percent, 2)}</td>
@@ -169,9 +177,9 @@ fn outcome_view(at: &Searched, form: &SearchForm, outcome: &Outcome) -> impl Int
     let r = &outcome.result;
     let query = form.query();
     let rows = r
-        .frontier
-        .iter()
-        .map(|c| frontier_row(at, &query, c))
+        .distinct_frontier()
+        .into_iter()
+        .map(|(c, same)| frontier_row(at, &query, c, &same))
         .collect_view();
     let chart = frontier_chart(
         &r.frontier,

@@ -224,14 +224,36 @@ impl Search {
 use crate::units::thousands;
 
 impl SearchResult {
+    /// The frontier with candidates of the same figures (cost, power, slowdown and latency)
+    /// taken together: the first of each, cheapest first, with the ids of the others, which
+    /// differ only in choices that change none of them (the oversubscription of a fabric on
+    /// one switch, say).
+    pub fn distinct_frontier(&self) -> Vec<(&Candidate, Vec<u64>)> {
+        let mut distinct: Vec<(&Candidate, Vec<u64>)> = Vec::new();
+        for c in &self.frontier {
+            match distinct
+                .iter_mut()
+                .find(|(first, _)| first.record.same_figures(&c.record))
+            {
+                Some((_, same)) => same.push(c.record.id),
+                None => distinct.push((c, Vec::new())),
+            }
+        }
+        distinct
+    }
+
     fn summarised(mut self) -> SearchResult {
         let mut text = match (self.frontier.first(), &self.no_design) {
             (Some(cheapest), _) => format!(
-                "{} of {} candidates meet every check; {} on the frontier. The cheapest is \
+                "{} of {} candidates meet every check; {} on the frontier{}. The cheapest is \
                  candidate {} ({}) at {} USD and {} W{}.",
                 thousands(self.feasible as f64),
                 thousands(self.visited as f64),
                 self.frontier.len(),
+                match self.distinct_frontier().len() {
+                    n if n < self.frontier.len() => format!(", {n} with distinct figures"),
+                    _ => String::new(),
+                },
                 cheapest.record.id,
                 describe_choice(&cheapest.choice),
                 crate::units::rounded(cheapest.network().0.dollars()),

@@ -66,6 +66,14 @@ impl Record {
         a.iter().zip(&b).all(|(x, y)| x <= y) && a.iter().zip(&b).any(|(x, y)| x < y)
     }
 
+    /// The same cost, power, slowdown and latency, to the bit.
+    pub fn same_figures(&self, other: &Record) -> bool {
+        self.objectives()
+            .iter()
+            .zip(other.objectives())
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    }
+
     /// What the record's cost is, for a sentence that states it.
     pub fn cost_basis(&self) -> &'static str {
         if self.placed {

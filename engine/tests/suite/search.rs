@@ -812,3 +812,43 @@ fn tenant_isolation_is_a_dimension_of_the_search_and_stranded_gpus_a_limit() {
         .iter()
         .any(|e| e.path == "freedoms.tenant_isolation"));
 }
+
+/// Candidates that differ only in a choice that changes nothing (the oversubscription of a
+/// fabric that fits one switch) tie on every figure: the frontier keeps them all, and takes
+/// them together as one design with the others' ids, the summary counting both.
+#[test]
+fn frontier_candidates_of_the_same_figures_are_taken_together() {
+    let mut request = SearchRequest::new(DesignSpec::from_json(examples::HYBRID).unwrap());
+    request.freedoms.technologies = vec![Technology::IbNdr, Technology::Roce200];
+    request.freedoms.leaf_oversubscription = vec![1.0, 2.0];
+    request.freedoms.nics_per_node = vec![4, 8];
+    request.targets.every_workload.max_slowdown_percent = Some(10.0);
+    let result = search(request).unwrap();
+    let distinct = result.distinct_frontier();
+    assert!(
+        distinct.len() < result.frontier.len(),
+        "some candidates tie"
+    );
+    let mut ids: Vec<u64> = Vec::new();
+    for (i, (first, same)) in distinct.iter().enumerate() {
+        ids.push(first.record.id);
+        for id in same {
+            let other = result.frontier.iter().find(|c| c.record.id == *id).unwrap();
+            assert!(first.record.same_figures(&other.record) && first.record.id < *id);
+            ids.push(*id);
+        }
+        for (other, _) in &distinct[i + 1..] {
+            assert!(!first.record.same_figures(&other.record));
+        }
+    }
+    ids.sort_unstable();
+    let mut all: Vec<u64> = result.frontier.iter().map(|c| c.record.id).collect();
+    all.sort_unstable();
+    assert_eq!(ids, all, "every frontier candidate is in one group");
+    let said = format!(
+        "{} on the frontier, {} with distinct figures.",
+        result.frontier.len(),
+        distinct.len()
+    );
+    assert!(result.summary.contains(&said), "{}", result.summary);
+}

@@ -35,7 +35,6 @@ async fn the_search_page_answers_with_a_frontier_and_explains_a_candidate() {
         !table.contains("sn5600") && !table.contains("qm9700"),
         "switches by name, not key"
     );
-
     // The first candidate explained, and linked to the planner.
     let first: String = table
         .split(r#"id="candidate-"#)
@@ -209,5 +208,42 @@ async fn the_search_page_varies_the_tenants_isolation_and_limits_what_it_strands
         "the answer keeps its tenants per node"
     );
     assert!(!said.contains("isolation: per scalable unit"));
+    server.stop().await;
+}
+
+/// Candidates that differ only in choices that change none of their figures (the
+/// oversubscription of a fabric on one switch) make one row of the frontier, which names the
+/// others.
+#[tokio::test]
+async fn frontier_candidates_of_the_same_figures_make_one_row() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server.create(&example(engine::examples::HYBRID)).await;
+    let question = "run=1&slowdown=10&latency=50&tech-ib_ndr=on&tech-roce200=on&leaf-oversubscription=1,2&nics=4,8";
+    let (status, page) = server
+        .page(&format!("/d/{}/r/1/search?{question}", design.id))
+        .await;
+    assert_eq!(status, 200);
+    let table = &page[page.find(r#"id="frontier""#).unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    let rows: Vec<&str> = table.split(r#"<tr id="candidate-"#).skip(1).collect();
+    // Cost, power, slowdown and latency as shown.
+    let figures = |row: &str| -> Vec<String> {
+        row.split(r#"<td class="num">"#)
+            .skip(2)
+            .take(4)
+            .map(|cell| cell[..cell.find('<').unwrap()].to_string())
+            .collect()
+    };
+    for (i, row) in rows.iter().enumerate() {
+        for other in &rows[i + 1..] {
+            assert_ne!(figures(row), figures(other), "two rows of the same figures");
+        }
+    }
+    assert!(
+        table.contains("Also candidates ") && table.contains("the same figures"),
+        "a row names the candidates of its figures"
+    );
+    assert!(page.contains("with distinct figures"), "the summary counts them");
     server.stop().await;
 }
