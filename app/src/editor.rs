@@ -60,8 +60,16 @@ impl Editor {
     pub fn new(spec: DesignSpec) -> Editor {
         let spec = RwSignal::new(spec);
         let unparsed = RwSignal::new(BTreeMap::<String, String>::new());
+        // The floor the last evaluation laid: an edit that moves no cable is not laid again.
+        let last = Arc::new(std::sync::Mutex::new(engine::LastFloor::default()));
         let evaluation = Memo::new(move |_| {
-            let report = spec.with(engine::evaluate).map(|r| Evaluated(Arc::new(r)));
+            let report = spec
+                .with(|spec| {
+                    // Nothing panics while it is held: a poisoned lock still holds a floor.
+                    let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+                    engine::evaluate_reusing(spec, &mut last)
+                })
+                .map(|r| Evaluated(Arc::new(r)));
             let unparsed = unparsed.get();
             if unparsed.is_empty() {
                 return report;

@@ -71,6 +71,23 @@ fn benches(c: &mut Criterion) {
     c.bench_function("evaluate 100,000 GPUs", |b| {
         b.iter(|| evaluate(black_box(&huge)).expect("evaluates"))
     });
+    // The planner's edit of a workload (its global batch) on the same design: the floor kept
+    // from the evaluation before is taken again, not laid.
+    let mut edited = four_workloads_three_fabrics(12_500, "b200", "ib_xdr", "q3400");
+    edited["workloads"][0]["global_batch"] = json!(12_500 * 8);
+    let edited = spec(edited);
+    c.bench_function(
+        "evaluate 100,000 GPUs after an edit that moves no cable",
+        |b| {
+            let mut last = engine::LastFloor::default();
+            let mut flip = false;
+            b.iter(|| {
+                flip = !flip;
+                let s = if flip { &huge } else { &edited };
+                engine::evaluate_reusing(black_box(s), &mut last).expect("evaluates")
+            })
+        },
+    );
     c.bench_function("size 100,000 GPUs (no floor)", |b| {
         b.iter(|| evaluate_unplaced(black_box(&huge), Conditions::NORMAL).expect("evaluates"))
     });

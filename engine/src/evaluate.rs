@@ -2,7 +2,7 @@ use crate::allocation::Allocation;
 use crate::bom::materials;
 use crate::catalog::{gpu, switch, Gpu};
 use crate::error::{FieldError, SpecErrors};
-use crate::floor::Laid;
+use crate::floor::{Laid, LastFloor};
 use crate::headroom;
 use crate::links::{ports_per_node, Conditions, Links};
 use crate::report::{
@@ -48,8 +48,26 @@ pub fn evaluate(spec: &DesignSpec) -> Result<Report, SpecErrors> {
 
 /// [`evaluate`] under what-if `conditions` (a degraded link, congestion).
 pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report, SpecErrors> {
+    evaluate_laying(spec, conditions, &mut LastFloor::default())
+}
+
+/// [`evaluate`], laying the floor only where it differs from the one `last` keeps from the
+/// previous evaluation, and keeping this one's: the planner evaluates the design on every edit,
+/// and an edit that moves no cable (a workload's batch, a target) then costs the sizing alone.
+/// The same report as [`evaluate`], to the bit.
+pub fn evaluate_reusing(spec: &DesignSpec, last: &mut LastFloor) -> Result<Report, SpecErrors> {
+    evaluate_laying(spec, Conditions::NORMAL, last)
+}
+
+/// [`evaluate_with`], its floor laid through `last`: one body for both (the browser's bundle
+/// carries one).
+fn evaluate_laying(
+    spec: &DesignSpec,
+    conditions: Conditions,
+    last: &mut LastFloor,
+) -> Result<Report, SpecErrors> {
     let placed = |spec: &DesignSpec, fabrics: &mut [FabricReport], totals: &Totals| {
-        (Some(crate::floor::place_bills(spec, fabrics, totals)), ())
+        (Some(last.place_bills(spec, fabrics, totals)), ())
     };
     evaluate_report(spec, conditions, placed).map(|(report, ())| report)
 }

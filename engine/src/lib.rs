@@ -72,7 +72,8 @@ pub use collective::{
     Cost, Crossing, Group, Latencies, Protocol,
 };
 pub use error::{FieldError, SpecErrors};
-pub use evaluate::{evaluate, evaluate_unplaced, evaluate_with};
+pub use evaluate::{evaluate, evaluate_reusing, evaluate_unplaced, evaluate_with};
+pub use floor::LastFloor;
 pub use life::{evaluate_placed, PlacedReport};
 pub use links::Conditions;
 pub use precision::Precision;

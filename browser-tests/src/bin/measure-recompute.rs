@@ -4,18 +4,19 @@
 //! results panel show the new figures. The dashboard below, fetched from the server after each
 //! change, is left to arrive between changes.
 //!
-//! `cargo run -p browser-tests --release --bin measure-recompute [CHANGES] [NODES,NODES,...]`
+//! `cargo run -p browser-tests --release --bin measure-recompute [CHANGES] [NODES,NODES,...] [batch]`
 //! (default 100 changes over 16, 64, 32 and 128 nodes; 12500,12000,12496,12504 is a design of
-//! some 100,000 GPUs) after `cargo leptos build --release`.
+//! some 100,000 GPUs) after `cargo leptos build --release`. With `batch`, the cluster stays at
+//! the first size and the change is the training job's global batch (2, 4, 6 and 8 sequences
+//! per node in turn), an edit that moves no cable, seen in the slowdown it gives.
 
 use browser_tests::{Browser, JavaScript, Server};
 
 const SCRIPT: &str = r#"
 const [changes, sizes, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
-const input = document.querySelector('#cluster-nodes');
+const input = document.querySelector(arguments[3]);
 const panel = document.querySelector('.results-panel');
-const result = () => document.querySelector('#headline-switches').textContent
-    + document.querySelector('#headline-cost').textContent;
+const result = () => arguments[4].map(id => document.querySelector(id).textContent).join('');
 const times = [];
 const settle = () => new Promise(r => setTimeout(r, arguments[2]));
 (async () => {
@@ -62,6 +63,7 @@ async fn main() {
                 .collect()
         })
         .unwrap_or_else(|| vec![16, 64, 32, 128]);
+    let batch_edits = std::env::args().nth(3).as_deref() == Some("batch");
     // A large design's dashboard takes longer to draw: the next change waits for it.
     let settle_ms = if sizes.iter().any(|n| *n > 1024) {
         3000
@@ -100,6 +102,26 @@ async fn main() {
     browser
         .type_into("#cluster-nodes", &start.to_string())
         .await;
+    // Editing the batch: the cluster at the first size, the changes to the global batch.
+    let (input, observed, values) = if batch_edits {
+        let nodes = sizes[0];
+        browser
+            .type_into("#cluster-nodes", &nodes.to_string())
+            .await;
+        browser.click("#step-workloads").await;
+        let values: Vec<u32> = [2, 4, 6, 8].iter().map(|k| k * nodes).collect();
+        (
+            "#workloads-0-global_batch",
+            vec!["#headline-slowdown"],
+            values,
+        )
+    } else {
+        (
+            "#cluster-nodes",
+            vec!["#headline-switches", "#headline-cost"],
+            sizes.clone(),
+        )
+    };
     let mut timeouts = browser.client.get_timeouts().await.expect("timeouts");
     timeouts.set_script(Some(std::time::Duration::from_secs(600)));
     browser
@@ -113,8 +135,10 @@ async fn main() {
             SCRIPT,
             vec![
                 serde_json::json!(changes),
-                serde_json::json!(sizes),
+                serde_json::json!(values),
                 serde_json::json!(settle_ms),
+                serde_json::json!(input),
+                serde_json::json!(observed),
             ],
         )
         .await
@@ -126,7 +150,7 @@ async fn main() {
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     println!(
-        "recompute after an input change, 3-workload design of {sizes:?} nodes, {} changes: median {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+        "recompute after an input change ({input}), 3-workload design of {sizes:?} nodes, {} changes: median {:.2} ms, p95 {:.2} ms, max {:.2} ms",
         times.len(),
         at(0.5),
         at(0.95),

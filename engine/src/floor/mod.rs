@@ -27,8 +27,9 @@ mod spread;
 pub mod svg;
 
 use placed::place_bills_on;
+pub use placed::LastFloor;
 use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
-pub(crate) use placed::{floor_cabling, network_with, place_bills, FloorInputs};
+pub(crate) use placed::{floor_cabling, network_with, FloorInputs};
 pub(crate) use routing::Spot;
 pub use routing::{orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
 pub use sheet::{cabling, cabling_each, cabling_fits};
@@ -236,7 +237,7 @@ impl Laid {
     }
 
     /// Each fabric's bill as placed `fabrics` (sized as they were laid, adding up to `totals`)
-    /// take, and the network's totals as placed, as [`place_bills`] finds them.
+    /// take, and the network's totals as placed, as [`LastFloor::place_bills`] finds them.
     pub(crate) fn place_bills(
         &mut self,
         fabrics: &mut [crate::report::FabricReport],

@@ -52,27 +52,74 @@ pub(super) fn as_placed(
     )
 }
 
-/// The network of `spec`, whose fabrics are sized as `fabrics` and add up to `totals` (each
-/// tier's cables at its nominal run), as placed on its floor: what [`crate::evaluate`] reports
-/// as [`crate::Report::placed`]. Each fabric's bill becomes its bill as placed: its cables and
-/// optics are the floor's, each cable at its routed, orderable length, in place of the nominal
-/// ones, and its cost and power the sum of that bill. Places and routes as [`super::plan`]
-/// does, without naming racks or listing what stands in them.
-pub(crate) fn place_bills(
-    spec: &DesignSpec,
-    fabrics: &mut [FabricReport],
-    totals: &Totals,
-) -> Totals {
-    let placed = placement::place(spec, fabrics);
-    let router = routing::Router::new(&placed, &spec.floor);
-    let tally = media::tally(spec, fabrics, &placed, &router, false);
-    place_bills_on(
-        fabrics,
-        totals,
-        &tally.bom,
-        tally.bom_by_fabric,
-        spec.cluster.gpus(),
-    )
+/// The floor an evaluation laid, kept for the next ([`crate::evaluate_reusing`]): an edit that
+/// moves no cable (a workload's batch, a target) lays the same floor, so its cables and optics
+/// are taken from here instead of laid again. Only the cluster, the floor, the catalog
+/// overrides and what the floor reads of each fabric ([`FloorInputs`], with its name) decide
+/// the floor; all of them are compared.
+#[derive(Debug, Default)]
+pub struct LastFloor {
+    kept: Option<Kept>,
+}
+
+#[derive(Debug)]
+struct Kept {
+    /// What it was laid from; `None` when that cannot be told (it is then never taken again).
+    from: Option<LaidFrom>,
+    bom: Vec<BomLine>,
+    by_fabric: Vec<Vec<BomLine>>,
+}
+
+#[derive(Debug, PartialEq)]
+struct LaidFrom {
+    cluster: crate::spec::Cluster,
+    floor: crate::spec::Floor,
+    overrides: Vec<crate::spec::CatalogOverride>,
+    fabrics: Vec<(String, FloorInputs)>,
+}
+
+impl LastFloor {
+    /// The network of `spec`, whose fabrics are sized as `fabrics` and add up to `totals`
+    /// (each tier's cables at its nominal run), as placed on its floor: what
+    /// [`crate::evaluate`] reports as [`crate::Report::placed`]. Each fabric's bill becomes its
+    /// bill as placed: its cables and optics are the floor's, each cable at its routed,
+    /// orderable length, in place of the nominal ones, and its cost and power the sum of that
+    /// bill. Places and routes as [`super::plan`] does, without naming racks or listing what
+    /// stands in them, and only where the floor differs from the one kept.
+    pub(crate) fn place_bills(
+        &mut self,
+        spec: &DesignSpec,
+        fabrics: &mut [FabricReport],
+        totals: &Totals,
+    ) -> Totals {
+        let from = fabrics
+            .iter()
+            .map(|f| Some((f.name.clone(), FloorInputs::of(f, f.first_node)?)))
+            .collect::<Option<Vec<_>>>()
+            .map(|read| LaidFrom {
+                cluster: spec.cluster.clone(),
+                floor: spec.floor.clone(),
+                overrides: spec.overrides.clone(),
+                fabrics: read,
+            });
+        let kept = match self.kept.take() {
+            Some(kept) if from.is_some() && kept.from == from => kept,
+            _ => {
+                let placed = placement::place(spec, fabrics);
+                let router = routing::Router::new(&placed, &spec.floor);
+                let tally = media::tally(spec, fabrics, &placed, &router, false);
+                Kept {
+                    from,
+                    bom: tally.bom,
+                    by_fabric: tally.bom_by_fabric,
+                }
+            }
+        };
+        let gpus = spec.cluster.gpus();
+        let network = place_bills_on(fabrics, totals, &kept.bom, kept.by_fabric.clone(), gpus);
+        self.kept = Some(kept);
+        network
+    }
 }
 
 /// What laying the floor reads of one fabric, beside the design's cluster, floor and overrides:
@@ -130,7 +177,7 @@ impl FloorInputs {
 }
 
 /// (cost, power) of the floor's cables and optics for `fabrics` of `spec`: what
-/// [`place_bills`] puts in place of the nominal ones.
+/// [`LastFloor::place_bills`] puts in place of the nominal ones.
 pub(crate) fn floor_cabling(spec: &DesignSpec, fabrics: &[FabricReport]) -> (Usd, Watts) {
     let placed = placement::place(spec, fabrics);
     let router = routing::Router::new(&placed, &spec.floor);
@@ -139,7 +186,7 @@ pub(crate) fn floor_cabling(spec: &DesignSpec, fabrics: &[FabricReport]) -> (Usd
 }
 
 /// The network of `fabrics`, which add up to `totals`, with the floor's cables and optics
-/// `cabling` ([`floor_cabling`]) in place of the nominal ones: what [`place_bills`] gives.
+/// `cabling` ([`floor_cabling`]) in place of the nominal ones: what [`LastFloor::place_bills`] gives.
 pub(crate) fn network_with<'a>(
     fabrics: impl IntoIterator<Item = &'a FabricReport>,
     totals: &Totals,
@@ -149,7 +196,7 @@ pub(crate) fn network_with<'a>(
     as_placed(totals, nominal_cabling(fabrics, totals), cabling, gpus)
 }
 
-/// [`place_bills`] with the floor's cables and optics counted already: `bom` for the whole
+/// [`LastFloor::place_bills`] with the floor's cables and optics counted already: `bom` for the whole
 /// floor, `by_fabric` each fabric's.
 pub(super) fn place_bills_on(
     fabrics: &mut [FabricReport],

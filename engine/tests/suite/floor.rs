@@ -492,3 +492,38 @@ fn the_evaluation_reports_the_network_as_placed_and_its_headline_cost_per_gpu_is
     assert_eq!(old.placed, None);
     assert_eq!(old.network(), &old.totals);
 }
+
+/// The planner evaluates on every edit, keeping the floor it laid: each evaluation, whether it
+/// lays the floor again (nodes, a fabric's name, the floor's slack, a price) or takes it from
+/// the last (a workload's batch), is the report a fresh evaluation gives.
+#[test]
+fn an_evaluation_that_keeps_the_last_floor_is_the_fresh_evaluation_after_every_edit() {
+    let base: Value = serde_json::from_str(examples::HYBRID).unwrap();
+    let edit = |change: &dyn Fn(&mut Value)| {
+        let mut v = base.clone();
+        change(&mut v);
+        DesignSpec::from_value(v).unwrap()
+    };
+    let edits = [
+        edit(&|_| {}),
+        edit(&|v| v["workloads"][0]["global_batch"] = json!(512)),
+        edit(&|v| v["cluster"]["nodes"] = json!(48)),
+        edit(&|v| v["cluster"]["nodes"] = json!(48)),
+        edit(&|v| {
+            v["fabrics"][1]["name"] = json!("serving");
+            v["workloads"][1]["fabric"] = json!("serving");
+        }),
+        edit(&|v| v["floor"] = json!({ "slack_percent": 25 })),
+        edit(&|v| {
+            v["overrides"] = json!([{ "item": "fibre:multimode:10m", "unit_price_usd": 500 }])
+        }),
+        edit(&|_| {}),
+    ];
+    let mut last = LastFloor::default();
+    for (i, spec) in edits.iter().enumerate() {
+        let fresh = evaluate(spec);
+        let kept = evaluate_reusing(spec, &mut last);
+        assert_eq!(kept, fresh, "edit {i}");
+        assert!(kept.is_ok(), "edit {i}");
+    }
+}
