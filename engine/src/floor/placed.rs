@@ -105,9 +105,7 @@ impl LastFloor {
         let kept = match self.kept.take() {
             Some(kept) if from.is_some() && kept.from == from => kept,
             _ => {
-                let placed = placement::place(spec, fabrics);
-                let router = routing::Router::new(&placed, &spec.floor);
-                let tally = media::tally(spec, fabrics, &placed, &router, false);
+                let tally = counted(spec, fabrics);
                 Kept {
                     from,
                     bom: tally.bom,
@@ -179,10 +177,15 @@ impl FloorInputs {
 /// (cost, power) of the floor's cables and optics for `fabrics` of `spec`: what
 /// [`LastFloor::place_bills`] puts in place of the nominal ones.
 pub(crate) fn floor_cabling(spec: &DesignSpec, fabrics: &[FabricReport]) -> (Usd, Watts) {
+    bill_totals(&counted(spec, fabrics).bom)
+}
+
+/// The floor's cables and optics of `fabrics` of `spec`, placed, routed and counted, keeping
+/// neither where anything stands nor the longest routes (what the plan of the floor keeps).
+fn counted(spec: &DesignSpec, fabrics: &[FabricReport]) -> media::Tally {
     let placed = placement::place(spec, fabrics);
     let router = routing::Router::new(&placed, &spec.floor);
-    let tally = media::tally(spec, fabrics, &placed, &router, false);
-    bill_totals(&tally.bom)
+    media::tally(spec, fabrics, &placed, &router, false)
 }
 
 /// The network of `fabrics`, which add up to `totals`, with the floor's cables and optics
@@ -205,12 +208,7 @@ pub(super) fn place_bills_on(
     by_fabric: Vec<Vec<BomLine>>,
     gpus: u64,
 ) -> Totals {
-    let network = as_placed(
-        totals,
-        nominal_cabling(fabrics.iter(), totals),
-        bill_totals(bom),
-        gpus,
-    );
+    let network = network_with(fabrics.iter(), totals, bill_totals(bom), gpus);
     for (fabric, lines) in fabrics.iter_mut().zip(by_fabric) {
         fabric.bom.retain(|l| !is_cabling(l));
         fabric.bom.extend(lines);

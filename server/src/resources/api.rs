@@ -372,9 +372,9 @@ async fn bill_difference(body: Bytes) -> Answer {
     answer
 }
 
-/// Candidates one API search may visit: about 4 s of one core at 64 nodes, more where many
-/// candidates meet their targets on a large floor (each is laid on it); the request's time
-/// limit stops it between slices.
+/// Candidates one API search may visit: about half a second of one core at 64 nodes, more
+/// where many candidates meet their targets on large floors of their own (each distinct floor
+/// is laid); the request's time limit stops it between slices.
 const MAX_SEARCHED: u64 = 1_000_000;
 
 /// Candidates visited between two looks at the cancel flag: a millisecond of work at 64 nodes,
