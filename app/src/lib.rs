@@ -2,6 +2,7 @@
 //! The Fabric Planner web application. Compiled twice: with `ssr` into the server, and with
 //! `hydrate` into the WebAssembly bundle that makes the pages live in the browser.
 
+pub mod blocks;
 #[cfg(feature = "ssr")]
 pub mod charts;
 pub mod components;

@@ -2,7 +2,7 @@
 //! to read them: the browser parses no JSON with serde. Its derived decoders for the spec and the
 //! answers cost the bundle more than 40 KB gzip (BENCHMARKS.md), so the spec the page carries is
 //! borsh, and JSON (what the server functions answer, the dashboard the page carries) is read
-//! with the browser's own `JSON.parse`.
+//! with the browser's own `JSON.parse` and a reader per type ([`answer::FromAnswer`]).
 
 /// This build's identity: a hash of the sources of what the server and the browser send each
 /// other (`build.rs`). The planner's page names the build that wrote it; a bundle of another
@@ -34,9 +34,15 @@ pub fn page_is_this_builds() -> bool {
     if let (Ok(prompt), Some(body)) = (document.create_element("p"), document.body()) {
         prompt.set_id("reload-prompt");
         let _ = prompt.set_attribute("role", "alert");
-        prompt.set_inner_html(
-            "Fabric Planner was updated since this page was written, so it cannot be edited here: <a href=\"\">reload the page</a>.",
-        );
+        prompt.set_text_content(Some(
+            "Fabric Planner was updated since this page was written, so it cannot be edited here: ",
+        ));
+        if let Ok(reload) = document.create_element("a") {
+            let _ = reload.set_attribute("href", "");
+            reload.set_text_content(Some("reload the page"));
+            let _ = prompt.append_with_node_1(&reload);
+            let _ = prompt.append_with_str_1(".");
+        }
         let _ = body.prepend_with_node_1(&prompt);
     }
     false
@@ -67,30 +73,31 @@ impl<T: borsh::BorshDeserialize> codee::Decoder<T> for Borsh {
     }
 }
 
-/// A value the page carries as its text (`Display`, read back by `FromStr`) in a JSON string.
-/// Leptos writes each `<` of what a page carries as `\u003c`, so that no text can end its
-/// script, and only a JSON reader turns that back into `<`: the browser's is `JSON.parse`.
-pub struct TextInJson;
+/// A value the page carries as serde's JSON, read back as a server function's answer is: in the
+/// browser with `JSON.parse` and the value's [`answer::FromAnswer`]. Leptos writes each `<` of
+/// what a page carries as `\u003c`, so that no text can end its script, and the JSON reader
+/// turns that back into `<`.
+pub struct AnswerInJson;
 
-impl<T: std::fmt::Display> codee::Encoder<T> for TextInJson {
+impl<T: serde::Serialize> codee::Encoder<T> for AnswerInJson {
     type Error = serde_json::Error;
     type Encoded = String;
 
     fn encode(value: &T) -> Result<String, serde_json::Error> {
-        serde_json::to_string(&value.to_string())
+        serde_json::to_string(value)
     }
 }
 
-impl<T: std::str::FromStr> codee::Decoder<T> for TextInJson {
+impl<T: answer::FromAnswer> codee::Decoder<T> for AnswerInJson {
     type Error = ();
     type Encoded = str;
 
     fn decode(json: &str) -> Result<T, ()> {
         #[cfg(feature = "hydrate")]
-        let text = js_sys::JSON::parse(json).ok().and_then(|v| v.as_string());
+        let value = js_sys::JSON::parse(json).ok();
         #[cfg(not(feature = "hydrate"))]
-        let text = serde_json::from_str::<String>(json).ok();
-        text.ok_or(())?.parse().map_err(|_| ())
+        let value = serde_json::from_str::<serde_json::Value>(json).ok();
+        T::from_answer(&value.ok_or(())?).ok_or(())
     }
 }
 
@@ -114,12 +121,15 @@ impl<T: serde::Serialize> leptos::server_fn::Encodes<T> for JsonReply {
     }
 }
 
+/// On the host, by the same readers as in the browser.
 #[cfg(not(feature = "hydrate"))]
-impl<T: serde::de::DeserializeOwned> leptos::server_fn::Decodes<T> for JsonReply {
-    type Error = serde_json::Error;
+impl<T: answer::FromAnswer> leptos::server_fn::Decodes<T> for JsonReply {
+    type Error = &'static str;
 
-    fn decode(bytes: leptos::server_fn::Bytes) -> Result<T, serde_json::Error> {
-        serde_json::from_slice(&bytes)
+    fn decode(bytes: leptos::server_fn::Bytes) -> Result<T, &'static str> {
+        let value: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|_| "the answer is not JSON")?;
+        T::from_answer(&value).ok_or("the answer is not what the server function returns")
     }
 }
 
@@ -149,9 +159,16 @@ pub mod answer {
         /// The items of an array.
         fn items(&self) -> Option<Vec<Self>>;
 
+        fn boolean(&self) -> Option<bool>;
+
         /// The member `name`, when it is a string.
         fn text(&self, name: &str) -> Option<String> {
             self.member(name)?.string()
+        }
+
+        /// The member `name`, read as a `T`.
+        fn get<T: FromAnswer>(&self, name: &str) -> Option<T> {
+            T::from_answer(&self.member(name)?)
         }
     }
 
@@ -163,6 +180,52 @@ pub mod answer {
     impl FromAnswer for String {
         fn from_answer(answer: &impl Json) -> Option<String> {
             answer.string()
+        }
+    }
+
+    impl FromAnswer for bool {
+        fn from_answer(answer: &impl Json) -> Option<bool> {
+            answer.boolean()
+        }
+    }
+
+    impl FromAnswer for u8 {
+        fn from_answer(answer: &impl Json) -> Option<u8> {
+            let n = answer.number()?;
+            (n.fract() == 0.0 && (0.0..=255.0).contains(&n)).then_some(n as u8)
+        }
+    }
+
+    /// serde writes `None` as null.
+    impl<T: FromAnswer> FromAnswer for Option<T> {
+        fn from_answer(answer: &impl Json) -> Option<Option<T>> {
+            if answer.is_null() {
+                return Some(None);
+            }
+            T::from_answer(answer).map(Some)
+        }
+    }
+
+    impl<T: FromAnswer> FromAnswer for Vec<T> {
+        fn from_answer(answer: &impl Json) -> Option<Vec<T>> {
+            // A loop rather than collecting into `Option<Vec<T>>`: the adapters that collecting
+            // instantiates for every item type weigh on the bundle.
+            let items = answer.items()?;
+            let mut read = Vec::with_capacity(items.len());
+            for item in &items {
+                read.push(T::from_answer(item)?);
+            }
+            Some(read)
+        }
+    }
+
+    /// serde writes a tuple as an array.
+    impl<A: FromAnswer, B: FromAnswer, C: FromAnswer> FromAnswer for (A, B, C) {
+        fn from_answer(answer: &impl Json) -> Option<(A, B, C)> {
+            match answer.items()?.as_slice() {
+                [a, b, c] => Some((A::from_answer(a)?, B::from_answer(b)?, C::from_answer(c)?)),
+                _ => None,
+            }
         }
     }
 
@@ -182,6 +245,10 @@ pub mod answer {
 
         fn is_null(&self) -> bool {
             Self::is_null(self)
+        }
+
+        fn boolean(&self) -> Option<bool> {
+            self.as_bool()
         }
 
         fn items(&self) -> Option<Vec<Self>> {
@@ -213,6 +280,10 @@ pub mod answer {
 
         fn is_null(&self) -> bool {
             Self::is_null(self)
+        }
+
+        fn boolean(&self) -> Option<bool> {
+            self.as_bool()
         }
 
         fn items(&self) -> Option<Vec<Self>> {

@@ -261,6 +261,15 @@ pub(super) fn cluster(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Repor
     )));
 }
 
+/// The topology diagram of fabric `f`, with the `tenants`' nodes.
+pub fn topology_chart(f: &FabricReport, tenants: &[engine::tenancy::TenantPlacement]) -> Block {
+    Block::Chart {
+        id: slug("topology", &f.name),
+        caption: format!("Topology of fabric {}: {}", f.name, f.plan.layout.label()),
+        svg: crate::charts::topology::svg(f, tenants),
+    }
+}
+
 pub(super) fn fabrics(blocks: &mut Vec<Block>, report: &Report) {
     blocks.push(heading(1, "fabrics", "Fabrics"));
     for f in &report.fabrics {
@@ -274,11 +283,7 @@ pub(super) fn fabrics(blocks: &mut Vec<Block>, report: &Report) {
                 .map(|(_, what, value)| vec![what.to_string(), value])
                 .collect(),
         )));
-        blocks.push(Block::Chart {
-            id: slug("topology", &f.name),
-            caption: format!("Topology of fabric {}: {}", f.name, f.plan.layout.label()),
-            svg: crate::charts::topology::svg(f, &report.tenants),
-        });
+        blocks.push(topology_chart(f, &report.tenants));
         blocks.push(Block::Table(tier_table(f)));
         blocks.extend(bom_blocks(f));
     }

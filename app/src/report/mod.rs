@@ -1,17 +1,18 @@
-//! The design report of a saved revision (server only): one document, built once from the
-//! stored spec and its report, that the report page renders as print-ready HTML and the server
-//! typesets as a PDF. Both show the same sections in the same order because both walk these
-//! blocks; every figure in it comes from the engine, already formatted with its unit.
+//! A design's sections as blocks (server only), each from one evaluation of the design on its
+//! floor: the design report of a saved revision, one document that the report page renders as
+//! print-ready HTML and the server typesets as a PDF, and the dashboard of a design
+//! ([`dashboard_blocks`]), which a saved design's page and the live planner render. Every
+//! figure in them comes from the engine, already formatted with its unit.
 
 mod asbuilt;
 mod blocks;
 mod build;
+mod dashboard;
 mod engine_version;
 mod fabrics;
 mod failures;
 mod floor;
 mod goodput;
-pub mod html;
 mod operating;
 mod phases;
 mod sources;
@@ -24,10 +25,11 @@ mod workloads;
 
 pub use asbuilt::{kept_cells, last_verdict, KEPT_COLUMNS};
 pub use build::{report_document, Revision};
+pub use dashboard::dashboard_blocks;
 pub use engine_version::{engine_line, stale_blocks, staleness, Staleness};
 pub use fabrics::{
     bom_blocks, fabric_facts, fabric_heading, fabric_lede, headroom_text, item_text, tier_table,
-    ESTIMATE_NOTE,
+    topology_chart, ESTIMATE_NOTE,
 };
 pub use failures::failure_blocks;
 pub use floor::floor_blocks;
@@ -42,6 +44,7 @@ pub use workloads::{
     INTER_TOKEN_LABEL,
 };
 
+pub use crate::blocks::{Block, Column, FigureLine, Table};
 use serde::Serialize;
 
 /// The report: its cover and its body.
@@ -66,63 +69,4 @@ impl ReportDocument {
             })
             .collect()
     }
-}
-
-/// A column of a table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Column {
-    pub title: String,
-    /// Figures, aligned right.
-    pub numeric: bool,
-}
-
-/// A table: rows never split across pages.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Table {
-    pub id: Option<String>,
-    pub caption: String,
-    pub columns: Vec<Column>,
-    pub rows: Vec<Vec<String>>,
-    /// Rows to read as a problem (a tier short of bandwidth, a failed check).
-    pub flagged: Vec<bool>,
-    pub footer: Option<Vec<String>>,
-}
-
-/// One piece of the report, in reading order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Block {
-    /// Level 1 is a section, 2 a fabric or workload within it, 3 a part of that.
-    Heading {
-        level: u8,
-        id: String,
-        text: String,
-    },
-    Paragraph {
-        text: String,
-    },
-    /// Smaller text: how to read what precedes or follows.
-    Note {
-        text: String,
-    },
-    /// The headline figures: label, value, what it means.
-    Metrics {
-        items: Vec<(String, String, String)>,
-    },
-    /// Findings: severity, subject, message.
-    Findings {
-        items: Vec<(String, String, String)>,
-    },
-    Table(Table),
-    /// A vector chart or diagram, as standalone SVG.
-    Chart {
-        id: String,
-        caption: String,
-        svg: String,
-    },
-    /// A configuration excerpt.
-    Code {
-        caption: String,
-        text: String,
-    },
 }

@@ -3,6 +3,7 @@
 //! table, each candidate explained on demand and opened in the planner from there.
 
 use super::form::{isolation_fields, technology_field, SearchForm, ARRANGEMENTS};
+use crate::blocks::html::chart_view;
 use crate::charts::search::{frontier_chart, Point};
 use crate::money::{usd, watts};
 use crate::pages::document::{document, Page};
@@ -192,7 +193,7 @@ fn outcome_view(at: &Searched, form: &SearchForm, outcome: &Outcome) -> impl Int
             .into_any()
     } else {
         view! {
-            <div class="chart" id="chart-frontier" role="img" aria-label="Network cost against performance of every frontier candidate, and this design" inner_html=chart></div>
+            {chart_view(Some("chart-frontier"), "Network cost against performance of every frontier candidate, and this design", chart)}
             <table class="headroom" id="frontier">
                 <caption>"The frontier: no other candidate is cheaper, leaner and faster at once"</caption>
                 <thead><tr><th scope="col" class="num">"Candidate"</th><th scope="col">"What it chooses"</th><th scope="col" class="num">"Network cost as placed"</th><th scope="col" class="num">"Power as placed"</th><th scope="col" class="num">"Slowdown, %"</th><th scope="col" class="num">"Added per token, ms"</th><th scope="col"></th></tr></thead>
@@ -279,13 +280,12 @@ pub struct Streamed {
     pub tail: String,
 }
 
-/// Marks where the progress and the outcome go in the page.
-const SLOT: &str = "<!--search-progress-->";
+/// Marks where the progress and the outcome go in the page: the page is cut there.
+const SLOT: &str = r#"<div id="search-slot"></div>"#;
 
 pub fn streamed_page(at: &Searched, form: &SearchForm) -> Streamed {
-    let html = document_of(at, form, view! { <div inner_html=SLOT></div> }.into_any());
-    let slot = format!("<div>{SLOT}</div>");
-    let (head, tail) = html.split_once(&slot).unwrap_or((&html, ""));
+    let html = document_of(at, form, view! { <div id="search-slot"></div> }.into_any());
+    let (head, tail) = html.split_once(SLOT).unwrap_or((&html, ""));
     Streamed {
         head: format!(
             "{head}<div class=\"search-progress\" id=\"search-progress\" role=\"status\" aria-live=\"polite\">"

@@ -4,6 +4,7 @@
 //! planned. The key holder may keep a check with the revision; the kept checks are listed
 //! and charted, and any of them is run again from its output.
 
+use app::blocks::html::chart_view;
 use app::charts::asbuilt::{history, CheckPoint};
 use app::pages::document::{document, escape, Page};
 use app::report::{kept_cells, last_verdict, KEPT_COLUMNS};
@@ -167,7 +168,7 @@ fn kept_view(page: &AsBuiltPage) -> impl IntoView {
         <section class="panel" aria-labelledby="asbuilt-kept-heading" id="asbuilt-kept">
             <h2 id="asbuilt-kept-heading">{format!("Checks kept with revision {n}")}</h2>
             <p id="asbuilt-last">{last}</p>
-            <figure class="chart" inner_html=history(&points)></figure>
+            {chart_view(None, "The findings of each kept check in the order they were taken: missing, swapped, degraded and unplanned links", history(&points))}
             <table class="headroom" id="asbuilt-kept-table">
                 <caption>"Each kept check as it was found on the day; open one to see it cable by cable"</caption>
                 <thead><tr>{head}</tr></thead>

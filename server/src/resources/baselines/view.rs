@@ -2,6 +2,7 @@
 //! design predicts for the same collective, ranks and sizes, with a verdict; their drift over
 //! time; and, for the browser holding the edit key, the form that adds one.
 
+use app::blocks::html::chart_view;
 use app::charts::baselines::{drift, measured_against_predicted, DriftPoint};
 use app::pages::document::{date, document, escape, Page};
 use app::store::{DesignHead, StoredBaseline};
@@ -210,7 +211,7 @@ fn check_view(anchor: &str, check: &BaselineCheck) -> impl IntoView {
         {verdict}
         <p class="note">{summary}</p>
         {assumptions}
-        <div class="chart" id=format!("{anchor}-chart") role="img" aria-label="Measured and predicted bus bandwidth by message size" inner_html=measured_against_predicted(check)></div>
+        {chart_view(Some(&format!("{anchor}-chart")), "Measured and predicted bus bandwidth by message size", measured_against_predicted(check))}
         <table class="baseline-sizes">
             <thead><tr><th scope="col" class="num">"Size"</th><th scope="col" class="num">"algbw, GB/s"</th><th scope="col" class="num">"busbw, GB/s"</th><th scope="col" class="num">"Predicted busbw"</th><th scope="col" class="num">"Of predicted"</th></tr></thead>
             <tbody>{rows}</tbody>
@@ -259,7 +260,7 @@ fn drift_view(baselines: &[ShownBaseline]) -> Option<impl IntoView> {
         .collect_view();
     Some(view! {
         <h2 id="drift-heading">"Drift over time"</h2>
-        <div class="chart" id="chart-drift" role="img" aria-label="Measured bus bandwidth of each baseline against the expectation" inner_html=drift(&points)></div>
+        {chart_view(Some("chart-drift"), "Measured bus bandwidth of each baseline against the expectation", drift(&points))}
         <table class="headroom" id="drift">
             <thead><tr><th scope="col">"Measured on"</th><th scope="col">"Label"</th><th scope="col">"Fabric"</th><th scope="col" class="num">"At"</th><th scope="col" class="num">"busbw, GB/s"</th><th scope="col" class="num">"Expected"</th><th scope="col" class="num">"Share"</th><th scope="col">"Verdict"</th></tr></thead>
             <tbody>{rows}</tbody>

@@ -3,6 +3,7 @@
 
 use super::inputs;
 
+use app::blocks::html::chart_view;
 use app::charts::fabric_headroom as headroom_chart;
 use app::components::headline_figures;
 use app::pages::document::{document, Page};
@@ -136,7 +137,7 @@ fn comparison(a: &Side, b: &Side) -> String {
             .map(|f| {
                 view! {
                     <figure class="chart">
-                        <div role="img" aria-label=format!("Bandwidth per tier of fabric {}", f.name) inner_html=headroom_chart(f)></div>
+                        {chart_view(None, &format!("Bandwidth per tier of fabric {}", f.name), headroom_chart(f))}
                         <figcaption>{format!("Fabric {}", f.name)}</figcaption>
                     </figure>
                 }

@@ -3,11 +3,11 @@
 //! Nothing on them needs JavaScript (the "How" details open natively), so they carry no script:
 //! they load at once for whoever the link was sent to, and a revision's page never changes.
 
+use app::blocks::html::blocks_view;
 use app::components::DesignSummary;
 use app::components::{Findings, Headline};
-use app::dashboard::render::dashboard;
+use app::dashboard::dashboard_view;
 use app::pages::document::{date, document, Page};
-use app::report::html::blocks_view;
 use app::report::{stale_blocks, staleness, Staleness};
 use app::store::{DesignHead, RevisionMeta, StoredRevision};
 use engine::Report;
@@ -111,7 +111,10 @@ pub fn design_page(
     }
     .to_html();
     let history = history_table(&id, n, history);
-    Page::ok(document(&title, top + &history + &dashboard(&spec, placed)))
+    Page::ok(document(
+        &title,
+        top + &history + &dashboard_view(&app::report::dashboard_blocks(&spec, placed)).to_html(),
+    ))
 }
 
 /// The notice of a revision saved by another engine, as the report says it.

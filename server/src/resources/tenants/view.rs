@@ -99,7 +99,7 @@ pub fn tenants_page(
     let section = report.map(|r| {
         let floor = engine::floor::plan(spec, r);
         let blocks = app::report::tenant_blocks(spec, r, &r.interference, &floor);
-        app::report::html::blocks_view(&blocks)
+        app::blocks::html::blocks_view(&blocks)
     });
     let none = rows.is_empty().then(|| {
         view! { <p class="note" id="no-tenants">"The design has one tenant: every node and workload is shared. List the teams or customers that share it to place each, give each its partition and see how much they slow each other."</p> }

@@ -5,6 +5,8 @@
 //! even if every request waiting for it has timed out or gone, so that at most
 //! [`TYPESETTING_AT_ONCE`] PDFs are ever typeset together and memory stays bounded.
 
+mod view;
+
 use crate::public_url::PublicUrl;
 use crate::resources::pdf::{typeset, Paper};
 use crate::resources::respond::{disposition, file_stem, html, Answer, PageError};
@@ -13,7 +15,6 @@ use crate::work::cache::{ByteCache, Weighed};
 use crate::work::evaluations::Evaluations;
 use app::costs::COMPUTES;
 use app::pages::document::{date, message, Page};
-use app::report::html::{report_page, Downloads};
 use app::report::{report_document, ReportDocument, Revision};
 use app::store::{DesignId, Store};
 use axum::body::Bytes;
@@ -28,6 +29,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{watch, Semaphore};
+use view::{report_page, Downloads};
 
 /// Reports typeset at once: one per core keeps the CPU busy without queueing memory.
 pub const TYPESETTING_AT_ONCE: usize = 2;
