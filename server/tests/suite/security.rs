@@ -42,13 +42,15 @@ fn assert_escaped(html: &str, payload: &str, page: &str) {
     );
     for marker in ["alert(", "onerror=", "onload="] {
         for (at, _) in html.match_indices(marker) {
-            let before = &html[at.saturating_sub(40)..at];
+            // Forty bytes either side, cut where a character starts.
+            let from = html.floor_char_boundary(at.saturating_sub(40));
+            let before = &html[from..at];
             assert!(
                 !before.contains('<')
                     || before.contains("&lt;")
                     || before.rfind('<') < before.rfind('>'),
                 "{page}: {marker} inside a tag: …{}…",
-                &html[at.saturating_sub(40)..(at + 20).min(html.len())]
+                &html[from..html.ceil_char_boundary(at + 20)]
             );
         }
     }
