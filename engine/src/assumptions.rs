@@ -143,9 +143,9 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                 "{} Gb/s per port, {} transport",
                 f.port_gbps(),
                 match f.technology.transport() {
-                    crate::Transport::InfiniBand => "InfiniBand RDMA",
-                    crate::Transport::Roce => "RoCE v2 RDMA",
-                    crate::Transport::Tcp => "kernel TCP (no RDMA)",
+                    crate::technology::Transport::InfiniBand => "InfiniBand RDMA",
+                    crate::technology::Transport::Roce => "RoCE v2 RDMA",
+                    crate::technology::Transport::Tcp => "kernel TCP (no RDMA)",
                 }
             ),
             "IEEE 802.3 and InfiniBand Trade Association line rates",

@@ -830,7 +830,7 @@ pub fn sweep_fitted_on_half() -> Result<Fit, String> {
         f.remove("switch");
     }
     value["fabrics"] = serde_json::json!([compute]);
-    let spec = crate::DesignSpec::from_value(value).map_err(|e| format!("{e:?}"))?;
+    let spec = crate::spec::DesignSpec::from_value(value).map_err(|e| format!("{e:?}"))?;
     let run = crate::nccl_tests::Run::all_reduce_measured(
         2,
         2,

@@ -172,7 +172,7 @@ fn evaluate_report<L>(
     let network = placed.as_ref().unwrap_or(&totals);
     let headline = headline(&fabrics, &workloads, &findings, network.cost_per_gpu_usd);
     let report = Report {
-        engine_version: crate::ENGINE_VERSION.to_string(),
+        engine_version: crate::report::ENGINE_VERSION.to_string(),
         cluster: ClusterSummary {
             gpu: gpu.name.to_string(),
             nodes: spec.cluster.nodes,

@@ -88,7 +88,3 @@ pub use units::{
     Kilowatts, Metres, Micros, Millis, Minutes, PerSecond, Ratio, Seconds, Share, Slowdown,
     Teraflops, Usd, Watts, GB, GIB,
 };
-
-/// Version of this engine, stored with every saved revision so that a report computed by an
-/// older engine can be recognised.
-pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -315,8 +315,8 @@ pub const MAX_COUNTED_CABLES: u64 = 400_000;
 fn not_counted(before: &Report, after: &Report) -> String {
     format!(
         "{} cables in the two phases, more than the {} whose moves are counted",
-        crate::thousands((moves::cables(before) + moves::cables(after)) as f64),
-        crate::thousands(MAX_COUNTED_CABLES as f64)
+        crate::units::thousands((moves::cables(before) + moves::cables(after)) as f64),
+        crate::units::thousands(MAX_COUNTED_CABLES as f64)
     )
 }
 
@@ -337,7 +337,7 @@ pub fn move_list(
                 move_list::move_list(spec, report, &phases, most).map_err(|_| {
                     format!(
                         "The steps between this design's phases touch more than {} cables, the most a move list holds.",
-                        crate::thousands(most as f64)
+                        crate::units::thousands(most as f64)
                     )
                 })
             }),

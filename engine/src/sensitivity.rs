@@ -209,7 +209,8 @@ impl Moved {
 pub fn moved(spec: &DesignSpec, report: &Report) -> Vec<Moved> {
     let mut out = Vec::new();
     for v in variants(spec) {
-        let Ok(pessimistic) = crate::evaluate_unplaced(&v.spec, Conditions::NORMAL) else {
+        let Ok(pessimistic) = crate::evaluate::evaluate_unplaced(&v.spec, Conditions::NORMAL)
+        else {
             continue;
         };
         let answers = report.workloads.iter().zip(&pessimistic.workloads);

@@ -12,10 +12,12 @@
 //! placement decides contention].
 
 mod cost;
+mod floor_plan;
 mod partition;
 
 pub use crate::report::tenants::{Contended, Interference};
 pub use cost::{isolation_cost, IsolationCost};
+pub use floor_plan::{floor_plan_by_tenant, TENANT_COLOURS};
 pub use partition::{Partition, FIRST_PKEY};
 
 use crate::allocation::NodeRun;

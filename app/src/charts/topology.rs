@@ -1,7 +1,7 @@
 //! The topology diagram of a fabric: its tiers of switches and the links between them.
 
-use engine::floor::svg::TENANT_COLOURS;
 use engine::tenancy::TenantPlacement;
+use engine::tenancy::TENANT_COLOURS;
 use engine::FabricReport;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;

@@ -133,7 +133,7 @@ pub fn tenant_blocks(
         id: "tenants-floor".into(),
         caption: "The floor, each rack of nodes coloured by the tenant that holds most of them"
             .into(),
-        svg: engine::floor::svg::floor_plan_by_tenant(floor, &report.tenants),
+        svg: engine::tenancy::floor_plan_by_tenant(floor, &report.tenants),
     });
     if !interference.is_empty() {
         blocks.push(note(INTERFERENCE));

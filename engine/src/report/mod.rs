@@ -24,6 +24,10 @@ use crate::units::{BitRate, ByteRate, Bytes, Metres, Ratio, Seconds, Share, Slow
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
+/// Version of this engine, stored with every saved revision so that a report computed by an
+/// older engine can be recognised.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// The evaluation of a design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

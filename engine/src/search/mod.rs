@@ -158,7 +158,11 @@ impl Search {
     /// The workload checks `report` of `spec` meets at the engine's prediction but not across
     /// the time's interval from the published measurements ([`crate::uncertainty`]), each in a
     /// sentence.
-    fn within_margin(&self, spec: &crate::spec::DesignSpec, report: &crate::Report) -> Vec<String> {
+    fn within_margin(
+        &self,
+        spec: &crate::spec::DesignSpec,
+        report: &crate::report::Report,
+    ) -> Vec<String> {
         use crate::report::WorkloadReport;
         let intervals = crate::uncertainty::intervals(spec, report);
         self.checks
