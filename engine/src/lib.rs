@@ -47,6 +47,7 @@ pub mod ports;
 mod precision;
 mod rag;
 mod report;
+mod rules;
 pub mod search;
 pub mod sensitivity;
 mod sizing;
@@ -78,6 +79,12 @@ pub use life::{evaluate_placed, PlacedReport};
 pub use links::Conditions;
 pub use precision::Precision;
 pub use report::*;
+#[cfg(feature = "schema")]
+pub use rules::AnySpecVersion;
+pub use rules::{
+    SpecV1, TrainingV1, MAX_FABRICS, MAX_FABRIC_ENDPOINTS, MAX_GPUS_PER_NODE, MAX_NODES,
+    MAX_OVERRIDES, MAX_PARAMETERS, MAX_PHASES, MAX_TENANTS, MAX_TITLE_CHARS, MAX_WORKLOADS,
+};
 pub use spec::*;
 pub use technology::{Technology, Transport};
 pub use topology::{Layout, Plan};

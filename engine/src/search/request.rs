@@ -5,7 +5,8 @@
 
 use crate::catalog::{switch, SwitchFamily};
 use crate::error::{FieldError, SpecErrors};
-use crate::spec::{DesignSpec, Isolation, Topology, Workload, MAX_NODES};
+use crate::rules::MAX_NODES;
+use crate::spec::{DesignSpec, Isolation, Topology, Workload};
 use crate::technology::Technology;
 use crate::units::Millis;
 use crate::units::{Usd, Watts};
@@ -21,7 +22,7 @@ pub const MAX_VALUES_PER_FREEDOM: usize = 32;
 #[serde(deny_unknown_fields)]
 pub struct SearchRequest {
     /// Read as a spec on its own is, older versions upgraded.
-    #[cfg_attr(feature = "schema", schemars(with = "crate::spec::AnySpecVersion"))]
+    #[cfg_attr(feature = "schema", schemars(with = "crate::rules::AnySpecVersion"))]
     pub base: DesignSpec,
     #[serde(default)]
     pub targets: Targets,
@@ -487,12 +488,12 @@ fn freedoms(errors: &mut Vec<FieldError>, f: &Freedoms) {
         }
     }
     for (i, &n) in f.nics_per_node.iter().enumerate() {
-        if !(1..=crate::spec::validate::MAX_PORTS_PER_NODE).contains(&n) {
+        if !(1..=crate::rules::MAX_PORTS_PER_NODE).contains(&n) {
             errors.push(FieldError::new(
                 format!("freedoms.nics_per_node[{i}]"),
                 format!(
                     "must be between 1 and {}, not {n}",
-                    crate::spec::validate::MAX_PORTS_PER_NODE
+                    crate::rules::MAX_PORTS_PER_NODE
                 ),
             ));
         }

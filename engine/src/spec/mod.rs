@@ -14,8 +14,6 @@ mod floor;
 mod growth;
 pub mod names;
 mod tenant;
-mod v1;
-pub(crate) mod validate;
 mod workload;
 
 pub use calibration::{
@@ -27,11 +25,6 @@ pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
 pub use floor::{Cooling, Feeds, Floor, Placement, SwitchRacks};
 pub use growth::{Growth, GrowthPolicy, Phase};
 pub use tenant::{Isolation, Tenant};
-pub use v1::{SpecV1, TrainingV1};
-pub use validate::{
-    MAX_FABRICS, MAX_FABRIC_ENDPOINTS, MAX_GPUS_PER_NODE, MAX_NODES, MAX_OVERRIDES, MAX_PARAMETERS,
-    MAX_PHASES, MAX_TENANTS, MAX_TITLE_CHARS, MAX_WORKLOADS,
-};
 pub use workload::{
     default_checkpoint_bytes, default_overlap, default_read_headroom, Checkpoint, Compute,
     Inference, Model, Parallelism, Rag, Recompute, Sharding, Storage, Training, Workload,
@@ -75,74 +68,6 @@ pub struct DesignSpec {
 }
 
 impl DesignSpec {
-    /// Reads a spec from JSON text, upgrading older schema versions, and validates it.
-    pub fn from_json(text: &str) -> Result<DesignSpec, SpecErrors> {
-        if text.trim().is_empty() {
-            return Err(SpecErrors::single(
-                "",
-                "is empty: paste the JSON of a design spec, as Fabric Planner exports it",
-            ));
-        }
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| SpecErrors::single("", not_json(&e)))?;
-        DesignSpec::from_value(value)
-    }
-
-    /// Reads a spec the store kept, which may have been saved under an earlier engine's rules:
-    /// fabric names and texts that today's rules ([`names`]) refuse are mapped to ones they
-    /// accept (`Compute Fabric` becomes `compute-fabric`, a line break a space), so that a saved
-    /// design keeps opening; new input is refused instead ([`DesignSpec::from_json`]). Says
-    /// too whether anything was mapped: then what was saved with the spec under its old names
-    /// (a report) no longer matches it.
-    pub fn from_stored_json(text: &str) -> Result<(DesignSpec, bool), SpecErrors> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| SpecErrors::single("", not_json(&e)))?;
-        let mut spec = DesignSpec::read_value(value)?;
-        let before = spec.clone();
-        spec.keep_todays_name_rules();
-        spec.validate()?;
-        let mapped = spec != before;
-        Ok((spec, mapped))
-    }
-
-    /// Maps the names and texts that break [`names`]' rules (see [`Self::from_stored_json`]).
-    fn keep_todays_name_rules(&mut self) {
-        let one_line = |text: &mut String, blank: &str| {
-            if names::is_blank(text) {
-                *text = blank.to_string();
-            } else if names::text_error(text).is_some() {
-                *text = names::one_line(text).into_owned();
-            }
-        };
-        one_line(&mut self.title, "Untitled design");
-        for (i, w) in self.workloads.iter_mut().enumerate() {
-            one_line(w.name_mut(), &format!("Workload {}", i + 1));
-        }
-        for o in &mut self.overrides {
-            one_line(&mut o.item, "unnamed item");
-        }
-        for i in 0..self.fabrics.len() {
-            if names::fabric_name_error(&self.fabrics[i].name).is_none() {
-                continue;
-            }
-            let base = names::safe_fabric_name(&self.fabrics[i].name);
-            let taken = |name: &str| self.fabrics.iter().any(|f| f.name == name);
-            let mut name = base.clone();
-            for n in 2.. {
-                if !taken(&name) {
-                    break;
-                }
-                let suffix = format!("-{n}");
-                let keep = names::MAX_FABRIC_NAME_CHARS - suffix.len();
-                name = format!(
-                    "{}{suffix}",
-                    base[..base.len().min(keep)].trim_end_matches('-')
-                );
-            }
-            self.rename_fabric(i, name);
-        }
-    }
-
     /// Renames fabric `i`, and the workloads that refer to it.
     pub fn rename_fabric(&mut self, i: usize, name: String) {
         let Some(old) = self.fabrics.get(i).map(|f| f.name.clone()) else {
@@ -156,72 +81,13 @@ impl DesignSpec {
         self.fabrics[i].name = name;
     }
 
-    /// Reads a spec from a JSON value, upgrading older schema versions, and validates it.
-    pub fn from_value(value: serde_json::Value) -> Result<DesignSpec, SpecErrors> {
-        let spec = DesignSpec::read_value(value)?;
-        spec.validate()?;
-        Ok(spec)
-    }
-
-    /// A spec from a JSON value, upgraded from older schema versions, not yet validated.
-    fn read_value(value: serde_json::Value) -> Result<DesignSpec, SpecErrors> {
-        let version = match value.get("schema_version") {
-            None => return Err(SpecErrors::single("schema_version", "is missing")),
-            Some(v) => v.as_u64().ok_or_else(|| {
-                SpecErrors::single("schema_version", format!("must be a whole number, not {v}"))
-            })?,
-        };
-        let spec = match version {
-            1 => {
-                let v1 = deserialize::<SpecV1>(value)?;
-                v1.validate()?;
-                v1.upgrade()
-            }
-            // Version 2 has every field of version 3 but the floor, which takes its default.
-            2 | 3 => {
-                let mut spec = deserialize::<DesignSpec>(value)?;
-                spec.schema_version = SPEC_VERSION;
-                spec
-            }
-            _ => {
-                return Err(SpecErrors::single(
-                    "schema_version",
-                    format!(
-                    "version {version} is not known to this engine (it reads 1 to {SPEC_VERSION})"
-                ),
-                ))
-            }
-        };
-        Ok(spec)
-    }
-
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    /// Every error in the spec, each with its field path, or `Ok` when it can be evaluated.
-    pub fn validate(&self) -> Result<(), SpecErrors> {
-        let errors = validate::errors(self);
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(SpecErrors(errors))
-        }
     }
 
     pub fn fabric(&self, name: &str) -> Option<&Fabric> {
         self.fabrics.iter().find(|f| f.name == name)
     }
-}
-
-/// Every spec `DesignSpec::from_value` reads, for describing what it accepts: the current
-/// shape (versions 2 and 3 share it) or version 1, both upgraded on reading.
-#[cfg(feature = "schema")]
-#[derive(schemars::JsonSchema)]
-#[schemars(untagged)]
-pub enum AnySpecVersion {
-    Current(Box<DesignSpec>),
-    Version1(v1::SpecV1),
 }
 
 pub(crate) fn deserialize<T: serde::de::DeserializeOwned>(
@@ -332,7 +198,7 @@ fn replace_at(value: &mut serde_json::Value, path: &str, with: Option<serde_json
 }
 
 /// Why text is not JSON, in words, with where.
-fn not_json(e: &serde_json::Error) -> String {
+pub(crate) fn not_json(e: &serde_json::Error) -> String {
     let at = format!("line {}, column {}", e.line(), e.column());
     match e.classify() {
         serde_json::error::Category::Eof => {

@@ -13,7 +13,7 @@ impl Partition {
     /// The identifiers of the design's tenant `index` (from 0), named `name`.
     pub fn of(index: usize, name: &str) -> Partition {
         // At most MAX_TENANTS tenants: every number stays within its range.
-        let i = index.min(crate::spec::MAX_TENANTS) as u16;
+        let i = index.min(crate::rules::MAX_TENANTS) as u16;
         let l3_vni = L3_VNI_BASE + u32::from(i) + 1;
         let vlan = FIRST_VLAN + i;
         Partition {

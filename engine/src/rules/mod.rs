@@ -1,17 +1,24 @@
-//! Every rule a spec must satisfy before it can be evaluated. Each error names its field path
-//! and the reason; nothing is corrected silently.
+//! Every rule a spec must satisfy before it can be evaluated, and the reading of a spec that
+//! applies them ([`read`]: from JSON, upgrading older schema versions such as [`v1`]). Each
+//! error names its field path and the reason; nothing is corrected silently. Above the spec's
+//! types and the catalog, links and allocation the rules consult.
 
-use super::{Compute, DesignSpec, Fabric, Workload};
 use crate::catalog::{gpu, switch, SwitchFamily};
 use crate::error::FieldError;
+use crate::spec::{names, Compute, DesignSpec, Fabric, Workload, SPEC_VERSION};
 
 mod floor;
 mod growth;
+mod read;
 mod tenants;
+mod v1;
 mod workloads;
 
 pub use growth::MAX_PHASES;
+#[cfg(feature = "schema")]
+pub use read::AnySpecVersion;
 pub use tenants::MAX_TENANTS;
+pub use v1::{SpecV1, TrainingV1};
 
 pub const MAX_TITLE_CHARS: usize = 200;
 pub const MAX_PARAMETERS: f64 = 1e14;
@@ -122,7 +129,7 @@ impl Checker {
         }
     }
 
-    /// A title or a workload's name: one line of visible text ([`super::names`]).
+    /// A title or a workload's name: one line of visible text ([`names`]).
     fn name(&mut self, path: impl FieldPath, value: &str) {
         if let Some(why) = name_error(value) {
             self.fail(path, why);
@@ -131,11 +138,11 @@ impl Checker {
 }
 
 /// Why `value` cannot be a title or a workload's name: one line of visible text
-/// ([`super::names`]) of at most [`MAX_TITLE_CHARS`] characters.
-pub(super) fn name_error(value: &str) -> Option<String> {
-    if super::names::is_blank(value) {
+/// ([`names`]) of at most [`MAX_TITLE_CHARS`] characters.
+pub(crate) fn name_error(value: &str) -> Option<String> {
+    if names::is_blank(value) {
         Some("must not be empty".into())
-    } else if let Some(why) = super::names::text_error(value) {
+    } else if let Some(why) = names::text_error(value) {
         Some(why.into())
     } else if value.trim().chars().count() > MAX_TITLE_CHARS {
         Some(format!("must be at most {MAX_TITLE_CHARS} characters"))
@@ -144,12 +151,12 @@ pub(super) fn name_error(value: &str) -> Option<String> {
     }
 }
 
-pub(super) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
+pub(crate) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
     let mut check = Checker { errors: Vec::new() };
-    if spec.schema_version != super::SPEC_VERSION {
+    if spec.schema_version != SPEC_VERSION {
         check.fail(
             "schema_version",
-            format!("must be {} once read", super::SPEC_VERSION),
+            format!("must be {} once read", SPEC_VERSION),
         );
     }
     check.name("title", &spec.title);
@@ -183,9 +190,9 @@ pub(super) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
     tenants::tenants(&mut check, spec);
     for (i, o) in spec.overrides.iter().enumerate() {
         let at = format!("overrides[{i}]");
-        if super::names::is_blank(&o.item) {
+        if names::is_blank(&o.item) {
             check.fail(At(&at, "item"), "must name a BOM item");
-        } else if let Some(why) = super::names::text_error(&o.item) {
+        } else if let Some(why) = names::text_error(&o.item) {
             check.fail(At(&at, "item"), why);
         }
         if let Some(price) = o.unit_price_usd {
@@ -254,7 +261,7 @@ fn cluster(check: &mut Checker, spec: &DesignSpec) {
 
 fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
     let at = format!("fabrics[{i}]");
-    if let Some(why) = super::names::fabric_name_error(&f.name) {
+    if let Some(why) = names::fabric_name_error(&f.name) {
         check.fail(At(&at, "name"), why);
     }
     if spec.fabrics[..i].iter().any(|other| other.name == f.name) {

@@ -1,12 +1,12 @@
 //! Schema version 1: a single data-parallel training job. Read and upgraded, never written.
 
-use super::{
-    Cluster, Compute, DesignSpec, Fabric, Model, Parallelism, Role, Sharding, Training, Workload,
-    SPEC_VERSION,
-};
 use crate::catalog::MODEL_PRESETS;
 use crate::error::{FieldError, SpecErrors};
 use crate::precision::Precision;
+use crate::spec::{
+    Cluster, Compute, DesignSpec, Fabric, Model, Parallelism, Role, Sharding, Training, Workload,
+    SPEC_VERSION,
+};
 use crate::technology::Technology;
 use crate::units::GigabitsPerSecond;
 use serde::Deserialize;
@@ -39,7 +39,7 @@ impl SpecV1 {
     /// Every error in the version-1 fields, at their version-1 paths (`training.gpus`).
     pub fn validate(&self) -> Result<(), SpecErrors> {
         let mut errors = Vec::new();
-        if let Some(why) = super::validate::name_error(&self.title) {
+        if let Some(why) = super::name_error(&self.title) {
             errors.push(FieldError::new("title", why));
         }
         let job = &self.training;
@@ -47,7 +47,7 @@ impl SpecV1 {
             &mut errors,
             "training.parameters",
             job.parameters,
-            super::validate::MAX_PARAMETERS,
+            super::MAX_PARAMETERS,
             "",
         );
         positive(
@@ -70,10 +70,10 @@ impl SpecV1 {
                 "training.gpus_per_node",
                 "must be at least 1",
             ));
-        } else if job.gpus_per_node > super::validate::MAX_GPUS_PER_NODE {
+        } else if job.gpus_per_node > super::MAX_GPUS_PER_NODE {
             errors.push(FieldError::new(
                 "training.gpus_per_node",
-                format!("must be at most {}", super::validate::MAX_GPUS_PER_NODE),
+                format!("must be at most {}", super::MAX_GPUS_PER_NODE),
             ));
         } else if job.gpus > 0 && !job.gpus.is_multiple_of(job.gpus_per_node) {
             errors.push(FieldError::new(
