@@ -2,11 +2,13 @@
 //! engine's new results in the page, for a design of three workloads (training, storage,
 //! inference): from dispatching the input event to the moment a MutationObserver sees the
 //! results panel show the new figures. The dashboard below, fetched from the server after each
-//! change, is left to arrive between changes.
+//! change, is left to arrive between changes; how long the browser takes to draw its blocks,
+//! from the server's answer to the page's last change below the planner, is printed too.
 //!
 //! `cargo run -p browser-tests --release --bin measure-recompute [CHANGES] [NODES,NODES,...] [batch]`
-//! (default 100 changes over 16, 64, 32 and 128 nodes; 12500,12000,12496,12504 is a design of
-//! some 100,000 GPUs) after `cargo leptos build --release`. With `batch`, the cluster stays at
+//! (default 100 changes over 16, 64, 32 and 128 nodes; 12500,12000 is a design of some 100,000
+//! GPUs: the training job's global batch is set to a multiple of every size, which must stay
+//! within the spec's rules) after `cargo leptos build --release`. With `batch`, the cluster stays at
 //! the first size and the change is the training job's global batch (2, 4, 6 and 8 sequences
 //! per node in turn), an edit that moves no cable, seen in the slowdown it gives.
 
@@ -18,6 +20,16 @@ const input = document.querySelector(arguments[3]);
 const panel = document.querySelector('.results-panel');
 const result = () => arguments[4].map(id => document.querySelector(id).textContent).join('');
 const times = [];
+// The dashboard: when each answer of the server's dashboard function arrived, and when the
+// page last changed below the planner, to tell how long the browser takes to draw its blocks.
+const frame = document.querySelector('.dashboard-frame');
+let answered = 0, redrawn = 0;
+new PerformanceObserver(list => {
+  for (const e of list.getEntries()) if (e.name.endsWith('/fn/dashboard')) answered = e.responseEnd;
+}).observe({ type: 'resource', buffered: false });
+new MutationObserver(() => { redrawn = performance.now(); })
+  .observe(frame, { subtree: true, childList: true, characterData: true });
+const drawn = [];
 const settle = () => new Promise(r => setTimeout(r, arguments[2]));
 (async () => {
   for (let i = 0; i < changes; i++) {
@@ -35,9 +47,11 @@ const settle = () => new Promise(r => setTimeout(r, arguments[2]));
     if (t1 === null) { done({ error: 'the results did not change at change ' + i }); return; }
     times.push(t1 - t0);
     // Let the dashboard, fetched from the server after each change, arrive before the next.
+    answered = 0;
     await settle();
+    if (answered > 0 && redrawn > answered) drawn.push(redrawn - answered);
   }
-  done({ times });
+  done({ times, drawn });
 })();
 "#;
 
@@ -156,5 +170,14 @@ async fn main() {
         at(0.95),
         at(1.0)
     );
+    let mut drawn: Vec<f64> = serde_json::from_value(outcome["drawn"].clone()).unwrap();
+    drawn.sort_by(f64::total_cmp);
+    if let Some(median) = drawn.get(drawn.len() / 2) {
+        println!(
+            "the dashboard drawn from the server's blocks, from its answer to the page's last change, {} redraws: median {median:.2} ms, max {:.2} ms",
+            drawn.len(),
+            drawn.last().copied().unwrap_or_default()
+        );
+    }
     browser.close().await;
 }
