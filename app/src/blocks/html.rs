@@ -21,9 +21,8 @@ enum Node {
         children: Vec<Node>,
     },
     Text(String),
-    /// An SVG drawing (a chart, a diagram) in an element of its own, placed as it was drawn.
+    /// An SVG drawing (a chart, a diagram) in a `div` of its own, placed as it was drawn.
     Drawing {
-        tag: &'static str,
         attributes: Vec<(&'static str, String)>,
         svg: String,
     },
@@ -98,10 +97,9 @@ fn render(node: Node) -> AnyView {
             element.child(views).into_any()
         }
         Node::Drawing {
-            tag,
             attributes: list,
             svg,
-        } => custom(tag)
+        } => custom("div")
             .add_any_attr((attributes(list), inner_html(svg)))
             .into_any(),
     }
@@ -307,7 +305,6 @@ fn block(block: &Block) -> Node {
             &[("class", "report-chart"), ("id", id)],
             vec![
                 Node::Drawing {
-                    tag: "div",
                     attributes: given(vec![("role", Some("img")), ("aria-label", Some(caption))]),
                     svg: svg.clone(),
                 },
@@ -383,7 +380,6 @@ fn block(block: &Block) -> Node {
 /// A chart drawn as SVG, described by `label` for whoever cannot see it.
 fn chart(id: Option<&str>, label: &str, svg: String) -> Node {
     Node::Drawing {
-        tag: "div",
         attributes: given(vec![
             ("class", Some("chart")),
             ("id", id),

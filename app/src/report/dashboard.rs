@@ -3,12 +3,12 @@
 //! sections, with each fabric's facts beside its diagram, each workload's figures with their
 //! "How" to open, and each study's chart with its numbers.
 
-use super::blocks::{heading, note, paragraph, slug};
+use super::blocks::{heading, note, paragraph, slug, table};
 use super::{
     assumption_table, bom_blocks, collectives_table, comparison_table, fabric_facts,
     fabric_heading, fabric_lede, failure_blocks, floor_blocks, goodput_blocks, interval_blocks,
     operating_blocks, phase_blocks, spine_loss_table, tenant_blocks, tier_table, topology_chart,
-    workload_figures, workload_heading, Block, Column, FigureLine, Table,
+    workload_figures, workload_heading, Block, FigureLine,
 };
 use crate::charts::studies::{self, Chart, Charts};
 use engine::tenancy::TenantPlacement;
@@ -138,28 +138,17 @@ fn workload_block(w: &WorkloadReport, index: usize, interval: Option<&TimeInterv
     }
 }
 
-/// A study's chart with its numbers.
+/// A study's chart with its numbers: the first column names each point, the others are figures.
 fn study(c: Chart) -> Block {
-    let columns = c
+    let columns: Vec<(&str, bool)> = c
         .data
         .columns
         .iter()
         .enumerate()
-        .map(|(i, title)| Column {
-            title: title.to_string(),
-            numeric: i > 0,
-        })
+        .map(|(i, title)| (*title, i > 0))
         .collect();
-    let flagged = vec![false; c.data.rows.len()];
     Block::Study {
-        data: Table {
-            id: None,
-            caption: c.label.clone(),
-            columns,
-            rows: c.data.rows,
-            flagged,
-            footer: None,
-        },
+        data: table(c.label.clone(), &columns, c.data.rows),
         id: c.id,
         caption: c.label,
         svg: c.svg,
