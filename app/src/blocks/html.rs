@@ -21,8 +21,9 @@ enum Node {
         children: Vec<Node>,
     },
     Text(String),
-    /// An SVG drawing (a chart, a diagram) in a `div` of its own, placed as it was drawn.
+    /// An SVG drawing (a chart, a diagram) in an element of its own, placed as it was drawn.
     Drawing {
+        tag: &'static str,
         attributes: Vec<(&'static str, String)>,
         svg: String,
     },
@@ -97,9 +98,10 @@ fn render(node: Node) -> AnyView {
             element.child(views).into_any()
         }
         Node::Drawing {
+            tag,
             attributes: list,
             svg,
-        } => custom("div")
+        } => custom(tag)
             .add_any_attr((attributes(list), inner_html(svg)))
             .into_any(),
     }
@@ -305,6 +307,7 @@ fn block(block: &Block) -> Node {
             &[("class", "report-chart"), ("id", id)],
             vec![
                 Node::Drawing {
+                    tag: "div",
                     attributes: given(vec![("role", Some("img")), ("aria-label", Some(caption))]),
                     svg: svg.clone(),
                 },
@@ -380,6 +383,7 @@ fn block(block: &Block) -> Node {
 /// A chart drawn as SVG, described by `label` for whoever cannot see it.
 fn chart(id: Option<&str>, label: &str, svg: String) -> Node {
     Node::Drawing {
+        tag: "div",
         attributes: given(vec![
             ("class", Some("chart")),
             ("id", id),
