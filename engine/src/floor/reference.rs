@@ -124,6 +124,7 @@ mod tests {
     use super::super::media::tally;
     use super::*;
     use crate::floor::placement::place;
+    use proptest::prelude::*;
     use serde_json::{json, Value};
 
     /// Every example at several sizes and with its leaves in each place on the floor.
@@ -174,6 +175,99 @@ mod tests {
                 .sum::<u64>();
         }
         assert!(cables > 100_000, "{cables} cables compared");
+    }
+
+    fn technology() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(crate::Technology::ALL.map(|t| t.key()).to_vec())
+    }
+
+    fn placement() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "top_of_rack",
+            "middle_of_row",
+            "end_of_row",
+            "network_row",
+        ])
+    }
+
+    fn topology() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec!["auto", "two_tier", "three_tier", "rail_optimized"])
+    }
+
+    /// A shape of floor, a technology, topology and oversubscription for the first fabric (its
+    /// switch left to the planner), and a size for any example.
+    #[allow(clippy::too_many_arguments)]
+    fn random_design(
+        example: usize,
+        nodes: u32,
+        (technology, topology, leaf): (&str, &str, f64),
+        (leaves, spines, packed): (&str, &str, bool),
+        (per_rack, rows, racks_per_row): (u32, u32, u32),
+        (width, pitch, tray, slack): (f64, f64, f64, f64),
+    ) -> Option<DesignSpec> {
+        let mut value: Value = serde_json::from_str(crate::examples::ALL[example].1).ok()?;
+        value["schema_version"] = json!(3);
+        value["cluster"]["nodes"] = json!(nodes);
+        value["workloads"] = json!([]);
+        value.as_object_mut()?.remove("growth");
+        value.as_object_mut()?.remove("tenants");
+        for f in value["fabrics"].as_array_mut()? {
+            f.as_object_mut()?.remove("attached_nodes");
+        }
+        let first = value["fabrics"].get_mut(0)?.as_object_mut()?;
+        first.remove("switch");
+        first.insert("technology".into(), json!(technology));
+        first.insert("topology".into(), json!(topology));
+        first.insert("oversubscription".into(), json!({ "leaf": leaf }));
+        let mut floor = json!({
+            "leaves": leaves, "spines": spines,
+            "switch_racks": if packed { "packed" } else { "spread" },
+            "rack_width_m": width, "row_pitch_m": pitch, "tray_height_m": tray,
+            "slack_percent": slack,
+        });
+        for (key, n) in [
+            ("nodes_per_rack", per_rack),
+            ("rows", rows),
+            ("racks_per_row", racks_per_row),
+        ] {
+            if n > 0 {
+                floor[key] = json!(n);
+            }
+        }
+        value["floor"] = floor;
+        DesignSpec::from_value(value).ok()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Any design of any topology, technology and floor: the counting walk and the router
+        /// of every cable find the same cables, lengths, media, cages and longest routes.
+        #[test]
+        fn on_any_floor_the_counting_walk_finds_what_routing_every_cable_finds(
+            example in 0..crate::examples::ALL.len(),
+            nodes in 1u32..2500,
+            fabric in (technology(), topology(), prop::sample::select(vec![1.0, 1.5, 2.0, 3.0])),
+            places in (
+                placement(),
+                prop::sample::select(vec!["middle_of_row", "end_of_row", "network_row"]),
+                any::<bool>(),
+            ),
+            counts in (0u32..5, prop_oneof![Just(0u32), 100u32..400], 0u32..40),
+            shape in (0.4f64..1.2, 1.0f64..8.0, 0.0f64..1.5, 0.0f64..30.0),
+        ) {
+            let Some(spec) = random_design(example, nodes, fabric, places, counts, shape) else {
+                return Ok(());
+            };
+            let Ok(report) = crate::evaluate(&spec) else {
+                return Ok(());
+            };
+            let placed = place(&spec, &report.fabrics);
+            let router = Router::new(&placed, &spec.floor);
+            let counted = tally(&spec, &report.fabrics, &placed, &router, true);
+            let walked = tally_per_cable(&spec, &report.fabrics, &placed, &router);
+            prop_assert_eq!(counted, walked);
+        }
     }
 
     /// The evaluation with its floor lays the floor once, for the bill as placed and the plan
