@@ -239,7 +239,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig::with_cases(64))]
 
         /// Any design of any topology, technology and floor: the counting walk and the router
         /// of every cable find the same cables, lengths, media, cages and longest routes.
