@@ -196,7 +196,6 @@ mod tests {
 
     /// A shape of floor, a technology, topology and oversubscription for the first fabric (its
     /// switch left to the planner), and a size for any example.
-    #[allow(clippy::too_many_arguments)]
     fn random_design(
         example: usize,
         nodes: u32,
@@ -256,12 +255,14 @@ mod tests {
             counts in (0u32..5, prop_oneof![Just(0u32), 100u32..400], 0u32..40),
             shape in (0.4f64..1.2, 1.0f64..8.0, 0.0f64..1.5, 0.0f64..30.0),
         ) {
-            let Some(spec) = random_design(example, nodes, fabric, places, counts, shape) else {
-                return Ok(());
-            };
-            let Ok(report) = crate::evaluate(&spec) else {
-                return Ok(());
-            };
+            // Designs the rules refuse, or that cannot be sized, are drawn again: should every
+            // design be refused, proptest fails on too many rejections.
+            let spec = random_design(example, nodes, fabric, places, counts, shape);
+            prop_assume!(spec.is_some());
+            let spec = spec.unwrap();
+            let report = crate::evaluate(&spec);
+            prop_assume!(report.is_ok());
+            let report = report.unwrap();
             let placed = place(&spec, &report.fabrics);
             let router = Router::new(&placed, &spec.floor);
             let counted = tally(&spec, &report.fabrics, &placed, &router, true);
