@@ -194,8 +194,9 @@ mod tests {
         prop::sample::select(vec!["auto", "two_tier", "three_tier", "rail_optimized"])
     }
 
-    /// A shape of floor, a technology, topology and oversubscription for the first fabric (its
-    /// switch left to the planner), and a size for any example.
+    /// A shape of floor (where the switches stand, how many nodes to a rack and racks to a row,
+    /// the distances, the racks' power and cooling), a technology, topology and oversubscription
+    /// for the first fabric (its switch left to the planner), and a size for any example.
     fn random_design(
         example: usize,
         nodes: u32,
@@ -203,6 +204,7 @@ mod tests {
         (leaves, spines, packed): (&str, &str, bool),
         (per_rack, rows, racks_per_row): (u32, u32, u32),
         (width, pitch, tray, slack): (f64, f64, f64, f64),
+        (rack_power_kw, liquid): (f64, bool),
     ) -> Option<DesignSpec> {
         let mut value: Value = serde_json::from_str(crate::examples::ALL[example].1).ok()?;
         value["schema_version"] = json!(3);
@@ -222,7 +224,8 @@ mod tests {
             "leaves": leaves, "spines": spines,
             "switch_racks": if packed { "packed" } else { "spread" },
             "rack_width_m": width, "row_pitch_m": pitch, "tray_height_m": tray,
-            "slack_percent": slack,
+            "slack_percent": slack, "rack_power_kw": rack_power_kw,
+            "cooling": if liquid { "direct_liquid" } else { "air" },
         });
         for (key, n) in [
             ("nodes_per_rack", per_rack),
@@ -254,10 +257,11 @@ mod tests {
             ),
             counts in (0u32..5, prop_oneof![Just(0u32), 100u32..400], 0u32..40),
             shape in (0.4f64..1.2, 1.0f64..8.0, 0.0f64..1.5, 0.0f64..30.0),
+            power in (15.0f64..140.0, any::<bool>()),
         ) {
             // Designs the rules refuse, or that cannot be sized, are drawn again: should every
             // design be refused, proptest fails on too many rejections.
-            let spec = random_design(example, nodes, fabric, places, counts, shape);
+            let spec = random_design(example, nodes, fabric, places, counts, shape, power);
             prop_assume!(spec.is_some());
             let spec = spec.unwrap();
             let report = crate::evaluate(&spec);
