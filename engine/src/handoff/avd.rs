@@ -355,7 +355,9 @@ fn qos() -> String {
 pub fn inventory(f: &PlannedFabric) -> String {
     let name = &f.fabric.name;
     let group = fabric_name(name);
-    let mut out = format!("all:\n  children:\n    {group}:\n      children:\n");
+    // Quoted: an upper-cased fabric name may read as a boolean or null in YAML 1.1 (`ON`, `NO`,
+    // `NULL`), and the group must stay the string the fabric's variables name.
+    let mut out = format!("all:\n  children:\n    {}:\n      children:\n", q(&group));
     for (tier, key, suffix) in [
         ("core", "super_spine", "SUPER_SPINES"),
         ("spine", "spine", "SPINES"),
@@ -371,7 +373,8 @@ pub fn inventory(f: &PlannedFabric) -> String {
         }
         let _ = writeln!(
             out,
-            "        {group}_{suffix}:\n          vars:\n            type: {}\n          hosts:",
+            "        {}:\n          vars:\n            type: {}\n          hosts:",
+            q(&format!("{group}_{suffix}")),
             q(key)
         );
         for m in members {

@@ -232,10 +232,10 @@ fn config(s: &Switch) -> String {
         push_yaml_string(&mut out, &p.peer);
         let _ = write!(out, "\n        link:\n          mtu: {MTU}\n");
         if let Some((vrf, address)) = (s.routed)(p.number) {
-            let _ = writeln!(
-                out,
-                "        ip:\n          vrf: {vrf}\n          address:\n            {address}: {{}}"
-            );
+            // The VRF is a tenant's name: quoted, so that one named `on` or `null` stays a name.
+            out.push_str("        ip:\n          vrf: ");
+            push_yaml_string(&mut out, vrf);
+            let _ = writeln!(out, "\n          address:\n            {address}: {{}}");
         }
         if s.roce {
             out.push_str("        qos:\n          pfc-watchdog:\n            state: enable\n");
@@ -284,9 +284,11 @@ fn config(s: &Switch) -> String {
         }
     }
     for (vrf, vni) in s.vrfs {
+        out.push_str("      ");
+        push_yaml_string(&mut out, vrf);
         let _ = writeln!(
             out,
-            "      {vrf}:\n        evpn:\n          enable: on\n          vni:\n            {vni}: {{}}\n        router:\n          bgp:\n            enable: on\n            address-family:\n              ipv4-unicast:\n                enable: on\n                redistribute:\n                  connected:\n                    enable: on\n                route-export:\n                  to-evpn:\n                    enable: on"
+            ":\n        evpn:\n          enable: on\n          vni:\n            {vni}: {{}}\n        router:\n          bgp:\n            enable: on\n            address-family:\n              ipv4-unicast:\n                enable: on\n                redistribute:\n                  connected:\n                    enable: on\n                route-export:\n                  to-evpn:\n                    enable: on"
         );
     }
     out

@@ -9,13 +9,27 @@ use std::borrow::Cow;
 
 /// A cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or
 /// a carriage return) with a leading apostrophe, so that it stays text [OWASP, "CSV
-/// Injection"]. Every CSV the planner writes puts its cells through this.
+/// Injection"]; and the same after every `;` in it, where a spreadsheet whose list separator is
+/// `;` (as in much of Europe) splits the line and starts a cell. Every CSV the planner writes
+/// puts its cells through this.
 pub fn spreadsheet_text(text: &str) -> Cow<'_, str> {
-    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{text}").into()
-    } else {
-        text.into()
+    const RUNS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+    let runs = |piece: &str| piece.starts_with(RUNS);
+    let split_runs = text.contains(';') && text.split(';').any(runs);
+    if !runs(text) && !split_runs {
+        return text.into();
     }
+    let mut out = String::with_capacity(text.len() + 4);
+    for (i, piece) in text.split(';').enumerate() {
+        if i > 0 {
+            out.push(';');
+        }
+        if runs(piece) {
+            out.push('\'');
+        }
+        out.push_str(piece);
+    }
+    out.into()
 }
 
 /// The text of a comment line: the design's text on one line (`#` comments of YAML, Slurm and
@@ -57,7 +71,7 @@ pub fn push_csv_row<S: AsRef<str>>(line: &mut String, fields: &[S]) {
 /// A YAML double-quoted scalar: always quoted, so that names such as `no`, `on`, `1e3` or
 /// `null` stay strings in every YAML version; `\` and `"` are escaped, and control characters
 /// and the characters YAML 1.1 reads as line breaks (NEL, U+2028, U+2029) written as `\uXXXX`
-/// [YAML 1.2 §5.7].
+/// [YAML 1.2 §5.7], as are U+FFFE and U+FFFF, which YAML cannot hold as they are [§5.1].
 pub fn yaml_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     push_yaml_string(&mut out, s);
@@ -79,7 +93,9 @@ pub(crate) fn push_yaml_string(out: &mut String, s: &str) {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => {
+            c if c.is_control()
+                || matches!(c, '\u{2028}' | '\u{2029}' | '\u{FFFE}' | '\u{FFFF}') =>
+            {
                 out.push_str("\\u");
                 push_hex(out, u64::from(c as u32), 4);
             }
@@ -177,6 +193,12 @@ mod tests {
     }
 
     #[test]
+    fn a_cell_split_where_a_semicolon_list_separator_splits_it_stays_text() {
+        assert_eq!(csv_row(&["x;=2+5;", "a; b"]), "x;'=2+5;,a; b\n");
+        assert_eq!(spreadsheet_text("=1;@2;-3"), "'=1;'@2;'-3");
+    }
+
+    #[test]
     fn comments_are_one_line() {
         assert_eq!(comment("a\rusername evil\u{2028}b"), "a username evil b");
     }
@@ -186,6 +208,7 @@ mod tests {
         assert_eq!(yaml_string("no"), "\"no\"");
         assert_eq!(yaml_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
         assert_eq!(yaml_string("a\u{2028}b\u{85}"), "\"a\\u2028b\\u0085\"");
+        assert_eq!(yaml_string("a\u{FFFF}"), "\"a\\uffff\"");
     }
 
     #[test]

@@ -52,6 +52,21 @@ impl DesignSpec {
         for o in &mut self.overrides {
             one_line(&mut o.item, "unnamed item");
         }
+        // A tenant named what its files already use is numbered instead; nothing else names it.
+        for i in 0..self.tenants.len() {
+            if names::tenant_name_error(&self.tenants[i].name).is_none() {
+                continue;
+            }
+            let taken = |name: &str| self.tenants.iter().any(|t| t.name == name);
+            let mut name = format!("tenant-{}", i + 1);
+            for n in 2.. {
+                if !taken(&name) {
+                    break;
+                }
+                name = format!("tenant-{}-{n}", i + 1);
+            }
+            self.tenants[i].name = name;
+        }
         for i in 0..self.fabrics.len() {
             if names::fabric_name_error(&self.fabrics[i].name).is_none() {
                 continue;

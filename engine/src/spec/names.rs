@@ -8,9 +8,10 @@
 //!   [RFC 1123 §2.1; slurm.schedmd.com/topology.conf.html; kubernetes.io "Labels and
 //!   Selectors"].
 //! - **Text** (a title, a workload's name, a BOM item key) is shown on pages and written into
-//!   files as a value or a comment: one line, with no control characters (NUL included) and no
+//!   files as a value or a comment: one line, with no control characters (NUL included), no
 //!   line or paragraph separators, which YAML 1.1 readers such as PyYAML take for line breaks
-//!   [YAML 1.1 §5.4]. Text made only of white space and invisible characters is empty.
+//!   [YAML 1.1 §5.4], and neither U+FFFE nor U+FFFF, which no YAML file may hold. Text made
+//!   only of white space and invisible characters is empty.
 //!
 //! Designs saved before these rules keep opening: [`DesignSpec::from_stored_json`] maps what
 //! they break ([`safe_fabric_name`], [`one_line`]) instead of refusing it.
@@ -44,12 +45,34 @@ pub fn tenant_name_error(name: &str) -> Option<String> {
     let why = match label_error(name) {
         Some(why) => why,
         None if name.len() > MAX_TENANT_NAME_CHARS => "must be at most 15 characters",
+        None if is_reserved_for_a_tenant(name) => {
+            "is taken: default, mgmt and management, names that start with kube-, and switch \
+             interface names (lo, swp1, eth0) already mean something there"
+        }
         None => return None,
     };
     Some(format!(
         "{why}: it names the tenant's Slurm partition, Kubernetes namespace, VRF (a network \
          device on the switches) and InfiniBand partition in the hand-off files"
     ))
+}
+
+/// Names that already mean something where a tenant's name is written: Slurm reads a partition
+/// named `default` (in any case) as the defaults of the partitions after it [slurm.conf(5),
+/// PartitionName]; Kubernetes keeps `default` and the names starting `kube-` for its own
+/// namespaces [kubernetes.io, Namespaces]; `default` and `mgmt` are VRFs every Cumulus switch
+/// has, and `default` is EOS's global table [NVIDIA Cumulus Linux, Virtual Routing and
+/// Forwarding; Arista AVD, network_services]; `management` is UFM's default partition [NVIDIA UFM
+/// User Manual, Partition Keys]; and a VRF is a network device, so it cannot take the name of
+/// an interface.
+fn is_reserved_for_a_tenant(name: &str) -> bool {
+    const NAMES: [&str; 4] = ["default", "mgmt", "management", "lo"];
+    const INTERFACES: [&str; 7] = ["swp", "eth", "bond", "vlan", "vxlan", "br", "lo"];
+    let interface = INTERFACES.iter().any(|prefix| {
+        name.strip_prefix(prefix)
+            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+    });
+    NAMES.contains(&name) || name.starts_with("kube-") || interface
 }
 
 /// Why `name` breaks the fabric-name rule (a lower-case label of at most 32 characters).
@@ -79,6 +102,8 @@ pub fn text_error(text: &str) -> Option<&'static str> {
             "must not contain NUL characters"
         } else if matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}') {
             "must be one line: line breaks are not allowed"
+        } else if matches!(c, '\u{FFFE}' | '\u{FFFF}') {
+            "must not contain U+FFFE or U+FFFF, which no YAML file may hold"
         } else {
             "must not contain control characters"
         }
@@ -91,9 +116,11 @@ pub fn is_blank(text: &str) -> bool {
     text.chars().all(invisible)
 }
 
-/// Control characters (C0, DEL, C1) and the line and paragraph separators.
+/// Control characters (C0, DEL, C1), the line and paragraph separators, and the two
+/// noncharacters outside YAML's printable set, which make a YAML reader refuse the whole file,
+/// comments included [YAML 1.2 §5.1].
 fn breaks_a_line(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{FFFE}' | '\u{FFFF}')
 }
 
 /// White space, and Unicode's default-ignorable code points, which render as nothing
@@ -190,6 +217,33 @@ mod tests {
     }
 
     #[test]
+    fn a_tenant_takes_no_name_its_hand_off_files_already_use() {
+        for good in ["team-a", "research", "swpx", "ethics", "defaults", "kube"] {
+            assert_eq!(tenant_name_error(good), None, "{good}");
+        }
+        for taken in [
+            "default",
+            "mgmt",
+            "management",
+            "lo",
+            "kube-system",
+            "kube-node-lease",
+            "kube-a",
+            "swp1",
+            "swp1s0",
+            "eth0",
+            "bond0",
+            "vlan10",
+            "vxlan48",
+            "br0",
+            "lo1",
+        ] {
+            let why = tenant_name_error(taken).unwrap_or_default();
+            assert!(why.contains("is taken"), "{taken}: {why}");
+        }
+    }
+
+    #[test]
     fn the_pattern_says_what_the_rule_checks() {
         // The schema's pattern and the rule agree on the boundaries.
         assert!(FABRIC_NAME_PATTERN.contains("{0,30}"));
@@ -205,6 +259,8 @@ mod tests {
         assert!(text_error("a\u{85}b").unwrap().contains("one line"));
         assert!(text_error("a\0b").unwrap().contains("NUL"));
         assert!(text_error("a\u{1b}[31m").unwrap().contains("control"));
+        assert!(text_error("Lab\u{FFFF}").unwrap().contains("YAML"));
+        assert_eq!(one_line("Lab\u{FFFE}"), "Lab ");
     }
 
     #[test]

@@ -560,3 +560,30 @@ mod properties {
         }
     }
 }
+
+/// A tenant's name becomes its Slurm partition, Kubernetes namespace and VRF: a name those
+/// already use is refused at its path, and a design saved before the rule opens with the tenant
+/// numbered instead.
+#[test]
+fn a_tenant_named_as_a_partition_namespace_or_vrf_already_is_refused_or_renumbered() {
+    for taken in ["default", "kube-system", "mgmt", "swp1"] {
+        let spec = superpod(
+            "ib_ndr",
+            64,
+            &[("a", 16)],
+            json!([{ "name": taken, "workloads": ["a"] }]),
+        );
+        let errors = errors(&spec);
+        assert!(
+            errors
+                .iter()
+                .any(|(path, why)| path == "tenants[0].name" && why.contains("is taken")),
+            "{taken}: {errors:?}"
+        );
+        let (stored, mapped) = DesignSpec::from_stored_json(&spec.to_string()).unwrap();
+        assert!(mapped, "{taken}");
+        assert_eq!(stored.tenants[0].name, "tenant-1", "{taken}");
+        assert_eq!(stored.tenants[0].workloads, ["a"]);
+        engine::evaluate(&stored).unwrap();
+    }
+}

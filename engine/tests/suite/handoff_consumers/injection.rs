@@ -203,3 +203,73 @@ fn the_infiniband_topology_holds_one_record_per_switch() {
         assert!(!text.contains("evil\""), "{name}");
     }
 }
+
+/// A title a spreadsheet set to `;` as its list separator would split into a formula: every CSV
+/// of the bundle, read with either separator, has no cell that runs.
+#[test]
+fn a_title_split_at_semicolons_runs_in_no_cell_of_any_sheet() {
+    let mut value: serde_json::Value = serde_json::from_str(engine::examples::HYBRID).unwrap();
+    value["title"] = "lab;=HYPERLINK(\"//evil.example\");@SUM(1)".into();
+    let spec = DesignSpec::from_json(&value.to_string()).expect("a valid title");
+    let report = evaluate(&spec).unwrap();
+    let files = bundle(&spec, &report);
+    let sheets: Vec<&(String, String)> =
+        files.iter().filter(|(n, _)| n.ends_with(".csv")).collect();
+    assert!(sheets.len() >= 3, "{} CSV files", sheets.len());
+    let mut carry_the_title = 0;
+    for (name, text) in sheets {
+        carry_the_title += usize::from(text.contains("lab;"));
+        for separator in [b',', b';'] {
+            let mut reader = csv::ReaderBuilder::new()
+                .delimiter(separator)
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(text.as_bytes());
+            for row in reader.records() {
+                let row = row.unwrap();
+                let runs = row
+                    .iter()
+                    .find(|cell| cell.starts_with(['=', '+', '-', '@']));
+                assert!(
+                    runs.is_none(),
+                    "{name}, split at {:?}: {runs:?}",
+                    separator as char
+                );
+            }
+        }
+    }
+    assert!(carry_the_title > 0, "the title reaches a sheet");
+}
+
+/// A fabric named like a YAML 1.1 boolean is AVD's inventory group `"ON"`, quoted: the string
+/// its fabric variables name, not `true`.
+#[test]
+fn an_avd_inventory_group_named_like_a_yaml_boolean_stays_a_string() {
+    let mut value: serde_json::Value = serde_json::from_str(engine::examples::HYBRID).unwrap();
+    support::arista_switches(&mut value);
+    let ethernet = value["fabrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|f| !f["technology"].as_str().unwrap().starts_with("ib_"))
+        .unwrap();
+    let old = value["fabrics"][ethernet]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    value["fabrics"][ethernet]["name"] = "on".into();
+    for w in value["workloads"].as_array_mut().unwrap() {
+        if w["fabric"] == old.as_str() {
+            w["fabric"] = "on".into();
+        }
+    }
+    let spec = DesignSpec::from_value(value).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let files = bundle(&spec, &report);
+    let (_, inventory) = files
+        .iter()
+        .find(|(name, _)| name.starts_with("avd/") && name.ends_with("inventory.yml"))
+        .expect("an AVD inventory");
+    assert!(inventory.contains("\n    \"ON\":\n"), "{inventory}");
+    assert!(!inventory.contains("\n    ON:"), "{inventory}");
+}

@@ -6,7 +6,8 @@ use super::slurm::{pairs, slurm_shows};
 use super::*;
 
 /// The 96-node SuperPOD with its compute fabric on RoCE, Arista switches, and three tenants: two
-/// isolated per node (their VRFs), one shared (the default VRF).
+/// isolated per node (their VRFs), one shared (the default VRF). One isolated tenant is named
+/// `on`, which YAML 1.1 reads as a boolean unless it is quoted.
 fn shared_superpod() -> (DesignSpec, Report) {
     shared_superpod_on(support::arista_switches)
 }
@@ -32,7 +33,7 @@ fn shared_superpod_on(switches: fn(&mut serde_json::Value)) -> (DesignSpec, Repo
     spec["workloads"] = serde_json::json!([job("alpha", 40), job("beta", 24)]);
     spec["tenants"] = serde_json::json!([
         {"name": "alpha", "workloads": ["alpha"], "isolation": "node"},
-        {"name": "beta", "workloads": ["beta"], "isolation": "node"},
+        {"name": "on", "workloads": ["beta"], "isolation": "node"},
         {"name": "guests", "nodes": 8, "isolation": "shared"}
     ]);
     let spec = DesignSpec::from_value(spec).unwrap();
