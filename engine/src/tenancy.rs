@@ -425,6 +425,3 @@ pub fn windows(spec: &DesignSpec, placed: &[TenantPlacement]) -> Vec<crate::allo
         })
         .collect()
 }
-
-#[cfg(test)]
-mod tests;

@@ -117,10 +117,18 @@ proptest! {
         }
     }
 
+    /// Whatever was observed, every planned cable is checked once, and each count is the
+    /// length of what it counts.
     #[test]
     fn the_matcher_takes_any_links(links in prop::collection::vec(link(), 0..60)) {
+        let planned = check(hybrid(), None, &[]);
+        prop_assert!(planned.cables() > 0);
+        prop_assert_eq!(planned.total.missing as usize, planned.cables());
         let result = check(hybrid(), None, &links);
-        let counted = result.total.as_planned + result.total.missing + result.total.swapped + result.total.degraded;
-        prop_assert_eq!(counted as usize, result.cables());
+        prop_assert_eq!(result.cables(), planned.cables());
+        let t = &result.total;
+        prop_assert_eq!(t.as_planned as usize, result.as_planned.len());
+        prop_assert_eq!((t.missing + t.swapped + t.degraded) as usize, result.findings.len());
+        prop_assert_eq!(t.extra as usize, result.extra.len());
     }
 }

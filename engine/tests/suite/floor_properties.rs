@@ -111,7 +111,17 @@ proptest! {
             "cooling": if liquid { "direct_liquid" } else { "air" },
             "feeds": if single { "single" } else { "dual" },
         });
-        let Ok(spec) = DesignSpec::from_value(value) else { return Ok(()) };
+        // Only the floor was drawn: a refusal names floor fields alone.
+        let spec = match DesignSpec::from_value(value) {
+            Ok(spec) => spec,
+            Err(errors) => {
+                prop_assert!(!errors.0.is_empty());
+                for e in &errors.0 {
+                    prop_assert!(e.path.starts_with("floor."), "{}: {}", e.path, e.reason);
+                }
+                return Ok(());
+            }
+        };
         let report = evaluate(&spec).unwrap();
         let plan = floor::plan(&spec, &report);
         let nodes: usize = plan.racks.iter().flat_map(|r| &r.devices).filter(|d| d.role == "node").count();

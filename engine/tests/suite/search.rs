@@ -137,12 +137,11 @@ fn an_explanation_names_the_binding_target_and_what_the_next_cheaper_design_brea
         Measure::AddedLatency(0)
     );
     assert!(binding.slack >= 0.0);
-    if let Some(next) = &why.next_cheaper {
-        assert!(next.candidate.record.cost_usd < cheapest.record.cost_usd);
-        // The cheapest feasible design is beaten on price only by designs that break a check.
-        assert!(!next.breaks.is_empty());
-        assert!(why.summary.contains("next cheaper candidate"));
-    }
+    let next = why.next_cheaper.as_ref().expect("a cheaper candidate");
+    assert!(next.candidate.record.cost_usd < cheapest.record.cost_usd);
+    // The cheapest feasible design is beaten on price only by designs that break a check.
+    assert!(!next.breaks.is_empty());
+    assert!(why.summary.contains("next cheaper candidate"));
 }
 
 #[test]

@@ -207,6 +207,15 @@ async fn the_pdf_holds_the_title_headline_figures_and_bom_totals_and_renders_eve
     let letter_file = dir.path().join("letter.pdf");
     std::fs::write(&letter_file, &letter).unwrap();
     assert!(pages(&letter_file) > 0);
+    // The paper asked for: US Letter is 612 × 792 points, A4 595 × 842.
+    let size = |pdf: &std::path::Path| {
+        poppler("pdfinfo", &[pdf.to_str().unwrap()])
+            .lines()
+            .find_map(|l| l.strip_prefix("Page size:").map(|s| s.trim().to_string()))
+            .expect("pdfinfo gives the page size")
+    };
+    assert!(size(&letter_file).starts_with("612 x 792"), "{}", size(&letter_file));
+    assert!(size(&file).starts_with("595"), "{}", size(&file));
     // Another Host header reaches nothing (it could be another name pointed at this server),
     // and the links come from the public URL, never from the request.
     let elsewhere = server
