@@ -29,7 +29,7 @@ fn the_planners_bundle_stays_under_its_ceiling() {
 }
 
 /// Seconds from a figure as the engine prints it ("452 ms", "1.20 s", "830 µs").
-fn seconds(text: &str) -> f64 {
+pub(crate) fn seconds(text: &str) -> f64 {
     let (number, unit) = text
         .trim()
         .split_once(' ')
