@@ -245,6 +245,11 @@ async fn a_three_tier_design_with_many_rows_paginates_into_pages_that_all_render
     let words = text(&file);
     assert!(words.contains("3-tier fat tree"));
     let count = pages(&file);
+    // Tens of pages, each numbered of the whole.
+    assert!(count >= 20, "{count} pages");
+    for n in 2..count {
+        assert!(words.contains(&format!("Page {n} of {count}")), "page {n}");
+    }
     let images = tempfile::tempdir().unwrap();
     assert_eq!(render_pages(&file, images.path()), count as usize);
     server.stop().await;
