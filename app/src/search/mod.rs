@@ -96,11 +96,3 @@ impl Running {
     }
 }
 
-/// Runs the search of `request` to the end: the outcome, with `candidate` explained, and that
-/// candidate's design.
-pub fn searched(
-    request: SearchRequest,
-    candidate: Option<u64>,
-) -> Result<(Outcome, Option<DesignSpec>), Vec<String>> {
-    Ok(Running::start(request, candidate)?.finish())
-}

@@ -377,11 +377,6 @@ async fn bill_difference(body: Bytes) -> Answer {
 /// is laid); the request's time limit stops it between slices.
 const MAX_SEARCHED: u64 = 1_000_000;
 
-/// Candidates visited between two looks at the cancel flag: a millisecond of work at 64 nodes,
-/// a tenth of a second at 100,000 GPUs, where each candidate laid on its floor takes some
-/// milliseconds.
-const SEARCH_SLICE: u64 = 256;
-
 /// The design search of the body (a search request, or a design spec with the default
 /// question), run on the blocking pool in one of the searches' turns (503 when every turn is
 /// taken), and stopped between slices once the request has ended: answered, timed out, or left
@@ -402,7 +397,7 @@ async fn search(body: Bytes) -> Answer {
     let (cancel, _cancel_on_drop) = crate::work::heavy::Cancel::new();
     let result = tokio::task::spawn_blocking(move || {
         let _turn = turn;
-        crate::work::search::run_until(request, SEARCH_SLICE, || cancel.cancelled())
+        crate::work::search::run_until(request, crate::work::search::SLICE, || cancel.cancelled())
     })
     .await
     .map_err(|_| Failure(AppError::Internal("the search could not be run".into())))??;

@@ -290,7 +290,7 @@ async fn candidate(
     Query(query): Query<HashMap<String, String>>,
     request: Request<Body>,
 ) -> Answer {
-    use app::search::{searched, SearchForm};
+    use app::search::{Running, SearchForm};
     let refused = |status, reason: String| PageError::Page(no_candidate(status, reason));
     let n = n
         .parse::<u32>()
@@ -303,12 +303,33 @@ async fn candidate(
     let search = form
         .request(found.spec)
         .map_err(|errors| refused(400, errors.join("; ")))?;
-    let run = tokio::task::spawn_blocking(move || searched(search, Some(candidate)))
-        .await
-        .map_err(|_| refused(500, "The search could not be run.".into()))?;
-    let (_, spec) = run.map_err(|errors| refused(400, errors.join("; ")))?;
-    let spec =
-        spec.ok_or_else(|| refused(404, format!("The search has no candidate {candidate}.")))?;
+    // One of the searches' turns (shared with the search page and the API), or 503 at once; the
+    // search stops between slices once nobody waits for it.
+    let Some(turn) = crate::work::heavy::searches().take() else {
+        let busy = format!(
+            "Every design search's turn is taken: try again in {} s.",
+            crate::work::heavy::RETRY_AFTER_S
+        );
+        return Ok(crate::work::heavy::with_retry_after(
+            crate::resources::respond::html(&no_candidate(503, busy)),
+        ));
+    };
+    let (cancel, _cancel_on_drop) = crate::work::heavy::Cancel::new();
+    let run = tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        let mut running = Running::start(search, Some(candidate))?;
+        while !running.step(crate::work::search::SLICE).done {
+            if cancel.cancelled() {
+                return Ok(None);
+            }
+        }
+        Ok(running.finish().1)
+    })
+    .await
+    .map_err(|_| refused(500, "The search could not be run.".into()))?;
+    let spec = run
+        .map_err(|errors: Vec<String>| refused(400, errors.join("; ")))?
+        .ok_or_else(|| refused(404, format!("The search has no candidate {candidate}.")))?;
     let editing = if planners.may_edit(request.headers(), &design_id).await? {
         let head = planners
             .store
