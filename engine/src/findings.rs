@@ -187,8 +187,11 @@ pub fn findings(
                 "three-tier",
                 &f.name,
                 format!(
-                    "{} (beyond about 128 nodes, 3 tiers or rail-optimized).",
-                    f.plan.reason
+                    "{}: two tiers of these switches hold {} nodes of {} ports each.",
+                    f.plan.reason,
+                    u64::from(f.plan.radix) * u64::from(f.plan.leaf_downlinks)
+                        / u64::from(f.ports_per_node.max(1)),
+                    f.ports_per_node.max(1)
                 ),
             ));
         }

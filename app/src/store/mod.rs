@@ -62,8 +62,10 @@ impl std::fmt::Display for Database {
         match self {
             Database::SqliteFile(path) => write!(f, "SQLite file {}", path.display()),
             Database::Postgres(url) => {
-                let host = url.rsplit_once('@').map_or(url.as_str(), |(_, host)| host);
-                let host = host.split_once("://").map_or(host, |(_, rest)| rest);
+                // Neither the user information nor the query, where libpq also takes a password.
+                let rest = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
+                let rest = rest.split(['?', '#']).next().unwrap_or_default();
+                let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
                 write!(f, "PostgreSQL at {host}")
             }
         }
@@ -209,6 +211,10 @@ mod tests {
         let shown = Database::parse("postgres://planner:secret@db.example:5432/fp").to_string();
         assert_eq!(shown, "PostgreSQL at db.example:5432/fp");
         let shown = Database::parse("postgres://db.example/fp").to_string();
+        assert_eq!(shown, "PostgreSQL at db.example/fp");
+        let shown =
+            Database::parse("postgres://db.example/fp?user=p&password=se@cret&sslmode=require")
+                .to_string();
         assert_eq!(shown, "PostgreSQL at db.example/fp");
     }
 }

@@ -227,3 +227,22 @@ fn a_16_and_a_64_su_superpod_asked_for_rail_optimised_have_no_critical_finding()
         assert!(critical.is_empty(), "{nodes} nodes: {critical:?}");
     }
 }
+
+/// A compute fabric in three tiers says how many nodes two tiers of its switches would hold:
+/// 64-port leaves split 32 down, 32 up hold 64 × 32 ports, 256 nodes of 8.
+#[test]
+fn a_three_tier_compute_fabric_says_how_many_nodes_two_tiers_hold() {
+    let mut value: serde_json::Value = serde_json::from_str(examples::SUPERPOD_4SU).unwrap();
+    value.as_object_mut().unwrap().remove("growth");
+    value["fabrics"][0]["topology"] = "three_tier".into();
+    let spec = DesignSpec::from_value(value).unwrap();
+    let found = findings_of(&spec, "three-tier");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0]
+            .message
+            .ends_with("two tiers of these switches hold 256 nodes of 8 ports each."),
+        "{}",
+        found[0].message
+    );
+}

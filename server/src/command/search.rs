@@ -28,26 +28,13 @@ pub fn run(args: &crate::command::cli::SearchArgs) -> i32 {
                 engine::thousands(work.candidates as f64)
             );
             for c in &result.frontier {
-                let fabrics: Vec<String> = c
-                    .choice
-                    .fabrics
-                    .iter()
-                    .map(|f| {
-                        format!(
-                            "{} on {}, {}:1",
-                            f.technology.label(),
-                            f.switch,
-                            f.leaf_oversubscription
-                        )
-                    })
-                    .collect();
+                // The choice as the search page says it: switches by their product names.
                 println!(
-                    "  {:>12}  {:>10}  slowdown {:>6.1} %  {} NICs per node: {}",
+                    "  {:>12}  {:>10}  slowdown {:>6.1} %  {}",
                     app::money::usd(c.network().0),
                     app::money::watts(c.network().1),
                     c.record.slowdown_percent,
-                    c.choice.nics_per_node,
-                    fabrics.join("; ")
+                    engine::search::describe_choice(&c.choice)
                 );
             }
             0

@@ -496,6 +496,8 @@ async fn every_costly_route_is_charged_to_the_client() {
         post("/api/search".into()).await,
         post("/fn/dashboard".into()).await,
         get(format!("{r1}/search/open?run=1&candidate=0")).await,
+        get(format!("/d/{}/duplicate", design.id)).await,
+        get(format!("/d/{}/edit", design.id)).await,
         get(format!("{r1}/report")).await,
         get(format!("{r1}/report.pdf")).await,
         get(format!("{r1}/bom.csv")).await,

@@ -4,6 +4,7 @@
 //! holder of the edit key may keep a check with the revision (what it found, not the output it
 //! read), and `/asbuilt/{check}` shows a kept one.
 
+use crate::resources::exports::MAX_CABLING_ROWS;
 use crate::resources::records::{check_label_and_day, today};
 use crate::resources::respond::{html, Answer, PageError};
 use crate::resources::revisions::stored_revision;
@@ -148,6 +149,21 @@ async fn run(
     let (fabric, device) = (fabric.to_string(), device.to_string());
     let job = move || -> Result<AsBuiltCheck, Vec<String>> {
         let report = report.map_err(|e| vec![e.to_string()])?;
+        // The check lists every planned cable of the fabric by name, as the hand-off files do:
+        // a design they are not written for is not checked either.
+        let count: u64 = report
+            .fabrics
+            .iter()
+            .filter(|f| f.name == fabric)
+            .flat_map(|f| &f.cables)
+            .map(|c| u64::from(c.count))
+            .sum();
+        if count > MAX_CABLING_ROWS {
+            return Err(vec![format!(
+                "fabric: {fabric} has {count} cables; a check is made against at most \
+                 {MAX_CABLING_ROWS}, as many as the hand-off files are written for"
+            )]);
+        }
         let mut links = match tool {
             Tool::Lldp => engine::asbuilt::lldp::parse(output.as_bytes(), &device),
             Tool::Ibnetdiscover => engine::asbuilt::ibnetdiscover::parse(output.as_bytes()),

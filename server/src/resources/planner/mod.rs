@@ -93,8 +93,10 @@ pub fn routes(store: Store, options: LeptosOptions) -> Router {
     Router::new()
         .route("/", get(new_design))
         .route("/new/{from}", get(start_from))
-        .route("/d/{id}/edit", get(edit))
-        .route("/d/{id}/duplicate", get(duplicate))
+        // A design's planner evaluates it (its dashboard too) as it renders: charged as the
+        // computations they are.
+        .route("/d/{id}/edit", get(edit.layer(COMPUTES)))
+        .route("/d/{id}/duplicate", get(duplicate.layer(COMPUTES)))
         // The candidate's design comes from running the search again.
         .route("/d/{id}/r/{n}/search/open", get(candidate.layer(COMPUTES)))
         .with_state(Planners {
