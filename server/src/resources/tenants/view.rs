@@ -105,9 +105,14 @@ pub fn tenants_page(
         view! { <p class="note" id="no-tenants">"The design has one tenant: every node and workload is shared. List the teams or customers that share it to place each, give each its partition and see how much they slow each other."</p> }
     });
     let errors_view = (!errors.is_empty()).then(|| {
+        // Each error in the form's words, its tenant named as the form sent it.
+        let sent = DesignSpec {
+            tenants: rows.to_vec(),
+            ..spec.clone()
+        };
         let items = errors
             .iter()
-            .map(|e| view! { <li>{format!("{}: {}", e.path, e.reason)}</li> })
+            .map(|e| view! { <li>{app::labels::describe(&sent, e)}</li> })
             .collect_view();
         view! { <div class="save-error" id="tenants-errors" role="alert"><p>"Nothing was stored:"</p><ul>{items}</ul></div> }
     });
