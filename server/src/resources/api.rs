@@ -550,5 +550,12 @@ async fn fit_calibration(
 
 async fn report(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
     let r = stored(&store, &id, &n).await?;
-    Ok(Json(r.report_or_today()?.placed_on_floor(&r.spec)).into_response())
+    // Laying the floor is CPU work, kept off the async workers.
+    let placed = tokio::task::spawn_blocking(move || {
+        r.report_or_today()
+            .map(|report| report.placed_on_floor(&r.spec))
+    })
+    .await
+    .map_err(|_| Failure(AppError::Internal("the report could not be written".into())))??;
+    Ok(Json(placed).into_response())
 }

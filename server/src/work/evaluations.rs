@@ -1,7 +1,8 @@
 //! One evaluation per revision, kept. A revision's spec never changes and the engine is this
-//! build's, so its design page, report page, PDF, sheets, hand-off files and `report.json` all
-//! draw from one evaluation on its floor, made once however many of them ask at once, on the
-//! blocking pool, and kept within a byte budget.
+//! build's, so its design page, report page, PDF, sheets and hand-off files all draw from one
+//! evaluation on its floor, made once however many of them ask at once, on the blocking pool,
+//! and kept within a byte budget. (`report.json` and the API's report are the revision's saved
+//! report, as it was evaluated when it was saved, on today's floor.)
 
 use crate::work::cache::Weighed;
 use crate::work::kept::Jobs;

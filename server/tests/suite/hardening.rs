@@ -500,6 +500,7 @@ async fn every_costly_route_is_charged_to_the_client() {
         get(format!("/d/{}/edit", design.id)).await,
         get(format!("{r1}/report")).await,
         get(format!("{r1}/report.pdf")).await,
+        get(format!("{r1}/report.json")).await,
         get(format!("{r1}/bom.csv")).await,
         get(format!("{r1}/cabling.csv")).await,
         get(format!("{r1}/handoff")).await,

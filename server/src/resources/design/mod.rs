@@ -6,9 +6,11 @@ use crate::resources::respond::{attachment, file_stem, html, Answer, PageError};
 use crate::resources::revisions::{head_and_number, stored_revision};
 use crate::work::cache::ByteCache;
 use crate::work::evaluations::Evaluations;
+use app::costs::COMPUTES;
 use app::pages::document::{message, Page};
 use app::store::{DesignId, Store};
 use axum::extract::{Path, State};
+use axum::handler::Handler;
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
@@ -45,7 +47,10 @@ pub fn routes(store: Store, evaluations: Evaluations) -> Router {
         .route("/d/{id}", get(latest))
         .route("/d/{id}/r/{n}", get(revision))
         .route("/d/{id}/r/{n}/spec.json", get(spec_download))
-        .route("/d/{id}/r/{n}/report.json", get(report_download))
+        .route(
+            "/d/{id}/r/{n}/report.json",
+            get(report_download.layer(COMPUTES)),
+        )
         .with_state(Pages::new(store, evaluations))
 }
 
@@ -123,16 +128,25 @@ async fn report_download(
     Path((id, n)): Path<(String, String)>,
 ) -> Answer {
     let (_, stored) = stored_revision(&pages.store, &id, &n).await?;
-    let report = stored
-        .report_or_today()
-        .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?
-        .placed_on_floor(&stored.spec);
-    Ok(download(
-        serde_json::to_string_pretty(&report).unwrap_or_default(),
-        format!(
-            "{}-r{}.report.json",
-            file_stem(&stored.spec.title),
-            stored.number
-        ),
-    ))
+    let name = format!(
+        "{}-r{}.report.json",
+        file_stem(&stored.spec.title),
+        stored.number
+    );
+    // The revision's saved report (as the API answers it) on its floor: laying the floor and
+    // writing the JSON are CPU work, kept off the async workers.
+    let json = tokio::task::spawn_blocking(move || {
+        let report = stored.report_or_today()?.placed_on_floor(&stored.spec);
+        Ok::<_, engine::SpecErrors>(serde_json::to_string_pretty(&report).unwrap_or_default())
+    })
+    .await
+    .map_err(|_| {
+        PageError::Page(message(
+            500,
+            "Something went wrong",
+            "The report could not be written.".into(),
+        ))
+    })?
+    .map_err(|errors| PageError::Page(message(422, "No report", errors.to_string())))?;
+    Ok(download(json, name))
 }
