@@ -143,25 +143,46 @@ const CHUNK: usize = 64 * 1024;
 /// in memory, however large it is.
 const CHUNKS_AHEAD: usize = 4;
 
+/// How long a client may leave the next chunk of a download untaken before its writing stops:
+/// a client that asks for a large file and never reads it would otherwise hold one of the
+/// blocking pool's threads for as long as its connection stays open.
+const STALLED: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// A response body that `write` writes on the blocking pool as it is sent, so that a large
-/// file never lies whole in memory. Writing fails once the client has gone, which stops it; a
-/// failure of `write` ends the body with an error (the client sees a truncated transfer, not a
-/// whole file).
+/// file never lies whole in memory. Writing fails once the client has gone or has taken no
+/// chunk for [`STALLED`], which stops it; a failure of `write` ends the body with an error (the
+/// client sees a truncated transfer, not a whole file).
 pub(crate) fn streamed(
+    write: impl FnOnce(&mut Chunks) -> std::io::Result<()> + Send + 'static,
+) -> axum::body::Body {
+    streamed_within(STALLED, write)
+}
+
+/// [`streamed`], stopping once the client has taken no chunk for `stalled`.
+fn streamed_within(
+    stalled: std::time::Duration,
     write: impl FnOnce(&mut Chunks) -> std::io::Result<()> + Send + 'static,
 ) -> axum::body::Body {
     let (sender, receiver) =
         tokio::sync::mpsc::channel::<std::io::Result<axum::body::Bytes>>(CHUNKS_AHEAD);
+    let runtime = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
         let mut chunks = Chunks {
             buffer: Vec::with_capacity(CHUNK),
             sender,
+            runtime,
+            stalled,
         };
         let written = write(&mut chunks).and_then(|()| std::io::Write::flush(&mut chunks));
-        if let Err(error) = written {
-            if error.kind() != std::io::ErrorKind::BrokenPipe {
+        match written {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Err(error) if error.kind() == std::io::ErrorKind::TimedOut => {
+                tracing::info!("a client took no part of a download for a minute: stopped");
+            }
+            Err(error) => {
                 tracing::error!(%error, "writing a file as it was sent failed");
-                let _ = chunks.sender.blocking_send(Err(error));
+                let _ = chunks.sender.try_send(Err(error));
             }
         }
     });
@@ -175,6 +196,9 @@ pub(crate) fn streamed(
 pub(crate) struct Chunks {
     buffer: Vec<u8>,
     sender: tokio::sync::mpsc::Sender<std::io::Result<axum::body::Bytes>>,
+    /// The server's runtime, which times the wait for the client on this blocking thread.
+    runtime: tokio::runtime::Handle,
+    stalled: std::time::Duration,
 }
 
 impl std::io::Write for Chunks {
@@ -191,14 +215,41 @@ impl std::io::Write for Chunks {
             return Ok(());
         }
         let chunk = std::mem::replace(&mut self.buffer, Vec::with_capacity(CHUNK));
-        self.sender
-            .blocking_send(Ok(chunk.into()))
-            .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+        use tokio::sync::mpsc::error::SendTimeoutError;
+        let sent = self
+            .runtime
+            .block_on(self.sender.send_timeout(Ok(chunk.into()), self.stalled));
+        match sent {
+            Ok(()) => Ok(()),
+            Err(SendTimeoutError::Closed(_)) => Err(std::io::ErrorKind::BrokenPipe.into()),
+            Err(SendTimeoutError::Timeout(_)) => Err(std::io::ErrorKind::TimedOut.into()),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    /// A client that asks for a file and never reads it: once the chunks ahead are written and
+    /// the next waits longer than allowed, the writing stops instead of holding its thread.
+    #[tokio::test]
+    async fn a_download_nobody_reads_stops_being_written() {
+        use std::sync::mpsc;
+        use std::time::Duration;
+        let (done, result) = mpsc::channel();
+        let body = super::streamed_within(Duration::from_millis(50), move |out| {
+            let chunk = vec![b'x'; super::CHUNK];
+            let written = (0..1_000).try_for_each(|_| std::io::Write::write_all(out, &chunk));
+            let _ = done.send(written.map_err(|e| e.kind()));
+            Ok(())
+        });
+        let stopped =
+            tokio::task::spawn_blocking(move || result.recv_timeout(Duration::from_secs(10)))
+                .await
+                .unwrap();
+        assert_eq!(stopped, Ok(Err(std::io::ErrorKind::TimedOut)));
+        drop(body);
+    }
+
     #[test]
     fn file_names_keep_letters_and_digits() {
         assert_eq!(
