@@ -166,7 +166,9 @@ pub async fn same_origin(State(origin): State<Origin>, request: Request, next: N
         return next.run(request).await;
     }
     if let Some(why) = origin.cross_site(request.headers(), host) {
-        tracing::warn!(
+        // At debug: any site can make its visitors' browsers send these, as many as it likes,
+        // before any limit applies; a warning each would let it fill the log.
+        tracing::debug!(
             path = request.uri().path(),
             why,
             "cross-site request refused"
