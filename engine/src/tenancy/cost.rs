@@ -46,7 +46,9 @@ fn own_fabric_switches(spec: &DesignSpec, f: &FabricReport, nodes: u32) -> u32 {
     let Some(fabric) = spec.fabric(&f.name) else {
         return 0;
     };
-    let Some(switch) = crate::catalog::switch(fabric.switch_key()) else {
+    // The switch the fabric was sized on: the planner's choice where the spec names none, as
+    // the price above is.
+    let Some(switch) = crate::catalog::switch(&f.switch) else {
         return 0;
     };
     let upper = |nodes: u32| {

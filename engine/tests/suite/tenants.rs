@@ -595,3 +595,37 @@ fn a_tenant_named_as_a_partition_namespace_or_vrf_already_is_refused_or_renumber
         engine::evaluate(&stored).unwrap();
     }
 }
+
+/// A tenant with a fabric of its own costs the switches of that fabric on the switch the
+/// planner chose: naming that switch in the spec changes no isolation cost.
+#[test]
+fn a_tenant_s_own_fabric_is_costed_on_the_switch_the_planner_chose() {
+    let mut spec = superpod(
+        "roce400",
+        512,
+        &[("tuning", 20), ("pretrain", 64)],
+        json!([
+            {"name": "tuning", "workloads": ["tuning"], "isolation": "scalable_unit"},
+            {"name": "team-a", "workloads": ["pretrain"], "isolation": "fabric"}
+        ]),
+    );
+    spec["fabrics"][0].as_object_mut().unwrap().remove("switch");
+    let (chosen_spec, chosen) = evaluate(&spec);
+    let switch = chosen.fabrics[0].switch.clone();
+    assert_ne!(
+        chosen_spec.fabrics[0].switch_key(),
+        switch,
+        "the planner chose another switch than the technology's default"
+    );
+    spec["fabrics"][0]["switch"] = json!(switch);
+    let (_, named) = evaluate(&spec);
+    let own = |r: &Report| {
+        r.isolation_costs
+            .iter()
+            .find(|c| c.tenant == "team-a")
+            .map(|c| (c.extra_switches, c.extra_switch_cost))
+            .unwrap()
+    };
+    assert_eq!(own(&chosen), own(&named));
+    assert!(own(&named).0 > 0, "{:?}", own(&named));
+}
