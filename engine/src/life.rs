@@ -40,7 +40,7 @@ impl Report {
             Some(Err(errors)) => self.findings.extend(errors.iter().map(|e| Finding {
                 severity: Severity::Warning,
                 rule: "phase-plan".into(),
-                subject: e.path.clone(),
+                subject: phase_named(spec, &e.path),
                 message: format!("no phase plan: {}", e.reason),
             })),
             None => {}
@@ -68,6 +68,20 @@ pub fn evaluate_placed(spec: &DesignSpec) -> Result<PlacedReport, crate::error::
     Ok(PlacedReport { report, floor })
 }
 
+/// The growth phase at `path` (`growth.phases[2]`) as a finding names it, by its label.
+fn phase_named(spec: &DesignSpec, path: &str) -> String {
+    let index = path
+        .strip_prefix("growth.phases[")
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|i| i.parse::<usize>().ok());
+    index
+        .and_then(|i| spec.growth.as_ref()?.phases.get(i))
+        .map_or_else(
+            || "Growth plan".to_string(),
+            |p| format!("Phase “{}”", p.label),
+        )
+}
+
 /// A report with the floor its bill is placed on: every rack with its position, contents and
 /// power, and the cables by length ([`crate::floor::plan`]). What the JSON API and `report.json`
 /// answer; a type of its own, so that the planner's evaluation in the browser carries no floor.
@@ -82,6 +96,18 @@ pub struct PlacedReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_phase_plan_finding_names_its_phase_by_its_label() {
+        let spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
+        let label = &spec.growth.as_ref().expect("the example grows").phases[1].label;
+        assert_eq!(
+            phase_named(&spec, "growth.phases[1]"),
+            format!("Phase “{label}”")
+        );
+        assert_eq!(phase_named(&spec, "growth.phases[99]"), "Growth plan");
+        assert_eq!(phase_named(&spec, "growth"), "Growth plan");
+    }
 
     /// Every example over its life answers the same whether its floor was laid once, with the
     /// evaluation, or planned again after it.
