@@ -6,6 +6,19 @@ use engine::{Calibration, CalibrationSource, DesignSpec, Isolation};
 /// A field's label, by its path without the list index (`parallelism.dp` for any workload).
 static LABELS: &[(&str, &str)] = &[
     ("title", "Design title"),
+    // The search's form: what a search request's fields are called there.
+    ("constraints.max_cost_usd", "Network budget, USD"),
+    ("constraints.max_power_w", "Network power"),
+    ("constraints.max_tiers", "Most switch tiers"),
+    (
+        "constraints.growth_target_nodes",
+        "Grow to, nodes, without re-cabling",
+    ),
+    (
+        "freedoms.leaf_oversubscription",
+        "Leaf oversubscriptions to try",
+    ),
+    ("freedoms.nics_per_node", "NICs per node to try"),
     ("cluster.node_preset", "Node type"),
     ("cluster.gpu", "GPU"),
     ("cluster.gpus_per_node", "GPUs per node"),
@@ -218,6 +231,10 @@ pub fn field_name(spec: &DesignSpec, path: &str) -> String {
         _ => None,
     }
     .unwrap_or_else(|| {
+        // A list the form asks for as one field (the search's choices to try): that field.
+        if let Some((_, words)) = LABELS.iter().find(|(k, _)| *k == list) {
+            return (*words).to_string();
+        }
         let kind = match list {
             "workloads" => "Workload",
             "fabrics" => "Fabric",
@@ -275,6 +292,15 @@ mod tests {
             "Fabric “storage” · Port speed"
         );
         assert_eq!(field_name(&spec, "workloads[7]"), "Workload 8");
+        // The search's fields, as its form calls them.
+        assert_eq!(
+            field_name(&spec, "freedoms.leaf_oversubscription[0]"),
+            "Leaf oversubscriptions to try"
+        );
+        assert_eq!(
+            field_name(&spec, "constraints.max_cost_usd"),
+            "Network budget, USD"
+        );
         let mut grown = spec.clone();
         grown.growth = Some(engine::Growth {
             policy: engine::GrowthPolicy::AsNeeded,
