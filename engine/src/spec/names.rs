@@ -46,8 +46,8 @@ pub fn tenant_name_error(name: &str) -> Option<String> {
         Some(why) => why,
         None if name.len() > MAX_TENANT_NAME_CHARS => "must be at most 15 characters",
         None if is_reserved_for_a_tenant(name) => {
-            "is taken: default, mgmt and management, names that start with kube-, and switch \
-             interface names (lo, swp1, eth0) already mean something there"
+            "is taken by the switches, Slurm or Kubernetes (default, mgmt, management, names \
+             that start with kube-, interface names such as lo, swp1 or eth0)"
         }
         None => return None,
     };

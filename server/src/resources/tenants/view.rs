@@ -157,7 +157,7 @@ fn form_view(id: &str, latest: u32, spec: &DesignSpec, rows: &[Tenant]) -> AnyVi
                 <thead><tr><th>"Name"</th><th>"Workloads"</th><th>"Nodes"</th><th>"Isolation"</th><th>"First unit"</th><th>"Remove"</th></tr></thead>
                 <tbody>{row_views}</tbody>
             </table>
-            <p class="help">"Name: at most 15 lower-case letters, digits and hyphens (it names the tenant's Slurm partition, Kubernetes namespace, VRF and partition key). Nodes: by default those its workloads take. First unit: the scalable unit, from 1, to pin it to."</p>
+            <p class="help">"Name: at most 15 lower-case letters, digits and hyphens, and none the switches, Slurm or Kubernetes already use (default, mgmt, kube-…, lo, swp1): it names the tenant's Slurm partition, Kubernetes namespace, VRF and partition key. Nodes: by default those its workloads take. First unit: the scalable unit, from 1, to pin it to."</p>
             <button type="submit" class="primary" id="tenants-save">{format!("Save as revision {}", latest + 1)}</button>
         </form>
     }
