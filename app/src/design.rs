@@ -66,10 +66,11 @@ pub async fn save_design(
     note: Option<String>,
 ) -> Result<SavedDesign, AppError> {
     use crate::server::{fail, store};
-    let checked = crate::store::check(
-        engine::DesignSpec::from_json(spec.get()),
-        note.as_deref().unwrap_or_default(),
+    let checked = crate::store::check_off_the_workers(
+        move || engine::DesignSpec::from_json(spec.get()),
+        note.unwrap_or_default(),
     )
+    .await
     .map_err(|e| fail(e.into()))?;
     let (id, key) = store()?
         .save_new(&checked)
@@ -97,10 +98,11 @@ pub async fn save_revision(
     use crate::store::DesignId;
     let not_found = || fail(AppError::NotFound(format!("no design has the id {id:?}")));
     let design_id = DesignId::parse(&id).ok_or_else(not_found)?;
-    let checked = crate::store::check(
-        engine::DesignSpec::from_json(spec.get()),
-        note.as_deref().unwrap_or_default(),
+    let checked = crate::store::check_off_the_workers(
+        move || engine::DesignSpec::from_json(spec.get()),
+        note.unwrap_or_default(),
     )
+    .await
     .map_err(|e| fail(e.into()))?;
     let store = store()?;
     if stored(store.design(&design_id).await)?.is_none() {

@@ -17,7 +17,7 @@ pub use designs::{DesignHead, Listing, RevisionMeta, SaveOutcome, Sort, StoredRe
 pub use id::DesignId;
 pub use key::EditKey;
 pub use records::AddOutcome;
-pub use save::{check, Checked, SaveError, MAX_NOTE_CHARS};
+pub use save::{check, check_off_the_workers, Checked, SaveError, MAX_NOTE_CHARS};
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::AnyPool;

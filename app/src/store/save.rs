@@ -41,6 +41,22 @@ impl From<SaveError> for AppError {
     }
 }
 
+/// [`check`] on the blocking pool, the spec read there too: evaluating a large design is CPU
+/// work that would otherwise hold one of the async workers every other request is answered on.
+pub async fn check_off_the_workers(
+    spec: impl FnOnce() -> Result<DesignSpec, SpecErrors> + Send + 'static,
+    note: String,
+) -> Result<Checked, SaveError> {
+    tokio::task::spawn_blocking(move || check(spec(), &note))
+        .await
+        .unwrap_or_else(|_| {
+            Err(SaveError::Invalid(vec![FieldError::new(
+                "",
+                "could not be evaluated",
+            )]))
+        })
+}
+
 /// A submission that passed every check: the spec, its report and the trimmed note. Made only
 /// by [`check`], and the only way into the store, so nothing unchecked is saved.
 pub struct Checked {

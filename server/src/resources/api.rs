@@ -17,7 +17,9 @@ use std::sync::LazyLock;
 
 use app::costs::{COMPUTES, WRITES};
 use app::error::AppError;
-use app::store::{check, DesignId, EditKey, SaveError, Store, StoreError, StoredRevision};
+use app::store::{
+    check_off_the_workers, DesignId, EditKey, SaveError, Store, StoreError, StoredRevision,
+};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::handler::Handler;
@@ -410,7 +412,8 @@ async fn search(body: Bytes) -> Answer {
 
 async fn create(State(store): State<Store>, body: Bytes) -> Answer {
     let body: SaveRequest = json_body(&body)?;
-    let checked = check(DesignSpec::from_value(body.spec), &body.note)?;
+    let checked =
+        check_off_the_workers(move || DesignSpec::from_value(body.spec), body.note).await?;
     let (id, key) = store.save_new(&checked).await?;
     let id = id.as_str();
     Ok((
@@ -452,7 +455,8 @@ async fn save(
         forbidden("saving a revision needs the design's edit key (Authorization: Bearer KEY)")
     })?;
     let body: SaveRequest = json_body(&body)?;
-    let checked = check(DesignSpec::from_value(body.spec), &body.note)?;
+    let checked =
+        check_off_the_workers(move || DesignSpec::from_value(body.spec), body.note).await?;
     let n = store.save_next(&design_id, &key, &checked).await?;
     Ok((
         StatusCode::CREATED,

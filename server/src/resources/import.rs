@@ -37,7 +37,9 @@ struct ImportForm {
 /// Stores the pasted spec as a new design, or shows it back with every error.
 async fn import(State(store): State<Store>, Form(form): Form<ImportForm>) -> Response {
     let note = form.note.unwrap_or_default();
-    let checked = match app::store::check(engine::DesignSpec::from_json(&form.spec), &note) {
+    let spec = form.spec.clone();
+    let read = move || engine::DesignSpec::from_json(&spec);
+    let checked = match app::store::check_off_the_workers(read, note).await {
         Ok(checked) => checked,
         Err(SaveError::Invalid(errors)) => return html(&import_page(&form.spec, &errors)),
         Err(other) => return failed_save(other),
