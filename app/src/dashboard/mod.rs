@@ -21,16 +21,20 @@ use std::sync::Arc;
 #[middleware(crate::costs::COMPUTES)]
 pub async fn dashboard(spec: String) -> Result<Vec<Block>, AppError> {
     use crate::server::fail;
-    let spec = DesignSpec::from_json(&spec).map_err(|e| fail(e.into()))?;
-    let placed = engine::evaluate_placed(&spec).map_err(|e| fail(e.into()))?;
-    // Drawing every chart is CPU work: kept off the server's async workers.
-    tokio::task::spawn_blocking(move || crate::report::dashboard_blocks(&spec, &placed))
-        .await
-        .map_err(|_| {
-            fail(AppError::Internal(
-                "the dashboard could not be drawn".into(),
-            ))
-        })
+    // Reading, evaluating and drawing every chart are CPU work: kept off the server's async
+    // workers. The response's status is set here, where the request's context is.
+    let drawn = tokio::task::spawn_blocking(move || -> Result<Vec<Block>, AppError> {
+        let spec = DesignSpec::from_json(&spec)?;
+        let placed = engine::evaluate_placed(&spec)?;
+        Ok(crate::report::dashboard_blocks(&spec, &placed))
+    })
+    .await
+    .map_err(|_| {
+        fail(AppError::Internal(
+            "the dashboard could not be drawn".into(),
+        ))
+    })?;
+    drawn.map_err(fail)
 }
 
 /// The dashboard's `blocks` under its heading.
