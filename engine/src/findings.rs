@@ -5,6 +5,27 @@ use crate::report::{FabricReport, Finding, Severity, TrainingReport, WorkloadRep
 use crate::spec::{DesignSpec, Role, Storage, Training, Workload};
 use crate::worked::Count;
 
+// The thresholds at which a rule warns. None decides a target's pass or fail (a workload's own
+// targets do); each is where a design review would want the figure looked at, set on the
+// cautious side.
+
+/// Share of a tier's capacity ECMP's flow collisions may cost before it is worth a warning: a
+/// twentieth, beyond the rounding of the other figures.
+const ECMP_LOSS_WORTH_A_WARNING: f64 = 0.05;
+/// Headroom of a tier, %, under which a degraded link or a burst shows as slower jobs: one link
+/// of five lost leaves a tier at 80 % of its capacity.
+const LOW_HEADROOM_PERCENT: f64 = 20.0;
+/// Step time against an ideal network beyond which the network is on the critical path: a
+/// quarter more time per step.
+const NETWORK_BOUND_SLOWDOWN: f64 = 1.25;
+/// Share of a retrieval's latency budget the network may take before it leaves too little for
+/// the search and the model: half.
+const RAG_NETWORK_SHARE: f64 = 0.5;
+/// Utilisation of a vector database's port above which queueing grows fast: a single-server
+/// queue waits ρ ÷ (1 − ρ) service times, 2.3 at 70 % and 9 at 90 % [Kleinrock, Queueing
+/// Systems vol. 1, 1975, §3.2 (M/M/1)].
+const VECTOR_DB_PORT_UTILISATION: f64 = 0.7;
+
 fn finding(severity: Severity, rule: &'static str, subject: &str, message: String) -> Finding {
     Finding {
         severity,
@@ -155,7 +176,7 @@ pub fn findings(
         }
         let lost =
             1.0 - crate::ecmp::usable_share(f.technology.transport(), &spec.calibration, &f.plan);
-        if lost > 0.05 && crate::ecmp::applies(f.role) {
+        if lost > ECMP_LOSS_WORTH_A_WARNING && crate::ecmp::applies(f.role) {
             let (flows, uplinks, qps) = crate::ecmp::flows(&spec.calibration, &f.plan);
             out.push(finding(
                 Severity::Warning,
@@ -216,7 +237,7 @@ pub fn findings(
                         t.tier, t.required, t.available
                     ),
                 )),
-                Some(h) if h < 20.0 => out.push(finding(
+                Some(h) if h < LOW_HEADROOM_PERCENT => out.push(finding(
                     Severity::Warning,
                     "headroom-low",
                     &f.name,
@@ -321,7 +342,7 @@ pub fn findings(
                     ));
                 }
                 if let Some(slowdown) = &r.slowdown {
-                    if slowdown.value.factor() > 1.25 {
+                    if slowdown.value.factor() > NETWORK_BOUND_SLOWDOWN {
                         out.push(finding(
                             Severity::Warning,
                             "network-bound-training",
@@ -345,7 +366,7 @@ pub fn findings(
                 }
             }
             (Workload::Rag(q), WorkloadReport::Rag(r)) => {
-                if r.share_of_budget.value.fraction() > 0.5 {
+                if r.share_of_budget.value.fraction() > RAG_NETWORK_SHARE {
                     out.push(finding(
                         Severity::Warning,
                         "rag-latency-budget",
@@ -357,7 +378,7 @@ pub fn findings(
                         ),
                     ));
                 }
-                if r.vector_db_port_utilisation.value.fraction() > 0.7 {
+                if r.vector_db_port_utilisation.value.fraction() > VECTOR_DB_PORT_UTILISATION {
                     out.push(finding(
                         Severity::Warning,
                         "rag-port-utilisation",
