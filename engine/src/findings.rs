@@ -198,7 +198,7 @@ pub fn findings(
                 &f.name,
                 format!(
                     "{} endpoints do not fit in 2 tiers of {}-port switches (at most {}): the fabric was sized as 3 tiers.",
-                    f.endpoints, f.plan.radix, u64::from(f.plan.radix) * u64::from(f.plan.leaf_downlinks)
+                    f.endpoints, f.plan.radix, f.plan.two_tier_endpoints()
                 ),
             ));
         }
@@ -210,8 +210,7 @@ pub fn findings(
                 format!(
                     "{}: two tiers of these switches hold {} nodes of {} ports each.",
                     f.plan.reason,
-                    u64::from(f.plan.radix) * u64::from(f.plan.leaf_downlinks)
-                        / u64::from(f.ports_per_node.max(1)),
+                    f.plan.two_tier_endpoints() / u64::from(f.ports_per_node.max(1)),
                     f.ports_per_node.max(1)
                 ),
             ));

@@ -90,6 +90,12 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Endpoints two tiers of this plan's switches hold, its leaves split as they are: radix ×
+    /// downlinks per leaf.
+    pub fn two_tier_endpoints(&self) -> u64 {
+        u64::from(self.radix) * u64::from(self.leaf_downlinks)
+    }
+
     pub fn switches(&self) -> u32 {
         self.leaves + self.spines + self.cores
     }

@@ -21,6 +21,9 @@ pub enum SaveError {
     WrongKey,
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The evaluation stopped before it answered (a fault of the server's, not the design's).
+    #[error("the design could not be evaluated")]
+    Unevaluated,
 }
 
 impl From<SaveError> for AppError {
@@ -37,6 +40,9 @@ impl From<SaveError> for AppError {
                 tracing::error!(%error, "the design store failed");
                 AppError::Internal("the design store failed; nothing was changed".into())
             }
+            SaveError::Unevaluated => {
+                AppError::Internal("the design could not be evaluated; nothing was changed".into())
+            }
         }
     }
 }
@@ -49,12 +55,7 @@ pub async fn check_off_the_workers(
 ) -> Result<Checked, SaveError> {
     tokio::task::spawn_blocking(move || check(spec(), &note))
         .await
-        .unwrap_or_else(|_| {
-            Err(SaveError::Invalid(vec![FieldError::new(
-                "",
-                "could not be evaluated",
-            )]))
-        })
+        .unwrap_or(Err(SaveError::Unevaluated))
 }
 
 /// A submission that passed every check: the spec, its report and the trimmed note. Made only
