@@ -96,10 +96,13 @@ pub fn tenants_page(
     editable: bool,
 ) -> Page {
     let id = head.id.clone();
-    let section = report.map(|r| {
+    // The tenants' placement and costs, when there are tenants to place: no empty panel.
+    let section = report.and_then(|r| {
         let floor = engine::floor::plan(spec, r);
         let blocks = app::report::tenant_blocks(spec, r, &r.interference, &floor);
-        app::blocks::html::blocks_view(&blocks)
+        (!blocks.is_empty()).then(|| {
+            view! { <section class="panel report">{app::blocks::html::blocks_view(&blocks)}</section> }
+        })
     });
     let none = rows.is_empty().then(|| {
         view! { <p class="note" id="no-tenants">"The design has one tenant: every node and workload is shared. List the teams or customers that share it to place each, give each its partition and see how much they slow each other."</p> }
@@ -125,7 +128,7 @@ pub fn tenants_page(
             {errors_view}
             {form}
         </section>
-        <section class="panel report">{section}</section>
+        {section}
     }
     .to_html();
     Page::ok(document(&format!("Tenants of {}", head.title), body))
