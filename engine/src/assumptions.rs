@@ -289,6 +289,14 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             false,
         ));
     }
+    for kept in crate::spec::defaults_kept(&spec.floor) {
+        out.push(item(
+            format!("Floor: {} (default)", kept.what),
+            kept.value,
+            kept.basis,
+            kept.estimate,
+        ));
+    }
     for o in &spec.overrides {
         let mut parts = Vec::new();
         if let Some(p) = o.unit_price_usd {
@@ -338,6 +346,45 @@ mod tests {
         assert!(list
             .iter()
             .all(|a| !a.source.is_empty() && !a.value.is_empty()));
+    }
+
+    #[test]
+    fn the_floor_defaults_a_design_keeps_are_listed_with_what_they_rest_on_and_its_own_figures_are_not(
+    ) {
+        let mut spec = DesignSpec::from_json(crate::examples::SEVENTY_B_TRAINING).unwrap();
+        let floor = |spec: &DesignSpec| -> Vec<Assumption> {
+            assumptions(spec)
+                .into_iter()
+                .filter(|a| a.subject.starts_with("Floor: "))
+                .collect()
+        };
+        let kept = floor(&spec);
+        let budget = kept
+            .iter()
+            .find(|a| a.subject == "Floor: rack power budget (default)")
+            .expect("the default budget is listed");
+        assert_eq!(budget.value, "50 kW per rack");
+        assert!(budget.estimate, "no public source gives a site's budget");
+        assert!(budget.source.contains("rack-over-budget"));
+        let air = kept
+            .iter()
+            .find(|a| a.subject == "Floor: air-cooling limit (default)")
+            .expect("air-cooled by default");
+        assert!(air.source.contains("RA-11333-001"));
+        let pue = kept.iter().find(|a| a.subject == "Floor: PUE (default)");
+        assert!(pue.is_some_and(|p| p.value == "1.56" && !p.estimate));
+
+        spec.floor.rack_power_kw = crate::units::Kilowatts::new(80.0);
+        spec.floor.cooling = crate::spec::Cooling::DirectLiquid;
+        spec.floor.pue = 1.2;
+        let subjects: Vec<String> = floor(&spec).into_iter().map(|a| a.subject).collect();
+        assert!(
+            !subjects.iter().any(|s| s.contains("rack power")
+                || s.contains("air-cooling")
+                || s.contains("PUE")),
+            "the design's own figures are not defaults: {subjects:?}"
+        );
+        assert!(subjects.iter().any(|s| s.contains("row pitch")));
     }
 
     #[test]

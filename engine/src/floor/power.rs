@@ -35,6 +35,17 @@ pub(crate) fn racks(
     findings: &mut Vec<Finding>,
 ) -> Vec<Rack> {
     let budget = floor.rack_power_kw.kilowatts();
+    // A verdict on a default names it as one: the site's own figure may differ.
+    let defaults = Floor::default();
+    let assumed = |kept: bool| {
+        if kept {
+            " (the planner's default: set the site's)"
+        } else {
+            ""
+        }
+    };
+    let budget_assumed = assumed(floor.rack_power_kw == defaults.rack_power_kw);
+    let air_assumed = assumed(floor.air_limit_kw == defaults.air_limit_kw);
     let air = match floor.cooling {
         Cooling::Air => Some(floor.air_limit_kw.kilowatts()),
         Cooling::DirectLiquid => None,
@@ -67,7 +78,7 @@ pub(crate) fn racks(
                     Severity::Critical,
                     "rack-over-budget",
                     &name,
-                    format!("Rack {name} draws {load_kw:.1} kW, over its {budget} kW budget{feeds}: put fewer nodes in it or raise the budget."),
+                    format!("Rack {name} draws {load_kw:.1} kW, over its {budget} kW budget{budget_assumed}{feeds}: put fewer nodes in it or raise the budget."),
                 ));
             }
             if let (true, Some(limit)) = (past_air, air) {
@@ -75,7 +86,7 @@ pub(crate) fn racks(
                     Severity::Warning,
                     "rack-past-air-limit",
                     &name,
-                    format!("Rack {name} draws {load_kw:.1} kW, past the {limit} kW room air removes: plan rear-door heat exchangers or direct liquid cooling, or spread the nodes."),
+                    format!("Rack {name} draws {load_kw:.1} kW, past the {limit} kW room air removes{air_assumed}: plan rear-door heat exchangers or direct liquid cooling, or spread the nodes."),
                 ));
             }
             if units > floor.rack_units {

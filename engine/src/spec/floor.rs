@@ -173,6 +173,83 @@ pub fn default_pue() -> f64 {
     1.56
 }
 
+/// One of the floor's defaults a design keeps, and why it is what it is.
+pub struct DefaultKept {
+    pub what: &'static str,
+    /// The figure, with its unit.
+    pub value: String,
+    /// No public source gives it: the site's own figure should replace it.
+    pub estimate: bool,
+    /// What it rests on, and which figures and findings it decides.
+    pub basis: &'static str,
+}
+
+/// The floor's defaults `floor` keeps, each with why it is what it is.
+pub fn defaults_kept(floor: &Floor) -> Vec<DefaultKept> {
+    let defaults = Floor::default();
+    let mut out = Vec::new();
+    let mut kept = |kept: bool, what, value: String, estimate, basis| {
+        if kept {
+            out.push(DefaultKept {
+                what,
+                value,
+                estimate,
+                basis,
+            });
+        }
+    };
+    kept(
+        floor.rack_power_kw == defaults.rack_power_kw,
+        "rack power budget",
+        format!("{} kW per rack", defaults.rack_power_kw.kilowatts()),
+        true,
+        "no public figure for a site's budget: above the 40.8 kW of four DGX H100 in a rack (RA-11333-001), below the about 56 kW of four DGX B300; decides the rack-over-budget finding and how many switches a network rack holds",
+    );
+    kept(
+        floor.cooling == Cooling::Air && floor.air_limit_kw == defaults.air_limit_kw,
+        "air-cooling limit",
+        format!("{} kW per rack", defaults.air_limit_kw.kilowatts()),
+        true,
+        "above the 40.8 kW rack of four air-cooled DGX H100 in NVIDIA's reference architecture (RA-11333-001); other operators give 25-30 kW as air's practical limit, so a room without rear-door heat exchangers may need less; decides the rack-past-air-limit finding",
+    );
+    kept(
+        floor.pue == defaults.pue,
+        "PUE",
+        defaults.pue.to_string(),
+        false,
+        "the 2024 industry average in the Uptime Institute Global Data Center Survey; decides the facility power",
+    );
+    kept(
+        floor.rack_width_m == defaults.rack_width_m,
+        "rack width",
+        format!("{} m", defaults.rack_width_m.metres()),
+        true,
+        "a common width of 19-inch (EIA-310) cabinets; with the row pitch, tray height and slack it decides every cable's length and medium",
+    );
+    kept(
+        floor.row_pitch_m == defaults.row_pitch_m,
+        "row pitch",
+        format!("{} m", defaults.row_pitch_m.metres()),
+        true,
+        "half of a 7-tile (4.27 m) pitch, which holds a pair of rows with their hot and cold aisles",
+    );
+    kept(
+        floor.tray_height_m == defaults.tray_height_m,
+        "tray height above the racks",
+        format!("{} m", defaults.tray_height_m.metres()),
+        true,
+        "no public figure: measure the site's",
+    );
+    kept(
+        floor.slack_percent == defaults.slack_percent,
+        "cable slack",
+        format!("{} % of the route", defaults.slack_percent),
+        true,
+        "no public figure (SADDLE's routing adds none): dressing and service loops",
+    );
+    out
+}
+
 impl Default for Floor {
     fn default() -> Self {
         Floor {

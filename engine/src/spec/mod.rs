@@ -22,7 +22,7 @@ pub use calibration::{
 pub use calibration_fields::{CalibrationField, CALIBRATION_FIELDS};
 pub use cluster::Cluster;
 pub use fabric::{CableRuns, Fabric, Oversubscription, Role, Topology};
-pub use floor::{Cooling, Feeds, Floor, Placement, SwitchRacks};
+pub use floor::{defaults_kept, Cooling, DefaultKept, Feeds, Floor, Placement, SwitchRacks};
 pub use growth::{Growth, GrowthPolicy, Phase};
 pub use tenant::{Isolation, Tenant};
 pub use workload::{
