@@ -5,11 +5,18 @@ use engine::{DesignSpec, Report, ENGINE_VERSION, SPEC_VERSION};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
+/// Revisions one design keeps: its history page, its comparisons and its revision list read
+/// them, and a design's key is anyone's for the asking, so what one design may hold is
+/// bounded. A design at the limit is duplicated to go on.
+pub const MAX_REVISIONS: u32 = 1_000;
+
 /// What saving a new revision came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SaveOutcome {
     /// Stored with this revision number.
     Saved(u32),
+    /// The design already has [`MAX_REVISIONS`]: nothing written.
+    Full,
     /// The design exists and the key is not its edit key (or it has none): nothing written.
     WrongKey,
     /// No design has this id: nothing written.
@@ -167,6 +174,10 @@ impl Store {
                 SaveOutcome::NoSuchDesign
             });
         };
+        if number > i64::from(MAX_REVISIONS) {
+            tx.rollback().await?;
+            return Ok(SaveOutcome::Full);
+        }
         insert_revision(&mut tx, id, number, &spec_json, &report_json, note, now).await?;
         tx.commit().await?;
         let number = u32::try_from(number)

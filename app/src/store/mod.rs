@@ -13,10 +13,12 @@ mod save;
 
 pub use asbuilt::{KeptFindings, NewCheck, StoredCheck, Tool};
 pub use baselines::{NewBaseline, StoredBaseline};
-pub use designs::{DesignHead, Listing, RevisionMeta, SaveOutcome, Sort, StoredRevision};
+pub use designs::{
+    DesignHead, Listing, RevisionMeta, SaveOutcome, Sort, StoredRevision, MAX_REVISIONS,
+};
 pub use id::DesignId;
 pub use key::EditKey;
-pub use records::AddOutcome;
+pub use records::{AddOutcome, MAX_RECORDS};
 pub use save::{check, check_off_the_workers, Checked, SaveError, MAX_NOTE_CHARS};
 
 use sqlx::any::{AnyPoolOptions, AnyRow};

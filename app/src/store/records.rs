@@ -5,6 +5,11 @@
 use super::{DesignId, EditKey, StoreError};
 use sqlx::{Any, Transaction};
 
+/// Records of each kind (baselines, as-built checks) one design keeps: the pages that list
+/// them and the fits that read them read every one, and a design's key is anyone's for the
+/// asking, so what one design may hold is bounded.
+pub const MAX_RECORDS: u32 = 200;
+
 /// What adding a record came to; nothing is written unless it is `Added`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AddOutcome {
@@ -12,6 +17,8 @@ pub enum AddOutcome {
     WrongKey,
     NoSuchDesign,
     NoSuchRevision,
+    /// The design already keeps [`MAX_RECORDS`] of this kind.
+    Full,
 }
 
 /// A record's number as stored.
@@ -62,5 +69,9 @@ pub(super) async fn begin(
     .bind(id.as_str())
     .fetch_one(&mut *tx)
     .await?;
+    if number > i64::from(MAX_RECORDS) {
+        tx.rollback().await?;
+        return Ok(Err(AddOutcome::Full));
+    }
     Ok(Ok((tx, number)))
 }

@@ -19,6 +19,11 @@ pub enum SaveError {
     NoSuchDesign(String),
     #[error("the edit key is not this design's")]
     WrongKey,
+    #[error(
+        "the design keeps at most {} revisions: duplicate it to go on",
+        super::MAX_REVISIONS
+    )]
+    Full,
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The evaluation stopped before it answered (a fault of the server's, not the design's).
@@ -36,6 +41,7 @@ impl From<SaveError> for AppError {
                 AppError::NotFound(format!("no design has the id {id:?}"))
             }
             SaveError::WrongKey => AppError::Forbidden("the edit key is not this design's".into()),
+            SaveError::Full => AppError::Forbidden(SaveError::Full.to_string()),
             SaveError::Store(error) => {
                 tracing::error!(%error, "the design store failed");
                 AppError::Internal("the design store failed; nothing was changed".into())
@@ -128,6 +134,7 @@ impl Store {
             SaveOutcome::Saved(n) => Ok(n),
             SaveOutcome::WrongKey => Err(SaveError::WrongKey),
             SaveOutcome::NoSuchDesign => Err(SaveError::NoSuchDesign(id.as_str().to_string())),
+            SaveOutcome::Full => Err(SaveError::Full),
         }
     }
 }

@@ -4,6 +4,19 @@
 /// Longest label kept, in characters.
 pub(crate) const MAX_LABEL_CHARS: usize = 200;
 
+/// The page that refuses a record of kind `kind` ("baselines", "as-built checks") to a design
+/// that keeps as many as one design may.
+pub(crate) fn full(kind: &str) -> crate::resources::respond::PageError {
+    crate::resources::respond::PageError::Page(app::pages::document::message(
+        409,
+        "The design keeps as many as it may",
+        format!(
+            "A design keeps at most {} {kind}; nothing was stored. Duplicate the design to go on.",
+            app::store::MAX_RECORDS
+        ),
+    ))
+}
+
 /// Today, `YYYY-MM-DD` (UTC): what a new record's day starts as.
 pub(crate) fn today() -> String {
     let ms = std::time::SystemTime::now()

@@ -142,6 +142,11 @@ pub(crate) fn saved(
             "The edit key is not this design's; nothing was stored.".into(),
         )),
         Err(SaveError::NoSuchDesign(_)) => Err(PageError::NotFound),
+        Err(SaveError::Full) => Err(refused(
+            title,
+            409,
+            format!("{}; nothing was stored.", SaveError::Full),
+        )),
         Err(e) => Err(refused(title, 422, format!("{e}; nothing was stored."))),
     }
 }

@@ -625,3 +625,75 @@ async fn the_design_page_lists_each_workloads_nodes_and_racks_and_who_placed_the
     assert!(table.contains("where the design says"), "{table}");
     server.stop().await;
 }
+
+/// A design keeps at most `MAX_REVISIONS` revisions and `MAX_RECORDS` baselines: a save or a
+/// baseline beyond them is refused with the reason and the way on, and nothing is written.
+#[tokio::test]
+async fn a_design_at_its_limits_refuses_another_revision_or_baseline_and_writes_nothing() {
+    use app::store::{AddOutcome, DesignId, EditKey, NewBaseline, Store, MAX_RECORDS, MAX_REVISIONS};
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let design = server.create(&seventy_b_on_256_gpus()).await;
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", database.display()))
+        .await
+        .unwrap();
+    // The design's history is at the limit (its one stored revision numbered as the last).
+    sqlx::query("UPDATE designs SET latest_revision = ?1 WHERE id = ?2")
+        .bind(i64::from(MAX_REVISIONS))
+        .bind(&design.id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let response = server
+        .save_revision(&design.id, &with_gpus(512), Some(&design.cookie))
+        .await;
+    assert_eq!(response.status(), 403);
+    let body = response.text().await.unwrap();
+    assert!(
+        body.contains(&format!("at most {MAX_REVISIONS} revisions")) && body.contains("duplicate"),
+        "{body}"
+    );
+    assert_eq!(stored_revisions(&database).await, 1, "nothing was written");
+    let latest: i64 = sqlx::query_scalar("SELECT latest_revision FROM designs WHERE id = ?1")
+        .bind(&design.id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(latest, i64::from(MAX_REVISIONS), "the count is not moved");
+    // Below the limit the same save is taken.
+    sqlx::query("UPDATE designs SET latest_revision = ?1 WHERE id = ?2")
+        .bind(i64::from(MAX_REVISIONS - 1))
+        .bind(&design.id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let response = server
+        .save_revision(&design.id, &with_gpus(512), Some(&design.cookie))
+        .await;
+    assert_eq!(response.status(), 200, "the last revision a design may keep");
+    server.stop().await;
+
+    // Baselines: the design's last one numbered as the last it may keep.
+    let store = Store::open(&database).await.unwrap();
+    let id = DesignId::parse(&design.id).unwrap();
+    let key = EditKey::parse(&design.key).unwrap();
+    let baseline = NewBaseline {
+        revision: 1,
+        fabric: "compute",
+        label: "after cabling",
+        measured_on: "2026-11-02",
+        output: "1048576 262144 float sum -1 71.5 14.66 21.99 0",
+        stated: engine::baseline::Stated::default(),
+    };
+    assert_eq!(store.add_baseline(&id, &key, &baseline).await.unwrap(), AddOutcome::Added(1));
+    sqlx::query("UPDATE baselines SET number = ?1 WHERE design_id = ?2")
+        .bind(i64::from(MAX_RECORDS))
+        .bind(&design.id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(store.add_baseline(&id, &key, &baseline).await.unwrap(), AddOutcome::Full);
+    assert_eq!(store.baselines(&id).await.unwrap().len(), 1, "nothing was written");
+    store.close().await;
+    pool.close().await;
+}

@@ -272,6 +272,7 @@ async fn check(
                 .into_response()),
             AddOutcome::WrongKey => Err(not_yours()),
             AddOutcome::NoSuchDesign | AddOutcome::NoSuchRevision => Err(PageError::NotFound),
+            AddOutcome::Full => Err(crate::resources::records::full("as-built checks")),
         };
     }
     // A large output is not shown back.

@@ -246,6 +246,7 @@ async fn add(
             .into_response()),
         AddOutcome::WrongKey => Err(not_yours()),
         AddOutcome::NoSuchDesign => Err(PageError::NotFound),
+        AddOutcome::Full => Err(crate::resources::records::full("baselines")),
         AddOutcome::NoSuchRevision => Err(PageError::Page(message(
             422,
             "No such revision",
