@@ -25,6 +25,33 @@ impl std::ops::Deref for Evaluated {
     }
 }
 
+/// The floor the last evaluation laid, shared by the evaluations of one page: an edit that
+/// moves no cable is not laid again.
+type Floor = Arc<std::sync::Mutex<engine::LastFloor>>;
+
+/// On the server: the floor of a page's design, laid on the blocking pool before the page is
+/// rendered (as every evaluation is), and provided for the page, whose planner then evaluates
+/// the design on the async workers for the cost of its sizing alone.
+#[cfg(feature = "ssr")]
+#[derive(Clone)]
+pub struct LaidFloor(Floor);
+
+#[cfg(feature = "ssr")]
+impl LaidFloor {
+    /// `spec`'s floor, laid.
+    pub fn of(spec: &DesignSpec) -> LaidFloor {
+        let mut last = engine::LastFloor::default();
+        // An invalid design has no floor: the page shows its errors, which cost no floor.
+        let _ = engine::evaluate_reusing(spec, &mut last);
+        LaidFloor(Arc::new(std::sync::Mutex::new(last)))
+    }
+
+    /// How many floors have been laid on it (by [`LaidFloor::of`] and by the page's editor).
+    pub fn floors_laid(&self) -> u32 {
+        self.0.lock().map_or(0, |last| last.floors_laid())
+    }
+}
+
 #[derive(Clone, Copy)]
 pub struct Editor {
     pub spec: RwSignal<DesignSpec>,
@@ -60,8 +87,13 @@ impl Editor {
     pub fn new(spec: DesignSpec) -> Editor {
         let spec = RwSignal::new(spec);
         let unparsed = RwSignal::new(BTreeMap::<String, String>::new());
-        // The floor the last evaluation laid: an edit that moves no cable is not laid again.
-        let last = Arc::new(std::sync::Mutex::new(engine::LastFloor::default()));
+        // On the server, the floor laid before the page began; in the browser, none yet.
+        #[cfg(feature = "ssr")]
+        let last: Floor = use_context::<LaidFloor>()
+            .map(|laid| laid.0)
+            .unwrap_or_default();
+        #[cfg(not(feature = "ssr"))]
+        let last: Floor = Floor::default();
         let evaluation = Memo::new(move |_| {
             let report = spec
                 .with(|spec| {
@@ -191,6 +223,31 @@ pub fn field_id(path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// On the server the planner evaluates its design as the page renders, on the async
+    /// workers: it takes the floor laid before on the blocking pool, and an edit that moves
+    /// cables lays its floor on the same.
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn on_the_server_the_planner_takes_the_floor_laid_before_its_page() {
+        use leptos::prelude::*;
+        let spec = crate::templates::first_design();
+        let laid = super::LaidFloor::of(&spec);
+        assert_eq!(laid.floors_laid(), 1);
+        Owner::new().with(|| {
+            provide_context(laid.clone());
+            let editor = super::Editor::new(spec.clone());
+            assert!(editor.evaluation.get_untracked().is_ok());
+            assert_eq!(laid.floors_laid(), 1, "the page's evaluation lays no floor");
+            editor.update(|s| s.cluster.nodes += 8);
+            assert!(editor.evaluation.get_untracked().is_ok());
+            assert_eq!(
+                laid.floors_laid(),
+                2,
+                "the editor lays on the floor it was given"
+            );
+        });
+    }
+
     #[test]
     fn field_ids_are_paths_with_dashes() {
         assert_eq!(

@@ -60,6 +60,7 @@ pub(super) fn as_placed(
 #[derive(Debug, Default)]
 pub struct LastFloor {
     kept: Option<Kept>,
+    laid: u32,
 }
 
 #[derive(Debug)]
@@ -79,6 +80,11 @@ struct LaidFrom {
 }
 
 impl LastFloor {
+    /// How many floors this has laid: an evaluation that took the kept one lays none.
+    pub fn floors_laid(&self) -> u32 {
+        self.laid
+    }
+
     /// The network of `spec`, whose fabrics are sized as `fabrics` and add up to `totals`
     /// (each tier's cables at its nominal run), as placed on its floor: what
     /// [`crate::evaluate`] reports as [`crate::Report::placed`]. Each fabric's bill becomes its
@@ -105,6 +111,7 @@ impl LastFloor {
         let kept = match self.kept.take() {
             Some(kept) if from.is_some() && kept.from == from => kept,
             _ => {
+                self.laid = self.laid.saturating_add(1);
                 let tally = counted(spec, fabrics);
                 Kept {
                     from,

@@ -110,8 +110,17 @@ impl Planners {
     /// The planner page on `start`, rendered for `request`.
     async fn render(&self, start: PlannerStart, request: Request<Body>) -> Response {
         let options = self.options.clone();
+        // The design's floor is laid on the blocking pool, so that the planner's evaluation as
+        // the page renders, on the async workers, costs the sizing alone.
+        let spec = start.spec.clone();
+        let laid = tokio::task::spawn_blocking(move || app::editor::LaidFloor::of(&spec))
+            .await
+            .ok();
         let context = move || {
             provide_context(start.clone());
+            if let Some(laid) = &laid {
+                provide_context(laid.clone());
+            }
             set_page_policy();
         };
         leptos_axum::render_app_to_stream_with_context(context, move || {
