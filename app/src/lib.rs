@@ -7,6 +7,8 @@ pub mod blocks;
 pub mod charts;
 pub mod components;
 #[cfg(feature = "ssr")]
+pub mod compute;
+#[cfg(feature = "ssr")]
 pub mod costs;
 pub mod dashboard;
 pub mod design;

@@ -23,7 +23,7 @@ pub async fn dashboard(spec: String) -> Result<Vec<Block>, AppError> {
     use crate::server::fail;
     // Reading, evaluating and drawing every chart are CPU work: kept off the server's async
     // workers. The response's status is set here, where the request's context is.
-    let drawn = tokio::task::spawn_blocking(move || -> Result<Vec<Block>, AppError> {
+    let drawn = crate::compute::run(move || -> Result<Vec<Block>, AppError> {
         let spec = DesignSpec::from_json(&spec)?;
         let placed = engine::evaluate_placed(&spec)?;
         Ok(crate::report::dashboard_blocks(&spec, &placed))

@@ -59,7 +59,7 @@ pub async fn check_off_the_workers(
     spec: impl FnOnce() -> Result<DesignSpec, SpecErrors> + Send + 'static,
     note: String,
 ) -> Result<Checked, SaveError> {
-    tokio::task::spawn_blocking(move || check(spec(), &note))
+    crate::compute::run(move || check(spec(), &note))
         .await
         .unwrap_or(Err(SaveError::Unevaluated))
 }

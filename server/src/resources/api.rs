@@ -336,7 +336,7 @@ async fn unknown() -> Failure {
 /// The spec of the body evaluated on the blocking pool: CPU work, kept off the async workers.
 async fn evaluate(body: Bytes) -> Answer {
     let spec = json_body(&body)?;
-    let answer = tokio::task::spawn_blocking(move || {
+    let answer = app::compute::run(move || {
         let spec = DesignSpec::from_value(spec)?;
         let placed = engine::evaluate_placed(&spec)?.over_its_life(&spec);
         Ok::<_, Failure>(Json(placed).into_response())
@@ -350,7 +350,7 @@ async fn evaluate(body: Bytes) -> Answer {
 /// in the bill; on the blocking pool, as an evaluation.
 async fn bill_difference(body: Bytes) -> Answer {
     let BillDifferenceRequest { before, after } = json_body(&body)?;
-    let answer = tokio::task::spawn_blocking(move || {
+    let answer = app::compute::run(move || {
         let side = |spec, name: &str| {
             evaluated(spec).map_err(|Failure(e)| match e {
                 AppError::Invalid(fields) => Failure(AppError::Invalid(
@@ -529,7 +529,7 @@ async fn fit_calibration(
     }
     let baselines = store.baselines(&design_id).await?;
     let spec = latest.spec;
-    let fitting = tokio::task::spawn_blocking(move || {
+    let fitting = app::compute::run(move || {
         crate::resources::calibration::fitting(&spec, &fabric, &baselines)
     })
     .await
@@ -555,7 +555,7 @@ async fn fit_calibration(
 async fn report(State(store): State<Store>, Path((id, n)): Path<(String, String)>) -> Answer {
     let r = stored(&store, &id, &n).await?;
     // Laying the floor is CPU work, kept off the async workers.
-    let placed = tokio::task::spawn_blocking(move || {
+    let placed = app::compute::run(move || {
         r.report_or_today()
             .map(|report| report.placed_on_floor(&r.spec))
     })

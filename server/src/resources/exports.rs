@@ -383,7 +383,7 @@ async fn sheet<T: Send + 'static>(
         .of(&design_id, stored.number, spec.clone())
         .await
         .map_err(PageError::Page)?;
-    let prepared = tokio::task::spawn_blocking(move || {
+    let prepared = app::compute::run(move || {
         let placed = placed.map_err(|why| why.to_string())?;
         prepare(spec, placed)
     });

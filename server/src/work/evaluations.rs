@@ -73,7 +73,7 @@ impl Evaluations {
         let made = self
             .jobs
             .get((id.clone(), number), || async move {
-                tokio::task::spawn_blocking(move || {
+                app::compute::run(move || {
                     EVALUATIONS_MADE.fetch_add(1, Ordering::SeqCst);
                     Kept(
                         engine::evaluate_placed(&spec)

@@ -172,7 +172,7 @@ async fn run(
         engine::asbuilt::on_sheet(&mut links, &fabric, adapters);
         Ok(engine::asbuilt::check(&report, Some(&fabric), &links))
     };
-    tokio::task::spawn_blocking(job)
+    app::compute::run(job)
         .await
         .unwrap_or_else(|_| Err(vec!["the check could not be run".into()]))
 }

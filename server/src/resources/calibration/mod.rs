@@ -118,7 +118,7 @@ async fn show(
         Some(fabric) => {
             let spec = spec.clone();
             Some(
-                tokio::task::spawn_blocking(move || fitting(&spec, &fabric, &baselines))
+                app::compute::run(move || fitting(&spec, &fabric, &baselines))
                     .await
                     .map_err(|_| unfitted())?,
             )
@@ -169,7 +169,7 @@ async fn apply(
         ));
     }
     let fabric = form.fabric.clone();
-    let fitted = tokio::task::spawn_blocking(move || {
+    let fitted = app::compute::run(move || {
         let f = fitting(&spec, &fabric, &baselines);
         f.fit.map(|fit| applied(&spec, &fit, &f.baselines))
     })

@@ -69,7 +69,7 @@ async fn compare_bill(State(store): State<Store>, Query(query): Query<CompareQue
         };
         return Err(PageError::Page(message(404, "Nothing to compare", why)));
     };
-    let made = tokio::task::spawn_blocking(move || {
+    let made = app::compute::run(move || {
         let before = engine::evaluate(&a.spec).map_err(|e| format!("Design A: {e}"))?;
         let after = engine::evaluate(&b.spec).map_err(|e| format!("Design B: {e}"))?;
         Ok::<_, String>(crate::resources::exports::bill_difference(
@@ -90,7 +90,7 @@ async fn compare_bill(State(store): State<Store>, Query(query): Query<CompareQue
 async fn compare(State(store): State<Store>, Query(query): Query<CompareQuery>) -> Answer {
     let inputs = [query.a.unwrap_or_default(), query.b.unwrap_or_default()];
     let (found, errors) = look_up(&store, &inputs).await?;
-    let page = tokio::task::spawn_blocking(move || {
+    let page = app::compute::run(move || {
         let sides: Vec<Option<Side>> = found
             .into_iter()
             .map(|side| {

@@ -87,7 +87,7 @@ async fn design(pages: &Pages, id: &str, n: Option<u32>) -> Answer {
         .await
         .map_err(PageError::Page)?;
     // The page draws the whole dashboard: CPU work, kept off the async workers.
-    let page = tokio::task::spawn_blocking(move || {
+    let page = app::compute::run(move || {
         let placed = placed.as_deref().map_err(|why| &**why);
         design_page(&head, &stored, &history, kind, placed)
     })
@@ -135,7 +135,7 @@ async fn report_download(
     );
     // The revision's saved report (as the API answers it) on its floor: laying the floor and
     // writing the JSON are CPU work, kept off the async workers.
-    let json = tokio::task::spawn_blocking(move || {
+    let json = app::compute::run(move || {
         let report = stored.report_or_today()?.placed_on_floor(&stored.spec);
         Ok::<_, engine::SpecErrors>(serde_json::to_string_pretty(&report).unwrap_or_default())
     })

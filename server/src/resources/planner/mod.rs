@@ -113,7 +113,7 @@ impl Planners {
         // The design's floor is laid on the blocking pool, so that the planner's evaluation as
         // the page renders, on the async workers, costs the sizing alone.
         let spec = start.spec.clone();
-        let laid = tokio::task::spawn_blocking(move || app::editor::LaidFloor::of(&spec))
+        let laid = app::compute::run(move || app::editor::LaidFloor::of(&spec))
             .await
             .ok();
         let context = move || {

@@ -168,7 +168,7 @@ async fn document(reports: &Reports, key: &Key) -> Result<ReportDocument, PageEr
         .map_err(PageError::Page)?;
     let (n, latest) = (*n, *latest);
     // Drawing every chart is CPU work, kept off the async workers.
-    tokio::task::spawn_blocking(move || {
+    app::compute::run(move || {
         let placed =
             placed.map_err(|why| PageError::Page(message(422, "No report", why.to_string())))?;
         let revision = Revision {

@@ -32,7 +32,7 @@ pub fn routes(store: Store) -> Router {
 
 /// `spec` evaluated with its tenants' interference and cost, off the async workers.
 async fn evaluated(spec: DesignSpec) -> Result<(DesignSpec, Option<Report>), PageError> {
-    tokio::task::spawn_blocking(move || {
+    app::compute::run(move || {
         // Only what the tenants section reads: the failures and phases of the design's life
         // are not worked out here.
         let report = engine::evaluate(&spec).ok().map(|mut r| {
@@ -91,7 +91,7 @@ async fn save(
     let errors: Vec<FieldError> = match read_form(&fields) {
         Ok(tenants) => {
             next.tenants = tenants;
-            match tokio::task::spawn_blocking(move || check(Ok(next), "Tenants changed")).await {
+            match app::compute::run(move || check(Ok(next), "Tenants changed")).await {
                 Ok(Ok(checked)) => {
                     return crate::resources::revisions::saved(
                         store.save_next(&design_id, &key, &checked).await,
