@@ -135,8 +135,9 @@ pub fn goodput(spec: &DesignSpec, report: &Report) -> Vec<Goodput> {
                 "1 day ÷ ({} GPUs × {} per 1,000 GPU-days) = {m}",
                 r.gpus, c.interruptions_per_1000_gpu_days
             ));
-            let checkpoint = storage_of(spec, report, t)
-                .map(|(s, sr)| checkpointing(s, sr.checkpoint_write_time.value, restart, m));
+            let checkpoint = storage_of(spec, report, t).map(|(s, sr)| {
+                checkpointing(s, sr.checkpoint_write_time.value, restart, m, r.gpus)
+            });
             Goodput {
                 workload: t.name.clone(),
                 gpus: r.gpus,
@@ -149,11 +150,18 @@ pub fn goodput(spec: &DesignSpec, report: &Report) -> Vec<Goodput> {
         .collect()
 }
 
+/// The GPU-hours a day a job on `gpus` GPUs does not train at `goodput`: (1 − goodput) ×
+/// GPUs × 24 h.
+pub fn lost_gpu_hours_per_day(gpus: u64, goodput: Share) -> f64 {
+    (1.0 - goodput.fraction()) * gpus as f64 * 24.0
+}
+
 fn checkpointing(
     storage: &crate::spec::Storage,
     write: Seconds,
     restart: Seconds,
     m: Seconds,
+    gpus: u64,
 ) -> Checkpointing {
     let young_interval = young(write, m);
     let daly_interval = daly(write, m);
@@ -175,16 +183,19 @@ fn checkpointing(
             "1 − {write}/{interval} − ({interval}/2 + {restart})/{m} = {goodput}"
         )),
         best_goodput: Figure::new(best, GOODPUT, DALY),
+        lost_gpu_hours_per_day: lost_gpu_hours_per_day(gpus, goodput),
         by_write_bandwidth: WRITE_BANDWIDTH_MULTIPLES
             .iter()
             .map(|&k| {
                 let d = Seconds::new(write.seconds() / k);
                 let tau = daly(d, m);
+                let goodput = goodput_at(d, tau, restart, m);
                 BandwidthPoint {
                     multiple: k,
                     write_time: d,
                     interval: tau,
-                    goodput: goodput_at(d, tau, restart, m),
+                    goodput,
+                    lost_gpu_hours_per_day: lost_gpu_hours_per_day(gpus, goodput),
                 }
             })
             .collect(),

@@ -171,6 +171,62 @@ pub fn bottleneck(tiers: &[TierHeadroom]) -> Option<String> {
         .map(|(_, name)| name.clone())
 }
 
+impl TierHeadroom {
+    /// What the tier has for what its workloads need: available ÷ required; `None` when
+    /// nothing is required of it.
+    pub fn ratio(&self) -> Option<crate::units::Ratio> {
+        let required = self.required.bytes_per_second();
+        (required > 0.0)
+            .then(|| crate::units::Ratio::new(self.available.bytes_per_second() / required))
+    }
+}
+
+/// How the tightest tier of a design stands against its workloads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding {
+    /// It is its fabric's bottleneck and has less than its workloads need.
+    Short,
+    /// It is its fabric's bottleneck with enough: it binds first as the workloads grow.
+    First,
+    /// It is not its fabric's bottleneck: the network does not bind.
+    Ample,
+}
+
+/// The tier of a design with the least available for what its workloads need.
+#[derive(Debug, Clone, Copy)]
+pub struct Tightest<'a> {
+    pub fabric: &'a crate::report::FabricReport,
+    pub tier: &'a TierHeadroom,
+    /// Available ÷ required.
+    pub ratio: crate::units::Ratio,
+    pub binding: Binding,
+}
+
+impl crate::report::Report {
+    /// The tier of any fabric with the lowest [`TierHeadroom::ratio`], and how it binds;
+    /// `None` when no tier carries traffic.
+    pub fn tightest_tier(&self) -> Option<Tightest<'_>> {
+        let (fabric, tier, ratio) = self
+            .fabrics
+            .iter()
+            .flat_map(|f| f.tiers.iter().map(move |t| (f, t)))
+            .filter_map(|(f, t)| Some((f, t, t.ratio()?)))
+            .min_by(|(_, _, a), (_, _, b)| a.get().total_cmp(&b.get()))?;
+        let bottleneck = fabric.bottleneck.as_deref() == Some(tier.tier.as_str());
+        let binding = match (bottleneck, ratio.get() < 1.0) {
+            (true, true) => Binding::Short,
+            (true, false) => Binding::First,
+            (false, _) => Binding::Ample,
+        };
+        Some(Tightest {
+            fabric,
+            tier,
+            ratio,
+            binding,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,5 +268,49 @@ mod tests {
     #[test]
     fn a_fabric_nothing_crosses_has_no_bottleneck() {
         assert_eq!(bottleneck(&[tier("node-leaf", 100.0, 0.0)]), None);
+    }
+
+    /// The summary's "what binds": the lowest ratio of available to required of any tier of
+    /// any fabric, binding only where it is its fabric's bottleneck.
+    #[test]
+    fn the_tightest_tier_has_the_lowest_ratio_of_any_fabric_and_binds_as_its_bottleneck() {
+        let spec = crate::DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
+        let mut report = crate::evaluate(&spec).unwrap();
+        let lowest = report
+            .fabrics
+            .iter()
+            .flat_map(|f| &f.tiers)
+            .filter_map(|t| t.ratio())
+            .map(|r| r.get())
+            .fold(f64::INFINITY, f64::min);
+        let (fabric, tier) = {
+            let t = report.tightest_tier().expect("tiers carry traffic");
+            assert_eq!(t.ratio.get(), lowest);
+            assert_eq!(
+                t.ratio.get(),
+                t.tier.available.bytes_per_second() / t.tier.required.bytes_per_second()
+            );
+            let fabric = report.fabrics.iter().position(|f| f.name == t.fabric.name);
+            (fabric.unwrap(), t.tier.tier.clone())
+        };
+        report.fabrics[fabric].bottleneck = Some(tier);
+        let binding = report.tightest_tier().unwrap().binding;
+        let short = lowest < 1.0;
+        assert_eq!(
+            binding,
+            if short {
+                Binding::Short
+            } else {
+                Binding::First
+            }
+        );
+        report.fabrics[fabric].bottleneck = None;
+        assert_eq!(report.tightest_tier().unwrap().binding, Binding::Ample);
+        for f in &mut report.fabrics {
+            for t in &mut f.tiers {
+                t.required = ByteRate::new(0.0);
+            }
+        }
+        assert!(report.tightest_tier().is_none(), "no tier carries traffic");
     }
 }

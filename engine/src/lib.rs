@@ -75,6 +75,7 @@ pub use collective::{
 pub use error::{FieldError, SpecErrors};
 pub use evaluate::{evaluate, evaluate_reusing, evaluate_unplaced, evaluate_with};
 pub use floor::LastFloor;
+pub use headroom::{Binding, Tightest};
 pub use life::{evaluate_placed, PlacedReport};
 pub use links::Conditions;
 pub use precision::Precision;

@@ -73,6 +73,14 @@ pub struct TechnologyPoint {
     pub critical_findings: u32,
 }
 
+impl TechnologyPoint {
+    /// What the network would cost more (or, negative, less) with this technology than the
+    /// design `report` costs as it is.
+    pub fn against(&self, report: &Report) -> crate::units::Usd {
+        self.network_cost_usd - report.network().cost_usd
+    }
+}
+
 /// Workload `workload` with its fabric switched to each of [`COMPARED`], like for like: at the
 /// technology's port speed on the switch the planner chooses for it at least cost (the design
 /// itself on its own technology). Technologies under which the design cannot be built (too few

@@ -16,7 +16,7 @@ mod floor_plan;
 mod partition;
 
 pub use crate::report::tenants::{Contended, Interference};
-pub use cost::{isolation_cost, IsolationCost};
+pub use cost::{isolation_cost, isolation_total, IsolationCost, IsolationTotal};
 pub use floor_plan::{floor_plan_by_tenant, TENANT_COLOURS};
 pub use partition::{Partition, FIRST_PKEY};
 

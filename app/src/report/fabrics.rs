@@ -174,8 +174,7 @@ pub fn tier_table(f: &FabricReport) -> Table {
 
 /// The fabric's bill of materials with its totals, and what a marked line means when one is.
 pub fn bom_blocks(f: &FabricReport) -> Vec<Block> {
-    let total: engine::Usd = f.bom.iter().map(|l| l.total_usd).sum();
-    let power: engine::Watts = f.bom.iter().map(|l| l.total_power_w).sum();
+    let (total, power) = (f.cost_usd, f.power_w);
     let mut bom = table(
         format!("Bill of materials, fabric {}", f.name),
         &[

@@ -46,7 +46,7 @@ pub fn goodput_blocks(jobs: &[Goodput]) -> Vec<Block> {
                 ),
                 row(
                     "GPU-hours lost a day at the design's interval",
-                    lost_gpu_hours(g.gpus, c.goodput.value),
+                    engine::thousands(c.lost_gpu_hours_per_day),
                 ),
             ]),
             None => rows.push(row(
@@ -84,7 +84,7 @@ pub fn goodput_blocks(jobs: &[Goodput]) -> Vec<Block> {
                         p.write_time.to_string(),
                         p.interval.to_string(),
                         percent(p.goodput),
-                        lost_gpu_hours(g.gpus, p.goodput),
+                        engine::thousands(p.lost_gpu_hours_per_day),
                     ]
                 })
                 .collect(),
@@ -106,7 +106,7 @@ pub fn in_a_sentence(g: &Goodput) -> Option<String> {
         g.gpus,
         c.interval,
         percent(c.goodput.value),
-        lost_gpu_hours(g.gpus, c.goodput.value),
+        engine::thousands(c.lost_gpu_hours_per_day),
         c.daly.value,
         c.write_time,
         percent(c.best_goodput.value)
@@ -120,11 +120,6 @@ fn row(figure: &str, value: String) -> Vec<String> {
 /// Goodput to a tenth of a percent: the differences that matter are that small.
 fn percent(share: engine::Share) -> String {
     format!("{:.1} %", share.fraction() * 100.0)
-}
-
-/// The GPU-hours a day a job of `gpus` GPUs does not train at `goodput`.
-fn lost_gpu_hours(gpus: u64, goodput: engine::Share) -> String {
-    engine::thousands((1.0 - goodput.fraction()) * gpus as f64 * 24.0)
 }
 
 #[cfg(test)]

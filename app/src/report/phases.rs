@@ -151,13 +151,7 @@ pub fn move_blocks(
     };
     let name = |p: usize| plan.phases.get(p).map_or("", |p| p.label.as_str());
     let step = |phase: usize| format!("{} → {}", name(phase.saturating_sub(1)), name(phase));
-    let moved = list
-        .rows
-        .iter()
-        .filter(|r| r.action == engine::phases::MoveAction::ReTerminate);
-    let (moved, longer) = moved.fold((0u64, 0u64), |(n, l), r| {
-        (n + 1, l + u64::from(r.needs_longer_cable()))
-    });
+    let (moved, longer) = list.re_terminated();
     blocks.push(paragraph(format!(
         "The move list has a row for each of the {} cables the steps add, remove or re-terminate, with the end that stays (device, port, rack), the switch before and after with its rack, and the orderable length of each run: {sheet}. {}",
         engine::thousands(list.rows.len() as f64),

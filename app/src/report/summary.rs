@@ -25,7 +25,7 @@ fn what_is_built(report: &Report) -> Vec<String> {
                 f.plan.switches(),
                 if f.plan.switches() == 1 { "" } else { "es" },
                 format_args!("{}: {}", f.plan.layout.label(), f.plan.reason),
-                f.cables.iter().map(|c| c.count).sum::<u32>(),
+                f.cable_count(),
                 f.transceivers,
                 if f.workloads.is_empty() {
                     "no workload".to_string()
@@ -47,48 +47,33 @@ fn rests_on(spec: &DesignSpec, report: &Report) -> Vec<String> {
 
 /// The tier with the least headroom in the whole design, and what crosses it.
 fn what_binds(report: &Report) -> String {
-    let tightest = report
-        .fabrics
-        .iter()
-        .flat_map(|f| f.tiers.iter().map(move |t| (f, t)))
-        .filter(|(_, t)| t.required.bytes_per_second() > 0.0)
-        .min_by(|(_, a), (_, b)| {
-            let ratio = |t: &engine::TierHeadroom| {
-                t.available.bytes_per_second() / t.required.bytes_per_second()
-            };
-            ratio(a).total_cmp(&ratio(b))
-        });
-    match tightest {
-        None => {
-            "No tier of any fabric carries traffic between nodes: nothing in the network binds."
-                .into()
+    let Some(tightest) = report.tightest_tier() else {
+        return "No tier of any fabric carries traffic between nodes: nothing in the network binds."
+            .into();
+    };
+    let engine::Tightest {
+        fabric: f,
+        tier: t,
+        ratio,
+        binding,
+    } = tightest;
+    let verdict = match binding {
+        engine::Binding::Short => "short of what its workloads need: it binds",
+        engine::Binding::First => "tight: it binds first as the workloads grow",
+        engine::Binding::Ample => "ample: the network does not bind",
+    };
+    format!(
+        "The tightest tier is {} of fabric {}: {} available for {} required ({ratio}), {verdict}. It carries {}.",
+        t.tier,
+        f.name,
+        t.available,
+        t.required,
+        if f.workloads.is_empty() {
+            "no workload".to_string()
+        } else {
+            f.workloads.join(", ")
         }
-        Some((f, t)) => {
-            let ratio =
-                engine::Ratio::new(t.available.bytes_per_second() / t.required.bytes_per_second());
-            let verdict = if f.bottleneck.as_deref() == Some(t.tier.as_str()) {
-                if ratio.get() < 1.0 {
-                    "short of what its workloads need: it binds"
-                } else {
-                    "tight: it binds first as the workloads grow"
-                }
-            } else {
-                "ample: the network does not bind"
-            };
-            format!(
-                "The tightest tier is {} of fabric {}: {} available for {} required ({ratio}), {verdict}. It carries {}.",
-                t.tier,
-                f.name,
-                t.available,
-                t.required,
-                if f.workloads.is_empty() {
-                    "no workload".to_string()
-                } else {
-                    f.workloads.join(", ")
-                }
-            )
-        }
-    }
+    )
 }
 
 /// Floor findings of one rule named in the summary; the rest are counted.
@@ -137,7 +122,7 @@ fn alternatives(
     let rows = points
         .iter()
         .map(|p| {
-            let difference = p.network_cost_usd - report.network().cost_usd;
+            let difference = p.against(report);
             let against = if Some(p.technology) == current {
                 "this design".to_string()
             } else if difference.dollars() >= 0.0 {

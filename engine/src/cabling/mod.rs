@@ -213,10 +213,6 @@ mod tests {
         crate::evaluate(&spec).unwrap().fabrics
     }
 
-    fn cable_count(fabric: &FabricReport) -> u64 {
-        fabric.cables.iter().map(|c| u64::from(c.count)).sum()
-    }
-
     /// Every (device, port) appears at most once across both ends of every cable.
     fn ports_used_once(sheet: &[Cable]) {
         let mut seen = HashSet::new();
@@ -233,7 +229,7 @@ mod tests {
             let sheet = cabling(&fabric).unwrap();
             assert_eq!(
                 sheet.len() as u64,
-                cable_count(&fabric),
+                fabric.cable_count(),
                 "fabric {}",
                 fabric.name
             );
@@ -292,7 +288,7 @@ mod tests {
         let compute = superpod_16_su();
         assert_eq!(compute.plan.layout, Layout::RailOptimizedThreeTier);
         let sheet = cabling(&compute).unwrap();
-        assert_eq!(sheet.len() as u64, cable_count(&compute));
+        assert_eq!(sheet.len() as u64, compute.cable_count());
         ports_used_once(&sheet);
         let number = |d: &str| -> u32 { d.rsplit('-').next().unwrap().parse().unwrap() };
         let leaves_per_rail = compute.plan.leaves / compute.ports_per_node;
@@ -340,7 +336,7 @@ mod tests {
                 let sheet = cabling(&fabric).unwrap_or_else(|e| panic!("{name}: {e}"));
                 assert_eq!(
                     sheet.len() as u64,
-                    cable_count(&fabric),
+                    fabric.cable_count(),
                     "{name}: {}",
                     fabric.name
                 );
@@ -360,7 +356,7 @@ mod tests {
         assert_eq!(compute.plan.layout, Layout::ThreeTier);
         assert!(compute.plan.cores > 0);
         let sheet = cabling(compute).unwrap();
-        assert_eq!(sheet.len() as u64, cable_count(compute));
+        assert_eq!(sheet.len() as u64, compute.cable_count());
         ports_used_once(&sheet);
         let per_pod = compute.plan.leaves_per_pod;
         let up = compute.plan.leaf_uplinks;

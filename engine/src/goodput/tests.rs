@@ -75,6 +75,27 @@ fn goodput_rises_with_the_checkpoint_write_bandwidth() {
     );
 }
 
+/// What goodput costs in GPU time: the share of the day a job does not train, on every GPU of
+/// it. The SuperPOD's job loses a day's work of a few of its GPUs at the design's interval, and
+/// less with a faster checkpoint.
+#[test]
+fn the_gpu_hours_lost_a_day_are_the_share_not_trained_on_every_gpu_for_24_hours() {
+    let (spec, report) = design(examples::SUPERPOD_4SU);
+    let g = &goodput(&spec, &report)[0];
+    let c = g.checkpoint.as_ref().unwrap();
+    let expected = (1.0 - c.goodput.value.fraction()) * g.gpus as f64 * 24.0;
+    assert!((c.lost_gpu_hours_per_day - expected).abs() < 1e-9);
+    assert!(c.lost_gpu_hours_per_day > 0.0);
+    for p in &c.by_write_bandwidth {
+        let expected = (1.0 - p.goodput.fraction()) * g.gpus as f64 * 24.0;
+        assert!((p.lost_gpu_hours_per_day - expected).abs() < 1e-9, "{p:?}");
+    }
+    assert!(c
+        .by_write_bandwidth
+        .windows(2)
+        .all(|w| w[1].lost_gpu_hours_per_day < w[0].lost_gpu_hours_per_day));
+}
+
 /// A rate that is not positive, or a restart time that is negative or not a number, is refused,
 /// naming the field.
 #[test]

@@ -254,6 +254,16 @@ pub struct MoveGroup {
 }
 
 impl MoveList {
+    /// The cables in service it re-terminates, and of them those too short for their new run.
+    pub fn re_terminated(&self) -> (u64, u64) {
+        self.rows
+            .iter()
+            .filter(|r| r.action == MoveAction::ReTerminate)
+            .fold((0, 0), |(n, longer), r| {
+                (n + 1, longer + u64::from(r.needs_longer_cable()))
+            })
+    }
+
     /// The rows grouped by step, what is done and the two switches: re-terminations first
     /// (cables in service), then removals, then additions.
     pub fn by_switch(&self) -> Vec<MoveGroup> {

@@ -35,6 +35,9 @@ pub struct Checkpointing {
     pub goodput: Figure<Share>,
     /// The goodput at Daly's interval.
     pub best_goodput: Figure<Share>,
+    /// The GPU-hours a day the job does not train at the design's interval.
+    #[serde(default)]
+    pub lost_gpu_hours_per_day: f64,
     /// At each of [`WRITE_BANDWIDTH_MULTIPLES`] of the design's write bandwidth: δ, Daly's
     /// interval and the goodput there.
     pub by_write_bandwidth: Vec<BandwidthPoint>,
@@ -47,4 +50,7 @@ pub struct BandwidthPoint {
     pub write_time: Seconds,
     pub interval: Seconds,
     pub goodput: Share,
+    /// The GPU-hours a day the job does not train there.
+    #[serde(default)]
+    pub lost_gpu_hours_per_day: f64,
 }

@@ -84,6 +84,11 @@ fn first_node() -> u32 {
 }
 
 impl FabricReport {
+    /// Cables of every tier.
+    pub fn cable_count(&self) -> u64 {
+        self.cables.iter().map(|c| u64::from(c.count)).sum()
+    }
+
     /// The cluster's nodes up to the fabric's last: its nodes are the last `attached_nodes` of
     /// them. Arrays over the fabric's nodes are indexed by the cluster's node (from 0).
     pub fn node_span(&self) -> u32 {

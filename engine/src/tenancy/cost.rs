@@ -8,6 +8,29 @@ use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Isolation};
 use crate::units::Usd;
 
+/// What every tenant's isolation costs together.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct IsolationTotal {
+    pub stranded_gpus: u64,
+    pub stranded_ports: u64,
+    pub extra_switches: u32,
+    pub extra_ports: u64,
+    pub extra_switch_cost: Usd,
+}
+
+/// The sum of `costs`, each tenant's.
+pub fn isolation_total(costs: &[IsolationCost]) -> IsolationTotal {
+    costs
+        .iter()
+        .fold(IsolationTotal::default(), |total, c| IsolationTotal {
+            stranded_gpus: total.stranded_gpus + c.stranded_gpus,
+            stranded_ports: total.stranded_ports + c.stranded_ports,
+            extra_switches: total.extra_switches + c.extra_switches,
+            extra_ports: total.extra_ports + c.extra_ports,
+            extra_switch_cost: total.extra_switch_cost + c.extra_switch_cost,
+        })
+}
+
 /// Each tenant's cost of isolation on the fabric its units are counted on.
 pub fn isolation_cost(spec: &DesignSpec, report: &Report) -> Vec<IsolationCost> {
     let g = u64::from(spec.cluster.gpus_per_node);

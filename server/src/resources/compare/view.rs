@@ -253,11 +253,13 @@ fn tenancy_rows(spec: &engine::DesignSpec, report: &Report) -> Vec<(String, Stri
         .map(|t| format!("{} ({}, {})", t.tenant, t.isolation.label(), t.unit_range()))
         .collect::<Vec<_>>()
         .join("; ");
-    let switches: u32 = costs.iter().map(|c| c.extra_switches).sum();
-    let ports: u64 = costs.iter().map(|c| c.extra_ports).sum();
-    let cost = engine::Usd::new(costs.iter().map(|c| c.extra_switch_cost.dollars()).sum());
-    let gpus: u64 = costs.iter().map(|c| c.stranded_gpus).sum();
-    let idle: u64 = costs.iter().map(|c| c.stranded_ports).sum();
+    let engine::tenancy::IsolationTotal {
+        stranded_gpus: gpus,
+        stranded_ports: idle,
+        extra_switches: switches,
+        extra_ports: ports,
+        extra_switch_cost: cost,
+    } = engine::tenancy::isolation_total(&costs);
     vec![
         ("Tenants".into(), placed),
         (
