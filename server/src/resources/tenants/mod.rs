@@ -5,14 +5,14 @@
 
 use crate::resources::respond::{html, Answer, PageError};
 use app::costs::{COMPUTES, WRITES};
-use app::pages::document::message;
-use app::store::{check, SaveError, Store};
+use app::pages::document::{message, Page};
+use app::store::{check, DesignHead, SaveError, Store};
 use axum::extract::{Form, Path, State};
 use axum::handler::Handler;
 use axum::http::HeaderMap;
 use axum::routing::get;
 use axum::Router;
-use engine::{DesignSpec, FieldError, Report};
+use engine::{DesignSpec, FieldError, Tenant};
 use view::{read_form, tenants_page};
 
 mod view;
@@ -30,17 +30,26 @@ pub fn routes(store: Store) -> Router {
         .with_state(store)
 }
 
-/// `spec` evaluated with its tenants' interference and cost, off the async workers.
-async fn evaluated(spec: DesignSpec) -> Result<(DesignSpec, Option<Report>), PageError> {
+/// The tenants page of design `head` (see [`tenants_page`]), its newest revision `spec`
+/// evaluated on its floor with its tenants' interference and cost and the page drawn, off the
+/// async workers.
+async fn page(
+    head: DesignHead,
+    spec: DesignSpec,
+    rows: Vec<Tenant>,
+    errors: Vec<FieldError>,
+    editable: bool,
+) -> Result<Page, PageError> {
     app::compute::run(move || {
         // Only what the tenants section reads: the failures and phases of the design's life
-        // are not worked out here.
-        let report = engine::evaluate(&spec).ok().map(|mut r| {
-            r.interference = engine::interference::interference(&spec, &r);
-            r.isolation_costs = engine::tenancy::isolation_cost(&spec, &r);
-            r
+        // are not worked out here. The floor the evaluation laid is the one drawn.
+        let placed = engine::evaluate_placed(&spec).ok().map(|mut placed| {
+            let r = &mut placed.report;
+            r.interference = engine::interference::interference(&spec, r);
+            r.isolation_costs = engine::tenancy::isolation_cost(&spec, r);
+            placed
         });
-        (spec, report)
+        tenants_page(&head, &spec, placed.as_ref(), &rows, &errors, editable)
     })
     .await
     .map_err(|_| {
@@ -55,15 +64,8 @@ async fn evaluated(spec: DesignSpec) -> Result<(DesignSpec, Option<Report>), Pag
 async fn show(State(store): State<Store>, Path(id): Path<String>, headers: HeaderMap) -> Answer {
     let (_, head, spec, editable) =
         crate::resources::revisions::newest_for(&store, &id, &headers).await?;
-    let (spec, report) = evaluated(spec).await?;
-    Ok(html(&tenants_page(
-        &head,
-        &spec,
-        report.as_ref(),
-        &spec.tenants,
-        &[],
-        editable,
-    )))
+    let rows = spec.tenants.clone();
+    Ok(html(&page(head, spec, rows, Vec::new(), editable).await?))
 }
 
 /// Saves the newest revision with the tenants the form lists as the next one.
@@ -113,8 +115,7 @@ async fn save(
     };
     // Shown again as sent, with every error; the newest revision stays as it was.
     let rows = read_form(&fields).unwrap_or_else(|_| spec.tenants.clone());
-    let (spec, report) = evaluated(spec).await?;
-    let mut page = tenants_page(&head, &spec, report.as_ref(), &rows, &errors, true);
+    let mut page = page(head, spec, rows, errors, true).await?;
     page.status = 422;
     Ok(html(&page))
 }

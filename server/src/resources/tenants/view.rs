@@ -5,7 +5,7 @@
 
 use app::pages::document::{document, Page};
 use app::store::DesignHead;
-use engine::{DesignSpec, FieldError, Isolation, Report, Tenant};
+use engine::{DesignSpec, FieldError, Isolation, Tenant};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
 
@@ -85,21 +85,22 @@ pub fn read_form(fields: &[(String, String)]) -> Result<Vec<Tenant>, Vec<FieldEr
         .collect())
 }
 
-/// The tenants page of design `head`, whose newest revision is `spec` evaluated as `report`;
-/// `rows` are what the form shows (the spec's tenants, or what was sent back with `errors`).
+/// The tenants page of design `head`, whose newest revision is `spec` evaluated on its floor
+/// as `placed`; `rows` are what the form shows (the spec's tenants, or what was sent back
+/// with `errors`).
 pub fn tenants_page(
     head: &DesignHead,
     spec: &DesignSpec,
-    report: Option<&Report>,
+    placed: Option<&engine::PlacedReport>,
     rows: &[Tenant],
     errors: &[FieldError],
     editable: bool,
 ) -> Page {
     let id = head.id.clone();
     // The tenants' placement and costs, when there are tenants to place: no empty panel.
-    let section = report.and_then(|r| {
-        let floor = engine::floor::plan(spec, r);
-        let blocks = app::report::tenant_blocks(spec, r, &r.interference, &floor);
+    let section = placed.and_then(|placed| {
+        let r = &placed.report;
+        let blocks = app::report::tenant_blocks(spec, r, &r.interference, &placed.floor);
         (!blocks.is_empty()).then(|| {
             view! { <section class="panel report">{app::blocks::html::blocks_view(&blocks)}</section> }
         })
