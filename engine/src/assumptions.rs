@@ -1,5 +1,6 @@
-//! The assumptions behind a design's figures: every catalog entry it uses and every calibration
-//! value, each with its source, so the user can check what the engine took for granted.
+//! The assumptions behind a design's figures: every catalog entry it uses, every calibration
+//! value and every floor default it keeps, each with its source, so the user can check what the
+//! engine took for granted.
 
 use crate::catalog::{gpu, model_preset, node_preset, switch};
 use crate::spec::{DesignSpec, Workload};
@@ -47,8 +48,9 @@ fn item_words(item: &str) -> String {
     }
 }
 
-/// Every catalog figure and calibration value `spec` relies on, in the order the engine uses
-/// them: cluster, models, fabrics, calibration, then the design's own overrides.
+/// Every catalog figure, calibration value and floor default `spec` relies on, in the order the
+/// engine uses them: cluster, models, fabrics, calibration, floor, then the design's own
+/// overrides.
 pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
     let spec = &*crate::switch_choice::with_switches_chosen(spec);
     let mut out = Vec::new();

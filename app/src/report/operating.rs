@@ -144,10 +144,10 @@ fn operating(blocks: &mut Vec<Block>, fabrics: Vec<FabricOperations>) {
     }
 }
 
-/// Every catalog figure and calibration value behind the results, with its source.
+/// Every catalog figure, calibration value and floor default behind the results, with its source.
 pub fn assumption_table(spec: &DesignSpec) -> Table {
     let mut t = table(
-        "Every catalog figure and calibration value behind the results",
+        "Every catalog figure, calibration value and floor default behind the results",
         &[("What", false), ("Figure", false), ("Source", false)],
         engine::assumptions(spec)
             .iter()
