@@ -316,18 +316,35 @@ async fn a_saved_design_reopens_with_the_same_numbers_and_its_dashboard_is_compl
     no_js.close().await;
 }
 
+/// Without JavaScript the planner is a page the server wrote: every wizard step is shown, and
+/// the results are the server's evaluation of the design it opened on, switches, slowdown and
+/// cost per GPU as placed as the engine gives them.
 #[tokio::test]
-async fn without_javascript_every_wizard_step_shows_and_typing_changes_nothing() {
+async fn without_javascript_every_wizard_step_shows_with_the_server_s_figures_for_the_design() {
     let server = Server::start().await;
     let browser = Browser::start(JavaScript::Disabled).await;
-    browser.goto(&server.url("/")).await;
+    browser.goto(&server.url("/new/superpod-4su")).await;
     for step in ["cluster", "workloads", "fabrics", "review"] {
         assert!(browser.exists(&format!("#{step}-step:not(.hidden)")).await);
     }
-    let switches = browser.text("#headline-switches").await;
-    browser.type_into("#cluster-nodes", "512").await;
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    assert_eq!(browser.text("#headline-switches").await, switches);
+    let spec = engine::DesignSpec::from_json(engine::examples::SUPERPOD_4SU).unwrap();
+    let headline = engine::evaluate(&spec).unwrap().headline;
+    assert_eq!(
+        browser.text("#headline-switches").await,
+        headline.switches.to_string()
+    );
+    let slowdown = headline
+        .worst_training_slowdown
+        .expect("the example trains")
+        .to_string();
+    assert_eq!(browser.text("#headline-slowdown").await, slowdown);
+    let cost = browser.text("#headline-cost").await;
+    let dollars = (headline.cost_per_gpu_usd.dollars().round() as u64).to_string();
+    assert_eq!(
+        cost.trim_start_matches('$').replace(',', ""),
+        dollars,
+        "cost per GPU as placed: {cost}"
+    );
     browser.close().await;
 }
 
