@@ -12,8 +12,10 @@ use engine::{DesignSpec, PlacedReport};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Evaluations kept, in bytes (a 2,048-node design's is about half a megabyte with its floor).
-const KEPT_BYTES: usize = 32 << 20;
+/// Evaluations kept, in bytes (a 2,048-node design's is about half a megabyte with its floor, a
+/// 100,000-GPU design's about 3 MB): twice the weight of the largest the engine accepts (a
+/// million endpoints on one fabric, about 30 MB), so that it too is kept.
+const KEPT_BYTES: usize = 64 << 20;
 /// Evaluations made since the server started (what a test counts).
 pub static EVALUATIONS_MADE: AtomicUsize = AtomicUsize::new(0);
 
