@@ -84,6 +84,19 @@ impl Ends<'_> {
             .map(|spots| spots.iter().map(|s| s.rack).collect())
     }
 
+    /// Whether each rack holds at least [`GROUPED_DEVICES`] devices of each kind.
+    fn crowded(&self, racks: usize) -> [Vec<bool>; KINDS] {
+        self.kinds().map(|spots| {
+            let mut count = vec![0u32; racks];
+            for s in spots {
+                if let Some(n) = count.get_mut(s.rack as usize) {
+                    *n += 1;
+                }
+            }
+            count.into_iter().map(|n| n >= GROUPED_DEVICES).collect()
+        })
+    }
+
     /// The lowest and highest port of each kind of device in each rack, m.
     fn heights(&self, racks: usize) -> [Vec<(f64, f64)>; KINDS] {
         self.kinds().map(|spots| {
@@ -102,6 +115,13 @@ impl Ends<'_> {
 /// Ports per node from which a node's cables into one rack are bounded as a group: bounding
 /// routes two cables, so a group of one or two gains nothing.
 const GROUPED_RAILS: u32 = 4;
+
+/// Devices of a kind a rack must hold for cables into them to be bounded as a group: the port
+/// assignment never sends two cables in a row to one device, so a group into a rack of a few
+/// devices holds a few cables, and bounding it (two routes and the rack's heights) costs more
+/// than routing them. Four measured fewest instructions at 1,024 nodes and at 100,000 GPUs
+/// (BENCHMARKS.md, physical floor).
+const GROUPED_DEVICES: u32 = 4;
 
 /// Kinds of placed device: nodes, leaves, spines, cores.
 const KINDS: usize = 4;
@@ -185,6 +205,8 @@ struct Counter<'a> {
     shortest_kept_m: f64,
     racks: [Vec<u32>; KINDS],
     heights: [Vec<(f64, f64)>; KINDS],
+    /// Whether a rack holds enough devices of a kind for cables into them to be grouped.
+    crowded: [Vec<bool>; KINDS],
     far: FarRack,
     /// Whether a node's cables into one rack are bounded as a group.
     nodes_grouped: bool,
@@ -202,7 +224,17 @@ impl Visit for Counter<'_> {
         // A node's cables form a group worth bounding only when it has several (the rails of a
         // compute fabric); one or two are routed as they come.
         let grouped = a_kind != 0 || self.nodes_grouped;
-        let z_rack = self.racks.get(z_kind).and_then(|r| r.get(z_index as usize));
+        let z_rack = self
+            .racks
+            .get(z_kind)
+            .and_then(|r| r.get(z_index as usize))
+            .filter(|&&rack| {
+                self.crowded
+                    .get(z_kind)
+                    .and_then(|c| c.get(rack as usize))
+                    .copied()
+                    .unwrap_or(false)
+            });
         if let (true, Some(&z_rack)) = (grouped, z_rack) {
             let key = (
                 (a_kind as u64) << 32 | u64::from(a_index),
@@ -352,6 +384,7 @@ pub(crate) fn walk(
         shortest_kept_m: f64::NEG_INFINITY,
         racks: Default::default(),
         heights: Default::default(),
+        crowded: Default::default(),
         far: FarRack {
             key: (u64::MAX, u64::MAX),
             bin: None,
@@ -372,6 +405,7 @@ pub(crate) fn walk(
     counter.note_shortest_kept();
     counter.racks = counter.ends.device_racks();
     counter.heights = counter.ends.heights(router.racks());
+    counter.crowded = counter.ends.crowded(router.racks());
     // Validated and sized, so the links fit; a fabric that does not fit gets no cables.
     let _ = links(fabric, &mut counter);
     counter.out
