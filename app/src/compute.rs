@@ -3,7 +3,7 @@
 //! workers every other request is answered on, and at most [`AT_ONCE`] such jobs run at once
 //! across the server. The rest wait their turn, which the request's own time limit bounds:
 //! many clients each within their limits then queue for the cores instead of each holding a
-//! thread and the memory its design takes (a floor of 250,000 nodes is tens of megabytes).
+//! thread and the memory its design takes (the largest design's floor is tens of megabytes).
 
 use tokio::sync::Semaphore;
 

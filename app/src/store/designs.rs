@@ -6,7 +6,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 /// Revisions one design keeps: its history page, its comparisons and its revision list read
-/// them, and a design's key is anyone's for the asking, so what one design may hold is
+/// them, and anyone may make a design and hold its key, so what one design may hold is
 /// bounded. A design at the limit is duplicated to go on.
 pub const MAX_REVISIONS: u32 = 1_000;
 

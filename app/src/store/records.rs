@@ -6,8 +6,8 @@ use super::{DesignId, EditKey, StoreError};
 use sqlx::{Any, Transaction};
 
 /// Records of each kind (baselines, as-built checks) one design keeps: the pages that list
-/// them and the fits that read them read every one, and a design's key is anyone's for the
-/// asking, so what one design may hold is bounded.
+/// them and the fits that read them read every one, and anyone may make a design and
+/// hold its key, so what one design may hold is bounded.
 pub const MAX_RECORDS: u32 = 200;
 
 /// What adding a record came to; nothing is written unless it is `Added`.
