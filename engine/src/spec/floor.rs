@@ -203,14 +203,14 @@ pub fn defaults_kept(floor: &Floor) -> Vec<DefaultKept> {
         "rack power budget",
         format!("{} kW per rack", defaults.rack_power_kw.kilowatts()),
         true,
-        "no public figure for a site's budget: above the 40.8 kW of four DGX H100 in a rack (RA-11333-001), below the about 56 kW of four DGX B300; decides the rack-over-budget finding and how many switches a network rack holds",
+        "no public figure for a site's budget: above the 40.8 kW of four DGX H100 of 10.2 kW each in a rack (DGX H100 User Guide; RA-11333-001), below the about 56 kW of four DGX B300 (DGX SuperPOD B300-XDR reference architecture); decides the rack-over-budget finding and how many switches a network rack holds",
     );
     kept(
         floor.cooling == Cooling::Air && floor.air_limit_kw == defaults.air_limit_kw,
         "air-cooling limit",
         format!("{} kW per rack", defaults.air_limit_kw.kilowatts()),
         true,
-        "above the 40.8 kW rack of four air-cooled DGX H100 in NVIDIA's reference architecture (RA-11333-001); other operators give 25-30 kW as air's practical limit, so a room without rear-door heat exchangers may need less; decides the rack-past-air-limit finding",
+        "above the 40.8 kW rack of four air-cooled DGX H100 of 10.2 kW each in NVIDIA's reference architecture (DGX H100 User Guide; RA-11333-001); other operators give 25-30 kW as air's practical limit, so a room without rear-door heat exchangers may need less; decides the rack-past-air-limit finding",
     );
     kept(
         floor.pue == defaults.pue,
