@@ -121,7 +121,7 @@ impl Store {
         let id = DesignId::random();
         let key = EditKey::random();
         let now = now_ms();
-        let (spec_json, report_json) = (json(spec)?, json(report)?);
+        let revision = Written::new(spec, report, note)?;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO designs (id, title, created_at_ms, edit_key_hash, latest_revision, updated_at_ms)
@@ -133,7 +133,7 @@ impl Store {
         .bind(key.hash())
         .execute(&mut *tx)
         .await?;
-        insert_revision(&mut tx, &id, 1, &spec_json, &report_json, note, now).await?;
+        insert_revision(&mut tx, &id, 1, &revision, now).await?;
         tx.commit().await?;
         Ok((id, key))
     }
@@ -149,7 +149,7 @@ impl Store {
         note: &str,
     ) -> Result<SaveOutcome, StoreError> {
         let now = now_ms();
-        let (spec_json, report_json) = (json(spec)?, json(report)?);
+        let revision = Written::new(spec, report, note)?;
         let mut tx = self.pool.begin().await?;
         let number: Option<i64> = sqlx::query_scalar(
             "UPDATE designs SET latest_revision = latest_revision + 1, updated_at_ms = $1, title = $2
@@ -178,7 +178,7 @@ impl Store {
             tx.rollback().await?;
             return Ok(SaveOutcome::Full);
         }
-        insert_revision(&mut tx, id, number, &spec_json, &report_json, note, now).await?;
+        insert_revision(&mut tx, id, number, &revision, now).await?;
         tx.commit().await?;
         let number = u32::try_from(number)
             .map_err(|_| StoreError::Corrupt(format!("revision number {number}")))?;
@@ -210,7 +210,7 @@ impl Store {
     /// Every revision of design `id`, newest first (empty when there is no such design).
     pub async fn revisions(&self, id: &DesignId) -> Result<Vec<RevisionMeta>, StoreError> {
         let rows = sqlx::query(
-            "SELECT number, spec_json, note, engine_version, created_at_ms FROM revisions
+            "SELECT number, title, note, engine_version, created_at_ms FROM revisions
              WHERE design_id = $1 ORDER BY number DESC",
         )
         .bind(id.as_str())
@@ -218,10 +218,9 @@ impl Store {
         .await?;
         rows.iter()
             .map(|row| {
-                let spec_json: String = row.try_get("spec_json")?;
                 Ok(RevisionMeta {
                     number: revision_number(row, "number")?,
-                    title: title_of(&spec_json),
+                    title: row.try_get("title")?,
                     note: row.try_get("note")?,
                     engine_version: row.try_get("engine_version")?,
                     saved_at_ms: row.try_get("created_at_ms")?,
@@ -332,26 +331,45 @@ impl Store {
     }
 }
 
+/// A revision as it is stored: its spec and report as JSON, and the spec's title on its own,
+/// which the design's history lists without reading the spec.
+struct Written<'a> {
+    spec_json: String,
+    title: &'a str,
+    report_json: String,
+    note: &'a str,
+}
+
+impl<'a> Written<'a> {
+    fn new(spec: &'a DesignSpec, report: &Report, note: &'a str) -> Result<Self, StoreError> {
+        Ok(Written {
+            spec_json: json(spec)?,
+            title: &spec.title,
+            report_json: json(report)?,
+            note,
+        })
+    }
+}
+
 async fn insert_revision(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &DesignId,
     number: i64,
-    spec_json: &str,
-    report_json: &str,
-    note: &str,
+    revision: &Written<'_>,
     now: i64,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO revisions (design_id, number, schema_version, spec_json, engine_version, report_json, note, created_at_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO revisions (design_id, number, schema_version, spec_json, title, engine_version, report_json, note, created_at_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(id.as_str())
     .bind(number)
     .bind(i64::from(SPEC_VERSION))
-    .bind(spec_json)
+    .bind(&revision.spec_json)
+    .bind(revision.title)
     .bind(ENGINE_VERSION)
-    .bind(report_json)
-    .bind(note)
+    .bind(&revision.report_json)
+    .bind(revision.note)
     .bind(now)
     .execute(&mut **tx)
     .await?;
@@ -366,12 +384,4 @@ fn head(row: &AnyRow) -> Result<DesignHead, StoreError> {
         created_at_ms: row.try_get("created_at_ms")?,
         updated_at_ms: row.try_get("updated_at_ms")?,
     })
-}
-
-/// The title inside a stored spec, without validating the rest of it.
-fn title_of(spec_json: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(spec_json)
-        .ok()
-        .and_then(|v| v.get("title").and_then(|t| t.as_str()).map(str::to_string))
-        .unwrap_or_default()
 }

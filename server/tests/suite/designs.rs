@@ -501,6 +501,15 @@ async fn migrations_keep_the_designs_of_a_database_filled_by_the_first_schema() 
     assert_eq!(response.status(), 403);
     server.stop().await;
     assert_eq!(stored_revisions(&database).await, 2);
+    // The history lists each revision's title, taken from its spec as the schema grew one.
+    let store = app::store::Store::open(&database).await.unwrap();
+    let listed = store
+        .revisions(&app::store::DesignId::parse(id).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(listed.len(), 2);
+    assert!(listed.iter().all(|r| r.title == spec.title), "{listed:?}");
+    store.close().await;
 }
 
 /// The planner's start as the page carries it (borsh, in base64, in Leptos's shared-value

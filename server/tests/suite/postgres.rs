@@ -105,6 +105,16 @@ async fn on_postgres_a_design_is_created_revised_listed_and_shown_and_a_wrong_ke
         .await
         .unwrap();
     assert_eq!(revisions["revisions"].as_array().unwrap().len(), 2);
+    // Each listed with its spec's title, kept beside the spec.
+    let title = seventy_b_on_256_gpus()["title"].clone();
+    assert!(
+        revisions["revisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["title"] == title && title.is_string()),
+        "{revisions}"
+    );
     server.stop().await;
 
     let store = Store::connect(&Database::Postgres(url.clone()))
