@@ -20,8 +20,8 @@ pub enum SaveError {
     #[error("the edit key is not this design's")]
     WrongKey,
     #[error(
-        "the design keeps at most {} revisions: duplicate it to go on",
-        super::MAX_REVISIONS
+        "the design keeps {} revisions, the most one design may: duplicate it to go on",
+        engine::thousands(f64::from(super::MAX_REVISIONS))
     )]
     Full,
     #[error(transparent)]

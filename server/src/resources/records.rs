@@ -12,7 +12,7 @@ pub(crate) fn full(kind: &str) -> crate::resources::respond::PageError {
         "The design keeps as many as it may",
         format!(
             "A design keeps at most {} {kind}; nothing was stored. Duplicate the design to go on.",
-            app::store::MAX_RECORDS
+            engine::thousands(f64::from(app::store::MAX_RECORDS))
         ),
     ))
 }

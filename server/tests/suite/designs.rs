@@ -659,7 +659,10 @@ async fn a_design_at_its_limits_refuses_another_revision_or_baseline_and_writes_
     assert_eq!(response.status(), 403);
     let body = response.text().await.unwrap();
     assert!(
-        body.contains(&format!("at most {MAX_REVISIONS} revisions")) && body.contains("duplicate"),
+        body.contains(&format!(
+            "keeps {} revisions, the most one design may",
+            engine::thousands(f64::from(MAX_REVISIONS))
+        )) && body.contains("duplicate"),
         "{body}"
     );
     assert_eq!(stored_revisions(&database).await, 1, "nothing was written");
