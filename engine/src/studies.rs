@@ -84,28 +84,43 @@ impl TechnologyPoint {
 /// Workload `workload` with its fabric switched to each of [`COMPARED`], like for like: at the
 /// technology's port speed on the switch the planner chooses for it at least cost (the design
 /// itself on its own technology). Technologies under which the design cannot be built (too few
-/// ports for the cluster) are left out.
-pub fn technology_comparison(spec: &DesignSpec, workload: usize) -> Vec<TechnologyPoint> {
+/// ports for the cluster) are left out. `report` is the design's own evaluation: where it was
+/// placed on its floor ([`evaluate`]'s), the design's own technology is read from it instead
+/// of being evaluated and laid again.
+pub fn technology_comparison(
+    spec: &DesignSpec,
+    report: &Report,
+    workload: usize,
+) -> Vec<TechnologyPoint> {
     let Some(fabric_name) = spec.workloads.get(workload).map(|w| w.fabric().to_string()) else {
+        return Vec::new();
+    };
+    let Some(own) = spec.fabrics.iter().find(|f| f.name == fabric_name) else {
         return Vec::new();
     };
     COMPARED
         .iter()
         .filter_map(|&technology| {
-            let mut variant = spec.clone();
-            let fabric = variant.fabrics.iter_mut().find(|f| f.name == fabric_name)?;
-            if fabric.technology != technology {
-                fabric.technology = technology;
-                fabric.switch = None;
-                fabric.port_gbps = None;
-            }
-            let report = evaluate(&variant).ok()?;
+            let evaluated;
+            let report = if technology == own.technology && report.placed.is_some() {
+                report
+            } else {
+                let mut variant = spec.clone();
+                let fabric = variant.fabrics.iter_mut().find(|f| f.name == fabric_name)?;
+                if fabric.technology != technology {
+                    fabric.technology = technology;
+                    fabric.switch = None;
+                    fabric.port_gbps = None;
+                }
+                evaluated = evaluate(&variant).ok()?;
+                &evaluated
+            };
             let sized = report.fabrics.iter().find(|f| f.name == fabric_name)?;
             Some(TechnologyPoint {
                 technology,
                 switch: sized.switch.clone(),
                 switch_reason: sized.switch_choice.as_ref().map(|c| c.reason.clone()),
-                communication: communication(&report, workload)?,
+                communication: communication(report, workload)?,
                 network_cost_usd: report.network().cost_usd,
                 critical_findings: report.headline.critical_findings,
             })

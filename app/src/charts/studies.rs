@@ -153,7 +153,7 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
     } else {
         "per token"
     };
-    let points = technology_comparison(spec, timed);
+    let points = technology_comparison(spec, report, timed);
     let mut comparison = vec![Chart {
         id: "chart-technologies".into(),
         label: format!(

@@ -7,7 +7,8 @@ fn spec(text: &str) -> DesignSpec {
 
 #[test]
 fn slower_technologies_take_longer_for_the_same_training() {
-    let points = technology_comparison(&spec(examples::SEVENTY_B_TRAINING), 0);
+    let design = spec(examples::SEVENTY_B_TRAINING);
+    let points = technology_comparison(&design, &evaluate(&design).unwrap(), 0);
     assert_eq!(points.len(), 4);
     for pair in points.windows(2) {
         assert!(pair[0].communication <= pair[1].communication, "{pair:?}");
@@ -112,4 +113,33 @@ fn checkpointing_less_often_spends_less_time_writing() {
         checkpoint_sweep(&spec, 0).is_empty(),
         "the training workload has no checkpoint"
     );
+}
+
+#[test]
+fn the_design_s_own_technology_is_read_from_its_report_as_evaluating_it_again_finds() {
+    let mut read_from_report = 0;
+    for (name, text) in examples::ALL {
+        let design = spec(text);
+        let placed = evaluate(&design).unwrap();
+        // A report not placed on its floor is not read: every technology is evaluated.
+        let unplaced = crate::evaluate_unplaced(&design, crate::Conditions::NORMAL).unwrap();
+        for workload in 0..design.workloads.len() {
+            let read = technology_comparison(&design, &placed, workload);
+            assert_eq!(
+                read,
+                technology_comparison(&design, &unplaced, workload),
+                "{name}, workload {workload}"
+            );
+            let own = design
+                .fabrics
+                .iter()
+                .find(|f| f.name == design.workloads[workload].fabric())
+                .unwrap();
+            if let Some(point) = read.iter().find(|p| p.technology == own.technology) {
+                assert_eq!(point.network_cost_usd, placed.network().cost_usd, "{name}");
+                read_from_report += 1;
+            }
+        }
+    }
+    assert!(read_from_report >= 3, "{read_from_report} points read");
 }
