@@ -29,12 +29,17 @@ impl std::ops::Deref for Evaluated {
 /// moves no cable is not laid again.
 type Floor = Arc<std::sync::Mutex<engine::LastFloor>>;
 
-/// On the server: the floor of a page's design, laid on the blocking pool before the page is
-/// rendered (as every evaluation is), and provided for the page, whose planner then evaluates
-/// the design on the async workers for the cost of its sizing alone.
+/// On the server: the floor of a page's design, laid with its plan on the blocking pool before
+/// the page is rendered (as every evaluation is), and provided for the page: its planner then
+/// evaluates the design on the async workers for the cost of its sizing alone, and its
+/// dashboard is drawn from the same evaluation.
 #[cfg(feature = "ssr")]
 #[derive(Clone)]
-pub struct LaidFloor(Floor);
+pub struct LaidFloor {
+    floor: Floor,
+    /// The design and its evaluation on that floor; `None` for a design that is not valid.
+    placed: Option<Arc<(DesignSpec, engine::PlacedReport)>>,
+}
 
 #[cfg(feature = "ssr")]
 impl LaidFloor {
@@ -42,13 +47,26 @@ impl LaidFloor {
     pub fn of(spec: &DesignSpec) -> LaidFloor {
         let mut last = engine::LastFloor::default();
         // An invalid design has no floor: the page shows its errors, which cost no floor.
-        let _ = engine::evaluate_reusing(spec, &mut last);
-        LaidFloor(Arc::new(std::sync::Mutex::new(last)))
+        let placed = engine::evaluate_placed_keeping(spec, &mut last)
+            .ok()
+            .map(|placed| Arc::new((spec.clone(), placed)));
+        LaidFloor {
+            floor: Arc::new(std::sync::Mutex::new(last)),
+            placed,
+        }
     }
 
     /// How many floors have been laid on it (by [`LaidFloor::of`] and by the page's editor).
     pub fn floors_laid(&self) -> u32 {
-        self.0.lock().map_or(0, |last| last.floors_laid())
+        self.floor.lock().map_or(0, |last| last.floors_laid())
+    }
+
+    /// The evaluation on this floor, if it is `spec`'s.
+    pub fn placed_for(&self, spec: &DesignSpec) -> Option<&engine::PlacedReport> {
+        self.placed
+            .as_deref()
+            .filter(|(laid, _)| laid == spec)
+            .map(|(_, placed)| placed)
     }
 }
 
@@ -90,7 +108,7 @@ impl Editor {
         // On the server, the floor laid before the page began; in the browser, none yet.
         #[cfg(feature = "ssr")]
         let last: Floor = use_context::<LaidFloor>()
-            .map(|laid| laid.0)
+            .map(|laid| laid.floor)
             .unwrap_or_default();
         #[cfg(not(feature = "ssr"))]
         let last: Floor = Floor::default();
@@ -224,8 +242,8 @@ pub fn field_id(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     /// On the server the planner evaluates its design as the page renders, on the async
-    /// workers: it takes the floor laid before on the blocking pool, and an edit that moves
-    /// cables lays its floor on the same.
+    /// workers: it takes the floor laid before on the blocking pool, its dashboard the
+    /// evaluation laid with it, and an edit that moves cables lays its floor on the same.
     #[cfg(feature = "ssr")]
     #[test]
     fn on_the_server_the_planner_takes_the_floor_laid_before_its_page() {
@@ -233,6 +251,16 @@ mod tests {
         let spec = crate::templates::first_design();
         let laid = super::LaidFloor::of(&spec);
         assert_eq!(laid.floors_laid(), 1);
+        // The dashboard reads the design as the page sends it, as JSON: the same design, whose
+        // evaluation on the floor laid is the fresh one; an edited design is not.
+        let sent = engine::DesignSpec::from_json(&serde_json::to_string(&spec).unwrap()).unwrap();
+        assert_eq!(
+            laid.placed_for(&sent),
+            Some(&engine::evaluate_placed(&spec).unwrap())
+        );
+        let mut edited = spec.clone();
+        edited.cluster.nodes += 8;
+        assert_eq!(laid.placed_for(&edited), None);
         Owner::new().with(|| {
             provide_context(laid.clone());
             let editor = super::Editor::new(spec.clone());

@@ -1,6 +1,7 @@
 //! Speed of the engine (results in BENCHMARKS.md): `cargo bench -p engine`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use engine::studies::technology_comparison;
 use engine::{evaluate, evaluate_unplaced, floor, Conditions, DesignSpec, Technology};
 use serde_json::{json, Value};
 
@@ -52,6 +53,16 @@ fn benches(c: &mut Criterion) {
     c.bench_function("size 1,024 nodes, 4 workloads, 3 fabrics (no floor)", |b| {
         b.iter(|| evaluate_unplaced(black_box(&thousand), Conditions::NORMAL).expect("evaluates"))
     });
+    // The dashboard's technology comparison: the training job's fabric on four technologies,
+    // each laid on its floor; the design's own (NDR) read from its evaluation on its floor, or,
+    // given an evaluation not placed, evaluated and laid again as the other three are.
+    let placed = evaluate(&thousand).expect("evaluates");
+    let unplaced = evaluate_unplaced(&thousand, Conditions::NORMAL).expect("evaluates");
+    for (how, report) in [("its own read", &placed), ("all four laid", &unplaced)] {
+        c.bench_function(&format!("technology comparison, 1,024 nodes, {how}"), |b| {
+            b.iter(|| technology_comparison(black_box(&thousand), report, 0))
+        });
+    }
     // The same with no switch named: the planner sizes and prices every candidate switch.
     let mut chosen = thousand.clone();
     for f in &mut chosen.fabrics {

@@ -74,10 +74,15 @@ fn evaluate_laying(
 
 /// [`evaluate`], with the floor the design is laid on kept for its plan
 /// ([`crate::floor::plan`]), so that the bill as placed and the floor plan come from one
-/// laying of the floor.
-pub(crate) fn evaluate_laid(spec: &DesignSpec) -> Result<(Report, Laid), SpecErrors> {
+/// laying of the floor; its cables and optics are also kept in `last`, for an evaluation of
+/// the same design through it ([`evaluate_reusing`]).
+pub(crate) fn evaluate_laid(
+    spec: &DesignSpec,
+    last: &mut LastFloor,
+) -> Result<(Report, Laid), SpecErrors> {
     let laid = |spec: &DesignSpec, fabrics: &mut [FabricReport], totals: &Totals| {
         let mut laid = Laid::new(spec, fabrics);
+        last.keep(spec, fabrics, &laid);
         let network = laid.place_bills(fabrics, totals, spec.cluster.gpus());
         (Some(network), laid)
     };

@@ -76,7 +76,7 @@ pub use error::{FieldError, SpecErrors};
 pub use evaluate::{evaluate, evaluate_reusing, evaluate_unplaced, evaluate_with};
 pub use floor::LastFloor;
 pub use headroom::{Binding, Tightest};
-pub use life::{evaluate_placed, PlacedReport};
+pub use life::{evaluate_placed, evaluate_placed_keeping, PlacedReport};
 pub use links::Conditions;
 pub use precision::Precision;
 pub use report::*;

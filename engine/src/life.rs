@@ -4,7 +4,7 @@
 //! Above the report and the analyses that read it, so that the report holds their answers
 //! without depending on how they are found.
 
-use crate::floor::FloorReport;
+use crate::floor::{FloorReport, LastFloor};
 use crate::report::{Finding, Report, Severity};
 use crate::spec::DesignSpec;
 use serde::{Deserialize, Serialize};
@@ -63,7 +63,16 @@ impl PlacedReport {
 /// `spec` evaluated with the floor its bill is placed on, the floor laid once for both: what
 /// [`crate::evaluate`] and [`crate::floor::plan`] give, in about the time of the first.
 pub fn evaluate_placed(spec: &DesignSpec) -> Result<PlacedReport, crate::error::SpecErrors> {
-    let (report, laid) = crate::evaluate::evaluate_laid(spec)?;
+    evaluate_placed_keeping(spec, &mut LastFloor::default())
+}
+
+/// [`evaluate_placed`], keeping in `last` the floor it lays, so that an evaluation of the same
+/// design through it ([`crate::evaluate_reusing`], the planner's) lays none.
+pub fn evaluate_placed_keeping(
+    spec: &DesignSpec,
+    last: &mut LastFloor,
+) -> Result<PlacedReport, crate::error::SpecErrors> {
+    let (report, laid) = crate::evaluate::evaluate_laid(spec, last)?;
     let floor = crate::floor::plan_on(spec, &report, laid);
     Ok(PlacedReport { report, floor })
 }

@@ -21,10 +21,16 @@ use std::sync::Arc;
 #[middleware(crate::costs::COMPUTES)]
 pub async fn dashboard(spec: String) -> Result<Vec<Block>, AppError> {
     use crate::server::fail;
+    // As the planner's page renders, its design was evaluated on its floor before the page
+    // began: the dashboard of that design is drawn from that evaluation.
+    let laid = use_context::<crate::editor::LaidFloor>();
     // Reading, evaluating and drawing every chart are CPU work: kept off the server's async
     // workers. The response's status is set here, where the request's context is.
     let drawn = crate::compute::run(move || -> Result<Vec<Block>, AppError> {
         let spec = DesignSpec::from_json(&spec)?;
+        if let Some(placed) = laid.as_ref().and_then(|laid| laid.placed_for(&spec)) {
+            return Ok(crate::report::dashboard_blocks(&spec, placed));
+        }
         let placed = engine::evaluate_placed(&spec)?;
         Ok(crate::report::dashboard_blocks(&spec, &placed))
     })

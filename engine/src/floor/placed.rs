@@ -1,7 +1,7 @@
 //! The network as placed: the fabrics' bills with the floor's cables and optics, each cable at
 //! its routed length with the medium that length needs, in place of each tier's nominal run.
 
-use super::{media, placement, routing};
+use super::{media, placement, routing, Laid};
 use crate::report::{BomLine, FabricReport, Totals};
 use crate::spec::DesignSpec;
 use crate::units::{Usd, Watts};
@@ -98,16 +98,7 @@ impl LastFloor {
         fabrics: &mut [FabricReport],
         totals: &Totals,
     ) -> Totals {
-        let from = fabrics
-            .iter()
-            .map(|f| Some((f.name.clone(), FloorInputs::of(f, f.first_node)?)))
-            .collect::<Option<Vec<_>>>()
-            .map(|read| LaidFrom {
-                cluster: spec.cluster.clone(),
-                floor: spec.floor.clone(),
-                overrides: spec.overrides.clone(),
-                fabrics: read,
-            });
+        let from = LaidFrom::of(spec, fabrics);
         let kept = match self.kept.take() {
             Some(kept) if from.is_some() && kept.from == from => kept,
             _ => {
@@ -124,6 +115,36 @@ impl LastFloor {
         let network = place_bills_on(fabrics, totals, &kept.bom, kept.by_fabric.clone(), gpus);
         self.kept = Some(kept);
         network
+    }
+}
+
+impl LastFloor {
+    /// Keeps the cables and optics of `laid`, the floor of `spec` whose fabrics are sized as
+    /// `fabrics`, as if this had laid it.
+    pub(crate) fn keep(&mut self, spec: &DesignSpec, fabrics: &[FabricReport], laid: &Laid) {
+        self.laid = self.laid.saturating_add(1);
+        self.kept = Some(Kept {
+            from: LaidFrom::of(spec, fabrics),
+            bom: laid.tally.bom.clone(),
+            by_fabric: laid.tally.bom_by_fabric.clone(),
+        });
+    }
+}
+
+impl LaidFrom {
+    /// What the floor of `spec`, whose fabrics are sized as `fabrics`, is laid from; `None`
+    /// when that cannot be told.
+    fn of(spec: &DesignSpec, fabrics: &[FabricReport]) -> Option<LaidFrom> {
+        let read = fabrics
+            .iter()
+            .map(|f| Some((f.name.clone(), FloorInputs::of(f, f.first_node)?)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(LaidFrom {
+            cluster: spec.cluster.clone(),
+            floor: spec.floor.clone(),
+            overrides: spec.overrides.clone(),
+            fabrics: read,
+        })
     }
 }
 

@@ -527,3 +527,35 @@ fn an_evaluation_that_keeps_the_last_floor_is_the_fresh_evaluation_after_every_e
         assert!(kept.is_ok(), "edit {i}");
     }
 }
+
+/// A page that lays its design's floor with the plan (for its dashboard) keeps it for the
+/// planner's evaluation of the same design, which then lays none and is the fresh evaluation;
+/// an edit that lengthens cables lays again.
+#[test]
+fn a_floor_laid_with_its_plan_is_kept_for_the_planner_s_evaluation_of_the_same_design() {
+    for (name, text) in examples::ALL {
+        let spec = DesignSpec::from_json(text).unwrap();
+        let mut last = LastFloor::default();
+        let placed = evaluate_placed_keeping(&spec, &mut last).unwrap();
+        assert_eq!(placed, evaluate_placed(&spec).unwrap(), "{name}");
+        assert_eq!(last.floors_laid(), 1, "{name}");
+        assert_eq!(
+            evaluate_reusing(&spec, &mut last),
+            evaluate(&spec),
+            "{name}"
+        );
+        assert_eq!(
+            last.floors_laid(),
+            1,
+            "{name}: the planner lays no floor of its own"
+        );
+        let mut slack = spec.clone();
+        slack.floor.slack_percent += 5.0;
+        assert_eq!(
+            evaluate_reusing(&slack, &mut last),
+            evaluate(&slack),
+            "{name}"
+        );
+        assert_eq!(last.floors_laid(), 2, "{name}: more slack lengthens cables");
+    }
+}
