@@ -116,9 +116,7 @@ impl LastFloor {
         self.kept = Some(kept);
         network
     }
-}
 
-impl LastFloor {
     /// Keeps the cables and optics of `laid`, the floor of `spec` whose fabrics are sized as
     /// `fabrics`, as if this had laid it.
     pub(crate) fn keep(&mut self, spec: &DesignSpec, fabrics: &[FabricReport], laid: &Laid) {
