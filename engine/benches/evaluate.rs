@@ -2,7 +2,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use engine::studies::technology_comparison;
-use engine::{evaluate, evaluate_unplaced, floor, Conditions, DesignSpec, Technology};
+use engine::{
+    evaluate, evaluate_unplaced, floor, Conditions, DesignSpec, SharedFloors, Technology,
+};
 use serde_json::{json, Value};
 
 /// A cluster of `nodes` DGX-class nodes with training, inference, RAG and storage workloads on
@@ -60,9 +62,15 @@ fn benches(c: &mut Criterion) {
     let unplaced = evaluate_unplaced(&thousand, Conditions::NORMAL).expect("evaluates");
     for (how, report) in [("its own read", &placed), ("all four laid", &unplaced)] {
         c.bench_function(&format!("technology comparison, 1,024 nodes, {how}"), |b| {
-            b.iter(|| technology_comparison(black_box(&thousand), report, 0))
+            b.iter(|| technology_comparison(black_box(&thousand), report, 0, &SharedFloors::new()))
         });
     }
+    // Again after an edit that moves no cable: the other technologies' floors laid before.
+    let floors = SharedFloors::new();
+    c.bench_function(
+        "technology comparison, 1,024 nodes, the floors laid before",
+        |b| b.iter(|| technology_comparison(black_box(&thousand), &placed, 0, &floors)),
+    );
     // The same with no switch named: the planner sizes and prices every candidate switch.
     let mut chosen = thousand.clone();
     for f in &mut chosen.fabrics {
@@ -82,6 +90,17 @@ fn benches(c: &mut Criterion) {
     c.bench_function("evaluate 100,000 GPUs", |b| {
         b.iter(|| evaluate(black_box(&huge)).expect("evaluates"))
     });
+    // Its technology comparison (XDR is not among the four: each is laid), then again with the
+    // floors laid before.
+    let huge_report = evaluate(&huge).expect("evaluates");
+    c.bench_function("technology comparison, 100,000 GPUs, each laid", |b| {
+        b.iter(|| technology_comparison(black_box(&huge), &huge_report, 0, &SharedFloors::new()))
+    });
+    let floors = SharedFloors::new();
+    c.bench_function(
+        "technology comparison, 100,000 GPUs, the floors laid before",
+        |b| b.iter(|| technology_comparison(black_box(&huge), &huge_report, 0, &floors)),
+    );
     // The planner's edit of a workload (its global batch) on the same design: the floor kept
     // from the evaluation before is taken again, not laid.
     let mut edited = four_workloads_three_fabrics(12_500, "b200", "ib_xdr", "q3400");

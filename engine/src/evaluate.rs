@@ -2,7 +2,7 @@ use crate::allocation::Allocation;
 use crate::bom::materials;
 use crate::catalog::{gpu, switch, Gpu};
 use crate::error::{FieldError, SpecErrors};
-use crate::floor::{Laid, LastFloor};
+use crate::floor::{Laid, LastFloor, SharedFloors};
 use crate::headroom;
 use crate::links::{ports_per_node, Conditions, Links};
 use crate::report::{
@@ -57,6 +57,17 @@ pub fn evaluate_with(spec: &DesignSpec, conditions: Conditions) -> Result<Report
 /// The same report as [`evaluate`], to the bit.
 pub fn evaluate_reusing(spec: &DesignSpec, last: &mut LastFloor) -> Result<Report, SpecErrors> {
     evaluate_laying(spec, Conditions::NORMAL, last)
+}
+
+/// [`evaluate`], the floor taken from `floors` when it was laid there lately, else laid and
+/// kept there: for evaluations of many designs and requests that lay the same floors again
+/// (the technology comparison of a design being edited). The same report as [`evaluate`], to
+/// the bit.
+pub fn evaluate_sharing(spec: &DesignSpec, floors: &SharedFloors) -> Result<Report, SpecErrors> {
+    let placed = |spec: &DesignSpec, fabrics: &mut [FabricReport], totals: &Totals| {
+        (Some(floors.place_bills(spec, fabrics, totals)), ())
+    };
+    evaluate_report(spec, Conditions::NORMAL, placed).map(|(report, ())| report)
 }
 
 /// [`evaluate_with`], its floor laid through `last`: one body for both (the browser's bundle

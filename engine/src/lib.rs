@@ -73,8 +73,10 @@ pub use collective::{
     Cost, Crossing, Group, Latencies, Protocol,
 };
 pub use error::{FieldError, SpecErrors};
-pub use evaluate::{evaluate, evaluate_reusing, evaluate_unplaced, evaluate_with};
-pub use floor::LastFloor;
+pub use evaluate::{
+    evaluate, evaluate_reusing, evaluate_sharing, evaluate_unplaced, evaluate_with,
+};
+pub use floor::{LastFloor, SharedFloors};
 pub use headroom::{Binding, Tightest};
 pub use life::{evaluate_placed, evaluate_placed_keeping, PlacedReport};
 pub use links::Conditions;

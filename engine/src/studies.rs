@@ -2,7 +2,8 @@
 //! technologies, at other cluster sizes, and with a degraded link. Numbers only; drawing is the
 //! app's business.
 
-use crate::evaluate::{evaluate, evaluate_unplaced};
+use crate::evaluate::{evaluate_sharing, evaluate_unplaced};
+use crate::floor::SharedFloors;
 use crate::links::Conditions;
 use crate::report::{Report, WorkloadReport};
 use crate::spec::{DesignSpec, Workload};
@@ -85,12 +86,15 @@ impl TechnologyPoint {
 /// technology's port speed on the switch the planner chooses for it at least cost (the design
 /// itself on its own technology). Technologies under which the design cannot be built (too few
 /// ports for the cluster) are left out. `report` is the design's own evaluation: where it was
-/// placed on its floor ([`evaluate`]'s), the design's own technology is read from it instead
-/// of being evaluated and laid again.
+/// placed on its floor ([`crate::evaluate`]'s), the design's own technology is read from it instead
+/// of being evaluated and laid again. The other technologies' floors are taken from `floors`
+/// where they were laid lately (an earlier comparison of the design before an edit that moves
+/// no cable), else laid and kept there.
 pub fn technology_comparison(
     spec: &DesignSpec,
     report: &Report,
     workload: usize,
+    floors: &SharedFloors,
 ) -> Vec<TechnologyPoint> {
     let Some(fabric_name) = spec.workloads.get(workload).map(|w| w.fabric().to_string()) else {
         return Vec::new();
@@ -112,7 +116,7 @@ pub fn technology_comparison(
                     fabric.switch = None;
                     fabric.port_gbps = None;
                 }
-                evaluated = evaluate(&variant).ok()?;
+                evaluated = evaluate_sharing(&variant, floors).ok()?;
                 &evaluated
             };
             let sized = report.fabrics.iter().find(|f| f.name == fabric_name)?;

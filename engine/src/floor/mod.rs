@@ -27,9 +27,9 @@ mod spread;
 pub mod svg;
 
 use placed::place_bills_on;
-pub use placed::LastFloor;
 use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
 pub(crate) use placed::{floor_cabling, network_with, FloorInputs};
+pub use placed::{LastFloor, SharedFloors};
 pub(crate) use routing::Spot;
 pub use routing::{orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
 pub use sheet::{cabling, cabling_each, cabling_fits};

@@ -5,6 +5,8 @@ use super::{media, placement, routing, Laid};
 use crate::report::{BomLine, FabricReport, Totals};
 use crate::spec::DesignSpec;
 use crate::units::{Usd, Watts};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
 
 /// Whether `line` is a cable or an optic: what the floor prices by each cable's routed length,
 /// and each tier's nominal run prices otherwise.
@@ -61,6 +63,74 @@ pub(super) fn as_placed(
 pub struct LastFloor {
     kept: Option<Kept>,
     laid: u32,
+}
+
+/// Floors laid lately for any design, shared by many evaluations at once (the server's
+/// requests): an evaluation whose floor was laid lately takes its cables and optics instead of
+/// laying it again, as [`LastFloor`] does for one design. The technology comparison lays a floor
+/// for each technology of a design; a planner's next edit of that design that moves no cable
+/// lays none of them again. Keeps the last [`SHARED_FLOORS`]; compared as [`LastFloor`]
+/// compares; held only to look and to keep, never while a floor is laid.
+#[derive(Debug, Default)]
+pub struct SharedFloors {
+    kept: Mutex<Vec<Kept>>,
+    laid: AtomicU32,
+}
+
+/// Floors [`SharedFloors`] keeps: four technologies of a few designs.
+const SHARED_FLOORS: usize = 32;
+
+impl SharedFloors {
+    pub const fn new() -> Self {
+        SharedFloors {
+            kept: Mutex::new(Vec::new()),
+            laid: AtomicU32::new(0),
+        }
+    }
+
+    /// How many floors evaluations through this have laid.
+    pub fn floors_laid(&self) -> u32 {
+        self.laid.load(Ordering::Relaxed)
+    }
+
+    /// [`LastFloor::place_bills`], the floor taken from those kept here when it is one of them.
+    pub(crate) fn place_bills(
+        &self,
+        spec: &DesignSpec,
+        fabrics: &mut [FabricReport],
+        totals: &Totals,
+    ) -> Totals {
+        let from = LaidFrom::of(spec, fabrics);
+        let found = from.as_ref().and_then(|from| {
+            let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+            let at = kept.iter().position(|k| k.from.as_ref() == Some(from))?;
+            // The newest first, so that the oldest go.
+            let hit = kept.remove(at);
+            let bills = (hit.bom.clone(), hit.by_fabric.clone());
+            kept.insert(0, hit);
+            Some(bills)
+        });
+        let (bom, by_fabric) = found.unwrap_or_else(|| {
+            self.laid.fetch_add(1, Ordering::Relaxed);
+            let tally = counted(spec, fabrics);
+            if from.is_some() {
+                let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+                if !kept.iter().any(|k| k.from == from) {
+                    kept.insert(
+                        0,
+                        Kept {
+                            from,
+                            bom: tally.bom.clone(),
+                            by_fabric: tally.bom_by_fabric.clone(),
+                        },
+                    );
+                    kept.truncate(SHARED_FLOORS);
+                }
+            }
+            (tally.bom, tally.bom_by_fabric)
+        });
+        place_bills_on(fabrics, totals, &bom, by_fabric, spec.cluster.gpus())
+    }
 }
 
 #[derive(Debug)]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::evaluate::evaluate;
 use crate::examples;
 
 fn spec(text: &str) -> DesignSpec {
@@ -8,7 +9,8 @@ fn spec(text: &str) -> DesignSpec {
 #[test]
 fn slower_technologies_take_longer_for_the_same_training() {
     let design = spec(examples::SEVENTY_B_TRAINING);
-    let points = technology_comparison(&design, &evaluate(&design).unwrap(), 0);
+    let floors = crate::SharedFloors::new();
+    let points = technology_comparison(&design, &evaluate(&design).unwrap(), 0, &floors);
     assert_eq!(points.len(), 4);
     for pair in points.windows(2) {
         assert!(pair[0].communication <= pair[1].communication, "{pair:?}");
@@ -124,10 +126,10 @@ fn the_design_s_own_technology_is_read_from_its_report_as_evaluating_it_again_fi
         // A report not placed on its floor is not read: every technology is evaluated.
         let unplaced = crate::evaluate_unplaced(&design, crate::Conditions::NORMAL).unwrap();
         for workload in 0..design.workloads.len() {
-            let read = technology_comparison(&design, &placed, workload);
+            let read = technology_comparison(&design, &placed, workload, &SharedFloors::new());
             assert_eq!(
                 read,
-                technology_comparison(&design, &unplaced, workload),
+                technology_comparison(&design, &unplaced, workload, &SharedFloors::new()),
                 "{name}, workload {workload}"
             );
             let own = design
@@ -142,4 +144,42 @@ fn the_design_s_own_technology_is_read_from_its_report_as_evaluating_it_again_fi
         }
     }
     assert!(read_from_report >= 3, "{read_from_report} points read");
+}
+
+/// A design edited in the planner is compared again after each edit: an edit that moves no
+/// cable (the training job's batch) takes every other technology's floor from those laid for
+/// the comparison before it, which then equals the comparison of a fresh evaluation.
+#[test]
+fn a_comparison_after_an_edit_that_moves_no_cable_lays_no_floor_again() {
+    let floors = SharedFloors::new();
+    let design = spec(examples::SEVENTY_B_TRAINING);
+    let first = technology_comparison(&design, &evaluate(&design).unwrap(), 0, &floors);
+    assert_eq!(floors.floors_laid(), 3, "the three other technologies");
+    let mut edited = design.clone();
+    let Some(Workload::Training(t)) = edited.workloads.get_mut(0) else {
+        panic!("a training job")
+    };
+    t.global_batch *= 2;
+    let report = evaluate(&edited).unwrap();
+    let again = technology_comparison(&edited, &report, 0, &floors);
+    assert_eq!(floors.floors_laid(), 3, "none laid again");
+    assert_eq!(
+        again,
+        technology_comparison(&edited, &report, 0, &SharedFloors::new())
+    );
+    assert_eq!(first.len(), again.len());
+    // More nodes move cables: every technology's floor is laid anew.
+    let mut grown = design.clone();
+    grown.cluster.nodes *= 2;
+    if let Some(Workload::Training(t)) = grown.workloads.get_mut(0) {
+        t.parallelism.dp *= 2;
+        t.global_batch *= 2;
+    }
+    let report = evaluate(&grown).unwrap();
+    let grown_points = technology_comparison(&grown, &report, 0, &floors);
+    assert_eq!(
+        grown_points,
+        technology_comparison(&grown, &report, 0, &SharedFloors::new())
+    );
+    assert_eq!(floors.floors_laid(), 6);
 }

@@ -559,3 +559,31 @@ fn a_floor_laid_with_its_plan_is_kept_for_the_planner_s_evaluation_of_the_same_d
         assert_eq!(last.floors_laid(), 2, "{name}: more slack lengthens cables");
     }
 }
+
+/// Floors shared by evaluations at once (the server's requests): each evaluation through them,
+/// whether it lays its floor or takes one laid by another, is the fresh evaluation; the same
+/// designs evaluated again lay nothing while they are kept.
+#[test]
+fn evaluations_sharing_their_floors_at_once_are_the_fresh_evaluations() {
+    let designs: Vec<DesignSpec> = examples::ALL
+        .iter()
+        .map(|(_, text)| DesignSpec::from_json(text).unwrap())
+        .collect();
+    let floors = SharedFloors::new();
+    std::thread::scope(|scope| {
+        for start in 0..4 {
+            let (designs, floors) = (&designs, &floors);
+            scope.spawn(move || {
+                for spec in designs.iter().cycle().skip(start).take(designs.len()) {
+                    assert_eq!(evaluate_sharing(spec, floors), evaluate(spec));
+                }
+            });
+        }
+    });
+    let laid = floors.floors_laid();
+    assert!(laid >= designs.len() as u32, "{laid} floors laid");
+    for spec in &designs {
+        assert_eq!(evaluate_sharing(spec, &floors), evaluate(spec));
+    }
+    assert_eq!(floors.floors_laid(), laid, "every floor was kept");
+}
