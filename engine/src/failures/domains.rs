@@ -24,20 +24,38 @@ use std::collections::BTreeMap;
 
 /// What one fabric's links look like from each element.
 struct Walked {
-    /// Per node (0-based): its links to the fabric, and the leaf of each NIC.
+    /// Per node (0-based): its links to the fabric, and the leaf of each NIC (node × NICs + NIC),
+    /// [`NO_LEAF`] where it has none.
     node_links: Vec<u32>,
-    leaf_of: BTreeMap<(u32, u32), u32>,
+    leaf_of: Vec<u32>,
+    nics: u32,
     /// Per leaf, spine and core: links at each level (node-leaf, leaf-spine, spine-core).
     switch_links: [Vec<[u32; 3]>; 3],
     /// Links at each level.
     level_links: [u32; 3],
 }
 
+/// A NIC without a leaf in [`Walked::leaf_of`].
+const NO_LEAF: u32 = u32::MAX;
+
+impl Walked {
+    /// (node, NIC, leaf) of every NIC with a leaf, by node then NIC.
+    fn nics_on_leaves(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+        let nics = self.nics.max(1);
+        (0u32..)
+            .zip(&self.leaf_of)
+            .filter(|(_, leaf)| **leaf != NO_LEAF)
+            .map(move |(at, leaf)| (at / nics, at % nics, *leaf))
+    }
+}
+
 fn walk(fabric: &crate::report::FabricReport) -> Walked {
     let plan = &fabric.plan;
+    let nics = fabric.ports_per_node.max(1);
     let mut w = Walked {
         node_links: vec![0; fabric.node_span() as usize],
-        leaf_of: BTreeMap::new(),
+        leaf_of: vec![NO_LEAF; fabric.node_span() as usize * nics as usize],
+        nics,
         switch_links: [
             vec![[0; 3]; plan.leaves as usize],
             vec![[0; 3]; plan.spines as usize],
@@ -61,7 +79,10 @@ fn walk(fabric: &crate::report::FabricReport) -> Walked {
                         ..
                     } = link.z
                     {
-                        w.leaf_of.insert((node, nic), index);
+                        let at = node as usize * nics as usize + nic as usize;
+                        if let Some(leaf) = w.leaf_of.get_mut(at).filter(|_| nic < nics) {
+                            *leaf = index;
+                        }
                     }
                 }
                 End::Switch { role, index, .. } => {
@@ -92,12 +113,21 @@ struct Reach {
     links: [u32; 3],
 }
 
+/// Counts one more NIC of `node` in `nodes`, which holds (node, NICs) by node: the NICs come
+/// node by node, so a node's are counted together at the end.
+fn count_in(nodes: &mut Vec<(u32, u32)>, node: u32) {
+    match nodes.last_mut() {
+        Some((last, n)) if *last == node => *n += 1,
+        _ => nodes.push((node, 1)),
+    }
+}
+
 /// Every element's reach on one fabric, with how many elements each stands for.
 fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Reach, u32)> {
     let mut out: Vec<(Element, Reach, u32)> = Vec::new();
     // Losing the links of `lost` nodes' NICs: each node with all its links among them is cut
     // off, the rest with one among them degraded.
-    let of_ports = |lost: &BTreeMap<u32, u32>| -> (Vec<u32>, Vec<u32>) {
+    let of_ports = |lost: &[(u32, u32)]| -> (Vec<u32>, Vec<u32>) {
         let mut cut = Vec::new();
         let mut fewer = Vec::new();
         for (node, n) in lost {
@@ -128,11 +158,11 @@ fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Re
             *links_of_node,
         ));
     }
-    // Each leaf: the nodes whose NICs it serves.
-    let mut served: Vec<BTreeMap<u32, u32>> = vec![BTreeMap::new(); w.switch_links[0].len()];
-    for ((node, _), leaf) in &w.leaf_of {
-        if let Some(s) = served.get_mut(*leaf as usize) {
-            *s.entry(*node).or_default() += 1;
+    // Each leaf: the nodes whose NICs it serves, by node, with how many NICs each.
+    let mut served: Vec<Vec<(u32, u32)>> = vec![Vec::new(); w.switch_links[0].len()];
+    for (node, _, leaf) in w.nics_on_leaves() {
+        if let Some(s) = served.get_mut(leaf as usize) {
+            count_in(s, node);
         }
     }
     for (leaf, nodes) in served.iter().enumerate() {
@@ -165,16 +195,19 @@ fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Re
     let rails = fabric.ports_per_node;
     if fabric.plan.layout.by_rail() && rails > 1 {
         for rail in 0..rails {
-            let mut lost: BTreeMap<u32, u32> = BTreeMap::new();
+            let mut lost: Vec<(u32, u32)> = Vec::new();
             let mut reached = vec![false; w.switch_links[0].len()];
             let mut leaves: Vec<u32> = Vec::new();
-            for ((node, nic), leaf) in &w.leaf_of {
-                if *nic == rail {
-                    *lost.entry(*node).or_default() += 1;
-                    if let Some(seen) = reached.get_mut(*leaf as usize).filter(|s| !**s) {
-                        *seen = true;
-                        leaves.push(*leaf);
-                    }
+            let nodes = w.leaf_of.len() / w.nics as usize;
+            let of_rail = (0..nodes as u32).filter_map(|node| {
+                let leaf = *w.leaf_of.get((node * w.nics + rail) as usize)?;
+                (leaf != NO_LEAF && rail < w.nics).then_some((node, leaf))
+            });
+            for (node, leaf) in of_rail {
+                count_in(&mut lost, node);
+                if let Some(seen) = reached.get_mut(leaf as usize).filter(|s| !**s) {
+                    *seen = true;
+                    leaves.push(leaf);
                 }
             }
             let (cut_off, degraded) = of_ports(&lost);
@@ -218,18 +251,22 @@ fn replicas_lost(
     let p = &t.parallelism;
     let per_replica = u64::from(p.tp) * u64::from(p.pp);
     let g = u64::from(gpus_per_node.max(1));
-    // Sorted and deduplicated: a rail's loss reaches every node of the fabric.
-    let mut replicas: Vec<u64> = lost
-        .iter()
-        .flat_map(|n| {
-            let first_gpu = u64::from(n - a.first_node) * g;
-            (first_gpu..first_gpu + g).map(|gpu| gpu / per_replica.max(1))
-        })
-        .filter(|r| *r < u64::from(p.dp))
-        .collect();
-    replicas.sort_unstable();
-    replicas.dedup();
-    (replicas.len() as u32, replicas.len() as u64 * per_replica)
+    // A node's GPUs hold a run of replicas (GPU ÷ GPUs per replica); the nodes in order, each
+    // run counted from the first replica the runs before it did not reach (a rail's loss
+    // reaches every node of the fabric).
+    let mut nodes = lost.to_vec();
+    nodes.sort_unstable();
+    let (mut replicas, mut next) = (0u64, 0u64);
+    for n in nodes {
+        let first_gpu = u64::from(n - a.first_node) * g;
+        let from = (first_gpu / per_replica.max(1)).max(next);
+        let to = ((first_gpu + g - 1) / per_replica.max(1) + 1).min(u64::from(p.dp));
+        if to > from {
+            replicas += to - from;
+            next = to;
+        }
+    }
+    (replicas as u32, replicas * per_replica)
 }
 
 /// The time training job `i` of `spec` takes for its global batch once restarted on `left` of
@@ -255,6 +292,18 @@ fn restarted_step(spec: &DesignSpec, i: usize, left: u32) -> Option<Seconds> {
     Some(Seconds::new(
         step.seconds() * f64::from(t.global_batch) / f64::from(batch),
     ))
+}
+
+/// What one element's failure takes away, as its row of [`Failure`] says it but for names:
+/// elements that take the same are one row.
+#[derive(PartialEq)]
+struct Takes {
+    element: Element,
+    cut_off: usize,
+    degraded: usize,
+    /// Tiers (as in [`TIERS`]) that lose links, with the share they lose.
+    tiers: Vec<(usize, Share)>,
+    workloads: Vec<After>,
 }
 
 /// The design's evaluations a failure asks for, each made once: with the network at a share
@@ -331,6 +380,31 @@ fn share_kept(
     (t.available.bytes_per_second() * (1.0 - lost) / t.required.bytes_per_second()).min(1.0)
 }
 
+/// A workload after a failure ([`WorkloadAfter`]), by its number in the design: compared
+/// without writing any name, since most elements do what another of their kind does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct After {
+    workload: usize,
+    measure: &'static str,
+    before: Seconds,
+    degraded: Option<Seconds>,
+    restarted: Option<Seconds>,
+    gpus_given_up: u64,
+}
+
+impl After {
+    fn named(self, a: &Allocation) -> WorkloadAfter {
+        WorkloadAfter {
+            workload: a.workload.clone(),
+            measure: self.measure.to_string(),
+            before: self.before,
+            degraded: self.degraded,
+            restarted: self.restarted,
+            gpus_given_up: self.gpus_given_up,
+        }
+    }
+}
+
 /// Workload `i` of the design (running as `a`) after `element` fails with `reach`, under both
 /// policies; `None` when the failure does not reach it.
 fn after(
@@ -341,7 +415,7 @@ fn after(
     element: Element,
     reach: &Reach,
     (i, a): (usize, &Allocation),
-) -> Option<WorkloadAfter> {
+) -> Option<After> {
     let (measure, before) = report.workloads.get(i)?.headline_time()?;
     let spec = evaluations.spec;
     let g = u64::from(spec.cluster.gpus_per_node);
@@ -385,9 +459,9 @@ fn after(
             _ => (Some(before), lost.len() as u64 * g),
         }
     };
-    Some(WorkloadAfter {
-        workload: a.workload.clone(),
-        measure: measure.to_string(),
+    Some(After {
+        workload: i,
+        measure,
         before,
         degraded,
         restarted,
@@ -449,27 +523,21 @@ pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
     for fabric in &report.fabrics {
         let w = walk(fabric);
         let workloads = on_fabric(spec, report, fabric);
+        // This fabric's rows so far, each with what it takes: elements that do the same are one
+        // row, counted.
+        let mut rows: Vec<(Takes, usize)> = Vec::new();
         for (element, reach, alike) in reaches(fabric, &w) {
-            let tiers = TIERS
-                .iter()
-                .zip(reach.links.iter().zip(w.level_links))
-                .filter(|(_, (lost, all))| **lost > 0 && *all > 0)
-                .map(|(tier, (lost, all))| {
-                    (
-                        tier.to_string(),
-                        Share::new(f64::from(*lost) / f64::from(all)),
-                    )
-                })
-                .collect();
-            let failure = Failure {
-                fabric: fabric.name.clone(),
+            let takes = Takes {
                 element,
-                alike,
-                nodes_cut_off: reach.cut_off.len() as u32,
-                nodes_degraded: reach.degraded.len() as u32,
-                gpus_cut_off: reach.cut_off.len() as u64 * g,
-                gpus_affected: (reach.cut_off.len() + reach.degraded.len()) as u64 * g,
-                tiers,
+                cut_off: reach.cut_off.len(),
+                degraded: reach.degraded.len(),
+                tiers: (0..TIERS.len())
+                    .filter(|&t| reach.links[t] > 0 && w.level_links[t] > 0)
+                    .map(|t| {
+                        let share = f64::from(reach.links[t]) / f64::from(w.level_links[t]);
+                        (t, Share::new(share))
+                    })
+                    .collect(),
                 workloads: workloads
                     .iter()
                     .filter_map(|(i, a)| {
@@ -485,11 +553,30 @@ pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
                     })
                     .collect(),
             };
-            // Elements that do the same are one row, counted.
-            match out.iter_mut().find(|f| does_the_same(f, &failure)) {
-                Some(row) => row.alike += failure.alike,
-                None => out.push(failure),
+            if let Some((_, row)) = rows.iter().find(|(row, _)| *row == takes) {
+                out[*row].alike += alike;
+                continue;
             }
+            let named = |after: &After| {
+                let (_, a) = workloads.iter().find(|(i, _)| *i == after.workload)?;
+                Some(after.named(a))
+            };
+            out.push(Failure {
+                fabric: fabric.name.clone(),
+                element,
+                alike,
+                nodes_cut_off: takes.cut_off as u32,
+                nodes_degraded: takes.degraded as u32,
+                gpus_cut_off: takes.cut_off as u64 * g,
+                gpus_affected: (takes.cut_off + takes.degraded) as u64 * g,
+                tiers: takes
+                    .tiers
+                    .iter()
+                    .map(|(t, share)| (TIERS[*t].to_string(), *share))
+                    .collect(),
+                workloads: takes.workloads.iter().filter_map(named).collect(),
+            });
+            rows.push((takes, out.len() - 1));
         }
     }
     out.sort_by(|a, b| {
@@ -542,25 +629,6 @@ pub fn findings(report: &Report, failures: &[Failure]) -> Vec<crate::report::Fin
         });
     }
     out
-}
-
-/// Whether two failures take the same away (however many elements each stands for).
-fn does_the_same(a: &Failure, b: &Failure) -> bool {
-    (
-        &a.fabric,
-        a.element,
-        a.nodes_cut_off,
-        a.nodes_degraded,
-        &a.tiers,
-        &a.workloads,
-    ) == (
-        &b.fabric,
-        b.element,
-        b.nodes_cut_off,
-        b.nodes_degraded,
-        &b.tiers,
-        &b.workloads,
-    )
 }
 
 #[cfg(test)]
