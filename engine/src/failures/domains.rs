@@ -28,6 +28,7 @@ struct Walked {
     /// [`NO_LEAF`] where it has none.
     node_links: Vec<u32>,
     leaf_of: Vec<u32>,
+    /// NICs a node has on the fabric, at least one.
     nics: u32,
     /// Per leaf, spine and core: links at each level (node-leaf, leaf-spine, spine-core).
     switch_links: [Vec<[u32; 3]>; 3],
@@ -41,7 +42,7 @@ const NO_LEAF: u32 = u32::MAX;
 impl Walked {
     /// (node, NIC, leaf) of every NIC with a leaf, by node then NIC.
     fn nics_on_leaves(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
-        let nics = self.nics.max(1);
+        let nics = self.nics;
         (0u32..)
             .zip(&self.leaf_of)
             .filter(|(_, leaf)| **leaf != NO_LEAF)
@@ -201,7 +202,7 @@ fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Re
             let nodes = w.leaf_of.len() / w.nics as usize;
             let of_rail = (0..nodes as u32).filter_map(|node| {
                 let leaf = *w.leaf_of.get((node * w.nics + rail) as usize)?;
-                (leaf != NO_LEAF && rail < w.nics).then_some((node, leaf))
+                (leaf != NO_LEAF).then_some((node, leaf))
             });
             for (node, leaf) in of_rail {
                 count_in(&mut lost, node);

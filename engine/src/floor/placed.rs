@@ -70,7 +70,8 @@ pub struct LastFloor {
 /// laying it again, as [`LastFloor`] does for one design. The technology comparison lays a floor
 /// for each technology of a design; a planner's next edit of that design that moves no cable
 /// lays none of them again. Keeps the last [`SHARED_FLOORS`]; compared as [`LastFloor`]
-/// compares; held only to look and to keep, never while a floor is laid.
+/// compares; held to look, to place a kept floor's bills and to keep, never while a floor is
+/// laid.
 #[derive(Debug, Default)]
 pub struct SharedFloors {
     kept: Mutex<Vec<Kept>>,
@@ -101,35 +102,28 @@ impl SharedFloors {
         totals: &Totals,
     ) -> Totals {
         let from = LaidFrom::of(spec, fabrics);
-        let found = from.as_ref().and_then(|from| {
+        let gpus = spec.cluster.gpus();
+        if let Some(from) = &from {
             let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-            let at = kept.iter().position(|k| k.from.as_ref() == Some(from))?;
-            // The newest first, so that the oldest go.
-            let hit = kept.remove(at);
-            let bills = (hit.bom.clone(), hit.by_fabric.clone());
-            kept.insert(0, hit);
-            Some(bills)
-        });
-        let (bom, by_fabric) = found.unwrap_or_else(|| {
-            self.laid.fetch_add(1, Ordering::Relaxed);
-            let tally = counted(spec, fabrics);
-            if from.is_some() {
-                let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-                if !kept.iter().any(|k| k.from == from) {
-                    kept.insert(
-                        0,
-                        Kept {
-                            from,
-                            bom: tally.bom.clone(),
-                            by_fabric: tally.bom_by_fabric.clone(),
-                        },
-                    );
-                    kept.truncate(SHARED_FLOORS);
-                }
+            if let Some(at) = kept.iter().position(|k| k.from.as_ref() == Some(from)) {
+                // The newest first, so that the oldest go.
+                let hit = kept.remove(at);
+                let network = hit.place(fabrics, totals, gpus);
+                kept.insert(0, hit);
+                return network;
             }
-            (tally.bom, tally.bom_by_fabric)
-        });
-        place_bills_on(fabrics, totals, &bom, by_fabric, spec.cluster.gpus())
+        }
+        self.laid.fetch_add(1, Ordering::Relaxed);
+        let laid = Kept::laid(spec, fabrics, from);
+        let network = laid.place(fabrics, totals, gpus);
+        if laid.from.is_some() {
+            let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+            if !kept.iter().any(|k| k.from == laid.from) {
+                kept.insert(0, laid);
+                kept.truncate(SHARED_FLOORS);
+            }
+        }
+        network
     }
 }
 
@@ -139,6 +133,24 @@ struct Kept {
     from: Option<LaidFrom>,
     bom: Vec<BomLine>,
     by_fabric: Vec<Vec<BomLine>>,
+}
+
+impl Kept {
+    /// The floor of `spec`, whose fabrics are sized as `fabrics`, laid from `from`.
+    fn laid(spec: &DesignSpec, fabrics: &[FabricReport], from: Option<LaidFrom>) -> Kept {
+        let tally = counted(spec, fabrics);
+        Kept {
+            from,
+            bom: tally.bom,
+            by_fabric: tally.bom_by_fabric,
+        }
+    }
+
+    /// `fabrics`, adding up to `totals`, with these cables and optics in their bills: the
+    /// network's totals as placed.
+    fn place(&self, fabrics: &mut [FabricReport], totals: &Totals, gpus: u64) -> Totals {
+        place_bills_on(fabrics, totals, &self.bom, self.by_fabric.clone(), gpus)
+    }
 }
 
 #[derive(Debug, PartialEq)]
@@ -173,16 +185,10 @@ impl LastFloor {
             Some(kept) if from.is_some() && kept.from == from => kept,
             _ => {
                 self.laid = self.laid.saturating_add(1);
-                let tally = counted(spec, fabrics);
-                Kept {
-                    from,
-                    bom: tally.bom,
-                    by_fabric: tally.bom_by_fabric,
-                }
+                Kept::laid(spec, fabrics, from)
             }
         };
-        let gpus = spec.cluster.gpus();
-        let network = place_bills_on(fabrics, totals, &kept.bom, kept.by_fabric.clone(), gpus);
+        let network = kept.place(fabrics, totals, spec.cluster.gpus());
         self.kept = Some(kept);
         network
     }
