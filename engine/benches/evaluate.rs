@@ -3,7 +3,8 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use engine::studies::technology_comparison;
 use engine::{
-    evaluate, evaluate_unplaced, floor, Conditions, DesignSpec, SharedFloors, Technology,
+    evaluate, evaluate_unplaced, evaluate_workloads, floor, Conditions, DesignSpec, SharedFloors,
+    Technology,
 };
 use serde_json::{json, Value};
 
@@ -238,14 +239,29 @@ fn benches(c: &mut Criterion) {
             })
         })
         .collect();
-    // A study's sweep reads workload timings, not costs: it sizes without the floor.
+    // A study's sweep reads workload timings, not costs, nor their explanations: it sizes
+    // without the floor, for the values alone.
     c.bench_function("sweep 64 cluster sizes × 4 technologies", |b| {
         b.iter(|| {
             for s in &sweep {
-                black_box(evaluate_unplaced(black_box(s), Conditions::NORMAL).expect("evaluates"));
+                black_box(evaluate_workloads(black_box(s), Conditions::NORMAL).expect("evaluates"));
             }
         })
     });
+    // The same sweep with every report whole (fabrics' bills, findings, worked lines), as the
+    // studies asked for it before.
+    c.bench_function(
+        "sweep 64 cluster sizes × 4 technologies, whole reports",
+        |b| {
+            b.iter(|| {
+                for s in &sweep {
+                    black_box(
+                        evaluate_unplaced(black_box(s), Conditions::NORMAL).expect("evaluates"),
+                    );
+                }
+            })
+        },
+    );
 }
 
 /// The calibration fitted to 32 baselines of 31 message sizes each (992 points), measured on a

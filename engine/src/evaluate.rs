@@ -15,6 +15,7 @@ use crate::tenancy::TenantPlacement;
 use crate::topology::Plan;
 use crate::units::{BitRate, Ratio, Seconds, Share, Slowdown, Usd};
 use crate::{ecmp, findings, inference, rag, storage, switch_choice, training};
+use std::borrow::Cow;
 
 /// The links of fabric `f` of `spec`, sized as `plan`, under `conditions`: what its workloads'
 /// collectives run over, and what a baseline measured on it is predicted on.
@@ -109,6 +110,98 @@ pub fn evaluate_unplaced(spec: &DesignSpec, conditions: Conditions) -> Result<Re
     evaluate_report(spec, conditions, unplaced).map(|(report, ())| report)
 }
 
+/// Each workload's report of `spec` under `conditions`, worked lines left out, and nothing
+/// else: no fabric's bill, no finding, no floor. For what reads the workloads' times alone
+/// (the studies' sweeps, a failure's or a tenant's neighbours' effect, the assumptions a verdict
+/// rests on), at about a fifth of [`evaluate_unplaced`]'s time. The values are
+/// [`evaluate_unplaced`]'s, to the bit.
+pub fn evaluate_workloads(
+    spec: &DesignSpec,
+    conditions: Conditions,
+) -> Result<Vec<WorkloadReport>, SpecErrors> {
+    crate::figure::values_only(|| Sized::new(spec, conditions)).map(|s| s.workloads)
+}
+
+/// `spec` validated, its switches chosen, each fabric sized and its links worked out, its
+/// tenants and workloads placed, and each workload's report: what a report is built on.
+struct Sized<'a> {
+    spec: Cow<'a, DesignSpec>,
+    gpu: &'static Gpu,
+    choices: Vec<Option<crate::switch_choice::SwitchChoice>>,
+    plans: Vec<Plan>,
+    links: Vec<(Links, Links)>,
+    tenants: Vec<TenantPlacement>,
+    allocations: Vec<Option<Allocation>>,
+    workloads: Vec<WorkloadReport>,
+}
+
+impl<'a> Sized<'a> {
+    // Inlined into the one evaluation the browser's bundle carries, which measured smaller so.
+    #[inline(always)]
+    fn new(spec: &'a DesignSpec, conditions: Conditions) -> Result<Self, SpecErrors> {
+        spec.validate()?;
+        let (chosen, choices) = switch_choice::choose_all(spec);
+        let gpu = gpu(&chosen.cluster.gpu)
+            .ok_or_else(|| SpecErrors::single("cluster.gpu", "is not in the catalog"))?;
+        let mut errors = Vec::new();
+        let mut plans = Vec::with_capacity(chosen.fabrics.len());
+        for (i, fabric) in chosen.fabrics.iter().enumerate() {
+            let sized_on = switch(fabric.switch_key())
+                .ok_or_else(|| "the switch is not in the catalog".to_string());
+            match sized_on.and_then(|on| size_fabric(&chosen, fabric, on)) {
+                Ok(plan) => plans.push(plan),
+                Err(reason) => errors.push(FieldError::new(format!("fabrics[{i}]"), reason)),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(SpecErrors(errors));
+        }
+        let links: Vec<(Links, Links)> = chosen
+            .fabrics
+            .iter()
+            .zip(&plans)
+            .map(|(f, plan)| {
+                (
+                    links_on_plan(&chosen, gpu, f, plan, conditions),
+                    Links::new(
+                        &chosen.cluster,
+                        gpu,
+                        f,
+                        &chosen.calibration,
+                        Conditions::IDEAL,
+                    ),
+                )
+            })
+            .collect();
+        let (tenants, allocations) = allocate(&chosen, &plans)?;
+        let workloads: Vec<WorkloadReport> = chosen
+            .workloads
+            .iter()
+            .zip(&allocations)
+            .map(|(w, allocation)| {
+                let index = chosen
+                    .fabrics
+                    .iter()
+                    .position(|f| f.name == w.fabric())
+                    .unwrap_or(0);
+                let (actual, ideal) = &links[index];
+                let replicas = allocation.as_ref().map_or(1, |a| a.replicas.max(1));
+                workload(w, gpu, actual, ideal, replicas)
+            })
+            .collect();
+        Ok(Sized {
+            spec: chosen,
+            gpu,
+            choices,
+            plans,
+            links,
+            tenants,
+            allocations,
+            workloads,
+        })
+    }
+}
+
 /// `spec` evaluated under `conditions`; `floor` lays as much of the floor as the caller needs
 /// (none, enough to price each fabric's bill as placed, or all of it, kept for the plan) on
 /// the design with its switches chosen, and gives the network's totals as placed, if placed.
@@ -117,55 +210,21 @@ fn evaluate_report<L>(
     conditions: Conditions,
     floor: impl FnOnce(&DesignSpec, &mut [FabricReport], &Totals) -> (Option<Totals>, L),
 ) -> Result<(Report, L), SpecErrors> {
-    spec.validate()?;
-    let (chosen, choices) = switch_choice::choose_all(spec);
-    let spec = chosen.as_ref();
-    let gpu = gpu(&spec.cluster.gpu)
-        .ok_or_else(|| SpecErrors::single("cluster.gpu", "is not in the catalog"))?;
-    let mut errors = Vec::new();
-    let mut sized = Vec::with_capacity(spec.fabrics.len());
-    for (i, fabric) in spec.fabrics.iter().enumerate() {
-        let sized_on = switch(fabric.switch_key())
-            .ok_or_else(|| "the switch is not in the catalog".to_string());
-        match sized_on.and_then(|on| size_fabric(spec, fabric, on)) {
-            Ok(plan) => sized.push(plan),
-            Err(reason) => errors.push(FieldError::new(format!("fabrics[{i}]"), reason)),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(SpecErrors(errors));
-    }
-    let links: Vec<(Links, Links)> = spec
-        .fabrics
-        .iter()
-        .zip(&sized)
-        .map(|(f, plan)| {
-            (
-                links_on_plan(spec, gpu, f, plan, conditions),
-                Links::new(&spec.cluster, gpu, f, &spec.calibration, Conditions::IDEAL),
-            )
-        })
-        .collect();
-    let (tenants, allocations) = allocate(spec, &sized)?;
-    let workloads: Vec<WorkloadReport> = spec
-        .workloads
-        .iter()
-        .zip(&allocations)
-        .map(|(w, allocation)| {
-            let index = spec
-                .fabrics
-                .iter()
-                .position(|f| f.name == w.fabric())
-                .unwrap_or(0);
-            let (actual, ideal) = &links[index];
-            let replicas = allocation.as_ref().map_or(1, |a| a.replicas.max(1));
-            workload(w, gpu, actual, ideal, replicas)
-        })
-        .collect();
+    let Sized {
+        spec,
+        gpu,
+        choices,
+        plans,
+        links,
+        tenants,
+        allocations,
+        workloads,
+    } = Sized::new(spec, conditions)?;
+    let spec = spec.as_ref();
     let mut fabrics: Vec<FabricReport> = spec
         .fabrics
         .iter()
-        .zip(sized)
+        .zip(plans)
         .zip(&links)
         .zip(choices)
         .map(|(((fabric, plan), (actual, _)), choice)| {

@@ -58,7 +58,7 @@ impl<T: fmt::Display> Figure<T> {
         // The browser's evaluation shows no worked formula (its dashboard, which does, is drawn
         // on the server): not written there, which keeps the writing of every one of them out
         // of the planner's bundle.
-        if cfg!(target_arch = "wasm32") {
+        if cfg!(target_arch = "wasm32") || VALUES_ONLY.get() {
             return self;
         }
         use fmt::Write;
@@ -71,11 +71,38 @@ impl<T: fmt::Display> Figure<T> {
 
     /// [`Self::worked`] with the substitution written only where it is kept.
     pub fn worked_with<D: fmt::Display>(self, substituted: impl FnOnce() -> D) -> Self {
-        if cfg!(target_arch = "wasm32") {
+        if cfg!(target_arch = "wasm32") || VALUES_ONLY.get() {
             return self;
         }
         self.worked(substituted())
     }
+}
+
+thread_local! {
+    /// Set while an evaluation whose explanations nobody reads runs on this thread.
+    static VALUES_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// `evaluate` run for its values alone: no worked line ([`Figure::worked`] leaves it absent)
+/// and no fabric plan's reason is written, which would be most of the work of an evaluation
+/// read for a time or two.
+pub(crate) fn values_only<R>(evaluate: impl FnOnce() -> R) -> R {
+    /// Puts the flag back as it was, also when `evaluate` unwinds.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            VALUES_ONLY.set(self.0);
+        }
+    }
+    let _restore = Restore(VALUES_ONLY.replace(true));
+    evaluate()
+}
+
+/// Whether the evaluation running on this thread writes its explanations: not inside
+/// [`values_only`], and not in the browser, whose planner shows none (the dashboard and the
+/// report, which do, are drawn on the server), like its figures' formulas.
+pub(crate) fn explaining() -> bool {
+    !cfg!(target_arch = "wasm32") && !VALUES_ONLY.get()
 }
 
 /// A time against the target it must stay within, for a pass or fail verdict:

@@ -453,22 +453,21 @@ impl<'a> Leaves<'a> {
 /// The design evaluated with crossing traffic at a share of the uplinks, once per share.
 struct Evaluations<'a> {
     spec: &'a DesignSpec,
-    by_share: BTreeMap<u64, Option<Report>>,
+    by_share: BTreeMap<u64, Option<Vec<WorkloadReport>>>,
 }
 
 impl Evaluations<'_> {
     fn time(&mut self, share: f64, workload: usize) -> Option<Seconds> {
         let spec = self.spec;
-        let report = self.by_share.entry(share.to_bits()).or_insert_with(|| {
+        let workloads = self.by_share.entry(share.to_bits()).or_insert_with(|| {
             let conditions = Conditions {
                 crossing_share: Some(share),
                 ..Conditions::NORMAL
             };
-            crate::evaluate::evaluate_unplaced(spec, conditions).ok()
+            crate::evaluate::evaluate_workloads(spec, conditions).ok()
         });
-        report
+        workloads
             .as_ref()?
-            .workloads
             .get(workload)?
             .headline_time()
             .map(|(_, t)| t)

@@ -75,6 +75,7 @@ pub use collective::{
 pub use error::{FieldError, SpecErrors};
 pub use evaluate::{
     evaluate, evaluate_reusing, evaluate_sharing, evaluate_unplaced, evaluate_with,
+    evaluate_workloads,
 };
 pub use floor::{LastFloor, SharedFloors};
 pub use headroom::{Binding, Tightest};

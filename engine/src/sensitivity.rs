@@ -209,11 +209,11 @@ impl Moved {
 pub fn moved(spec: &DesignSpec, report: &Report) -> Vec<Moved> {
     let mut out = Vec::new();
     for v in variants(spec) {
-        let Ok(pessimistic) = crate::evaluate::evaluate_unplaced(&v.spec, Conditions::NORMAL)
+        let Ok(pessimistic) = crate::evaluate::evaluate_workloads(&v.spec, Conditions::NORMAL)
         else {
             continue;
         };
-        let answers = report.workloads.iter().zip(&pessimistic.workloads);
+        let answers = report.workloads.iter().zip(&pessimistic);
         for (i, (a, b)) in answers.enumerate() {
             let (Some(a), Some(b)) = (Answer::of(a), Answer::of(b)) else {
                 continue;

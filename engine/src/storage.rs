@@ -61,7 +61,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
             "min(attached nodes × storage ports × achievable port rate, storage system read rate)",
             "DGX SuperPOD H100 RA-11333-001, storage guidance (Table 6)",
         )
-        .worked(capped(w.system_read_gbytes_per_s)),
+        .worked_with(|| capped(w.system_read_gbytes_per_s)),
         read_headroom: Figure::new(
             Ratio::new(read_available.bytes_per_second() / read_provisioned.bytes_per_second()),
             "available ÷ provisioned (at least 1 to keep the GPUs fed)",
@@ -73,7 +73,7 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
             "given, or parameters × bytes per parameter (14 B: bf16 weights + fp32 master, m, v)",
             "ZeRO arXiv:1910.02054 (bytes per parameter, derived)",
         )
-        .worked(match c.size_gb {
+        .worked_with(|| match c.size_gb {
             Some(gb) => format!("{} GB as given", gb.gigabytes()),
             None => format!(
                 "{} parameters × {} B",
@@ -86,14 +86,14 @@ pub fn storage(w: &Storage, links: &Links) -> StorageReport {
             "checkpoint bytes ÷ min(storage system write rate, nodes × per-node fabric rate)",
             "DGX SuperPOD H100 RA-11333-001 storage guidance (derived)",
         )
-        .worked(format_args!(
-            "{checkpoint} ÷ {}",
-            if write_available.bytes_per_second() < fabric.bytes_per_second() {
+        .worked_with(|| {
+            let rate = if write_available.bytes_per_second() < fabric.bytes_per_second() {
                 format!("storage system {write_available}")
             } else {
                 format!("({} nodes × {})", Count(f64::from(links.nodes)), links.node)
-            }
-        )),
+            };
+            format!("{checkpoint} ÷ {rate}")
+        }),
         checkpoint_overhead: Figure::new(
             Share::new(write_time.seconds() / interval.seconds()),
             "write time ÷ checkpoint interval: the share of training time spent writing",

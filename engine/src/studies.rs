@@ -2,7 +2,7 @@
 //! technologies, at other cluster sizes, and with a degraded link. Numbers only; drawing is the
 //! app's business.
 
-use crate::evaluate::{evaluate_sharing, evaluate_unplaced};
+use crate::evaluate::{evaluate_sharing, evaluate_workloads};
 use crate::floor::SharedFloors;
 use crate::links::Conditions;
 use crate::report::{Report, WorkloadReport};
@@ -31,8 +31,8 @@ fn communication(report: &Report, workload: usize) -> Option<Seconds> {
 }
 
 /// The time a what-if compares: step time (training) or communication per token (inference).
-fn timed(report: &Report, workload: usize) -> Option<Seconds> {
-    match report.workloads.get(workload)? {
+fn timed(workloads: &[WorkloadReport], workload: usize) -> Option<Seconds> {
+    match workloads.get(workload)? {
         WorkloadReport::Training(t) => Some(t.step_time.value),
         WorkloadReport::Inference(i) => Some(i.communication_per_token.value),
         _ => None,
@@ -180,8 +180,8 @@ pub fn scaling_curve(spec: &DesignSpec, workload: usize) -> Vec<ScalingPoint> {
             // Keep only the workload being studied: the others may not fit a smaller cluster.
             let kept = variant.workloads[workload].clone();
             variant.workloads = vec![kept];
-            let report = evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
-            let WorkloadReport::Training(r) = &report.workloads[0] else {
+            let workloads = evaluate_workloads(&variant, Conditions::NORMAL).ok()?;
+            let WorkloadReport::Training(r) = workloads.first()? else {
                 return None;
             };
             let step = r.step_time.value;
@@ -219,8 +219,8 @@ pub fn degraded_link_curve(spec: &DesignSpec, workload: usize) -> Vec<DegradedPo
                 ideal_network: false,
                 crossing_share: None,
             };
-            let report = evaluate_unplaced(spec, conditions).ok()?;
-            Some((remaining, timed(&report, workload)?))
+            let workloads = evaluate_workloads(spec, conditions).ok()?;
+            Some((remaining, timed(&workloads, workload)?))
         })
         .collect();
     against_first(times)
@@ -259,7 +259,7 @@ pub fn oversubscription_sweep(spec: &DesignSpec, workload: usize) -> Vec<Oversub
             Some((
                 ratio,
                 timed(
-                    &evaluate_unplaced(&variant, Conditions::NORMAL).ok()?,
+                    &evaluate_workloads(&variant, Conditions::NORMAL).ok()?,
                     workload,
                 )?,
             ))
@@ -347,8 +347,8 @@ pub fn checkpoint_sweep(spec: &DesignSpec, workload: usize) -> Vec<CheckpointPoi
             if let Some(Workload::Storage(s)) = variant.workloads.get_mut(workload) {
                 s.checkpoint.interval_minutes = Minutes::new(minutes);
             }
-            let report = evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
-            match report.workloads.get(workload)? {
+            let workloads = evaluate_workloads(&variant, Conditions::NORMAL).ok()?;
+            match workloads.get(workload)? {
                 WorkloadReport::Storage(s) => Some(CheckpointPoint {
                     interval_minutes: Minutes::new(minutes),
                     overhead: s.checkpoint_overhead.value,

@@ -172,11 +172,21 @@ pub fn size(d: &Demand) -> Plan {
     plan
 }
 
+/// A plan's reason, written only where the evaluation explains itself
+/// ([`crate::figure::explaining`]).
+fn explained(reason: impl FnOnce() -> String) -> String {
+    if crate::figure::explaining() {
+        reason()
+    } else {
+        String::new()
+    }
+}
+
 fn single_switch(d: &Demand, k: u32) -> Plan {
     Plan {
         layout: Layout::SingleSwitch,
         tiers: 1,
-        reason: format!("{} endpoints fit on one {k}-port switch", d.endpoints),
+        reason: explained(|| format!("{} endpoints fit on one {k}-port switch", d.endpoints)),
         radix: k,
         leaves: 1,
         spines: 0,
@@ -227,20 +237,22 @@ fn two_tier(d: &Demand, k: u32, down: u32, up: u32, rails: bool) -> Plan {
     } else {
         Layout::TwoTier
     };
-    let reason = if rails {
-        format!(
+    let reason = explained(|| {
+        if rails {
+            format!(
             "each of the {} rails has its own leaves; {} endpoints fit in 2 tiers of {k}-port switches (up to {} endpoints)",
             d.ports_per_node.max(1),
             d.endpoints,
             u64::from(k) * u64::from(down)
         )
-    } else {
-        format!(
+        } else {
+            format!(
             "{} endpoints fit in 2 tiers of {k}-port switches (up to {} with {down} ports down per leaf)",
             d.endpoints,
             u64::from(k) * u64::from(down),
         )
-    };
+        }
+    });
     Plan {
         layout,
         tiers: 2,
@@ -284,11 +296,13 @@ fn three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
     Plan {
         layout: Layout::ThreeTier,
         tiers: 3,
-        reason: format!(
+        reason: explained(|| {
+            format!(
             "{} endpoints exceed 2 tiers of {k}-port switches ({}): {pods} pods of {leaves_per_pod} leaves under a core tier",
             d.growth_endpoints.max(d.endpoints),
             u64::from(k) * u64::from(down)
-        ),
+        )
+        }),
         radix: k,
         leaves,
         spines,
@@ -343,11 +357,13 @@ fn rail_three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
     Plan {
         layout: Layout::RailOptimizedThreeTier,
         tiers: 3,
-        reason: format!(
+        reason: explained(|| {
+            format!(
             "{} endpoints exceed 2 tiers of {k}-port switches ({}): each of the {rails} rails has its own leaves, in {pods_per_rail} pod(s) of up to {leaves_per_pod} leaves per rail under {spines_per_pod} spines, with a core tier above",
             d.growth_endpoints.max(d.endpoints),
             u64::from(k) * u64::from(down)
-        ),
+        )
+        }),
         radix: k,
         leaves,
         spines,

@@ -288,8 +288,8 @@ fn restarted_step(spec: &DesignSpec, i: usize, left: u32) -> Option<Seconds> {
         v.parallelism.dp = left;
         v.global_batch = batch;
     }
-    let report = crate::evaluate::evaluate_unplaced(&variant, Conditions::NORMAL).ok()?;
-    let (_, step) = report.workloads.get(i)?.headline_time()?;
+    let workloads = crate::evaluate::evaluate_workloads(&variant, Conditions::NORMAL).ok()?;
+    let (_, step) = workloads.get(i)?.headline_time()?;
     Some(Seconds::new(
         step.seconds() * f64::from(t.global_batch) / f64::from(batch),
     ))
@@ -311,7 +311,7 @@ struct Takes {
 /// of its bandwidth, and with a training job on fewer replicas.
 struct Evaluations<'a> {
     spec: &'a DesignSpec,
-    degraded: Vec<(f64, Option<Report>)>,
+    degraded: Vec<(f64, Option<Vec<WorkloadReport>>)>,
     restarted: BTreeMap<(usize, u32), Option<Seconds>>,
 }
 
@@ -326,14 +326,14 @@ impl Evaluations<'_> {
                     ideal_network: false,
                     crossing_share: None,
                 };
-                let report = crate::evaluate::evaluate_unplaced(self.spec, conditions).ok();
-                self.degraded.push((share, report));
+                let workloads = crate::evaluate::evaluate_workloads(self.spec, conditions).ok();
+                self.degraded.push((share, workloads));
                 self.degraded.len() - 1
             }
         };
-        let report = self.degraded[at].1.as_ref()?;
-        report
-            .workloads
+        self.degraded[at]
+            .1
+            .as_ref()?
             .get(workload)?
             .headline_time()
             .map(|(_, t)| t)

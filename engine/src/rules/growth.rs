@@ -1,7 +1,7 @@
 //! Rules of the growth phases: at least two, each larger than the one before, the last the
 //! design itself, dated in order.
 
-use super::{At, Checker};
+use super::{entry, At, Checker};
 use crate::spec::DesignSpec;
 
 /// Phases in one design: a phase a quarter over four years is 16.
@@ -23,7 +23,7 @@ pub(super) fn growth(check: &mut Checker, spec: &DesignSpec) {
     let last = phases.len() - 1;
     let mut date_before: Option<&str> = None;
     for (i, phase) in phases.iter().enumerate() {
-        let at = format!("growth.phases[{i}]");
+        let at = entry("growth.phases", i);
         check.name(At(&at, "label"), &phase.label);
         let nodes = At(&at, "nodes");
         if phase.nodes == 0 {

@@ -53,6 +53,28 @@ impl At<'_> {
     }
 }
 
+/// "fabrics[2]": entry `index` of list `list` as a field path. Validation writes one for each
+/// entry of every spec it checks, valid or not, so without the formatting machinery.
+fn entry(list: &str, index: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = index;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut path = String::with_capacity(list.len() + 2 + digits.len() - start);
+    path.push_str(list);
+    path.push('[');
+    path.extend(digits[start..].iter().map(|&d| char::from(d)));
+    path.push(']');
+    path
+}
+
 /// Anything that names a field: a lazy [`At`], or a path already written out.
 trait FieldPath: Copy {
     fn path(self) -> String;
@@ -189,7 +211,7 @@ pub(crate) fn errors(spec: &DesignSpec) -> Vec<FieldError> {
     growth::growth(&mut check, spec);
     tenants::tenants(&mut check, spec);
     for (i, o) in spec.overrides.iter().enumerate() {
-        let at = format!("overrides[{i}]");
+        let at = entry("overrides", i);
         if names::is_blank(&o.item) {
             check.fail(At(&at, "item"), "must name a BOM item");
         } else if let Some(why) = names::text_error(&o.item) {
@@ -260,7 +282,7 @@ fn cluster(check: &mut Checker, spec: &DesignSpec) {
 }
 
 fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
-    let at = format!("fabrics[{i}]");
+    let at = entry("fabrics", i);
     if let Some(why) = names::fabric_name_error(&f.name) {
         check.fail(At(&at, "name"), why);
     }
@@ -340,7 +362,7 @@ fn fabric(check: &mut Checker, spec: &DesignSpec, i: usize, f: &Fabric) {
         );
     }
     let runs = &f.cable_runs;
-    let cable_runs = format!("{at}.cable_runs");
+    let cable_runs = [at.as_str(), ".cable_runs"].concat();
     for (field, metres) in [
         ("node_leaf_m", runs.node_leaf_m),
         ("leaf_spine_m", runs.leaf_spine_m),

@@ -3,7 +3,7 @@
 //! nodes than the cluster has. Where a tenant lands (whole scalable units, a pinned unit) is
 //! checked once the fabric is sized ([`crate::tenancy::place`]).
 
-use super::{At, Checker};
+use super::{entry, At, Checker};
 use crate::spec::DesignSpec;
 
 /// Tenants in one design: a cluster rented out per node group rarely has more than a few dozen;
@@ -18,14 +18,14 @@ pub(super) fn tenants(check: &mut Checker, spec: &DesignSpec) {
     }
     let mut given = 0u64;
     for (i, t) in tenants.iter().enumerate() {
-        let at = format!("tenants[{i}]");
+        let at = entry("tenants", i);
         if let Some(why) = crate::spec::names::tenant_name_error(&t.name) {
             check.fail(At(&at, "name"), why);
         } else if tenants[..i].iter().any(|o| o.name == t.name) {
             check.fail(At(&at, "name"), "names another tenant too");
         }
         check.at_most(
-            &format!("{at}.workloads"),
+            &[at.as_str(), ".workloads"].concat(),
             t.workloads.len(),
             super::MAX_WORKLOADS,
             "workloads",

@@ -4,7 +4,7 @@
 use super::*;
 
 pub(super) fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Workload) {
-    let at = format!("workloads[{i}]");
+    let at = entry("workloads", i);
     check.name(At(&at, "name"), w.name());
     if spec.fabric(w.fabric()).is_none() {
         check.fail(
@@ -30,7 +30,7 @@ pub(super) fn workload(check: &mut Checker, spec: &DesignSpec, i: usize, w: &Wor
         Workload::Training(t) => {
             model(check, &at, &t.model);
             let p = &t.parallelism;
-            let parallelism = format!("{at}.parallelism");
+            let parallelism = [at.as_str(), ".parallelism"].concat();
             for (field, degree) in [("dp", p.dp), ("tp", p.tp), ("pp", p.pp), ("ep", p.ep)] {
                 check.count(At(&parallelism, field), degree, 1, 1_000_000);
             }

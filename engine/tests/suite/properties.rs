@@ -98,6 +98,23 @@ fn finite_and_non_negative(report: &Report) -> Result<(), String> {
     walk(&json, "")
 }
 
+/// `workloads` as JSON with every worked line left out.
+fn without_worked(workloads: &[WorkloadReport]) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.remove("worked");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut json = serde_json::to_value(workloads).unwrap();
+    strip(&mut json);
+    json
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -106,6 +123,13 @@ proptest! {
         if let Ok(report) = evaluate(&spec) {
             prop_assert!(finite_and_non_negative(&report).is_ok(), "{:?}", finite_and_non_negative(&report));
         }
+    }
+
+    #[test]
+    fn an_evaluation_read_for_its_values_gives_the_full_evaluations_values(spec in any_spec()) {
+        let full = evaluate_unplaced(&spec, Conditions::NORMAL).map(|r| without_worked(&r.workloads));
+        let values = evaluate_workloads(&spec, Conditions::NORMAL).map(|w| serde_json::to_value(w).unwrap());
+        prop_assert_eq!(full, values);
     }
 
     #[test]

@@ -98,6 +98,35 @@ fn every_error_is_reported_at_once() {
 }
 
 #[test]
+fn an_entry_past_the_ninth_is_named_by_its_whole_index() {
+    let mut spec = training_example();
+    let job = spec["workloads"][0].clone();
+    let mut jobs = vec![job; 12];
+    for (i, job) in jobs.iter_mut().enumerate() {
+        job["name"] = json!(format!("job {i}"));
+    }
+    jobs[10]["parallelism"]["pp"] = json!(0);
+    jobs[11]["fabric"] = json!("nowhere");
+    spec["workloads"] = json!(jobs);
+    let errors = errors_of(spec);
+    assert_eq!(
+        errors
+            .for_path("workloads[10].parallelism.pp")
+            .unwrap()
+            .reason,
+        "must be at least 1"
+    );
+    assert!(
+        errors.for_path("workloads[11].fabric").is_some(),
+        "{errors:?}"
+    );
+    assert!(
+        errors.for_path("workloads[1].fabric").is_none(),
+        "{errors:?}"
+    );
+}
+
+#[test]
 fn zero_link_speed_and_nan_like_values_are_refused() {
     let mut spec = training_example();
     spec["fabrics"][0]["port_gbps"] = json!(0);

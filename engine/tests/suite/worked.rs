@@ -120,3 +120,21 @@ fn a_figure_without_a_worked_formula_writes_none_in_json() {
     let worked = figure.worked("0.5 s × 2");
     assert_eq!(worked.worked.as_deref(), Some("0.5 s × 2 = 1.00 s"));
 }
+
+#[test]
+fn an_evaluation_read_for_its_values_writes_no_worked_line_and_the_next_one_does() {
+    for (name, text) in examples::ALL {
+        let spec = DesignSpec::from_json(text).unwrap();
+        let full = evaluate_unplaced(&spec, Conditions::NORMAL).unwrap();
+        let values = evaluate_workloads(&spec, Conditions::NORMAL).unwrap();
+        let json = serde_json::to_string(&values).unwrap();
+        assert!(!json.contains("\"worked\""), "{name}: {json}");
+        assert_eq!(values.len(), full.workloads.len(), "{name}");
+        for (v, f) in values.iter().zip(&full.workloads) {
+            assert_eq!(v.headline_time(), f.headline_time(), "{name}");
+        }
+        let after = evaluate_unplaced(&spec, Conditions::NORMAL).unwrap();
+        assert_eq!(after, full, "{name}: worked lines written again after it");
+        assert!(!after.fabrics[0].plan.reason.is_empty(), "{name}");
+    }
+}
