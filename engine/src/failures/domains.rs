@@ -106,31 +106,41 @@ fn walk(fabric: &crate::report::FabricReport) -> Walked {
 const TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
 
 /// What one element takes, before the workloads are re-evaluated.
-struct Reach {
-    /// Nodes (0-based) that lose every link, and that lose some.
-    cut_off: Vec<u32>,
-    degraded: Vec<u32>,
+struct Reach<'n> {
+    /// Nodes (0-based, ascending) that lose every link, and that lose some.
+    cut_off: &'n [u32],
+    degraded: &'n [u32],
     /// Links taken at each level.
     links: [u32; 3],
 }
 
-/// Counts one more NIC of `node` in `nodes`, which holds (node, NICs) by node: the NICs come
-/// node by node, so a node's are counted together at the end.
-fn count_in(nodes: &mut Vec<(u32, u32)>, node: u32) {
-    match nodes.last_mut() {
+/// Counts one more NIC of `node` in `nodes`, whose first `counted` entries hold (node, NICs)
+/// by node: the NICs come node by node, so a node's are counted together at the end. `nodes`
+/// has room for every NIC.
+fn count_in(nodes: &mut [(u32, u32)], counted: &mut usize, node: u32) {
+    match counted.checked_sub(1).and_then(|last| nodes.get_mut(last)) {
         Some((last, n)) if *last == node => *n += 1,
-        _ => nodes.push((node, 1)),
+        _ => {
+            if let Some(entry) = nodes.get_mut(*counted) {
+                *entry = (node, 1);
+                *counted += 1;
+            }
+        }
     }
 }
 
-/// Every element's reach on one fabric, with how many elements each stands for.
-fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Reach, u32)> {
-    let mut out: Vec<(Element, Reach, u32)> = Vec::new();
+/// Every element's reach on one fabric, handed to `each` with how many elements it stands for.
+fn reaches(
+    fabric: &crate::report::FabricReport,
+    w: &Walked,
+    mut each: impl FnMut(Element, Reach, u32),
+) {
     // Losing the links of `lost` nodes' NICs: each node with all its links among them is cut
-    // off, the rest with one among them degraded.
-    let of_ports = |lost: &[(u32, u32)]| -> (Vec<u32>, Vec<u32>) {
-        let mut cut = Vec::new();
-        let mut fewer = Vec::new();
+    // off (into `cut`), the rest with one among them degraded (into `fewer`).
+    let (mut cut, mut fewer) = (Vec::new(), Vec::new());
+    let of_ports = |lost: &[(u32, u32)], cut: &mut Vec<u32>, fewer: &mut Vec<u32>| {
+        cut.clear();
+        fewer.clear();
         for (node, n) in lost {
             if *n >= w.node_links[*node as usize] {
                 cut.push(*node);
@@ -138,57 +148,65 @@ fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Re
                 fewer.push(*node);
             }
         }
-        (cut, fewer)
     };
     // One port of each node (its ports are alike): the node is degraded, or cut off when it
     // has one link.
     for (node, links_of_node) in w.node_links.iter().enumerate().filter(|(_, n)| **n > 0) {
-        let node = vec![node as u32];
-        let (cut_off, degraded) = if *links_of_node > 1 {
-            (vec![], node)
+        let node = [node as u32];
+        let (cut_off, degraded): (&[u32], &[u32]) = if *links_of_node > 1 {
+            (&[], &node)
         } else {
-            (node, vec![])
+            (&node, &[])
         };
-        out.push((
-            Element::Port,
-            Reach {
-                cut_off,
-                degraded,
-                links: [1, 0, 0],
-            },
-            *links_of_node,
-        ));
+        let links = [1, 0, 0];
+        let reach = Reach {
+            cut_off,
+            degraded,
+            links,
+        };
+        each(Element::Port, reach, *links_of_node);
     }
-    // Each leaf: the nodes whose NICs it serves, by node, with how many NICs each.
-    let mut served: Vec<Vec<(u32, u32)>> = vec![Vec::new(); w.switch_links[0].len()];
-    for (node, _, leaf) in w.nics_on_leaves() {
-        if let Some(s) = served.get_mut(leaf as usize) {
-            count_in(s, node);
-        }
+    // Each leaf: the nodes whose NICs it serves, by node, with how many NICs each; one list for
+    // all the leaves, each leaf's NICs at its own place in it.
+    let leaves = w.switch_links[0].len();
+    let on_leaves = || {
+        w.nics_on_leaves()
+            .filter(|(_, _, leaf)| (*leaf as usize) < leaves)
+    };
+    let mut first = vec![0usize; leaves + 1];
+    for (_, _, leaf) in on_leaves() {
+        first[leaf as usize + 1] += 1;
     }
-    for (leaf, nodes) in served.iter().enumerate() {
-        let (cut_off, degraded) = of_ports(nodes);
-        out.push((
-            Element::Leaf,
-            Reach {
-                cut_off,
-                degraded,
-                links: w.switch_links[0][leaf],
-            },
-            1,
-        ));
+    for l in 0..leaves {
+        first[l + 1] += first[l];
+    }
+    let mut served = vec![(0u32, 0u32); first[leaves]];
+    let mut counted = vec![0usize; leaves];
+    for (node, _, leaf) in on_leaves() {
+        let l = leaf as usize;
+        count_in(&mut served[first[l]..first[l + 1]], &mut counted[l], node);
+    }
+    for (leaf, links) in w.switch_links[0].iter().enumerate() {
+        of_ports(
+            &served[first[leaf]..first[leaf] + counted[leaf]],
+            &mut cut,
+            &mut fewer,
+        );
+        let reach = Reach {
+            cut_off: &cut,
+            degraded: &fewer,
+            links: *links,
+        };
+        each(Element::Leaf, reach, 1);
     }
     for (element, r) in [(Element::Spine, 1), (Element::Core, 2)] {
         for links in &w.switch_links[r] {
-            out.push((
-                element,
-                Reach {
-                    cut_off: vec![],
-                    degraded: vec![],
-                    links: *links,
-                },
-                1,
-            ));
+            let reach = Reach {
+                cut_off: &[],
+                degraded: &[],
+                links: *links,
+            };
+            each(element, reach, 1);
         }
     }
     // A rail: NIC r of every node, and the leaves those NICs reach, on a fabric whose leaves
@@ -196,57 +214,72 @@ fn reaches(fabric: &crate::report::FabricReport, w: &Walked) -> Vec<(Element, Re
     let rails = fabric.ports_per_node;
     if fabric.plan.layout.by_rail() && rails > 1 {
         for rail in 0..rails {
-            let mut lost: Vec<(u32, u32)> = Vec::new();
-            let mut reached = vec![false; w.switch_links[0].len()];
-            let mut leaves: Vec<u32> = Vec::new();
             let nodes = w.leaf_of.len() / w.nics as usize;
+            let (mut lost, mut counted) = (vec![(0u32, 0u32); nodes], 0);
+            let mut reached = vec![false; leaves];
+            let mut reached_leaves: Vec<u32> = Vec::new();
             let of_rail = (0..nodes as u32).filter_map(|node| {
                 let leaf = *w.leaf_of.get((node * w.nics + rail) as usize)?;
                 (leaf != NO_LEAF).then_some((node, leaf))
             });
             for (node, leaf) in of_rail {
-                count_in(&mut lost, node);
+                count_in(&mut lost, &mut counted, node);
                 if let Some(seen) = reached.get_mut(leaf as usize).filter(|s| !**s) {
                     *seen = true;
-                    leaves.push(leaf);
+                    reached_leaves.push(leaf);
                 }
             }
-            let (cut_off, degraded) = of_ports(&lost);
+            of_ports(&lost[..counted], &mut cut, &mut fewer);
             let mut links = [0; 3];
-            for leaf in &leaves {
+            for leaf in &reached_leaves {
                 for (l, n) in links.iter_mut().zip(w.switch_links[0][*leaf as usize]) {
                     *l += n;
                 }
             }
-            out.push((
-                Element::Rail,
-                Reach {
-                    cut_off,
-                    degraded,
-                    links,
-                },
-                1,
-            ));
+            let reach = Reach {
+                cut_off: &cut,
+                degraded: &fewer,
+                links,
+            };
+            each(Element::Rail, reach, 1);
         }
     }
-    out
 }
 
-/// The affected nodes of `a` (0-based fabric nodes among `nodes`).
-fn hit(a: &Allocation, nodes: &[u32]) -> Vec<u32> {
-    nodes
-        .iter()
-        .map(|n| n + 1)
-        .filter(|n| a.holds(*n))
-        .collect()
+/// The nodes among `nodes` (0-based, ascending) that `a` holds: one stretch of them, found
+/// without looking at the others (a failure's reach is looked at for every element).
+fn hit<'n>(a: &Allocation, nodes: &'n [u32]) -> &'n [u32] {
+    let run = a.run();
+    if run.nodes == 0 {
+        return &[];
+    }
+    // `a` holds nodes `first..=last` counted from 1.
+    let from = nodes.partition_point(|&n| n + 1 < run.first);
+    let to = nodes.partition_point(|&n| n < run.last());
+    &nodes[from..to.max(from)]
+}
+
+/// The nodes of two ascending lists, counted from 1, in ascending order: the nodes of a
+/// workload a failure cuts off and those it leaves with fewer links, together.
+fn merged<'n>(a: &'n [u32], b: &'n [u32]) -> impl Iterator<Item = u32> + 'n {
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    std::iter::from_fn(move || {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x <= y => a.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, None) => None,
+        }?;
+        Some(next + 1)
+    })
 }
 
 /// Data-parallel replicas of training job `t` (running as `a`) that hold one of `lost`
-/// (nodes from 1), and the GPUs they hold.
+/// (nodes from 1, ascending), and the GPUs they hold.
 fn replicas_lost(
     t: &crate::spec::Training,
     a: &Allocation,
-    lost: &[u32],
+    lost: impl Iterator<Item = u32>,
     gpus_per_node: u32,
 ) -> (u32, u64) {
     let p = &t.parallelism;
@@ -255,10 +288,8 @@ fn replicas_lost(
     // A node's GPUs hold a run of replicas (GPU ÷ GPUs per replica); the nodes in order, each
     // run counted from the first replica the runs before it did not reach (a rail's loss
     // reaches every node of the fabric).
-    let mut nodes = lost.to_vec();
-    nodes.sort_unstable();
     let (mut replicas, mut next) = (0u64, 0u64);
-    for n in nodes {
+    for n in lost {
         let first_gpu = u64::from(n - a.first_node) * g;
         let from = (first_gpu / per_replica.max(1)).max(next);
         let to = ((first_gpu + g - 1) / per_replica.max(1) + 1).min(u64::from(p.dp));
@@ -297,13 +328,13 @@ fn restarted_step(spec: &DesignSpec, i: usize, left: u32) -> Option<Seconds> {
 
 /// What one element's failure takes away, as its row of [`Failure`] says it but for names:
 /// elements that take the same are one row.
-#[derive(PartialEq)]
+#[derive(Clone, PartialEq)]
 struct Takes {
     element: Element,
     cut_off: usize,
     degraded: usize,
-    /// Tiers (as in [`TIERS`]) that lose links, with the share they lose.
-    tiers: Vec<(usize, Share)>,
+    /// The share of each tier's links (as in [`TIERS`]) it takes, where it takes any.
+    tiers: [Option<Share>; 3],
     workloads: Vec<After>,
 }
 
@@ -420,8 +451,9 @@ fn after(
     let (measure, before) = report.workloads.get(i)?.headline_time()?;
     let spec = evaluations.spec;
     let g = u64::from(spec.cluster.gpus_per_node);
-    let cut = hit(a, &reach.cut_off);
-    let fewer = hit(a, &reach.degraded);
+    let cut = hit(a, reach.cut_off);
+    let fewer = hit(a, reach.degraded);
+    let lost = || merged(cut, fewer);
     let share = share_kept(fabric, w, (element, reach), a, !fewer.is_empty());
     if cut.is_empty() && fewer.is_empty() && share >= 1.0 {
         return None;
@@ -433,31 +465,33 @@ fn after(
     } else {
         evaluations.degraded(share, i)
     };
-    let lost: Vec<u32> = cut.iter().chain(&fewer).copied().collect();
     // With no node to drop, a restart runs on what the failure left, as degraded.
-    let (restarted, gpus_given_up) = if lost.is_empty() {
+    let (restarted, gpus_given_up) = if cut.is_empty() && fewer.is_empty() {
         (degraded, 0)
     } else {
         match (report.workloads.get(i), spec.workloads.get(i)) {
             (Some(WorkloadReport::Training(_)), Some(Workload::Training(t))) => {
-                let (replicas, given_up) = replicas_lost(t, a, &lost, spec.cluster.gpus_per_node);
+                let (replicas, given_up) = replicas_lost(t, a, lost(), spec.cluster.gpus_per_node);
                 let left = t.parallelism.dp.saturating_sub(replicas);
                 (evaluations.restarted(i, left), given_up)
             }
             (Some(WorkloadReport::Inference(r)), _) => {
                 let per_replica = u64::from(r.tp_nodes.max(1));
-                let replicas: std::collections::BTreeSet<u64> = lost
-                    .iter()
-                    .map(|n| u64::from(n - a.first_node) / per_replica)
-                    .collect();
-                let left = u64::from(r.replicas).saturating_sub(replicas.len() as u64);
-                (
-                    (left > 0).then_some(before),
-                    replicas.len() as u64 * per_replica * g,
-                )
+                // The nodes in order hold the replicas in order: each new one is counted once.
+                let mut replicas = 0u64;
+                let mut last = None;
+                for n in lost() {
+                    let replica = u64::from(n - a.first_node) / per_replica;
+                    if last != Some(replica) {
+                        replicas += 1;
+                        last = Some(replica);
+                    }
+                }
+                let left = u64::from(r.replicas).saturating_sub(replicas);
+                ((left > 0).then_some(before), replicas * per_replica * g)
             }
             // Storage and retrieval traffic carries on from the nodes left.
-            _ => (Some(before), lost.len() as u64 * g),
+            _ => (Some(before), (cut.len() + fewer.len()) as u64 * g),
         }
     };
     Some(After {
@@ -502,13 +536,13 @@ fn on_fabric(
 /// without re-evaluating any workload (the search asks this of every candidate's fabrics).
 pub fn worst_cut_off(spec: &DesignSpec, report: &Report) -> u64 {
     let g = u64::from(spec.cluster.gpus_per_node);
-    report
-        .fabrics
-        .iter()
-        .flat_map(|fabric| reaches(fabric, &walk(fabric)))
-        .map(|(_, reach, _)| reach.cut_off.len() as u64 * g)
-        .max()
-        .unwrap_or(0)
+    let mut worst = 0;
+    for fabric in &report.fabrics {
+        reaches(fabric, &walk(fabric), |_, reach, _| {
+            worst = worst.max(reach.cut_off.len() as u64 * g);
+        });
+    }
+    worst
 }
 
 /// Every element's failure on every fabric of `spec` evaluated as `report`, those that take
@@ -527,36 +561,40 @@ pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
         // This fabric's rows so far, each with what it takes: elements that do the same are one
         // row, counted.
         let mut rows: Vec<(Takes, usize)> = Vec::new();
-        for (element, reach, alike) in reaches(fabric, &w) {
-            let takes = Takes {
-                element,
-                cut_off: reach.cut_off.len(),
-                degraded: reach.degraded.len(),
-                tiers: (0..TIERS.len())
-                    .filter(|&t| reach.links[t] > 0 && w.level_links[t] > 0)
-                    .map(|t| {
-                        let share = f64::from(reach.links[t]) / f64::from(w.level_links[t]);
-                        (t, Share::new(share))
-                    })
-                    .collect(),
-                workloads: workloads
-                    .iter()
-                    .filter_map(|(i, a)| {
-                        after(
-                            &mut evaluations,
-                            report,
-                            fabric,
-                            &w,
-                            element,
-                            &reach,
-                            (*i, a),
-                        )
-                    })
-                    .collect(),
-            };
+        // Each element's take is worked out here, and kept only when no row takes the same:
+        // most elements (a node's port, a leaf of a rail) do what others of their kind do.
+        let mut takes = Takes {
+            element: Element::Port,
+            cut_off: 0,
+            degraded: 0,
+            tiers: [None; 3],
+            workloads: Vec::with_capacity(workloads.len()),
+        };
+        reaches(fabric, &w, |element, reach, alike| {
+            takes.element = element;
+            takes.cut_off = reach.cut_off.len();
+            takes.degraded = reach.degraded.len();
+            takes.tiers = std::array::from_fn(|t| {
+                (reach.links[t] > 0 && w.level_links[t] > 0)
+                    .then(|| Share::new(f64::from(reach.links[t]) / f64::from(w.level_links[t])))
+            });
+            takes.workloads.clear();
+            takes
+                .workloads
+                .extend(workloads.iter().filter_map(|(i, a)| {
+                    after(
+                        &mut evaluations,
+                        report,
+                        fabric,
+                        &w,
+                        element,
+                        &reach,
+                        (*i, a),
+                    )
+                }));
             if let Some((_, row)) = rows.iter().find(|(row, _)| *row == takes) {
                 out[*row].alike += alike;
-                continue;
+                return;
             }
             let named = |after: &After| {
                 let (_, a) = workloads.iter().find(|(i, _)| *i == after.workload)?;
@@ -570,15 +608,15 @@ pub fn failures(spec: &DesignSpec, report: &Report) -> Vec<Failure> {
                 nodes_degraded: takes.degraded as u32,
                 gpus_cut_off: takes.cut_off as u64 * g,
                 gpus_affected: (takes.cut_off + takes.degraded) as u64 * g,
-                tiers: takes
-                    .tiers
+                tiers: TIERS
                     .iter()
-                    .map(|(t, share)| (TIERS[*t].to_string(), *share))
+                    .zip(takes.tiers)
+                    .filter_map(|(tier, share)| Some((tier.to_string(), share?)))
                     .collect(),
                 workloads: takes.workloads.iter().filter_map(named).collect(),
             });
-            rows.push((takes, out.len() - 1));
-        }
+            rows.push((takes.clone(), out.len() - 1));
+        });
     }
     out.sort_by(|a, b| {
         (b.gpus_cut_off, b.gpus_affected)

@@ -182,3 +182,30 @@ fn the_worst_cut_off_is_the_first_row_of_the_failure_table() {
         );
     }
 }
+
+/// The nodes a workload holds among a failure's reach are found without walking the reach:
+/// a workload on nodes 4 to 7 (from 1) is hit by nodes 4 and 5 of a reach of nodes 1, 4, 5, 8
+/// and 10 (0-based 0, 3, 4, 7, 9); one reaching node 8 by the 8 too; one before, after or
+/// between them by none, one around them by all.
+#[test]
+fn a_workload_is_hit_by_the_nodes_of_a_reach_it_holds_and_no_others() {
+    let held = |first_node, nodes| Allocation {
+        workload: "job".into(),
+        fabric: "compute".into(),
+        first_node,
+        nodes,
+        gpus: u64::from(nodes) * 8,
+        replicas: 0,
+        stated: false,
+    };
+    let reach = [0, 3, 4, 7, 9];
+    assert_eq!(hit(&held(4, 4), &reach), &[3, 4]);
+    assert_eq!(hit(&held(4, 5), &reach), &[3, 4, 7]);
+    assert_eq!(hit(&held(1, 10), &reach), &reach);
+    assert_eq!(hit(&held(11, 4), &reach), &[] as &[u32]);
+    assert_eq!(hit(&held(2, 2), &reach), &[] as &[u32]);
+    assert_eq!(hit(&held(1, 0), &reach), &[] as &[u32]);
+    // Cut off and degraded, counted from 1, in order.
+    let lost: Vec<u32> = merged(&[0, 5, 6], &[2, 4, 9]).collect();
+    assert_eq!(lost, [1, 3, 5, 6, 7, 10]);
+}
