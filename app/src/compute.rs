@@ -13,6 +13,11 @@ pub const AT_ONCE: usize = 8;
 
 static TURNS: Semaphore = Semaphore::const_new(AT_ONCE);
 
+/// The floors laid lately, shared by every request: a design edited in the planner has its
+/// dashboard drawn again after each edit, its floor plan and its technology comparison's floors
+/// with it, and an edit that moves no cable lays none of them again.
+pub static FLOORS: engine::SharedFloors = engine::SharedFloors::new();
+
 /// Runs `job` on the blocking pool once a turn is free. The turn is held until `job` ends,
 /// even if the request waiting for it has gone.
 pub async fn run<T: Send + 'static>(

@@ -119,6 +119,23 @@ fn benches(c: &mut Criterion) {
             })
         },
     );
+    // The dashboard of the design being edited: evaluated with its floor plan after each edit,
+    // laid each time, or through floors shared by the server's requests.
+    c.bench_function("evaluate with the floor plan, 100,000 GPUs, laid", |b| {
+        b.iter(|| engine::evaluate_placed(black_box(&edited)).expect("evaluates"))
+    });
+    c.bench_function(
+        "evaluate with the floor plan, 100,000 GPUs, after an edit that moves no cable",
+        |b| {
+            let floors = SharedFloors::new();
+            let mut flip = false;
+            b.iter(|| {
+                flip = !flip;
+                let s = if flip { &huge } else { &edited };
+                engine::evaluate_placed_sharing(black_box(s), &floors).expect("evaluates")
+            })
+        },
+    );
     c.bench_function("size 100,000 GPUs (no floor)", |b| {
         b.iter(|| evaluate_unplaced(black_box(&huge), Conditions::NORMAL).expect("evaluates"))
     });

@@ -84,6 +84,19 @@ fn evaluate_laying(
     evaluate_report(spec, conditions, placed).map(|(report, ())| report)
 }
 
+/// [`evaluate`], the floor's plan taken from `floors` where one laid alike was kept there, else
+/// the floor laid for its plan ([`crate::evaluate_placed_sharing`]).
+pub(crate) fn evaluate_planned(
+    spec: &DesignSpec,
+    floors: &SharedFloors,
+) -> Result<(Report, crate::floor::Planned), SpecErrors> {
+    let planned = |spec: &DesignSpec, fabrics: &mut [FabricReport], totals: &Totals| {
+        let (network, planned) = floors.place_for_plan(spec, fabrics, totals);
+        (Some(network), planned)
+    };
+    evaluate_report(spec, Conditions::NORMAL, planned)
+}
+
 /// [`evaluate`], with the floor the design is laid on kept for its plan
 /// ([`crate::floor::plan`]), so that the bill as placed and the floor plan come from one
 /// laying of the floor; its cables and optics are also kept in `last`, for an evaluation of

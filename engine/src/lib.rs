@@ -79,7 +79,7 @@ pub use evaluate::{
 };
 pub use floor::{LastFloor, SharedFloors};
 pub use headroom::{Binding, Tightest};
-pub use life::{evaluate_placed, evaluate_placed_keeping, PlacedReport};
+pub use life::{evaluate_placed, evaluate_placed_keeping, evaluate_placed_sharing, PlacedReport};
 pub use links::Conditions;
 pub use precision::Precision;
 pub use report::*;

@@ -4,7 +4,7 @@
 //! Above the report and the analyses that read it, so that the report holds their answers
 //! without depending on how they are found.
 
-use crate::floor::{FloorReport, LastFloor};
+use crate::floor::{FloorReport, LastFloor, Planned, SharedFloors};
 use crate::report::{Finding, Report, Severity};
 use crate::spec::DesignSpec;
 use serde::{Deserialize, Serialize};
@@ -74,6 +74,32 @@ pub fn evaluate_placed_keeping(
 ) -> Result<PlacedReport, crate::error::SpecErrors> {
     let (report, laid) = crate::evaluate::evaluate_laid(spec, last)?;
     let floor = crate::floor::plan_on(spec, &report, laid);
+    Ok(PlacedReport { report, floor })
+}
+
+/// [`evaluate_placed`], the floor and its plan taken from `floors` where a design laid alike
+/// was evaluated lately (the same cluster, floor, overrides and what the floor reads of each
+/// fabric: an edit of a workload), else laid and kept there: the dashboard of a design being
+/// edited, asked for after every edit. The same answer as [`evaluate_placed`], to the bit.
+pub fn evaluate_placed_sharing(
+    spec: &DesignSpec,
+    floors: &SharedFloors,
+) -> Result<PlacedReport, crate::error::SpecErrors> {
+    let (report, planned) = crate::evaluate::evaluate_planned(spec, floors)?;
+    let floor = match planned {
+        Planned::Kept(plan) => {
+            let mut floor = FloorReport::clone(&plan);
+            crate::floor::price(&mut floor, &report, spec.cluster.gpus());
+            floor
+        }
+        Planned::Laid(laid, bills) => {
+            let floor = crate::floor::plan_on(spec, &report, *laid);
+            if let Some(bills) = bills {
+                floors.keep_plan(bills, std::sync::Arc::new(floor.clone()));
+            }
+            floor
+        }
+    };
     Ok(PlacedReport { report, floor })
 }
 

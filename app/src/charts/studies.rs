@@ -7,11 +7,6 @@ use engine::studies::{
 };
 use engine::{DesignSpec, Report, Workload};
 
-/// The floors the technology comparisons lay, shared by every request: a design edited in the
-/// planner is compared again after each edit, and an edit that moves no cable lays none of them
-/// again.
-static FLOORS: engine::SharedFloors = engine::SharedFloors::new();
-
 /// One chart: SVG text, what it shows, and its numbers as a table (the text alternative for
 /// screen readers, and for anyone who wants the values).
 #[derive(Debug, Clone, PartialEq)]
@@ -158,7 +153,7 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
     } else {
         "per token"
     };
-    let points = technology_comparison(spec, report, timed, &FLOORS);
+    let points = technology_comparison(spec, report, timed, &crate::compute::FLOORS);
     let mut comparison = vec![Chart {
         id: "chart-technologies".into(),
         label: format!(

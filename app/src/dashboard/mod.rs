@@ -31,7 +31,7 @@ pub async fn dashboard(spec: String) -> Result<Vec<Block>, AppError> {
         if let Some(placed) = laid.as_ref().and_then(|laid| laid.placed_for(&spec)) {
             return Ok(crate::report::dashboard_blocks(&spec, placed));
         }
-        let placed = engine::evaluate_placed(&spec)?;
+        let placed = engine::evaluate_placed_sharing(&spec, &crate::compute::FLOORS)?;
         Ok(crate::report::dashboard_blocks(&spec, &placed))
     })
     .await

@@ -28,7 +28,7 @@ pub mod svg;
 
 use placed::place_bills_on;
 use placed::{as_placed, as_placed_formula, bill_totals, nominal_cabling, AS_PLACED_SOURCE};
-pub(crate) use placed::{floor_cabling, network_with, FloorInputs};
+pub(crate) use placed::{floor_cabling, network_with, FloorInputs, Planned};
 pub use placed::{LastFloor, SharedFloors};
 pub(crate) use routing::Spot;
 pub use routing::{orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
@@ -364,14 +364,7 @@ pub(crate) fn plan_on(spec: &DesignSpec, report: &Report, laid: Laid) -> FloorRe
     };
     let (cost, power_w) = bill_totals(&tally.bom);
     let longest_m = tally.longest.first().map(|l| l.route_m).unwrap_or(0.0);
-    let nominal = nominal_cabling(&report.fabrics, &report.totals);
-    let network = as_placed(
-        &report.totals,
-        nominal,
-        (cost, power_w),
-        spec.cluster.gpus(),
-    );
-    FloorReport {
+    let mut plan = FloorReport {
         rows: placed.rows,
         compute_rows: placed.compute_rows,
         racks_per_row: placed.racks_per_row,
@@ -390,15 +383,16 @@ pub(crate) fn plan_on(spec: &DesignSpec, report: &Report, laid: Laid) -> FloorRe
         bom: tally.bom,
         cabling_cost_usd: cost,
         cabling_power_w: power_w,
-        nominal_cabling_cost_usd: nominal.0,
-        nominal_cabling_power_w: nominal.1,
+        // Priced below, against the report's nominal bill.
+        nominal_cabling_cost_usd: Usd::new(0.0),
+        nominal_cabling_power_w: Watts::new(0.0),
         placed_network_cost_usd: Figure::new(
-            network.cost_usd,
+            Usd::new(0.0),
             as_placed_formula("cost"),
             AS_PLACED_SOURCE,
         ),
         placed_network_power_w: Figure::new(
-            network.power_w,
+            Watts::new(0.0),
             as_placed_formula("power"),
             AS_PLACED_SOURCE,
         ),
@@ -407,7 +401,23 @@ pub(crate) fn plan_on(spec: &DesignSpec, report: &Report, laid: Laid) -> FloorRe
         facility_power_kw: Figure::new(it_kw * floor.pue, "IT power × PUE", power::PUE_SOURCE),
         longest,
         findings,
-    }
+    };
+    price(&mut plan, report, spec.cluster.gpus());
+    plan
+}
+
+/// Prices `plan`'s cables and optics against `report`'s nominal ones: the only figures of a
+/// floor plan that depend on more than what the floor is laid from (each tier's nominal run),
+/// so that a plan kept for one design can be given to another laid alike
+/// ([`SharedFloors`]).
+pub(crate) fn price(plan: &mut FloorReport, report: &Report, gpus: u64) {
+    let nominal = nominal_cabling(&report.fabrics, &report.totals);
+    let cabling = (plan.cabling_cost_usd, plan.cabling_power_w);
+    let network = as_placed(&report.totals, nominal, cabling, gpus);
+    plan.nominal_cabling_cost_usd = nominal.0;
+    plan.nominal_cabling_power_w = nominal.1;
+    plan.placed_network_cost_usd.value = network.cost_usd;
+    plan.placed_network_power_w.value = network.power_w;
 }
 
 #[cfg(test)]

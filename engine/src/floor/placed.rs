@@ -1,12 +1,12 @@
 //! The network as placed: the fabrics' bills with the floor's cables and optics, each cable at
 //! its routed length with the medium that length needs, in place of each tier's nominal run.
 
-use super::{media, placement, routing, Laid};
+use super::{media, placement, routing, FloorReport, Laid};
 use crate::report::{BomLine, FabricReport, Totals};
 use crate::spec::DesignSpec;
 use crate::units::{Usd, Watts};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Whether `line` is a cable or an optic: what the floor prices by each cable's routed length,
 /// and each tier's nominal run prices otherwise.
@@ -71,21 +71,89 @@ pub struct LastFloor {
 /// for each technology of a design; a planner's next edit of that design that moves no cable
 /// lays none of them again. Keeps the last [`SHARED_FLOORS`]; compared as [`LastFloor`]
 /// compares; held to look, to place a kept floor's bills and to keep, never while a floor is
-/// laid.
+/// laid. A design evaluated with its floor plan ([`crate::evaluate_placed_sharing`], the
+/// dashboard of a design being edited) keeps the plan too, for the next evaluation laid alike.
 #[derive(Debug, Default)]
 pub struct SharedFloors {
     kept: Mutex<Vec<Kept>>,
+    /// Floors laid lately with their plan, newest first.
+    plans: Mutex<Vec<(Kept, Arc<FloorReport>)>>,
     laid: AtomicU32,
 }
 
 /// Floors [`SharedFloors`] keeps: four technologies of a few designs.
 const SHARED_FLOORS: usize = 32;
 
+/// Floor plans [`SharedFloors`] keeps: a few designs being edited at once. The largest design's
+/// plan is a few megabytes.
+const SHARED_PLANS: usize = 4;
+
+/// How an evaluation through [`SharedFloors`] found the plan of its floor.
+pub(crate) enum Planned {
+    /// Kept from an evaluation laid alike: priced for this one ([`super::price`]) it is its
+    /// plan.
+    Kept(Arc<FloorReport>),
+    /// Laid for it: to be drawn ([`super::plan_on`]), then kept as [`SharedFloors::keep_plan`]
+    /// does, with its cables and optics (when what it was laid from can be told).
+    Laid(Box<Laid>, Option<KeptBills>),
+}
+
+/// A floor's cables and optics, and what it was laid from: what a plan is kept with.
+pub(crate) struct KeptBills(Box<Kept>);
+
 impl SharedFloors {
     pub const fn new() -> Self {
         SharedFloors {
             kept: Mutex::new(Vec::new()),
+            plans: Mutex::new(Vec::new()),
             laid: AtomicU32::new(0),
+        }
+    }
+
+    /// [`SharedFloors::place_bills`] for an evaluation that draws its floor's plan: the plan
+    /// taken from those kept here when its floor is one of theirs, else the floor laid for it.
+    pub(crate) fn place_for_plan(
+        &self,
+        spec: &DesignSpec,
+        fabrics: &mut [FabricReport],
+        totals: &Totals,
+    ) -> (Totals, Planned) {
+        let from = LaidFrom::of(spec, fabrics);
+        let gpus = spec.cluster.gpus();
+        if let Some(from) = &from {
+            let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(at) = plans
+                .iter()
+                .position(|(k, _)| k.from.as_ref() == Some(from))
+            {
+                // The newest first, so that the oldest go.
+                let hit = plans.remove(at);
+                let network = hit.0.place(fabrics, totals, gpus);
+                let plan = Arc::clone(&hit.1);
+                plans.insert(0, hit);
+                return (network, Planned::Kept(plan));
+            }
+        }
+        self.laid.fetch_add(1, Ordering::Relaxed);
+        let mut laid = Laid::new(spec, fabrics);
+        let bills = from.is_some().then(|| {
+            KeptBills(Box::new(Kept {
+                from,
+                bom: laid.tally.bom.clone(),
+                by_fabric: laid.tally.bom_by_fabric.clone(),
+            }))
+        });
+        let network = laid.place_bills(fabrics, totals, gpus);
+        (network, Planned::Laid(Box::new(laid), bills))
+    }
+
+    /// Keeps `plan`, drawn on the floor whose cables and optics are `bills`, for evaluations
+    /// laid alike.
+    pub(crate) fn keep_plan(&self, bills: KeptBills, plan: Arc<FloorReport>) {
+        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
+        if !plans.iter().any(|(k, _)| k.from == bills.0.from) {
+            plans.insert(0, (*bills.0, plan));
+            plans.truncate(SHARED_PLANS);
         }
     }
 

@@ -587,3 +587,57 @@ fn evaluations_sharing_their_floors_at_once_are_the_fresh_evaluations() {
     }
     assert_eq!(floors.floors_laid(), laid, "every floor was kept");
 }
+
+/// The dashboard of a design being edited draws the floor's plan after every edit: through
+/// shared floors, an edit that moves no cable (a workload's batch, a tier's nominal run) takes
+/// the plan laid for the design before it, priced against the edited design's nominal bill, and
+/// is the fresh evaluation with its plan; more nodes lay the floor again.
+#[test]
+fn a_floor_plan_laid_for_one_design_is_taken_for_the_next_laid_alike() {
+    let mut repriced = 0;
+    for (name, text) in examples::ALL {
+        let spec = DesignSpec::from_json(text).unwrap();
+        let floors = SharedFloors::new();
+        let fresh = evaluate_placed(&spec).unwrap();
+        assert_eq!(
+            evaluate_placed_sharing(&spec, &floors).unwrap(),
+            fresh,
+            "{name}"
+        );
+        assert_eq!(floors.floors_laid(), 1, "{name}");
+        assert_eq!(
+            evaluate_placed_sharing(&spec, &floors).unwrap(),
+            fresh,
+            "{name}"
+        );
+        let mut edited = spec.clone();
+        for w in &mut edited.workloads {
+            if let Workload::Training(t) = w {
+                t.global_batch *= 2;
+            }
+        }
+        for f in &mut edited.fabrics {
+            f.cable_runs.node_leaf_m = Metres::new(2.0);
+        }
+        let placed = evaluate_placed_sharing(&edited, &floors).unwrap();
+        assert_eq!(placed, evaluate_placed(&edited).unwrap(), "{name}");
+        if placed.floor.nominal_cabling_cost_usd != fresh.floor.nominal_cabling_cost_usd {
+            repriced += 1;
+        }
+        assert_eq!(floors.floors_laid(), 1, "{name}: no cable moved");
+        let mut more = spec.clone();
+        more.cluster.nodes += 1;
+        if let Ok(fresh) = evaluate_placed(&more) {
+            assert_eq!(
+                evaluate_placed_sharing(&more, &floors).unwrap(),
+                fresh,
+                "{name}"
+            );
+            assert_eq!(floors.floors_laid(), 2, "{name}: one more node");
+        }
+    }
+    assert!(
+        repriced >= 3,
+        "{repriced} plans taken with another nominal bill"
+    );
+}
