@@ -89,7 +89,7 @@ pub(super) fn cabling_as_placed(plan: &FloorReport) -> String {
 /// The floor section of `spec` evaluated as `report`, planned here.
 pub fn floor_blocks(spec: &DesignSpec, report: &Report, plan: &FloorReport) -> Vec<Block> {
     let losses = rack_losses(spec, report, plan);
-    let spread = floor::spread_against_packed(spec, report, plan);
+    let spread = floor::spread_against_packed(spec, report, plan, &crate::compute::FLOORS);
     floor_section(plan, &report.allocations, &losses, spread)
 }
 

@@ -1,7 +1,7 @@
 //! The network as placed: the fabrics' bills with the floor's cables and optics, each cable at
 //! its routed length with the medium that length needs, in place of each tier's nominal run.
 
-use super::{media, placement, routing, FloorReport, Laid};
+use super::{media, placement, routing, FloorReport, Laid, Racking};
 use crate::report::{BomLine, FabricReport, Totals};
 use crate::spec::DesignSpec;
 use crate::units::{Usd, Watts};
@@ -72,12 +72,18 @@ pub struct LastFloor {
 /// lays none of them again. Keeps the last [`SHARED_FLOORS`]; compared as [`LastFloor`]
 /// compares; held to look, to place a kept floor's bills and to keep, never while a floor is
 /// laid. A design evaluated with its floor plan ([`crate::evaluate_placed_sharing`], the
-/// dashboard of a design being edited) keeps the plan too, for the next evaluation laid alike.
+/// dashboard of a design being edited) keeps the plan too, for the next evaluation laid alike,
+/// and a spread design weighed against its switches packed ([`super::spread_against_packed`])
+/// the packed floor's racks and cabling.
 #[derive(Debug, Default)]
 pub struct SharedFloors {
     kept: Mutex<Vec<Kept>>,
     /// Floors laid lately with their plan, newest first.
     plans: Mutex<Vec<(Kept, Arc<FloorReport>)>>,
+    /// The network racks and cabling of floors laid lately with their switches packed, to
+    /// weigh a design's spread switches against ([`super::spread_against_packed`]), newest
+    /// first.
+    packed: Mutex<Vec<(LaidFrom, Racking)>>,
     laid: AtomicU32,
 }
 
@@ -106,6 +112,7 @@ impl SharedFloors {
         SharedFloors {
             kept: Mutex::new(Vec::new()),
             plans: Mutex::new(Vec::new()),
+            packed: Mutex::new(Vec::new()),
             laid: AtomicU32::new(0),
         }
     }
@@ -145,6 +152,34 @@ impl SharedFloors {
         });
         let network = laid.place_bills(fabrics, totals, gpus);
         (network, Planned::Laid(Box::new(laid), bills))
+    }
+
+    /// The racking of the floor of `spec`, whose fabrics are sized as `fabrics`: taken from
+    /// those kept here when it was laid lately, else laid by `lay` and kept (the last
+    /// [`SHARED_FLOORS`]).
+    pub(crate) fn racking(
+        &self,
+        spec: &DesignSpec,
+        fabrics: &[FabricReport],
+        lay: impl FnOnce() -> Racking,
+    ) -> Racking {
+        let from = LaidFrom::of(spec, fabrics);
+        if let Some(from) = &from {
+            let kept = self.packed.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((_, racking)) = kept.iter().find(|(f, _)| f == from) {
+                return *racking;
+            }
+        }
+        self.laid.fetch_add(1, Ordering::Relaxed);
+        let racking = lay();
+        if let Some(from) = from {
+            let mut kept = self.packed.lock().unwrap_or_else(|p| p.into_inner());
+            if !kept.iter().any(|(f, _)| *f == from) {
+                kept.insert(0, (from, racking));
+                kept.truncate(SHARED_FLOORS);
+            }
+        }
+        racking
     }
 
     /// Keeps `plan`, drawn on the floor whose cables and optics are `bills`, for evaluations

@@ -6,7 +6,7 @@ use super::media::tally;
 use super::placed::bill_totals;
 use super::placement::place_as;
 use super::routing::Router;
-use super::{FloorReport, LengthCount};
+use super::{FloorReport, LengthCount, SharedFloors};
 use crate::report::Report;
 use crate::spec::{DesignSpec, SwitchRacks};
 use crate::units::{Metres, Usd};
@@ -31,11 +31,14 @@ fn cable_m(cables: &[LengthCount]) -> Metres {
 }
 
 /// The design's floor `plan` (spread, as the design asks) and the same design with its network
-/// racks packed: `None` when the design packs them or spreading changes nothing.
+/// racks packed: `None` when the design packs them or spreading changes nothing. The packed
+/// floor is taken from `floors` when it was laid there lately (a design being edited), else
+/// laid and kept there.
 pub fn spread_against_packed(
     spec: &DesignSpec,
     report: &Report,
     plan: &FloorReport,
+    floors: &SharedFloors,
 ) -> Option<(Racking, Racking)> {
     if spec.floor.switch_racks != SwitchRacks::Spread {
         return None;
@@ -45,13 +48,17 @@ pub fn spread_against_packed(
         cable_m: cable_m(&plan.cables),
         cabling_cost_usd: plan.cabling_cost_usd,
     };
-    let placed = place_as(spec, &report.fabrics, SwitchRacks::Packed);
-    let router = Router::new(&placed, &spec.floor);
-    let packed_tally = tally(spec, &report.fabrics, &placed, &router, false);
-    let packed = Racking {
-        network_racks: placed.racks.iter().filter(|r| r.network).count() as u32,
-        cable_m: cable_m(&packed_tally.cables),
-        cabling_cost_usd: bill_totals(&packed_tally.bom).0,
-    };
+    let mut packed_spec = spec.clone();
+    packed_spec.floor.switch_racks = SwitchRacks::Packed;
+    let packed = floors.racking(&packed_spec, &report.fabrics, || {
+        let placed = place_as(spec, &report.fabrics, SwitchRacks::Packed);
+        let router = Router::new(&placed, &spec.floor);
+        let packed_tally = tally(spec, &report.fabrics, &placed, &router, false);
+        Racking {
+            network_racks: placed.racks.iter().filter(|r| r.network).count() as u32,
+            cable_m: cable_m(&packed_tally.cables),
+            cabling_cost_usd: bill_totals(&packed_tally.bom).0,
+        }
+    });
     (packed != spread).then_some((spread, packed))
 }

@@ -187,7 +187,8 @@ fn by_default_dgx_h100_stand_four_to_a_rack_with_leaves_mid_row_and_spines_in_a_
 fn spreading_each_tier_over_racks_is_weighed_against_the_same_floor_packed() {
     let (spec, report) = superpod();
     let f = floor::plan(&spec, &report);
-    let (spread, packed) = floor::spread_against_packed(&spec, &report, &f).unwrap();
+    let floors = SharedFloors::new();
+    let (spread, packed) = floor::spread_against_packed(&spec, &report, &f, &floors).unwrap();
     // One more leaf rack in each of the four compute rows, and the 20 spines (34.4 kW, one
     // rack packed) in two.
     assert_eq!((spread.network_racks, packed.network_racks), (10, 5));
@@ -201,7 +202,30 @@ fn spreading_each_tier_over_racks_is_weighed_against_the_same_floor_packed() {
     );
     assert_eq!(packed.cabling_cost_usd, packed_floor.cabling_cost_usd);
     assert_eq!(spread.cabling_cost_usd, f.cabling_cost_usd);
-    assert!(floor::spread_against_packed(&packed_spec, &report, &packed_floor).is_none());
+    assert!(floor::spread_against_packed(&packed_spec, &report, &packed_floor, &floors).is_none());
+}
+
+/// The packed floor a spread design is weighed against is laid once while it is kept: the same
+/// design, or one edited without moving a cable, weighs against it again without laying it; the
+/// answer is the one a floor laid afresh gives, on every example.
+#[test]
+fn the_packed_floor_a_design_is_weighed_against_is_laid_once_for_its_edits() {
+    let floors = SharedFloors::new();
+    for (name, text) in examples::ALL {
+        let spec = DesignSpec::from_json(text).unwrap();
+        let placed = evaluate_placed(&spec).unwrap();
+        let weighed = |floors: &SharedFloors| {
+            floor::spread_against_packed(&spec, &placed.report, &placed.floor, floors)
+        };
+        let fresh = weighed(&SharedFloors::new());
+        let laid = floors.floors_laid();
+        assert_eq!(weighed(&floors), fresh, "{name}");
+        let laid_now = floors.floors_laid();
+        assert!(laid_now <= laid + 1, "{name}");
+        assert_eq!(weighed(&floors), fresh, "{name}");
+        assert_eq!(floors.floors_laid(), laid_now, "{name}: laid again");
+    }
+    assert!(floors.floors_laid() > 0, "no example spreads its switches");
 }
 
 #[test]
