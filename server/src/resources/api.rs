@@ -338,8 +338,9 @@ async fn evaluate(body: Bytes) -> Answer {
     let spec = json_body(&body)?;
     let answer = app::compute::run(move || {
         let spec = DesignSpec::from_value(spec)?;
-        let placed = engine::evaluate_placed(&spec)?.over_its_life(&spec);
-        Ok::<_, Failure>(Json(placed).into_response())
+        // A client evaluating variants of one design (its workloads) lays its floor once.
+        let placed = engine::evaluate_placed_sharing(&spec, &app::compute::FLOORS)?;
+        Ok::<_, Failure>(Json(placed.over_its_life(&spec)).into_response())
     })
     .await
     .map_err(|_| Failure(AppError::Internal("the evaluation could not be run".into())))?;
