@@ -77,17 +77,17 @@ pub struct LastFloor {
 /// the packed floor's racks and cabling.
 #[derive(Debug, Default)]
 pub struct SharedFloors {
-    kept: Mutex<Vec<Kept>>,
-    /// Floors laid lately with their plan, newest first.
-    plans: Mutex<Vec<(Kept, Arc<FloorReport>)>>,
-    /// The network racks and cabling of floors laid lately with their switches packed, to
-    /// weigh a design's spread switches against ([`super::spread_against_packed`]), newest
-    /// first.
-    packed: Mutex<Vec<(LaidFrom, Racking)>>,
+    bills: Recent<Bills>,
+    /// Floors laid with their plan.
+    plans: Recent<(Bills, Arc<FloorReport>)>,
+    /// The network racks and cabling of floors laid with their switches packed, to weigh a
+    /// design's spread switches against ([`super::spread_against_packed`]).
+    packed: Recent<Racking>,
     laid: AtomicU32,
 }
 
-/// Floors [`SharedFloors`] keeps: four technologies of a few designs.
+/// Floors [`SharedFloors`] keeps the cables and optics (and the packed racking) of: four
+/// technologies of a few designs.
 const SHARED_FLOORS: usize = 32;
 
 /// Floor plans [`SharedFloors`] keeps: a few designs being edited at once. The largest design's
@@ -105,16 +105,52 @@ pub(crate) enum Planned {
 }
 
 /// A floor's cables and optics, and what it was laid from: what a plan is kept with.
-pub(crate) struct KeptBills(Box<Kept>);
+pub(crate) struct KeptBills(Box<(LaidFrom, Bills)>);
 
 impl SharedFloors {
     pub const fn new() -> Self {
         SharedFloors {
-            kept: Mutex::new(Vec::new()),
-            plans: Mutex::new(Vec::new()),
-            packed: Mutex::new(Vec::new()),
+            bills: Recent::new(),
+            plans: Recent::new(),
+            packed: Recent::new(),
             laid: AtomicU32::new(0),
         }
+    }
+
+    /// How many floors evaluations through this have laid.
+    pub fn floors_laid(&self) -> u32 {
+        self.laid.load(Ordering::Relaxed)
+    }
+
+    /// Notes that a floor is laid.
+    fn lays(&self) {
+        self.laid.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// [`LastFloor::place_bills`], the floor taken from those kept here when it is one of them.
+    pub(crate) fn place_bills(
+        &self,
+        spec: &DesignSpec,
+        fabrics: &mut [FabricReport],
+        totals: &Totals,
+    ) -> Totals {
+        let from = LaidFrom::of(spec, fabrics);
+        let gpus = spec.cluster.gpus();
+        let kept = from.as_ref().and_then(|from| {
+            // Placed under the lock (microseconds) rather than copied out.
+            self.bills
+                .read(from, |bills| bills.place(fabrics, totals, gpus))
+        });
+        if let Some(network) = kept {
+            return network;
+        }
+        self.lays();
+        let bills = Bills::laid(spec, fabrics);
+        let network = bills.place(fabrics, totals, gpus);
+        if let Some(from) = from {
+            self.bills.keep(from, bills, SHARED_FLOORS);
+        }
+        network
     }
 
     /// [`SharedFloors::place_bills`] for an evaluation that draws its floor's plan: the plan
@@ -127,36 +163,30 @@ impl SharedFloors {
     ) -> (Totals, Planned) {
         let from = LaidFrom::of(spec, fabrics);
         let gpus = spec.cluster.gpus();
-        if let Some(from) = &from {
-            let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(at) = plans
-                .iter()
-                .position(|(k, _)| k.from.as_ref() == Some(from))
-            {
-                // The newest first, so that the oldest go.
-                let hit = plans.remove(at);
-                let network = hit.0.place(fabrics, totals, gpus);
-                let plan = Arc::clone(&hit.1);
-                plans.insert(0, hit);
-                return (network, Planned::Kept(plan));
-            }
-        }
-        self.laid.fetch_add(1, Ordering::Relaxed);
-        let mut laid = Laid::new(spec, fabrics);
-        let bills = from.is_some().then(|| {
-            KeptBills(Box::new(Kept {
-                from,
-                bom: laid.tally.bom.clone(),
-                by_fabric: laid.tally.bom_by_fabric.clone(),
-            }))
+        let kept = from.as_ref().and_then(|from| {
+            self.plans.read(from, |(bills, plan)| {
+                (bills.place(fabrics, totals, gpus), Arc::clone(plan))
+            })
         });
+        if let Some((network, plan)) = kept {
+            return (network, Planned::Kept(plan));
+        }
+        self.lays();
+        let mut laid = Laid::new(spec, fabrics);
+        let bills = from.map(|from| KeptBills(Box::new((from, Bills::of(&laid)))));
         let network = laid.place_bills(fabrics, totals, gpus);
         (network, Planned::Laid(Box::new(laid), bills))
     }
 
+    /// Keeps `plan`, drawn on the floor whose cables and optics are `bills`, for evaluations
+    /// laid alike.
+    pub(crate) fn keep_plan(&self, bills: KeptBills, plan: Arc<FloorReport>) {
+        let (from, bills) = *bills.0;
+        self.plans.keep(from, (bills, plan), SHARED_PLANS);
+    }
+
     /// The racking of the floor of `spec`, whose fabrics are sized as `fabrics`: taken from
-    /// those kept here when it was laid lately, else laid by `lay` and kept (the last
-    /// [`SHARED_FLOORS`]).
+    /// those kept here when it was laid lately, else laid by `lay` and kept.
     pub(crate) fn racking(
         &self,
         spec: &DesignSpec,
@@ -164,88 +194,82 @@ impl SharedFloors {
         lay: impl FnOnce() -> Racking,
     ) -> Racking {
         let from = LaidFrom::of(spec, fabrics);
-        if let Some(from) = &from {
-            let kept = self.packed.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some((_, racking)) = kept.iter().find(|(f, _)| f == from) {
-                return *racking;
-            }
+        if let Some(racking) = from.as_ref().and_then(|f| self.packed.read(f, |r| *r)) {
+            return racking;
         }
-        self.laid.fetch_add(1, Ordering::Relaxed);
+        self.lays();
         let racking = lay();
         if let Some(from) = from {
-            let mut kept = self.packed.lock().unwrap_or_else(|p| p.into_inner());
-            if !kept.iter().any(|(f, _)| *f == from) {
-                kept.insert(0, (from, racking));
-                kept.truncate(SHARED_FLOORS);
-            }
+            self.packed.keep(from, racking, SHARED_FLOORS);
         }
         racking
     }
+}
 
-    /// Keeps `plan`, drawn on the floor whose cables and optics are `bills`, for evaluations
-    /// laid alike.
-    pub(crate) fn keep_plan(&self, bills: KeptBills, plan: Arc<FloorReport>) {
-        let mut plans = self.plans.lock().unwrap_or_else(|p| p.into_inner());
-        if !plans.iter().any(|(k, _)| k.from == bills.0.from) {
-            plans.insert(0, (*bills.0, plan));
-            plans.truncate(SHARED_PLANS);
-        }
-    }
+/// What was laid lately, each with what it was laid from, newest first: held only to look and
+/// to keep, never while anything is laid.
+#[derive(Debug)]
+struct Recent<T> {
+    items: Mutex<Vec<(LaidFrom, T)>>,
+}
 
-    /// How many floors evaluations through this have laid.
-    pub fn floors_laid(&self) -> u32 {
-        self.laid.load(Ordering::Relaxed)
-    }
-
-    /// [`LastFloor::place_bills`], the floor taken from those kept here when it is one of them.
-    pub(crate) fn place_bills(
-        &self,
-        spec: &DesignSpec,
-        fabrics: &mut [FabricReport],
-        totals: &Totals,
-    ) -> Totals {
-        let from = LaidFrom::of(spec, fabrics);
-        let gpus = spec.cluster.gpus();
-        if let Some(from) = &from {
-            let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(at) = kept.iter().position(|k| k.from.as_ref() == Some(from)) {
-                // The newest first, so that the oldest go.
-                let hit = kept.remove(at);
-                let network = hit.place(fabrics, totals, gpus);
-                kept.insert(0, hit);
-                return network;
-            }
-        }
-        self.laid.fetch_add(1, Ordering::Relaxed);
-        let laid = Kept::laid(spec, fabrics, from);
-        let network = laid.place(fabrics, totals, gpus);
-        if laid.from.is_some() {
-            let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-            if !kept.iter().any(|k| k.from == laid.from) {
-                kept.insert(0, laid);
-                kept.truncate(SHARED_FLOORS);
-            }
-        }
-        network
+impl<T> Default for Recent<T> {
+    fn default() -> Self {
+        Recent::new()
     }
 }
 
+impl<T> Recent<T> {
+    const fn new() -> Self {
+        Recent {
+            items: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// `read` of the one laid from `from`, which becomes the newest; `None` when none is kept.
+    fn read<R>(&self, from: &LaidFrom, read: impl FnOnce(&T) -> R) -> Option<R> {
+        let mut items = self.items.lock().unwrap_or_else(|p| p.into_inner());
+        let at = items.iter().position(|(f, _)| f == from)?;
+        // The newest first, so that the oldest go.
+        let item = items.remove(at);
+        let answer = read(&item.1);
+        items.insert(0, item);
+        Some(answer)
+    }
+
+    /// Keeps `item`, laid from `from`, unless one laid alike is kept already (another request
+    /// laid it meanwhile); beyond the `most` newest, the oldest go.
+    fn keep(&self, from: LaidFrom, item: T, most: usize) {
+        let mut items = self.items.lock().unwrap_or_else(|p| p.into_inner());
+        if !items.iter().any(|(f, _)| *f == from) {
+            items.insert(0, (from, item));
+            items.truncate(most);
+        }
+    }
+}
+
+/// A floor's cables and optics: the whole floor's, and each fabric's.
 #[derive(Debug)]
-struct Kept {
-    /// What it was laid from; `None` when that cannot be told (it is then never taken again).
-    from: Option<LaidFrom>,
+struct Bills {
     bom: Vec<BomLine>,
     by_fabric: Vec<Vec<BomLine>>,
 }
 
-impl Kept {
-    /// The floor of `spec`, whose fabrics are sized as `fabrics`, laid from `from`.
-    fn laid(spec: &DesignSpec, fabrics: &[FabricReport], from: Option<LaidFrom>) -> Kept {
+impl Bills {
+    /// The floor of `spec`, whose fabrics are sized as `fabrics`, laid for its cables and optics.
+    fn laid(spec: &DesignSpec, fabrics: &[FabricReport]) -> Bills {
         let tally = counted(spec, fabrics);
-        Kept {
-            from,
+        Bills {
             bom: tally.bom,
             by_fabric: tally.bom_by_fabric,
+        }
+    }
+
+    /// The cables and optics of `laid`, before its bills are placed.
+    fn of(laid: &Laid) -> Bills {
+        Bills {
+            bom: laid.tally.bom.clone(),
+            by_fabric: laid.tally.bom_by_fabric.clone(),
         }
     }
 
@@ -254,6 +278,14 @@ impl Kept {
     fn place(&self, fabrics: &mut [FabricReport], totals: &Totals, gpus: u64) -> Totals {
         place_bills_on(fabrics, totals, &self.bom, self.by_fabric.clone(), gpus)
     }
+}
+
+/// The floor [`LastFloor`] keeps: its cables and optics, and what it was laid from (`None` when
+/// that cannot be told: it is then never taken again).
+#[derive(Debug)]
+struct Kept {
+    from: Option<LaidFrom>,
+    bills: Bills,
 }
 
 #[derive(Debug, PartialEq)]
@@ -288,10 +320,13 @@ impl LastFloor {
             Some(kept) if from.is_some() && kept.from == from => kept,
             _ => {
                 self.laid = self.laid.saturating_add(1);
-                Kept::laid(spec, fabrics, from)
+                Kept {
+                    from,
+                    bills: Bills::laid(spec, fabrics),
+                }
             }
         };
-        let network = kept.place(fabrics, totals, spec.cluster.gpus());
+        let network = kept.bills.place(fabrics, totals, spec.cluster.gpus());
         self.kept = Some(kept);
         network
     }
@@ -302,8 +337,7 @@ impl LastFloor {
         self.laid = self.laid.saturating_add(1);
         self.kept = Some(Kept {
             from: LaidFrom::of(spec, fabrics),
-            bom: laid.tally.bom.clone(),
-            by_fabric: laid.tally.bom_by_fabric.clone(),
+            bills: Bills::of(laid),
         });
     }
 }
