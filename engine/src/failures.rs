@@ -11,12 +11,12 @@ pub use domains::{
     failures, findings as domain_findings, worst_cut_off, Element, Failure, WorkloadAfter,
 };
 
-use crate::allocation::Allocation;
-use crate::cabling::Cable;
-use crate::floor::{node_number, FloorReport};
-use crate::report::{Finding, Severity};
+use crate::cabling::{links, End, Link};
+use crate::fast_hash::FastMap;
+use crate::floor::{node_number, FloorReport, Site};
+use crate::report::{Finding, Report, Severity};
+use crate::spec::DesignSpec;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// One rack lost (or one row, all its racks at once).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,10 +49,10 @@ pub struct FabricLoss {
     pub of_nodes: u32,
 }
 
-/// The most cables a design's rack losses are worked out for where a page asks for them: the
-/// floor's whole cabling sheet is laid out to find them (a 2,048-node, 8-rail design in three
-/// tiers has about 50,000).
-pub const MAX_CABLES: u64 = 100_000;
+/// The most cables a design's rack and row losses are worked out for where a page asks for
+/// them: the 100,000-GPU design of the benchmarks has about 362,000, and its losses take about
+/// as long as laying its floor (BENCHMARKS.md, failure domains).
+pub const MAX_CABLES: u64 = 1_000_000;
 
 /// Cables of `report`'s fabrics, from their plans (no sheet laid out).
 pub fn cables(report: &crate::report::Report) -> u64 {
@@ -67,8 +67,17 @@ pub fn cables(report: &crate::report::Report) -> u64 {
         .sum()
 }
 
-/// A node's links to one fabric: how many, and how many end in each rack.
-type NodeLinks<'s> = (u32, BTreeMap<&'s str, u32>);
+/// Fabric `fabric`'s tally among those of one place, `of_place`, begun if it is not there.
+fn tally(of_place: &mut Vec<(usize, Tally)>, fabric: usize) -> &mut Tally {
+    let at = match of_place.iter().position(|(f, _)| *f == fabric) {
+        Some(at) => at,
+        None => {
+            of_place.push((fabric, Tally::default()));
+            of_place.len() - 1
+        }
+    };
+    &mut of_place[at].1
+}
 
 /// What one rack's loss does to one fabric, gathered node by node.
 #[derive(Default)]
@@ -78,134 +87,165 @@ struct Tally {
     fewer_links: u32,
 }
 
-/// Every rack's loss on `floor` with cabling `sheet`, the ones that take most nodes away first
-/// (standing in it or cut off from a fabric), then by name. Racks whose loss takes nothing are
-/// left out. One pass over the cables and one over the racks' devices.
-pub fn rack_losses(
+/// Every rack's loss on `floor`, where `spec` evaluated as `report` is laid, and every row's
+/// (its power distribution or cooling, say: what every rack of the row takes at once, `rack`
+/// naming the row, "row 1"), the ones that take most nodes away first (standing in it or cut
+/// off from a fabric), then by name. Places whose loss takes nothing are left out. One walk of
+/// the links (no cabling sheet laid out) and, for racks and rows each, one pass over the racks'
+/// devices.
+pub fn rack_and_row_losses(
+    spec: &DesignSpec,
+    report: &Report,
     floor: &FloorReport,
-    sheet: &[Cable],
-    allocations: &[Allocation],
-    gpus_per_node: u32,
-) -> Vec<RackLoss> {
-    losses(floor, sheet, allocations, gpus_per_node, |rack| {
-        rack.name.clone()
-    })
+) -> (Vec<RackLoss>, Vec<RackLoss>) {
+    let mut links = node_leaf_links(spec, report);
+    // Each node's links together, as the walk gives them node by node.
+    if !links.is_sorted_by_key(|l| (l.0, l.1)) {
+        links.sort_by_key(|l| (l.0, l.1));
+    }
+    let losses =
+        |place: &dyn Fn(&crate::floor::Rack) -> String| losses(spec, report, floor, &links, place);
+    (
+        losses(&|rack| rack.name.clone()),
+        losses(&|rack| format!("row {}", rack.row)),
+    )
 }
 
-/// Every row's loss (its power distribution or cooling, say), as [`rack_losses`]: what every
-/// rack of the row takes at once. `rack` of each loss names the row, "row 1".
-pub fn row_losses(
-    floor: &FloorReport,
-    sheet: &[Cable],
-    allocations: &[Allocation],
-    gpus_per_node: u32,
-) -> Vec<RackLoss> {
-    losses(floor, sheet, allocations, gpus_per_node, |rack| {
-        format!("row {}", rack.row)
-    })
+/// Each link from a node to a leaf of `report`'s fabrics on `spec`'s floor, by fabric and node:
+/// the fabric (its
+/// index in the report), the node (from 1) and the rack the leaf stands in (its index on the
+/// floor): the ends the cabling sheet gives its node-leaf rows, without naming or routing
+/// them. A fabric whose switches cannot take its cables has none.
+fn node_leaf_links(spec: &DesignSpec, report: &Report) -> Vec<(usize, u32, u32)> {
+    let site = Site::new(spec, report);
+    let node_leaf: u32 = report.fabrics.iter().map(|f| f.plan.node_leaf_links).sum();
+    let mut out = Vec::with_capacity(node_leaf as usize);
+    for (fi, fabric) in report.fabrics.iter().enumerate() {
+        // A fabric that does not fit has no cabling sheet, and no links to lose.
+        let _ = links(fabric, &mut |link: Link| {
+            if let (End::Node { node, .. }, End::Switch { .. }) = (link.a, link.z) {
+                if link.tier == "node-leaf" {
+                    out.push((fi, node + 1, site.spot(fi, link.z, None).rack));
+                }
+            }
+        });
+    }
+    out
 }
 
-/// The losses of the places `place` puts each rack in (the rack itself, or its row).
+/// The losses of the places `place` puts each rack in (the rack itself, or its row); `links`
+/// are [`node_leaf_links`], each node's together.
 fn losses(
+    spec: &DesignSpec,
+    report: &Report,
     floor: &FloorReport,
-    sheet: &[Cable],
-    allocations: &[Allocation],
-    gpus_per_node: u32,
-    place: impl Fn(&crate::floor::Rack) -> String,
+    links: &[(usize, u32, u32)],
+    place: &dyn Fn(&crate::floor::Rack) -> String,
 ) -> Vec<RackLoss> {
-    // The place of each rack, by the rack's name as the sheet gives it.
-    let places: BTreeMap<&str, String> = floor
+    let (allocations, gpus_per_node) = (&report.allocations, spec.cluster.gpus_per_node);
+    // Each place once, numbered in the floor's order, and the place of each rack.
+    let mut names: Vec<String> = Vec::new();
+    let mut numbered: FastMap<String, usize> = FastMap::default();
+    let place_of: Vec<usize> = floor
         .racks
         .iter()
-        .map(|r| (r.name.as_str(), place(r)))
+        .map(|r| {
+            let name = place(r);
+            *numbered.entry(name).or_insert_with_key(|name| {
+                names.push(name.clone());
+                names.len() - 1
+            })
+        })
         .collect();
-    let place_of = |rack: &str| places.get(rack).map(String::as_str);
-    // Per fabric, per node: its links to the fabric, and how many end in each rack.
-    let mut links: BTreeMap<&str, BTreeMap<u32, NodeLinks>> = BTreeMap::new();
-    for c in sheet.iter().filter(|c| c.tier == "node-leaf") {
-        let (Some(node), Some(rack)) = (
-            node_number(&c.a_device),
-            c.z_rack.as_deref().and_then(place_of),
-        ) else {
-            continue;
-        };
-        let entry = links
-            .entry(c.fabric.as_str())
-            .or_default()
-            .entry(node)
-            .or_default();
-        entry.0 += 1;
-        *entry.1.entry(rack).or_default() += 1;
-    }
-    // Where each node stands, and the nodes and switches of each rack.
-    let mut stands: BTreeMap<u32, &str> = BTreeMap::new();
-    let mut standing: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-    let mut tallies: BTreeMap<(&str, &str), Tally> = BTreeMap::new();
-    for rack in &floor.racks {
-        let Some(here) = place_of(&rack.name) else {
-            continue;
-        };
+    // The fabrics with links, by name: a switch is its fabric's when its label starts with the
+    // fabric's name and a dash.
+    let fabrics = report.fabrics.len();
+    let mut by_name: Vec<usize> = (0..fabrics)
+        .filter(|f| links.iter().any(|l| l.0 == *f))
+        .collect();
+    by_name.sort_by(|a, b| report.fabrics[*a].name.cmp(&report.fabrics[*b].name));
+    // Where each node stands (by node from 1), and the nodes and each fabric's switches of
+    // each place.
+    let mut stands: Vec<Option<usize>> = vec![None; spec.cluster.nodes as usize + 1];
+    let mut standing: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
+    let mut tallies: Vec<Vec<(usize, Tally)>> = Vec::new();
+    tallies.resize_with(names.len(), Vec::new);
+    for (rack, &here) in floor.racks.iter().zip(&place_of) {
         for d in &rack.devices {
             if d.role == "node" {
                 if let Some(n) = node_number(&d.label) {
-                    stands.insert(n, here);
-                    standing.entry(here).or_default().push(n);
+                    if let Some(stand) = stands.get_mut(n as usize) {
+                        *stand = Some(here);
+                    }
+                    standing[here].push(n);
                 }
-            } else if let Some(fabric) = links.keys().find(|f| {
+            } else if let Some(&fabric) = by_name.iter().find(|f| {
                 d.label
-                    .strip_prefix(**f)
+                    .strip_prefix(report.fabrics[**f].name.as_str())
                     .is_some_and(|rest| rest.starts_with('-'))
             }) {
-                tallies.entry((here, fabric)).or_default().switches += 1;
+                tally(&mut tallies[here], fabric).switches += 1;
             }
         }
     }
-    // Each node outside a rack is cut off by it when every link of its ends there, and left
-    // with fewer links by each rack where some do.
-    for (fabric, nodes) in &links {
-        for (node, (all, by_rack)) in nodes {
-            for (rack, here) in by_rack {
-                if stands.get(node) == Some(rack) {
-                    continue;
-                }
-                let tally = tallies.entry((rack, fabric)).or_default();
-                if here == all {
-                    tally.cut_off.push(*node);
-                } else {
-                    tally.fewer_links += 1;
-                }
+    // Each node's links to each fabric, with how many end in each place: the node is cut off
+    // by a place it does not stand in when every link of its ends there, and left with fewer
+    // links by each place where some do.
+    let mut of_nodes = vec![0u32; fabrics];
+    let mut ends: Vec<(usize, u32)> = Vec::new();
+    for node_links in links.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let (fabric, node) = (node_links[0].0, node_links[0].1);
+        ends.clear();
+        for &(_, _, rack) in node_links {
+            let Some(&place) = place_of.get(rack as usize) else {
+                continue;
+            };
+            match ends.iter_mut().find(|(p, _)| *p == place) {
+                Some((_, n)) => *n += 1,
+                None => ends.push((place, 1)),
+            }
+        }
+        let all: u32 = ends.iter().map(|(_, n)| n).sum();
+        if all > 0 {
+            of_nodes[fabric] += 1;
+        }
+        let stands_in = stands.get(node as usize).copied().flatten();
+        for &(place, here) in &ends {
+            if stands_in == Some(place) {
+                continue;
+            }
+            let t = tally(&mut tallies[place], fabric);
+            if here == all {
+                t.cut_off.push(node);
+            } else {
+                t.fewer_links += 1;
             }
         }
     }
-    // Each place once, in the floor's order.
-    let mut seen = std::collections::BTreeSet::new();
-    let order: Vec<&str> = floor
-        .racks
+    let mut out: Vec<RackLoss> = names
         .iter()
-        .filter_map(|r| place_of(&r.name))
-        .filter(|p| seen.insert(*p))
-        .collect();
-    let mut out: Vec<RackLoss> = order
-        .into_iter()
-        .filter_map(|name| {
-            let standing = standing.get(name).map_or(&[][..], Vec::as_slice);
-            let fabrics: Vec<(&str, &Tally)> = tallies
-                .range((name, "")..)
-                .take_while(|((r, _), _)| *r == name)
-                .map(|((_, f), t)| (*f, t))
+        .enumerate()
+        .filter_map(|(at, name)| {
+            let standing = standing[at].as_slice();
+            let fabrics: Vec<(&str, &Tally, u32)> = by_name
+                .iter()
+                .filter_map(|&f| {
+                    let (_, tally) = tallies[at].iter().find(|(of, _)| *of == f)?;
+                    Some((report.fabrics[f].name.as_str(), tally, of_nodes[f]))
+                })
                 .collect();
             if standing.is_empty() && fabrics.is_empty() {
                 return None;
             }
-            // A workload loses the nodes of its own standing in the rack, and those cut off
+            // A workload loses the nodes of its own standing in the place, and those cut off
             // from the fabric it runs on.
             let workloads = allocations
                 .iter()
                 .filter_map(|a| {
                     let on_fabric = fabrics
                         .iter()
-                        .find(|(f, _)| *f == a.fabric)
-                        .map_or(&[][..], |(_, t)| t.cut_off.as_slice());
+                        .find(|(f, _, _)| *f == a.fabric)
+                        .map_or(&[][..], |(_, t, _)| t.cut_off.as_slice());
                     let hit = standing
                         .iter()
                         .chain(on_fabric)
@@ -215,17 +255,17 @@ fn losses(
                 })
                 .collect();
             Some(RackLoss {
-                rack: name.to_string(),
+                rack: name.clone(),
                 nodes: standing.len() as u32,
                 gpus: standing.len() as u64 * u64::from(gpus_per_node),
                 fabrics: fabrics
                     .iter()
-                    .map(|(f, t)| FabricLoss {
+                    .map(|(f, t, of_nodes)| FabricLoss {
                         fabric: f.to_string(),
                         switches: t.switches,
                         cut_off: t.cut_off.len() as u32,
                         fewer_links: t.fewer_links,
-                        of_nodes: links.get(f).map_or(0, |n| n.len() as u32),
+                        of_nodes: *of_nodes,
                     })
                     .collect(),
                 workloads,

@@ -124,22 +124,20 @@ fn spread_cost((spread, packed): (Racking, Racking)) -> String {
     )
 }
 
-/// What each rack's loss takes away, on `plan` as the floor places and cables `report`.
-/// Err with the design's cable count when it has more than a page lays out
+/// What each rack's and row's loss takes away, on `plan` as the floor places and cables
+/// `report`. Err with the design's cable count when it has more than a page works them out for
 /// ([`failures::MAX_CABLES`]).
 pub(super) fn rack_losses(spec: &DesignSpec, report: &Report, plan: &FloorReport) -> Losses {
     let cables = failures::cables(report);
     if cables > failures::MAX_CABLES {
         return Err(cables);
     }
-    let Ok(sheet) = floor::cabling(spec, report) else {
+    // A design with no cabling sheet has no links to lose.
+    if floor::cabling_fits(report).is_err() {
         return Ok(Places::default());
-    };
-    let (allocations, gpus) = (&report.allocations, spec.cluster.gpus_per_node);
-    Ok(Places {
-        racks: failures::rack_losses(plan, &sheet, allocations, gpus),
-        rows: failures::row_losses(plan, &sheet, allocations, gpus),
-    })
+    }
+    let (racks, rows) = failures::rack_and_row_losses(spec, report, plan);
+    Ok(Places { racks, rows })
 }
 
 /// What losing each rack, and each row, takes away.

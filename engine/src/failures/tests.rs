@@ -4,13 +4,7 @@ use crate::spec::{DesignSpec, Placement, SwitchRacks};
 fn losses(spec: &DesignSpec) -> Vec<RackLoss> {
     let report = crate::evaluate(spec).unwrap();
     let floor = crate::floor::plan(spec, &report);
-    let sheet = crate::floor::cabling(spec, &report).unwrap();
-    rack_losses(
-        &floor,
-        &sheet,
-        &report.allocations,
-        spec.cluster.gpus_per_node,
-    )
+    rack_and_row_losses(spec, &report, &floor).0
 }
 
 /// The 16-node training example, its network racks packed, stands its compute leaves in one
@@ -98,9 +92,7 @@ fn losing_a_row_takes_every_rack_of_it_at_once() {
     let spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
     let report = crate::evaluate(&spec).unwrap();
     let floor = crate::floor::plan(&spec, &report);
-    let sheet = crate::floor::cabling(&spec, &report).unwrap();
-    let racks = rack_losses(&floor, &sheet, &report.allocations, 8);
-    let rows = row_losses(&floor, &sheet, &report.allocations, 8);
+    let (racks, rows) = rack_and_row_losses(&spec, &report, &floor);
     assert!(floor.rows > 1, "{} rows", floor.rows);
     for row in &rows {
         let number: u32 = row.rack.strip_prefix("row ").unwrap().parse().unwrap();
@@ -119,4 +111,37 @@ fn losing_a_row_takes_every_rack_of_it_at_once() {
         .workloads
         .iter()
         .any(|(w, _)| w == "Llama 3.1 405B pre-training"));
+}
+
+/// The rack losses read each node's links to its leaves off the links and the floor's placement,
+/// without laying out the cabling sheet: the same links, in the same racks, as the sheet's
+/// node-leaf rows give, on every example with its switches spread and packed.
+#[test]
+fn the_links_rack_losses_read_are_the_cabling_sheets_node_leaf_rows() {
+    for (name, text) in crate::examples::ALL {
+        for racks in [SwitchRacks::Spread, SwitchRacks::Packed] {
+            let mut spec = DesignSpec::from_json(text).unwrap();
+            spec.floor.switch_racks = racks;
+            let report = crate::evaluate(&spec).unwrap();
+            let floor = crate::floor::plan(&spec, &report);
+            let sheet = crate::floor::cabling(&spec, &report).unwrap();
+            let from_sheet: Vec<(String, u32, String)> = sheet
+                .iter()
+                .filter(|c| c.tier == "node-leaf")
+                .filter_map(|c| {
+                    let node = node_number(&c.a_device)?;
+                    Some((c.fabric.clone(), node, c.z_rack.clone()?))
+                })
+                .collect();
+            let walked: Vec<(String, u32, String)> = node_leaf_links(&spec, &report)
+                .into_iter()
+                .map(|(fi, node, rack)| {
+                    let fabric = report.fabrics[fi].name.clone();
+                    (fabric, node, floor.racks[rack as usize].name.clone())
+                })
+                .collect();
+            assert!(!walked.is_empty(), "{name}");
+            assert_eq!(walked, from_sheet, "{name}, {racks:?}");
+        }
+    }
 }
