@@ -144,6 +144,16 @@ fn benches(c: &mut Criterion) {
         "what one failure takes away, every element, 100,000 GPUs",
         |b| b.iter(|| engine::failures::failures(black_box(&huge), &huge_report)),
     );
+    let huge_placed = engine::evaluate_placed(&huge).expect("evaluates");
+    c.bench_function("rack and row losses, 100,000 GPUs", |b| {
+        b.iter(|| {
+            engine::failures::rack_and_row_losses(
+                black_box(&huge),
+                &huge_placed.report,
+                &huge_placed.floor,
+            )
+        })
+    });
 
     // The physical floor of 2,048 DGX H100: placement, every cable routed, media, rack power.
     let mut two_thousand = four_workloads_three_fabrics(2048, "h100-sxm", "ib_ndr", "qm9700");
