@@ -132,12 +132,12 @@ pub fn evaluate_workloads(
     spec: &DesignSpec,
     conditions: Conditions,
 ) -> Result<Vec<WorkloadReport>, SpecErrors> {
-    crate::figure::values_only(|| Sized::new(spec, conditions)).map(|s| s.workloads)
+    crate::figure::values_only(|| SizedDesign::new(spec, conditions)).map(|s| s.workloads)
 }
 
 /// `spec` validated, its switches chosen, each fabric sized and its links worked out, its
 /// tenants and workloads placed, and each workload's report: what a report is built on.
-struct Sized<'a> {
+struct SizedDesign<'a> {
     spec: Cow<'a, DesignSpec>,
     gpu: &'static Gpu,
     choices: Vec<Option<crate::switch_choice::SwitchChoice>>,
@@ -148,7 +148,7 @@ struct Sized<'a> {
     workloads: Vec<WorkloadReport>,
 }
 
-impl<'a> Sized<'a> {
+impl<'a> SizedDesign<'a> {
     // Inlined into the one evaluation the browser's bundle carries, which measured smaller so.
     #[inline(always)]
     fn new(spec: &'a DesignSpec, conditions: Conditions) -> Result<Self, SpecErrors> {
@@ -202,7 +202,7 @@ impl<'a> Sized<'a> {
                 workload(w, gpu, actual, ideal, replicas)
             })
             .collect();
-        Ok(Sized {
+        Ok(SizedDesign {
             spec: chosen,
             gpu,
             choices,
@@ -223,7 +223,7 @@ fn evaluate_report<L>(
     conditions: Conditions,
     floor: impl FnOnce(&DesignSpec, &mut [FabricReport], &Totals) -> (Option<Totals>, L),
 ) -> Result<(Report, L), SpecErrors> {
-    let Sized {
+    let SizedDesign {
         spec,
         gpu,
         choices,
@@ -232,7 +232,7 @@ fn evaluate_report<L>(
         tenants,
         allocations,
         workloads,
-    } = Sized::new(spec, conditions)?;
+    } = SizedDesign::new(spec, conditions)?;
     let spec = spec.as_ref();
     let mut fabrics: Vec<FabricReport> = spec
         .fabrics

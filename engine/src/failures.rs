@@ -112,10 +112,9 @@ pub fn rack_and_row_losses(
 }
 
 /// Each link from a node to a leaf of `report`'s fabrics on `spec`'s floor, by fabric and node:
-/// the fabric (its
-/// index in the report), the node (from 1) and the rack the leaf stands in (its index on the
-/// floor): the ends the cabling sheet gives its node-leaf rows, without naming or routing
-/// them. A fabric whose switches cannot take its cables has none.
+/// the fabric (its index in the report), the node (from 1) and the rack the leaf stands in (its
+/// index on the floor): the ends the cabling sheet gives its node-leaf rows, without naming or
+/// routing them. A fabric whose switches cannot take its cables has none.
 fn node_leaf_links(spec: &DesignSpec, report: &Report) -> Vec<(usize, u32, u32)> {
     let site = Site::new(spec, report);
     let node_leaf: u32 = report.fabrics.iter().map(|f| f.plan.node_leaf_links).sum();
