@@ -189,7 +189,11 @@ fn what_a_place_takes(losses: &[RackLoss], rows: bool) -> super::Table {
                     .map(|f| {
                         let mut what = vec![counted(f.switches, "switch", "switches")];
                         if f.cut_off > 0 {
-                            what.push(format!("{} of {} nodes cut off", f.cut_off, f.of_nodes));
+                            what.push(format!(
+                                "{} of {} nodes cut off",
+                                engine::thousands(f64::from(f.cut_off)),
+                                engine::thousands(f64::from(f.of_nodes))
+                            ));
                         }
                         if f.fewer_links > 0 {
                             what.push(format!(

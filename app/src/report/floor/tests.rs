@@ -67,3 +67,27 @@ fn the_floor_weighs_spreading_each_tier_against_packing_it() {
         "{said}"
     );
 }
+
+/// A rack of a large fabric says how many of its thousands of nodes its loss cuts off, with the
+/// thousands marked as every other count of the report is.
+#[test]
+fn a_rack_loss_counts_the_nodes_of_a_large_fabric_in_thousands() {
+    let loss = engine::failures::RackLoss {
+        rack: "R01-11".into(),
+        nodes: 0,
+        gpus: 0,
+        fabrics: vec![engine::failures::FabricLoss {
+            fabric: "inference".into(),
+            switches: 1,
+            cut_off: 1_280,
+            fewer_links: 0,
+            of_nodes: 12_500,
+        }],
+        workloads: vec![],
+    };
+    let table = super::what_a_place_takes(&[loss], false);
+    assert_eq!(
+        table.rows[0][2],
+        "inference: 1 switch, 1,280 of 12,500 nodes cut off"
+    );
+}
