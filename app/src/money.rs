@@ -19,7 +19,7 @@ pub fn watts(power: Watts) -> String {
 }
 
 pub fn kw(power: Kilowatts) -> String {
-    format!("{:.1} kW", power.kilowatts())
+    format!("{} kW", engine::grouped(power.kilowatts(), 1))
 }
 
 pub fn metres(length: Metres) -> String {
@@ -36,6 +36,7 @@ mod tests {
         assert_eq!(usd(Usd::new(7391.0)), "$7,391");
         assert_eq!(usd(Usd::new(-1500.0)), "-$1,500");
         assert_eq!(watts(Watts::new(28_800.0)), "28.8 kW");
+        assert_eq!(watts(Watts::new(23_877_400.0)), "23,877.4 kW");
         assert_eq!(watts(Watts::new(225.0)), "225 W");
         assert_eq!(kw(Kilowatts::new(10.2)), "10.2 kW");
         assert_eq!(metres(Metres::new(37.04)), "37.0 m");

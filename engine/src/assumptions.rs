@@ -4,6 +4,7 @@
 
 use crate::catalog::{gpu, model_preset, node_preset, switch};
 use crate::spec::{DesignSpec, Workload};
+use crate::units::{rounded, thousands};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -71,9 +72,9 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
             format!("GPU {}", g.name),
             format!(
                 "{} TFLOP/s dense BF16, {} TFLOP/s FP8, {} GB HBM",
-                g.bf16_tflops.tflops(),
-                g.fp8_tflops.tflops(),
-                g.hbm_gb.gigabytes()
+                rounded(g.bf16_tflops.tflops()),
+                rounded(g.fp8_tflops.tflops()),
+                rounded(g.hbm_gb.gigabytes())
             ),
             g.provenance.source,
             g.provenance.estimate,
@@ -108,7 +109,7 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
         ));
         out.push(item(
             format!("Power of {}", g.name),
-            format!("{} W TDP", g.tdp_w.watts()),
+            format!("{} W TDP", rounded(g.tdp_w.watts())),
             g.provenance.source,
             g.provenance.estimate,
         ));
@@ -183,9 +184,10 @@ pub fn assumptions(spec: &DesignSpec) -> Vec<Assumption> {
                 out.push(item(
                     format!("Price and power of {}", s.name),
                     format!(
-                        "${:.0} each, {} W at most with every cage filled (its optics' power is in \
+                        "${} each, {} W at most with every cage filled (its optics' power is in \
                          it: switch-end transceivers add cost, not power)",
-                        s.price_usd.dollars(), s.power_w.watts()
+                        thousands(s.price_usd.dollars()),
+                        rounded(s.power_w.watts())
                     ),
                     s.cost.source,
                     s.cost.estimate,

@@ -95,7 +95,7 @@ pub use topology::{Layout, Plan};
 pub use training::memory::{memory_fit, Degrees, MemoryFit};
 pub use tuning::{tuned_allreduce, tuned_reduce_scatter, Tuning};
 pub use units::{
-    rounded, thousands, BitRate, ByteRate, Bytes, GigabitsPerSecond, Gigabytes, GigabytesPerSecond,
-    Kilowatts, Metres, Micros, Millis, Minutes, PerSecond, Ratio, Seconds, Share, Slowdown,
-    Teraflops, Usd, Watts, GB, GIB,
+    grouped, rounded, thousands, BitRate, ByteRate, Bytes, GigabitsPerSecond, Gigabytes,
+    GigabytesPerSecond, Kilowatts, Metres, Micros, Millis, Minutes, PerSecond, Ratio, Seconds,
+    Share, Slowdown, Teraflops, Usd, Watts, GB, GIB,
 };

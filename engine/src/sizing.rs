@@ -71,8 +71,10 @@ pub(crate) fn size_fabric(
     });
     if plan.beyond_three_tiers {
         return Err(format!(
-            "{endpoints} endpoints exceed what 3 tiers of {radix}-port {} switches reach ({}): choose a switch with more ports",
-            switch.key, plan.layout_max_endpoints
+            "{} endpoints exceed what 3 tiers of {radix}-port {} switches reach ({}): choose a switch with more ports",
+            crate::units::thousands(endpoints as f64),
+            switch.key,
+            crate::units::thousands(plan.layout_max_endpoints as f64)
         ));
     }
     Ok(plan)

@@ -2,6 +2,7 @@
 //! [Al-Fares, Loukissas & Vahdat, SIGCOMM 2008; RA-11333-001; seed C4].
 
 use crate::spec::Topology;
+use crate::units::thousands;
 use serde::{Deserialize, Serialize};
 
 /// What the sizing needs to know about a fabric.
@@ -242,14 +243,14 @@ fn two_tier(d: &Demand, k: u32, down: u32, up: u32, rails: bool) -> Plan {
             format!(
             "each of the {} rails has its own leaves; {} endpoints fit in 2 tiers of {k}-port switches (up to {} endpoints)",
             d.ports_per_node.max(1),
-            d.endpoints,
-            u64::from(k) * u64::from(down)
+            thousands(f64::from(d.endpoints)),
+            thousands((u64::from(k) * u64::from(down)) as f64)
         )
         } else {
             format!(
             "{} endpoints fit in 2 tiers of {k}-port switches (up to {} with {down} ports down per leaf)",
-            d.endpoints,
-            u64::from(k) * u64::from(down),
+            thousands(f64::from(d.endpoints)),
+            thousands((u64::from(k) * u64::from(down)) as f64),
         )
         }
     });
@@ -299,8 +300,8 @@ fn three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
         reason: explained(|| {
             format!(
             "{} endpoints exceed 2 tiers of {k}-port switches ({}): {pods} pods of {leaves_per_pod} leaves under a core tier",
-            d.growth_endpoints.max(d.endpoints),
-            u64::from(k) * u64::from(down)
+            thousands(f64::from(d.growth_endpoints.max(d.endpoints))),
+            thousands((u64::from(k) * u64::from(down)) as f64)
         )
         }),
         radix: k,
@@ -359,9 +360,10 @@ fn rail_three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
         tiers: 3,
         reason: explained(|| {
             format!(
-            "{} endpoints exceed 2 tiers of {k}-port switches ({}): each of the {rails} rails has its own leaves, in {pods_per_rail} pod(s) of up to {leaves_per_pod} leaves per rail under {spines_per_pod} spines, with a core tier above",
-            d.growth_endpoints.max(d.endpoints),
-            u64::from(k) * u64::from(down)
+            "{} endpoints exceed 2 tiers of {k}-port switches ({}): each of the {rails} rails has its own leaves, in {pods_per_rail} {} of up to {leaves_per_pod} leaves per rail under {spines_per_pod} spines, with a core tier above",
+            thousands(f64::from(d.growth_endpoints.max(d.endpoints))),
+            thousands((u64::from(k) * u64::from(down)) as f64),
+            if pods_per_rail == 1 { "pod" } else { "pods" }
         )
         }),
         radix: k,

@@ -374,21 +374,24 @@ pub fn rounded(v: f64) -> String {
 
 /// A whole number with thousands separators: "85,800".
 pub fn thousands(x: f64) -> String {
+    grouped(x, 0)
+}
+
+/// `x` to `decimals` places, its whole part in thousands: "23,877.4".
+pub fn grouped(x: f64, decimals: usize) -> String {
     if !x.is_finite() {
         return "∞".into();
     }
-    let digits = fixed(x.abs(), 0).to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    if x < 0.0 && digits != "0" {
-        out.push('-');
+    let mut text = fixed(x.abs(), decimals).to_string();
+    let mut at = text.find('.').unwrap_or(text.len());
+    while at > 3 {
+        at -= 3;
+        text.insert(at, ',');
     }
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
+    if x < 0.0 && text.bytes().any(|b| matches!(b, b'1'..=b'9')) {
+        text.insert(0, '-');
     }
-    out
+    text
 }
 
 impl Seconds {

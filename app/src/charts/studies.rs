@@ -181,7 +181,7 @@ pub fn charts(spec: &DesignSpec, report: &Report) -> Charts {
                     &scaling,
                     |p| {
                         vec![
-                            p.nodes.to_string(),
+                            crate::words::number(p.nodes),
                             p.step_time.to_string(),
                             p.communication_share.to_string(),
                         ]

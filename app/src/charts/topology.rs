@@ -60,18 +60,25 @@ fn tier_row(label: &str, count: u32, y: f64, class: &'static str) -> (AnyView, V
         .iter()
         .map(|x| view! { <rect x=*x y=y width=BOX_W height=BOX_H rx="3" class=class/> })
         .collect_view();
-    // The count of boxes drawn goes on a second line, so the label ends before the boxes.
-    let more = (count > drawn).then(|| {
-        view! { <text x="8" y=y + 21.0 class="tier-label">{format!("({drawn} drawn)")}</text> }
-    });
+    // The count, what is counted and how many are drawn each take a line, so that the label
+    // ends before the boxes however large the count.
     let label = if count == 1 {
         label.replace("switches", "switch")
     } else {
         label.to_string()
     };
+    let lines: Vec<String> = [crate::words::number(count), label]
+        .into_iter()
+        .chain((count > drawn).then(|| format!("({drawn} drawn)")))
+        .collect();
+    let first = y + BOX_H / 2.0 + 4.0 - 5.0 * (lines.len() - 1) as f64;
+    let labels = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| view! { <text x="8" y=first + 10.0 * i as f64 class="tier-label">{line}</text> })
+        .collect_view();
     let view = view! {
-        <text x="8" y=y + if more.is_some() { 10.0 } else { 15.0 } class="tier-label">{format!("{count} {label}")}</text>
-        {more}
+        {labels}
         {boxes}
     }
     .into_any();
@@ -98,6 +105,7 @@ pub fn TopologyDiagram(fabric: FabricReport, tenants: Vec<TenantPlacement>) -> A
     let height = 70.0 + 60.0 * f64::from(tiers);
     let mut y = 16.0;
     let mut rows: Vec<AnyView> = Vec::new();
+    let mut link_labels: Vec<AnyView> = Vec::new();
     // The x positions and y of the tier drawn last, to link the next one to it.
     let mut last: Option<(Vec<f64>, f64)> = None;
     let speed = fabric.port_rate.to_string();
@@ -109,11 +117,7 @@ pub fn TopologyDiagram(fabric: FabricReport, tenants: Vec<TenantPlacement>) -> A
             "switch core",
         ),
         (
-            if plan.tiers == 3 {
-                "aggregation (spine) switches"
-            } else {
-                "spine switches"
-            },
+            "spine switches",
             plan.spines,
             plan.leaf_spine_links,
             "switch spine",
@@ -133,7 +137,11 @@ pub fn TopologyDiagram(fabric: FabricReport, tenants: Vec<TenantPlacement>) -> A
             rows.push(links(above, *y_above + BOX_H, &xs, y));
         }
         rows.push(row);
-        rows.push(view! { <text x=WIDTH - 4.0 y=y + 38.0 class="link-label" text-anchor="end">{format!("{links_count} links × {speed} below")}</text> }.into_any());
+        // In the left column, below the tier's label, where no link runs.
+        link_labels.push(view! {
+            <text x="8" y=y + 40.0 class="link-label">{format!("{} links", crate::words::number(links_count))}</text>
+            <text x="8" y=y + 50.0 class="link-label">{format!("of {speed} below")}</text>
+        }.into_any());
         last = Some((xs, y));
         y += 60.0;
     }
@@ -146,7 +154,10 @@ pub fn TopologyDiagram(fabric: FabricReport, tenants: Vec<TenantPlacement>) -> A
         crate::words::counted(fabric.ports_per_node, "port", "ports")
     );
     if others > 0 {
-        nodes.push_str(&format!(" + {others} other endpoints"));
+        nodes.push_str(&format!(
+            " + {} other endpoints",
+            crate::words::number(others)
+        ));
     }
     let label = format!(
         "Topology of fabric {}: {}",
@@ -156,6 +167,7 @@ pub fn TopologyDiagram(fabric: FabricReport, tenants: Vec<TenantPlacement>) -> A
     view! {
         <svg class="topology" viewBox=format!("0 0 {WIDTH} {height}") role="img" aria-label=label>
             {rows}
+            {link_labels}
             <rect x="120" y=y width=WIDTH - 140.0 height="18" rx="3" class="nodes"/>
             {tenant_segments(&fabric, &tenants, (120.0, WIDTH - 140.0, y))}
             <text x="8" y=y + 13.0 class="tier-label">"endpoints"</text>

@@ -50,7 +50,7 @@ pub fn headline_figures(
         (
             "headline-switches",
             "Switches",
-            h.switches.to_string(),
+            crate::words::number(h.switches),
             "all fabrics",
         ),
         (

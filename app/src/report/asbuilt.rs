@@ -6,6 +6,7 @@ use super::blocks::{heading, note, paragraph, table};
 use super::Block;
 use crate::charts::asbuilt::{history, CheckPoint};
 use crate::store::{StoredCheck, Tool};
+use crate::words::number;
 
 /// The columns of the kept checks: title, numeric.
 pub const KEPT_COLUMNS: [(&str, bool); 8] = [
@@ -43,13 +44,24 @@ pub fn last_verdict(c: &StoredCheck) -> String {
     let cables = f.as_planned + f.missing + f.swapped + f.degraded;
     if f.findings() == 0 {
         format!(
-            "The last check, “{}” on {} ({}), found all {cables} cables as planned.",
-            c.label, c.checked_on, c.fabric
+            "The last check, “{}” on {} ({}), found all {} cables as planned.",
+            c.label,
+            c.checked_on,
+            c.fabric,
+            number(cables)
         )
     } else {
         format!(
-            "The last check, “{}” on {} ({}), found {} of {cables} cables as planned: {} missing, {} swapped, {} degraded, and {} links on no planned port.",
-            c.label, c.checked_on, c.fabric, f.as_planned, f.missing, f.swapped, f.degraded, f.extra
+            "The last check, “{}” on {} ({}), found {} of {} cables as planned: {} missing, {} swapped, {} degraded, and {} links on no planned port.",
+            c.label,
+            c.checked_on,
+            c.fabric,
+            number(f.as_planned),
+            number(cables),
+            number(f.missing),
+            number(f.swapped),
+            number(f.degraded),
+            number(f.extra)
         )
     }
 }

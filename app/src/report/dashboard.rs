@@ -24,7 +24,7 @@ pub fn dashboard_blocks(spec: &DesignSpec, placed: &PlacedReport) -> Vec<Block> 
     let totals = report.network();
     let summary = format!(
         "Network for {} GPUs as placed on its floor: {} ({} per GPU), {} ({} per GPU). Engine {}.",
-        report.cluster.gpus,
+        crate::words::number(report.cluster.gpus),
         crate::money::usd(totals.cost_usd),
         crate::money::usd(totals.cost_per_gpu_usd),
         crate::money::watts(totals.power_w),

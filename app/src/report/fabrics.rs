@@ -5,6 +5,7 @@
 use super::blocks::{heading, note, paragraph, slug, table};
 use super::{Block, Table};
 use crate::money::{usd, watts};
+use crate::words::{counted, number};
 use engine::{BomLine, DesignSpec, FabricReport, Report};
 
 /// What a marked line means, under every bill of materials.
@@ -55,7 +56,7 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
             format!(
                 "{}: {} × {} ({} m)",
                 c.tier,
-                c.count,
+                number(c.count),
                 c.reach.label(),
                 c.length_m.metres()
             )
@@ -73,14 +74,19 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
         (
             "switches",
             "Leaf / spine / core switches",
-            format!("{} / {} / {}", plan.leaves, plan.spines, plan.cores),
+            format!(
+                "{} / {} / {}",
+                number(plan.leaves),
+                number(plan.spines),
+                number(plan.cores)
+            ),
         ),
         (
             "endpoints",
             "Endpoints",
             format!(
                 "{} ({} × {})",
-                f.endpoints,
+                number(f.endpoints),
                 crate::words::counted(f.attached_nodes, "node", "nodes"),
                 crate::words::counted(f.ports_per_node, "port", "ports")
             ),
@@ -88,7 +94,7 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
         (
             "ports",
             "Switch ports used / free",
-            format!("{} / {}", f.ports_used, f.ports_free),
+            format!("{} / {}", number(f.ports_used), number(f.ports_free)),
         ),
         (
             "oversubscription",
@@ -116,10 +122,10 @@ pub fn fabric_facts(f: &FabricReport) -> Vec<(&'static str, &'static str, String
         (
             "grows-to",
             "Grows to, without new spines",
-            format!("{} nodes", f.max_nodes),
+            counted(f.max_nodes, "node", "nodes"),
         ),
         ("cables", "Cables by tier (nominal run)", cables),
-        ("transceivers", "Transceivers", f.transceivers.to_string()),
+        ("transceivers", "Transceivers", number(f.transceivers)),
         (
             "cost",
             "Cost / power",
@@ -190,7 +196,7 @@ pub fn bom_blocks(f: &FabricReport) -> Vec<Block> {
             .map(|l| {
                 vec![
                     item_text(l),
-                    l.quantity.to_string(),
+                    number(l.quantity),
                     usd(l.unit_price_usd),
                     usd(l.total_usd),
                     watts(l.total_power_w),
@@ -221,16 +227,16 @@ pub(super) fn cluster(blocks: &mut Vec<Block>, spec: &DesignSpec, report: &Repor
     let growth = spec
         .cluster
         .growth_target_nodes
-        .map(|n| format!("{n} nodes"))
+        .map(|n| counted(n, "node", "nodes"))
         .unwrap_or_else(|| "none planned".into());
     blocks.push(Block::Table(table(
         "Cluster",
         &[("", false), ("", false)],
         vec![
             vec!["GPU".into(), c.gpu.clone()],
-            vec!["Nodes".into(), c.nodes.to_string()],
+            vec!["Nodes".into(), number(c.nodes)],
             vec!["GPUs per node".into(), c.gpus_per_node.to_string()],
-            vec!["GPUs".into(), c.gpus.to_string()],
+            vec!["GPUs".into(), number(c.gpus)],
             vec![
                 "Compute NICs per node".into(),
                 spec.cluster.nics_per_node.to_string(),

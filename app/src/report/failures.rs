@@ -5,7 +5,7 @@
 
 use super::blocks::{findings_block, heading, note, table};
 use super::Block;
-use crate::words::counted;
+use crate::words::{counted, number};
 use engine::failures::{Failure, WorkloadAfter};
 
 /// Rows the table shows; the rest are counted under it.
@@ -140,9 +140,9 @@ pub fn failure_blocks(
                     .join(", ");
                 vec![
                     element(f),
-                    f.alike.to_string(),
-                    f.nodes_cut_off.to_string(),
-                    f.nodes_degraded.to_string(),
+                    number(f.alike),
+                    number(f.nodes_cut_off),
+                    number(f.nodes_degraded),
                     links,
                     each(f, |w| running_on(w, f.nodes_cut_off)),
                     each(f, restarting),
@@ -172,7 +172,7 @@ pub fn worst_failure(failures: &[Failure]) -> Option<String> {
         format!(
             "cuts {} ({} GPUs) off fabric {}",
             counted(f.nodes_cut_off, "node", "nodes"),
-            f.gpus_cut_off,
+            number(f.gpus_cut_off),
             f.fabric
         )
     } else if f.nodes_degraded > 0 {

@@ -5,7 +5,7 @@
 use super::blocks::{findings_block, heading, note, paragraph, table};
 use super::Block;
 use crate::money::{kw, usd, watts};
-use crate::words::counted;
+use crate::words::{counted, number};
 use engine::allocation::Allocation;
 use engine::failures::{self, RackLoss};
 use engine::floor::{self, FloorReport, Racking};
@@ -99,16 +99,22 @@ fn spread_cost((spread, packed): (Racking, Racking)) -> String {
     let racks = match racks {
         0 => "as many network racks as packing each rack full".to_string(),
         1 => "one more network rack than packing each rack full".to_string(),
-        n if n > 0 => format!("{n} more network racks than packing each rack full"),
-        n => format!("{} fewer network racks than packing each rack full", -n),
+        n if n > 0 => format!(
+            "{} more network racks than packing each rack full",
+            number(n.unsigned_abs())
+        ),
+        n => format!(
+            "{} fewer network racks than packing each rack full",
+            number(n.unsigned_abs())
+        ),
     };
     let metres = spread.cable_m.metres() - packed.cable_m.metres();
     let cable = if metres.abs() < 0.5 {
         "the same length of cable".to_string()
     } else if metres > 0.0 {
-        format!("{metres:.0} m more cable")
+        format!("{} m more cable", engine::thousands(metres))
     } else {
-        format!("{:.0} m less cable", -metres)
+        format!("{} m less cable", engine::thousands(-metres))
     };
     let dollars = spread.cabling_cost_usd.dollars() - packed.cabling_cost_usd.dollars();
     let cost = if dollars.abs() < 0.5 {
@@ -120,7 +126,8 @@ fn spread_cost((spread, packed): (Racking, Racking)) -> String {
     };
     format!(
         "Each tier's switches are spread over two racks or more, so that no rack's loss takes a whole tier: {racks} ({} against {}), {cable} and {cost}.",
-        spread.network_racks, packed.network_racks
+        number(spread.network_racks),
+        number(packed.network_racks)
     )
 }
 
@@ -246,7 +253,7 @@ fn where_workloads_run(plan: &FloorReport, allocations: &[Allocation]) -> super:
                     [] => "past the floor's racks".to_string(),
                     [one] => one.to_string(),
                     [first, .., last] if racks.len() > 3 => {
-                        format!("{} racks, {first} to {last}", racks.len())
+                        format!("{} racks, {first} to {last}", number(racks.len() as u64))
                     }
                     some => some.join(", "),
                 };
@@ -281,7 +288,7 @@ fn floor_section(
             "{} in {} ({} of them network racks), {} per rack. IT power {} and facility power {} ({}); the longest cable runs {:.1} m.",
             counted(plan.racks.len() as u64, "rack", "racks"),
             counted(plan.rows, "row", "rows"),
-            network,
+            number(network as u64),
             counted(plan.nodes_per_rack, "node", "nodes"),
             kw(plan.it_power_kw.value),
             kw(plan.facility_power_kw.value),
@@ -338,8 +345,9 @@ fn floor_section(
         });
     } else {
         blocks.push(note(format!(
-            "The floor plan is drawn for up to {MAX_DRAWN_RACKS} racks; this floor has {}.",
-            plan.racks.len()
+            "The floor plan is drawn for up to {} racks; this floor has {}.",
+            number(MAX_DRAWN_RACKS as u64),
+            number(plan.racks.len() as u64)
         )));
     }
     blocks.push(Block::Chart {
@@ -411,7 +419,7 @@ fn floor_section(
                     c.tier.clone(),
                     c.reach.label().to_string(),
                     format!("{} m", c.length_m.metres()),
-                    c.count.to_string(),
+                    number(c.count),
                 ]
             })
             .collect(),
@@ -432,7 +440,7 @@ fn floor_section(
             .map(|l| {
                 vec![
                     super::item_text(l),
-                    l.quantity.to_string(),
+                    number(l.quantity),
                     usd(l.unit_price_usd),
                     usd(l.total_usd),
                     watts(l.total_power_w),

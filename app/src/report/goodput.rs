@@ -55,7 +55,7 @@ pub fn goodput_blocks(jobs: &[Goodput]) -> Vec<Block> {
             )),
         }
         let mut t = table(
-            format!("“{}” on {} GPUs", g.workload, g.gpus),
+            format!("“{}” on {} GPUs", g.workload, crate::words::number(g.gpus)),
             &[("Figure", false), ("Value", true)],
             rows,
         );
@@ -103,7 +103,7 @@ pub fn in_a_sentence(g: &Goodput) -> Option<String> {
         "“{}” is interrupted about {:.2} times a day on its {} GPUs: checkpointing every {} it trains {} of the time ({} GPU-hours a day lost); every {} (Daly's interval for its {} checkpoint write), {}.",
         g.workload,
         g.interruptions_per_day,
-        g.gpus,
+        crate::words::number(g.gpus),
         c.interval,
         percent(c.goodput.value),
         engine::thousands(c.lost_gpu_hours_per_day),

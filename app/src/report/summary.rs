@@ -6,7 +6,7 @@ use super::blocks::{findings_block, heading, note, paragraph, table};
 use super::Block;
 use crate::components::headline_figures;
 use crate::money::{usd, watts};
-use crate::words::counted;
+use crate::words::{counted, number};
 use engine::floor::FloorReport;
 use engine::studies::TechnologyPoint;
 use engine::{DesignSpec, Finding, Report, Severity, Workload};
@@ -18,15 +18,14 @@ fn what_is_built(report: &Report) -> Vec<String> {
         .iter()
         .map(|f| {
             format!(
-                "Fabric {} ({} fabric): {} with {} switch{}, {}; {} cables, {} transceivers; it carries {}.",
+                "Fabric {} ({} fabric): {} with {}, {}; {}, {}; it carries {}.",
                 f.name,
                 f.role.label(),
                 f.technology.label(),
-                f.plan.switches(),
-                if f.plan.switches() == 1 { "" } else { "es" },
+                counted(f.plan.switches(), "switch", "switches"),
                 format_args!("{}: {}", f.plan.layout.label(), f.plan.reason),
-                f.cable_count(),
-                f.transceivers,
+                counted(f.cable_count(), "cable", "cables"),
+                counted(f.transceivers, "transceiver", "transceivers"),
                 if f.workloads.is_empty() {
                     "no workload".to_string()
                 } else {
@@ -193,7 +192,7 @@ pub fn summary(
     let t = report.network();
     blocks.push(paragraph(format!(
         "The network for {} GPUs costs {} ({} per GPU) and draws {} ({} per GPU) as placed on its floor.",
-        report.cluster.gpus,
+        number(report.cluster.gpus),
         usd(t.cost_usd),
         usd(t.cost_per_gpu_usd),
         watts(t.power_w),

@@ -220,9 +220,9 @@ pub fn tenant_blocks(
         .filter(|c| c.extra_switches > 0)
         .map(|c| {
             format!(
-                "{} ({} switches, {})",
+                "{} ({}, {})",
                 c.tenant,
-                c.extra_switches,
+                crate::words::counted(c.extra_switches, "switch", "switches"),
                 usd(c.extra_switch_cost)
             )
         })

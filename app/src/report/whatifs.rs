@@ -4,6 +4,7 @@
 use super::blocks::{chart, heading, table};
 use super::{Block, Table};
 use crate::charts::studies::Charts;
+use crate::words::number;
 use engine::studies::SpineLoss;
 
 /// Bisection and leaf-spine headroom after one and two spine failures, the fabrics left short
@@ -24,7 +25,7 @@ pub fn spine_loss_table(losses: &[SpineLoss]) -> Table {
             .map(|l| {
                 vec![
                     l.fabric.clone(),
-                    format!("{} of {}", l.lost, l.spines),
+                    format!("{} of {}", number(l.lost), number(l.spines)),
                     l.bisection_after.to_string(),
                     l.leaf_spine_available.to_string(),
                     l.leaf_spine_required.to_string(),

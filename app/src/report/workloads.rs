@@ -50,8 +50,11 @@ pub fn inter_token_figure(i: &engine::InferenceReport) -> Figure<engine::TargetV
 pub fn workload_heading(w: &WorkloadReport) -> String {
     match w {
         WorkloadReport::Training(t) => format!(
-            "{} (training on {}, {} GPUs over {} nodes)",
-            t.name, t.fabric, t.gpus, t.nodes
+            "{} (training on {}, {} over {})",
+            t.name,
+            t.fabric,
+            crate::words::counted(t.gpus, "GPU", "GPUs"),
+            crate::words::counted(t.nodes, "node", "nodes")
         ),
         WorkloadReport::Inference(i) => format!(
             "{} (inference on {}: {} tensor parallel over {} each, {} tokens in flight)",
@@ -59,7 +62,7 @@ pub fn workload_heading(w: &WorkloadReport) -> String {
             i.fabric,
             crate::words::counted(i.replicas, "replica", "replicas"),
             crate::words::counted(i.tp_nodes, "node", "nodes"),
-            i.tokens_in_flight
+            crate::words::number(i.tokens_in_flight)
         ),
         WorkloadReport::Rag(r) => format!("{} (RAG on {})", r.name, r.fabric),
         WorkloadReport::Storage(s) => format!("{} (storage on {})", s.name, s.fabric),

@@ -105,6 +105,16 @@ fn large_ratios_print_three_significant_figures_with_thousands_separators() {
 }
 
 #[test]
+fn figures_group_their_whole_part_in_thousands_and_keep_their_decimals() {
+    assert_eq!(grouped(23_877.44, 1), "23,877.4");
+    assert_eq!(grouped(999.95, 1), "1,000.0");
+    assert_eq!(grouped(-1_234_567.0, 0), "-1,234,567");
+    assert_eq!(grouped(-0.04, 1), "0.0");
+    assert_eq!(grouped(12.5, 2), "12.50");
+    assert_eq!(thousands(100_000.0), "100,000");
+}
+
+#[test]
 fn tiny_multiples_stay_multiples_and_never_print_as_zero() {
     // A multiple never switches to percent (a part of a whole is a `Share`).
     assert_eq!(Ratio(0.0042).to_string(), "0.004×");

@@ -9,6 +9,7 @@ use app::charts::asbuilt::{history, CheckPoint};
 use app::pages::document::{document, escape, Page};
 use app::report::{kept_cells, last_verdict, KEPT_COLUMNS};
 use app::store::StoredCheck;
+use app::words::number;
 use engine::asbuilt::{AsBuiltCheck, CableCheck, Status, Summary, MAX_LISTED};
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
@@ -79,11 +80,19 @@ fn result_view(check: &AsBuiltCheck) -> impl IntoView {
     let t = &check.total;
     let not_as_planned = (t.missing + t.swapped + t.degraded) as usize;
     let verdict = if t.findings() == 0 {
-        format!("All {} cables are as planned.", check.cables())
+        format!(
+            "All {} cables are as planned.",
+            number(check.cables() as u64)
+        )
     } else {
         format!(
             "{} of {} cables are as planned; {} missing, {} swapped, {} degraded, and {} links on no planned port.",
-            t.as_planned, check.cables(), t.missing, t.swapped, t.degraded, t.extra
+            number(t.as_planned),
+            number(check.cables() as u64),
+            number(t.missing),
+            number(t.swapped),
+            number(t.degraded),
+            number(t.extra)
         )
     };
     let rows = check

@@ -8,6 +8,7 @@ use app::charts::fabric_headroom as headroom_chart;
 use app::components::headline_figures;
 use app::pages::document::{document, Page};
 use app::store::{DesignId, StoredRevision};
+use app::words::number;
 use engine::Report;
 use leptos::prelude::*;
 use leptos::tachys::view::RenderHtml;
@@ -215,7 +216,7 @@ fn bill_section(diff: &engine::bill_diff::BillDiff, a: &Side, b: &Side) -> impl 
                     <td>{i.fabric.clone()}</td>
                     <td>{i.description.clone()}</td>
                     <td>{i.change.label()}</td>
-                    <td class="num">{format!("{} → {}", i.quantity_before, i.quantity_after)}</td>
+                    <td class="num">{format!("{} → {}", number(i.quantity_before), number(i.quantity_after))}</td>
                     <td class="num">{signed(i.cost_delta.dollars(), app::money::usd(engine::Usd::new(i.cost_delta.dollars().abs())))}</td>
                     <td class="num">{signed(i.power_delta.watts(), app::money::watts(engine::Watts::new(i.power_delta.watts().abs())))}</td>
                 </tr>
@@ -297,7 +298,12 @@ fn outputs_table(a: &Side, b: &Side, la: &str, lb: &str) -> AnyView {
         for f in &r.fabrics {
             rows.push((
                 format!("Fabric {}: leaf / spine / core switches", f.name),
-                format!("{} / {} / {}", f.plan.leaves, f.plan.spines, f.plan.cores),
+                format!(
+                    "{} / {} / {}",
+                    number(f.plan.leaves),
+                    number(f.plan.spines),
+                    number(f.plan.cores)
+                ),
             ));
             rows.push((
                 format!("Fabric {}: oversubscription", f.name),

@@ -18,7 +18,7 @@ const TOPOLOGY_STYLE: &str = "<style>\
 .leaf{fill:#cfe3f7}.spine{fill:#9cc3ea}.core{fill:#5f9bd6}\
 .nodes{fill:#e3e7ec;stroke:#4a5668}\
 .link{stroke:#8894a5;stroke-width:0.6}\
-.tier-label,.link-label{font-size:9px;fill:#1b2430}\
+.tier-label{font-size:9px;fill:#1b2430}.link-label{font-size:8px;fill:#4a5668}\
 </style>";
 
 /// SVG that Typst can read on its own: with its namespace, the diagram's styles inside, and
