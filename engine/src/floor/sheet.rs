@@ -9,12 +9,16 @@ use crate::cabling::{links, Cable, DoesNotFit, End, Link, Names};
 use crate::catalog::{chassis, switch};
 use crate::report::Report;
 use crate::spec::{DesignSpec, Role};
+use std::ops::ControlFlow;
 
 /// Every cable of every fabric of `spec` (evaluated as `report`), placed and routed; `Err`
 /// names a fabric whose switches cannot take its cables.
 pub fn cabling(spec: &DesignSpec, report: &Report) -> Result<Vec<Cable>, DoesNotFit> {
     let mut sheet = Vec::new();
-    cabling_each(spec, report, |cable| sheet.push(cable))?;
+    cabling_each(spec, report, |cable| {
+        sheet.push(cable);
+        ControlFlow::Continue(())
+    })?;
     Ok(sheet)
 }
 
@@ -28,16 +32,18 @@ pub fn cabling_fits(report: &Report) -> Result<(), DoesNotFit> {
 }
 
 /// Calls `each` with every cable of [`cabling`], in its order, one at a time, so that a sheet
-/// of any size can be written as it is made; refuses before the first, as [`cabling_fits`]
+/// of any size can be written as it is made, until `each` breaks (its reader has gone: the
+/// cables after are neither named nor routed); refuses before the first, as [`cabling_fits`]
 /// does, a design one of whose fabrics cannot be cabled, so that such a sheet is whole or not
 /// begun.
 pub fn cabling_each(
     spec: &DesignSpec,
     report: &Report,
-    mut each: impl FnMut(Cable),
+    mut each: impl FnMut(Cable) -> ControlFlow<()>,
 ) -> Result<(), DoesNotFit> {
     cabling_fits(report)?;
     let site = Site::new(spec, report);
+    let mut stopped = false;
     let node_cages = chassis(&spec.cluster).links_per_cage;
     for (fi, fabric) in report.fabrics.iter().enumerate() {
         let names = Names::of(fabric);
@@ -59,6 +65,9 @@ pub fn cabling_each(
         };
         let table = MediumTable::new(speed);
         links(fabric, &mut |link: Link| {
+            if stopped {
+                return;
+            }
             let z = site.spot(fi, link.z, None);
             let a = site.spot(fi, link.a, Some(z));
             let route_m = site.route_m(a, z);
@@ -79,7 +88,7 @@ pub fn cabling_each(
                 Some(c) => format!("{}G {}", speed.round(), c.label()),
                 None => "no medium reaches this route".into(),
             };
-            each(Cable {
+            stopped = each(Cable {
                 fabric: fabric.name.clone(),
                 tier: link.tier,
                 a_device,
@@ -94,7 +103,8 @@ pub fn cabling_each(
                 z_u: site.rack_unit(fi, link.z),
                 route_m: Some(crate::units::Metres::new((route_m * 100.0).round() / 100.0)),
                 medium: Some(medium),
-            });
+            })
+            .is_break();
         })?;
     }
     Ok(())

@@ -5,7 +5,8 @@
 //!
 //! Names follow the cabling sheet: devices keep their sheet names, switch port `pN` is port N of
 //! the switch (InfiniBand port N, Cumulus `swpCsS`, EOS `EthernetC/L` for cage C and lane L of a
-//! split cage), and every cable carries the sheet's label (`C00001` onwards, in sheet order).
+//! split cage), and every cable carries the sheet's label (`C00001` onwards, in sheet order,
+//! with a sixth digit and more on a sheet of 100,000 cables or more: [`label_digits`]).
 
 pub mod avd;
 pub mod cvt;
@@ -34,7 +35,8 @@ pub use text::{comment, csv_row, hostlist, spreadsheet_text, yaml_string};
 /// A cable of the sheet with its label.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabelledCable {
-    /// `C00001` onwards across every fabric, as the cabling sheet numbers its rows.
+    /// `C00001` onwards across every fabric, as the cabling sheet numbers its rows
+    /// ([`label_digits`] digits).
     pub label: String,
     pub cable: Cable,
 }
@@ -116,10 +118,18 @@ fn switch_names<'a>(name: &str, devices: impl Iterator<Item = &'a str>) -> Vec<&
     out
 }
 
-/// Appends the label of the `n`-th cable of the sheet, from 1: `C00001`.
-fn push_label(out: &mut String, n: usize) {
+/// Digits of every cable's label on the sheet of `report` and in its hand-off files: five, or
+/// as many as its last cable's number takes, so that every label has as many digits and the
+/// labels sort in the sheet's order.
+pub fn label_digits(report: &Report) -> usize {
+    let cables: u64 = report.fabrics.iter().map(FabricReport::cable_count).sum();
+    (cables.max(1).ilog10() as usize + 1).max(5)
+}
+
+/// Appends the label of the `n`-th cable of the sheet, from 1, in `digits` digits: `C00001`.
+pub fn push_label(out: &mut String, n: usize, digits: usize) {
     out.push('C');
-    push_decimal(out, n as u64, 5);
+    push_decimal(out, n as u64, digits);
 }
 
 fn tier_rank(fabric: &str, device: &str) -> u8 {
@@ -167,6 +177,7 @@ pub fn planned_up_to<'r>(
     let mut fabrics = Vec::new();
     let mut skipped = Vec::new();
     let mut next = 1usize;
+    let digits = label_digits(report);
     for fabric in &report.fabrics {
         let done = last == Some(fabric.name.as_str());
         match cabling(fabric) {
@@ -174,8 +185,8 @@ pub fn planned_up_to<'r>(
                 let cables: Vec<LabelledCable> = sheet
                     .into_iter()
                     .map(|cable| {
-                        let mut label = String::with_capacity(6);
-                        push_label(&mut label, next);
+                        let mut label = String::with_capacity(1 + digits);
+                        push_label(&mut label, next, digits);
                         next += 1;
                         LabelledCable { label, cable }
                     })
@@ -234,6 +245,7 @@ pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenShee
     let mut text = String::new();
     let mut fabrics = Vec::new();
     let mut next = 1usize;
+    let digits = label_digits(report);
     for fabric in &report.fabrics {
         if only.is_some_and(|n| n != fabric.name) {
             let mut count = 0;
@@ -264,7 +276,7 @@ pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenShee
             at[3] = text.len();
             names.push_port(&mut text, link.z);
             at[4] = text.len();
-            push_label(&mut text, next + cables.len());
+            push_label(&mut text, next + cables.len(), digits);
             at[5] = text.len();
             for (end, name) in [(link.a, (at[0], at[1])), (link.z, (at[2], at[3]))] {
                 if let End::Switch { role, index, .. } = end {

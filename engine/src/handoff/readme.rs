@@ -47,7 +47,7 @@ pub fn readme(spec: &DesignSpec, files: &[String], skipped: &[String]) -> String
          Every file is generated from the same design revision as the cabling sheet. Device names\n\
          are the sheet's; switch port pN is port N of the switch (InfiniBand port N, Cumulus swpN or\n\
          swpCsS for lane S of split cage C, EOS EthernetN or EthernetC/L); cables carry the sheet's\n\
-         labels (C00001 onwards).\n\nFiles:\n",
+         labels (C and the cable's number on the sheet, zero-padded: C00001 onwards).\n\nFiles:\n",
         comment(&spec.title)
     );
     let mut i = 0;

@@ -305,6 +305,23 @@ fn top_of_rack_leaves_stand_in_a_compute_rack_and_its_power_counts_them() {
     assert_eq!(leaf_u, Some(48), "switches fill a rack from the top");
 }
 
+/// A sheet whose reader has gone (a download cut off) stops: the cables after are not named.
+#[test]
+fn a_cabling_sheet_stops_where_its_reader_does() {
+    let (spec, report) = superpod();
+    let mut named = Vec::new();
+    floor::cabling_each(&spec, &report, |cable| {
+        named.push(cable.a_device);
+        if named.len() == 3 {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert_eq!(named, ["node-001", "node-001", "node-001"]);
+}
+
 #[test]
 fn the_floor_cabling_sheet_names_rack_and_u_at_both_ends_and_orders_whole_lengths() {
     let (spec, report) = superpod();

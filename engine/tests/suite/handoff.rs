@@ -4,7 +4,7 @@
 use crate::support;
 
 use engine::asbuilt::{check, ibnetdiscover};
-use engine::handoff::{bundle, planned};
+use engine::handoff::{bundle, label_digits, planned};
 use engine::{evaluate, DesignSpec};
 use std::collections::{BTreeSet, HashMap};
 use support::{all_digits, cable_count, csv_rows, design, yaml, EXAMPLES};
@@ -392,4 +392,34 @@ fn a_large_fabric_gets_a_summary_graph_by_scalable_unit_beside_the_full_one() {
         !files.contains_key("graphviz/storage-summary.dot"),
         "the storage fabric (fewer than 1,000 links) is drawn whole"
     );
+}
+
+/// An installer sorts and prints labels by their text: on a sheet of 100,000 cables or more,
+/// every label takes a sixth digit, so that all have one width and sort in the sheet's order.
+#[test]
+fn the_labels_of_a_sheet_of_a_hundred_thousand_cables_have_one_width_and_sort_in_its_order() {
+    let mut value: serde_json::Value =
+        serde_json::from_str(engine::examples::SUPERPOD_4SU).unwrap();
+    value["cluster"]["nodes"] = serde_json::json!(3_400);
+    value["workloads"] = serde_json::json!([]);
+    value.as_object_mut().unwrap().remove("growth");
+    let spec = DesignSpec::from_json(&value.to_string()).unwrap();
+    let report = evaluate(&spec).unwrap();
+    let (fabrics, skipped) = planned(&report);
+    assert!(skipped.is_empty(), "{skipped:?}");
+    let labels: Vec<&str> = fabrics
+        .iter()
+        .flat_map(|f| &f.cables)
+        .map(|c| c.label.as_str())
+        .collect();
+    assert!(labels.len() >= 100_000, "{} cables", labels.len());
+    assert_eq!(label_digits(&report), 6);
+    assert_eq!(labels[0], "C000001");
+    assert!(labels.iter().all(|l| l.len() == 7), "one width");
+    assert!(
+        labels.windows(2).all(|w| w[0] < w[1]),
+        "in the sheet's order"
+    );
+    let (_, example) = design(engine::examples::SUPERPOD_4SU);
+    assert_eq!(label_digits(&example), 5, "61,144 cables keep five digits");
 }

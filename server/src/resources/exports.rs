@@ -14,6 +14,7 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 use engine::{DesignSpec, PlacedReport, Report};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 const CSV: &str = "text/csv; charset=utf-8";
@@ -36,9 +37,16 @@ pub fn routes(store: Store, evaluations: Evaluations) -> Router {
         .with_state(Sheets { store, evaluations })
 }
 
-/// Most rows of a cabling sheet: 250,000 cables (about 40 MB of CSV) is a cluster of some
-/// 30,000 GPUs with three tiers; a larger fabric is exported from its own tools in parts.
-pub const MAX_CABLING_ROWS: u64 = 250_000;
+/// Most rows of a cabling sheet. A sheet is written as it is sent, so its rows cost the server
+/// time, not memory: a million cables (about 200 MB of CSV, about a second of writing) are
+/// those of some 250,000 GPUs on three fabrics.
+pub const MAX_SHEET_ROWS: u64 = 1_000_000;
+
+/// Most cables of a design whose hand-off files are written, whose as-built check is made or
+/// whose move list is drawn up: each is made whole in memory before it is sent (the files are
+/// kept), so 250,000 cables, those of some 60,000 GPUs; a larger fabric is handed off from its
+/// own tools in parts.
+pub const MAX_HANDOFF_CABLES: u64 = 250_000;
 
 /// A text cell: kept as text where a spreadsheet would run it as a formula.
 fn cell(text: &str) -> std::borrow::Cow<'_, str> {
@@ -141,10 +149,12 @@ pub fn cables(report: &Report) -> u64 {
 /// fabrics, so that a sheet too large to write costs nothing.
 pub fn no_cabling_sheet(report: &Report) -> Option<String> {
     let cables = cables(report);
-    if cables > MAX_CABLING_ROWS {
+    if cables > MAX_SHEET_ROWS {
         return Some(format!(
-            "This design has {cables} cables; a cabling sheet holds at most {MAX_CABLING_ROWS} rows. \
-             Its bill of materials counts every cable by tier and reach."
+            "This design has {} cables; a cabling sheet holds at most {} rows. \
+             Its bill of materials counts every cable by tier and reach.",
+            app::words::number(cables),
+            app::words::number(MAX_SHEET_ROWS)
         ));
     }
     engine::floor::cabling_fits(report)
@@ -189,21 +199,31 @@ pub fn write_cabling(
         .iter()
         .map(|f| (f.name.as_str(), f.port_rate.bits_per_second() / 1e9))
         .collect();
-    // The first error (the client has gone) stops the writing; the cables still come.
+    // The first error (the client has gone) stops the writing and the sheet.
     let mut written: csv::Result<()> = Ok(());
     let mut number = 0u32;
+    let digits = engine::handoff::label_digits(report);
     // Numbers are written through one buffer: a row allocates nothing of its own.
     let mut scratch = String::new();
     let _ = engine::floor::cabling_each(spec, report, |cable| {
-        if written.is_err() {
-            return;
-        }
         number += 1;
         let speed = speeds.get(cable.fabric.as_str()).copied().unwrap_or(0.0);
         let phase = phases
             .as_ref()
             .map(|plan| &plan.phases[engine::phases::cable_phase(plan, report, &cable)].label);
-        written = cabling_row(&mut writer, &mut scratch, number, &cable, speed, phase);
+        written = cabling_row(
+            &mut writer,
+            &mut scratch,
+            (number, digits),
+            &cable,
+            speed,
+            phase,
+        );
+        if written.is_ok() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
     });
     written?;
     writer.flush()?;
@@ -215,18 +235,20 @@ pub fn write_cabling(
 fn cabling_row(
     w: &mut csv::Writer<impl std::io::Write>,
     scratch: &mut String,
-    number: u32,
+    (number, digits): (u32, usize),
     cable: &engine::cabling::Cable,
     speed: f64,
     phase: Option<&String>,
 ) -> csv::Result<()> {
+    scratch.clear();
+    engine::handoff::push_label(scratch, number as usize, digits);
+    w.write_field(&scratch)?;
     let mut number_field = |w: &mut csv::Writer<_>, n: &dyn std::fmt::Display| {
         use std::fmt::Write;
         scratch.clear();
         let _ = write!(scratch, "{n}");
         w.write_field(&scratch)
     };
-    number_field(w, &format_args!("C{number:05}"))?;
     w.write_field(cell(&cable.fabric).as_ref())?;
     w.write_field(cable.tier)?;
     for (rack, u, device, port) in [
@@ -271,7 +293,7 @@ pub struct MoveSheet {
 pub fn move_sheet(spec: &DesignSpec, report: &Report) -> Result<MoveSheet, String> {
     let (Some(growth), Some(list)) = (
         spec.growth.as_ref(),
-        engine::phases::move_list(spec, report, MAX_CABLING_ROWS as usize),
+        engine::phases::move_list(spec, report, MAX_HANDOFF_CABLES as usize),
     ) else {
         return Err("This design lists no growth phases: it is built in one step, and its cabling sheet lists every cable.".into());
     };

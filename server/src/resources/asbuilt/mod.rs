@@ -4,7 +4,7 @@
 //! holder of the edit key may keep a check with the revision (what it found, not the output it
 //! read), and `/asbuilt/{check}` shows a kept one.
 
-use crate::resources::exports::MAX_CABLING_ROWS;
+use crate::resources::exports::MAX_HANDOFF_CABLES;
 use crate::resources::records::{check_label_and_day, today};
 use crate::resources::respond::{html, Answer, PageError};
 use crate::resources::revisions::stored_revision;
@@ -158,10 +158,12 @@ async fn run(
             .flat_map(|f| &f.cables)
             .map(|c| u64::from(c.count))
             .sum();
-        if count > MAX_CABLING_ROWS {
+        if count > MAX_HANDOFF_CABLES {
             return Err(vec![format!(
-                "fabric: {fabric} has {count} cables; a check is made against at most \
-                 {MAX_CABLING_ROWS}, as many as the hand-off files are written for"
+                "fabric: {fabric} has {} cables; a check is made against at most {}, as many \
+                 as the hand-off files are written for",
+                app::words::number(count),
+                app::words::number(MAX_HANDOFF_CABLES)
             )]);
         }
         let mut links = match tool {

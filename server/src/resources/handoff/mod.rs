@@ -8,7 +8,7 @@
 //! download holds a few kilobytes however large the file. A design with more cables than a
 //! cabling sheet holds is refused, since every file names every cable or port.
 
-use crate::resources::exports::{cables, MAX_CABLING_ROWS};
+use crate::resources::exports::{cables, MAX_HANDOFF_CABLES};
 use crate::resources::respond::{
     attachment, disposition, file_stem, html, streamed, Answer, PageError,
 };
@@ -118,12 +118,14 @@ async fn make(store: Store, evaluations: Evaluations, id: DesignId, number: u32)
         let placed = placed.map_err(|why| message(422, "No report", why.to_string()))?;
         let report = &placed.report;
         let count = cables(report);
-        if count > MAX_CABLING_ROWS {
+        if count > MAX_HANDOFF_CABLES {
             return Err(message(
                 422,
                 "No hand-off files",
                 format!(
-                    "This design has {count} cables; hand-off files are written for at most {MAX_CABLING_ROWS}."
+                    "This design has {} cables; hand-off files are written for at most {}.",
+                    app::words::number(count),
+                    app::words::number(MAX_HANDOFF_CABLES)
                 ),
             ));
         }
