@@ -11,8 +11,6 @@ use engine::failures::{self, RackLoss};
 use engine::floor::{self, FloorReport, Racking};
 use engine::{DesignSpec, Report, Usd};
 
-/// Racks drawn in the floor plan at most; a larger floor is summarised in words and tables.
-const MAX_DRAWN_RACKS: usize = 1_000;
 /// Racks listed by load.
 const LISTED_RACKS: usize = 16;
 /// Compute racks drawn as elevations, beside every network rack (up to the same count).
@@ -337,19 +335,16 @@ fn floor_section(
             engine::thousands(*cables as f64)
         ))),
     }
-    if plan.racks.len() <= MAX_DRAWN_RACKS {
-        blocks.push(Block::Chart {
-            id: "floor-plan".into(),
-            caption: "Floor plan: racks coloured by power against their budget, and the routes of the longest cables".into(),
-            svg: floor::svg::floor_plan(plan),
-        });
+    let caption = if plan.racks.len() > floor::svg::RACKS_DRAWN_ONE_BY_ONE {
+        "Floor plan: racks coloured by power against their budget; a floor this large is drawn with its rows in columns and the racks side by side in one colour as one block (named in its title), without the cables' routes"
     } else {
-        blocks.push(note(format!(
-            "The floor plan is drawn for up to {} racks; this floor has {}.",
-            number(MAX_DRAWN_RACKS as u64),
-            number(plan.racks.len() as u64)
-        )));
-    }
+        "Floor plan: racks coloured by power against their budget, and the routes of the longest cables"
+    };
+    blocks.push(Block::Chart {
+        id: "floor-plan".into(),
+        caption: caption.into(),
+        svg: floor::svg::floor_plan(plan),
+    });
     blocks.push(Block::Chart {
         id: "rack-elevations".into(),
         caption: "Rack elevations: what stands in which rack unit, for the first compute racks and the network racks".into(),

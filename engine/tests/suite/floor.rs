@@ -305,6 +305,52 @@ fn top_of_rack_leaves_stand_in_a_compute_rack_and_its_power_counts_them() {
     assert_eq!(leaf_u, Some(48), "switches fill a rack from the top");
 }
 
+/// A floor of thousands of racks is drawn as a picture of its rows: its rows in columns, the
+/// racks side by side in one colour as one block, each rack in exactly one block, without the
+/// routes (which would cross the columns), within a page's height.
+#[test]
+fn a_floor_of_thousands_of_racks_is_drawn_in_blocks_that_hold_each_rack_once() {
+    let mut value: Value = serde_json::from_str(examples::SUPERPOD_4SU).unwrap();
+    value["cluster"]["nodes"] = json!(8_000);
+    value["workloads"] = json!([]);
+    value.as_object_mut().unwrap().remove("growth");
+    let f = plan(&DesignSpec::from_value(value).unwrap());
+    assert!(
+        f.racks.len() > floor::svg::RACKS_DRAWN_ONE_BY_ONE,
+        "{}",
+        f.racks.len()
+    );
+    let svg = floor::svg::floor_plan(&f);
+    let mut drawn = 0;
+    let mut blocks = 0;
+    for title in svg.split("<g><title>").skip(1) {
+        let title = &title[..title.find("</title>").unwrap()];
+        blocks += 1;
+        drawn += match title
+            .split_once(" racks")
+            .and_then(|(before, _)| before.rsplit_once(": "))
+        {
+            Some((_, n)) => n.replace(',', "").parse::<usize>().unwrap(),
+            None => 1,
+        };
+    }
+    assert_eq!(drawn, f.racks.len(), "each rack in one block");
+    assert!(
+        blocks * 3 < f.racks.len(),
+        "{blocks} blocks for {} racks",
+        f.racks.len()
+    );
+    assert!(!svg.contains("<polyline"));
+    let height: f64 = svg
+        .split("height=\"")
+        .nth(1)
+        .and_then(|h| h.split('"').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(height <= 1_300.0, "{height} px");
+}
+
 /// A sheet whose reader has gone (a download cut off) stops: the cables after are not named.
 #[test]
 fn a_cabling_sheet_stops_where_its_reader_does() {
