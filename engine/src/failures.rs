@@ -271,11 +271,9 @@ fn losses(
             })
         })
         .collect();
-    out.sort_by(|a, b| {
-        affected(b)
-            .cmp(&affected(a))
-            .then_with(|| a.rack.cmp(&b.rack))
-    });
+    // Places that take as much stay in the floor's order (row 12 before row 108; a stable
+    // sort), not their names'.
+    out.sort_by_key(|loss| std::cmp::Reverse(affected(loss)));
     out
 }
 

@@ -113,6 +113,48 @@ fn losing_a_row_takes_every_rack_of_it_at_once() {
         .any(|(w, _)| w == "Llama 3.1 405B pre-training"));
 }
 
+/// Racks and rows whose loss takes as much come in the floor's order, row by row and rack by
+/// rack along it (their names would put row 108 before row 12): the SuperPOD grown to over a
+/// hundred rows.
+#[test]
+fn places_whose_loss_takes_as_much_come_in_the_floors_order() {
+    let mut value: serde_json::Value = serde_json::from_str(crate::examples::SUPERPOD_4SU).unwrap();
+    value["cluster"]["nodes"] = serde_json::json!(4_000);
+    value["workloads"] = serde_json::json!([]);
+    value.as_object_mut().unwrap().remove("growth");
+    let spec = DesignSpec::from_json(&value.to_string()).unwrap();
+    let report = crate::evaluate(&spec).unwrap();
+    let floor = crate::floor::plan(&spec, &report);
+    assert!(floor.rows > 100, "{} rows", floor.rows);
+    let (racks, rows) = rack_and_row_losses(&spec, &report, &floor);
+    let at = |name: &str| floor.racks.iter().position(|r| r.name == name).unwrap();
+    let row = |name: &str| -> u32 { name.strip_prefix("row ").unwrap().parse().unwrap() };
+    let mut ties = 0;
+    for pair in racks.windows(2) {
+        if affected(&pair[0]) == affected(&pair[1]) {
+            ties += 1;
+            assert!(
+                at(&pair[0].rack) < at(&pair[1].rack),
+                "{} {}",
+                pair[0].rack,
+                pair[1].rack
+            );
+        }
+    }
+    for pair in rows.windows(2) {
+        if affected(&pair[0]) == affected(&pair[1]) {
+            ties += 1;
+            assert!(
+                row(&pair[0].rack) < row(&pair[1].rack),
+                "{} {}",
+                pair[0].rack,
+                pair[1].rack
+            );
+        }
+    }
+    assert!(ties > 100, "{ties} ties");
+}
+
 /// The rack losses read each node's links to its leaves off the links and the floor's placement,
 /// without laying out the cabling sheet: the same links, in the same racks, as the sheet's
 /// node-leaf rows give, on every example with its switches spread and packed.
