@@ -308,6 +308,10 @@ impl fmt::Display for Seconds {
         if self.0 >= 3600.0 && self.0.is_finite() {
             return write!(f, "{:.2} h", self.0 / 3600.0);
         }
+        // From ten minutes a time reads in minutes ("30.4 min", not "1823 s").
+        if self.0 >= 600.0 && self.0.is_finite() {
+            return write!(f, "{:.1} min", self.0 / 60.0);
+        }
         write_si(f, self.0, "s", TIME_PREFIXES)
     }
 }

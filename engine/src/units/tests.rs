@@ -87,6 +87,9 @@ fn quantities_print_with_three_significant_figures_and_their_unit() {
     assert_eq!(BitRate::gbps(25.0).to_string(), "25.0 Gb/s");
     assert_eq!(Seconds(0.0).to_string(), "0 s");
     assert_eq!(Seconds(5.0 * 3600.0).to_string(), "5.00 h");
+    assert_eq!(Seconds(1823.0).to_string(), "30.4 min");
+    assert_eq!(Seconds(599.0).to_string(), "599 s");
+    assert_eq!(Seconds(600.0).to_string(), "10.0 min");
 }
 
 #[test]
