@@ -128,30 +128,23 @@ fn places_whose_loss_takes_as_much_come_in_the_floors_order() {
     assert!(floor.rows > 100, "{} rows", floor.rows);
     let (racks, rows) = rack_and_row_losses(&spec, &report, &floor);
     let at = |name: &str| floor.racks.iter().position(|r| r.name == name).unwrap();
-    let row = |name: &str| -> u32 { name.strip_prefix("row ").unwrap().parse().unwrap() };
-    let mut ties = 0;
-    for pair in racks.windows(2) {
-        if affected(&pair[0]) == affected(&pair[1]) {
-            ties += 1;
+    let row = |name: &str| -> usize { name.strip_prefix("row ").unwrap().parse().unwrap() };
+    // Each pair of neighbours that take as much, checked to be in the floor's order.
+    let ties_in_order = |losses: &[RackLoss], order: &dyn Fn(&str) -> usize| {
+        let ties = losses
+            .windows(2)
+            .filter(|pair| affected(&pair[0]) == affected(&pair[1]));
+        ties.inspect(|pair| {
             assert!(
-                at(&pair[0].rack) < at(&pair[1].rack),
-                "{} {}",
+                order(&pair[0].rack) < order(&pair[1].rack),
+                "{} before {}",
                 pair[0].rack,
                 pair[1].rack
-            );
-        }
-    }
-    for pair in rows.windows(2) {
-        if affected(&pair[0]) == affected(&pair[1]) {
-            ties += 1;
-            assert!(
-                row(&pair[0].rack) < row(&pair[1].rack),
-                "{} {}",
-                pair[0].rack,
-                pair[1].rack
-            );
-        }
-    }
+            )
+        })
+        .count()
+    };
+    let ties = ties_in_order(&racks, &at) + ties_in_order(&rows, &row);
     assert!(ties > 100, "{ties} ties");
 }
 
