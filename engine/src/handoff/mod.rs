@@ -122,8 +122,7 @@ fn switch_names<'a>(name: &str, devices: impl Iterator<Item = &'a str>) -> Vec<&
 /// as many as its last cable's number takes, so that every label has as many digits and the
 /// labels sort in the sheet's order.
 pub fn label_digits(report: &Report) -> usize {
-    let cables: u64 = report.fabrics.iter().map(FabricReport::cable_count).sum();
-    (cables.max(1).ilog10() as usize + 1).max(5)
+    (report.cable_count().max(1).ilog10() as usize + 1).max(5)
 }
 
 /// Appends the label of the `n`-th cable of the sheet, from 1, in `digits` digits: `C00001`.

@@ -97,6 +97,11 @@ impl FabricReport {
 }
 
 impl Report {
+    /// Cables of every fabric: the rows of the design's cabling sheet.
+    pub fn cable_count(&self) -> u64 {
+        self.fabrics.iter().map(FabricReport::cable_count).sum()
+    }
+
     /// What the network costs and draws: as placed on its floor, or, in a report from an engine
     /// before the floor was costed, from the fabrics' bills at each tier's nominal run.
     pub fn network(&self) -> &Totals {

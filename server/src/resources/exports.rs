@@ -134,21 +134,11 @@ pub fn bill_difference(diff: &engine::bill_diff::BillDiff) -> Result<String, csv
     write(std::iter::once(header).chain(rows))
 }
 
-/// Cables of every fabric of `report`, as the sizing counts them.
-pub fn cables(report: &Report) -> u64 {
-    report
-        .fabrics
-        .iter()
-        .flat_map(|f| &f.cables)
-        .map(|c| u64::from(c.count))
-        .sum()
-}
-
 /// Why `report` has no cabling sheet, if it has none: more rows than a sheet holds, or a fabric
 /// whose switches cannot take its cables. Asked before a sheet is begun, from the sized
 /// fabrics, so that a sheet too large to write costs nothing.
 pub fn no_cabling_sheet(report: &Report) -> Option<String> {
-    let cables = cables(report);
+    let cables = report.cable_count();
     if cables > MAX_SHEET_ROWS {
         return Some(format!(
             "This design has {} cables; a cabling sheet holds at most {} rows. \

@@ -155,8 +155,7 @@ async fn run(
             .fabrics
             .iter()
             .filter(|f| f.name == fabric)
-            .flat_map(|f| &f.cables)
-            .map(|c| u64::from(c.count))
+            .map(engine::FabricReport::cable_count)
             .sum();
         if count > MAX_HANDOFF_CABLES {
             return Err(vec![format!(

@@ -8,7 +8,7 @@
 //! download holds a few kilobytes however large the file. A design with more cables than a
 //! cabling sheet holds is refused, since every file names every cable or port.
 
-use crate::resources::exports::{cables, MAX_HANDOFF_CABLES};
+use crate::resources::exports::MAX_HANDOFF_CABLES;
 use crate::resources::respond::{
     attachment, disposition, file_stem, html, streamed, Answer, PageError,
 };
@@ -117,7 +117,7 @@ async fn make(store: Store, evaluations: Evaluations, id: DesignId, number: u32)
     let zipped = tokio::task::spawn_blocking(move || {
         let placed = placed.map_err(|why| message(422, "No report", why.to_string()))?;
         let report = &placed.report;
-        let count = cables(report);
+        let count = report.cable_count();
         if count > MAX_HANDOFF_CABLES {
             return Err(message(
                 422,
