@@ -32,7 +32,7 @@ pub(crate) use placed::{floor_cabling, network_with, FloorInputs, Planned};
 pub use placed::{LastFloor, SharedFloors};
 pub(crate) use routing::Spot;
 pub use routing::{orderable, ORDERABLE_M, RACK_UNIT_M, ROUTE_FORMULA, ROUTE_SOURCE};
-pub use sheet::{cabling, cabling_each, cabling_fits};
+pub use sheet::{cabling, cabling_each, cabling_fits, placements, Placements, Placing};
 pub(crate) use site::Site;
 pub use spread::{spread_against_packed, Racking};
 

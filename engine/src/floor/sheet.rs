@@ -6,9 +6,11 @@ use super::media::links_per_plug;
 use super::routing::ORDERABLE_M;
 use super::Site;
 use crate::cabling::{links, Cable, DoesNotFit, End, Link, Names};
-use crate::catalog::{chassis, switch};
-use crate::report::Report;
+use crate::catalog::{chassis, switch, ReachClass};
+use crate::report::{FabricReport, Report};
 use crate::spec::{DesignSpec, Role};
+use crate::units::Metres;
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 /// Every cable of every fabric of `spec` (evaluated as `report`), placed and routed; `Err`
@@ -31,6 +33,141 @@ pub fn cabling_fits(report: &Report) -> Result<(), DoesNotFit> {
         .try_for_each(|fabric| links(fabric, &mut |_: Link| {}))
 }
 
+/// Where one cable of the sheet lies on the floor, without its names: what a row of
+/// [`cabling`] adds to the fabric's own sheet, in a few dozen bytes rather than the row's
+/// strings, for whatever reads a large sheet's placement beside the names it has already (the
+/// hand-off files).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placing {
+    /// Each end's rack, as an index into [`Placements::racks`]: none for an end the floor
+    /// does not place.
+    pub a_rack: Option<u32>,
+    /// Each end's lowest rack unit, likewise.
+    pub a_u: Option<u32>,
+    pub z_rack: Option<u32>,
+    pub z_u: Option<u32>,
+    /// The orderable length; none when no orderable length reaches.
+    pub length_m: Option<Metres>,
+    pub reach: Option<ReachClass>,
+    /// Links one transceiver carries at each end: 2 for a twin-port plug.
+    pub plugs: [u8; 2],
+}
+
+impl Placing {
+    /// The cable or optic to order with the transceivers at each end, as the sheet writes it:
+    /// `a_device` and `z_device` are the ends' names, `speed_gbps` the fabric's port speed.
+    pub fn medium(&self, speed_gbps: f64, a_device: &str, z_device: &str) -> String {
+        let plug = |links: u8| -> Cow<'static, str> {
+            match links {
+                1 => "single-port".into(),
+                2 => "2-port".into(),
+                4 => "4-port".into(),
+                n => format!("{n}-port").into(),
+            }
+        };
+        match self.reach {
+            Some(c) if c.is_optical() => format!(
+                "{}G {}: {} transceiver at {}, {} at {}",
+                speed_gbps.round(),
+                c.label(),
+                plug(self.plugs[0]),
+                a_device,
+                plug(self.plugs[1]),
+                z_device
+            ),
+            Some(c) => format!("{}G {}", speed_gbps.round(), c.label()),
+            None => "no medium reaches this route".into(),
+        }
+    }
+}
+
+/// Every cable of [`cabling`], in its order, as where it lies ([`Placing`]), with the racks'
+/// names; `Err` as [`cabling`].
+pub struct Placements {
+    pub racks: Vec<String>,
+    pub cables: Vec<Placing>,
+}
+
+impl Placements {
+    /// The name of rack `index`.
+    pub fn rack(&self, index: Option<u32>) -> Option<&str> {
+        self.racks.get(index? as usize).map(String::as_str)
+    }
+}
+
+/// Where every cable of [`cabling`] lies, without naming any.
+pub fn placements(spec: &DesignSpec, report: &Report) -> Result<Placements, DoesNotFit> {
+    cabling_fits(report)?;
+    let site = Site::new(spec, report);
+    let mut cables = Vec::with_capacity(report.cable_count().min(1 << 22) as usize);
+    for (fi, fabric) in report.fabrics.iter().enumerate() {
+        let placer = Placer::new(spec, fabric, fi, &site);
+        links(fabric, &mut |link: Link| cables.push(placer.place(link).0))?;
+    }
+    Ok(Placements {
+        racks: site.rack_names(),
+        cables,
+    })
+}
+
+/// Places the cables of one fabric: the one rule for where a row of the sheet lies.
+struct Placer<'s> {
+    site: &'s Site,
+    fabric: usize,
+    table: MediumTable,
+    /// Links per plug at a switch and at a node.
+    per_cage: u8,
+    host_per_cage: u8,
+}
+
+impl<'s> Placer<'s> {
+    fn new(spec: &DesignSpec, fabric: &FabricReport, fi: usize, site: &'s Site) -> Self {
+        let speed = fabric.port_rate.bits_per_second() / 1e9;
+        let per_cage = links_per_plug(
+            switch(&fabric.switch)
+                .map(|s| s.links_per_cage(speed))
+                .unwrap_or(1),
+        );
+        let host_per_cage = if fabric.role == Role::Compute {
+            links_per_plug(chassis(&spec.cluster).links_per_cage)
+        } else {
+            1
+        };
+        Placer {
+            site,
+            fabric: fi,
+            table: MediumTable::new(speed),
+            per_cage: per_cage.min(u32::from(u8::MAX)) as u8,
+            host_per_cage: host_per_cage.min(u32::from(u8::MAX)) as u8,
+        }
+    }
+
+    /// Where `link` lies, and its routed length, m.
+    fn place(&self, link: Link) -> (Placing, f64) {
+        let site = self.site;
+        let z = site.spot(self.fabric, link.z, None);
+        let a = site.spot(self.fabric, link.a, Some(z));
+        let route_m = site.route_m(a, z);
+        let to_node = !matches!(link.a, End::Switch { .. });
+        let (bin, reach) = self.table.link(route_m, to_node);
+        let plug = |end: End| match end {
+            End::Switch { .. } => self.per_cage,
+            End::Node { .. } => self.host_per_cage,
+            End::Endpoint(_) => 1,
+        };
+        let placing = Placing {
+            a_rack: site.rack_index(a),
+            a_u: site.rack_unit(self.fabric, link.a),
+            z_rack: site.rack_index(z),
+            z_u: site.rack_unit(self.fabric, link.z),
+            length_m: bin.map(|b| Metres::new(ORDERABLE_M[b])),
+            reach,
+            plugs: [plug(link.a), plug(link.z)],
+        };
+        (placing, route_m)
+    }
+}
+
 /// Calls `each` with every cable of [`cabling`], in its order, one at a time, so that a sheet
 /// of any size can be written as it is made, until `each` breaks (its reader has gone: the
 /// cables after are neither named nor routed); refuses before the first, as [`cabling_fits`]
@@ -43,51 +180,21 @@ pub fn cabling_each(
 ) -> Result<(), DoesNotFit> {
     cabling_fits(report)?;
     let site = Site::new(spec, report);
+    let racks = site.rack_names();
+    let rack = |index: Option<u32>| racks.get(index? as usize).cloned();
     let mut stopped = false;
-    let node_cages = chassis(&spec.cluster).links_per_cage;
     for (fi, fabric) in report.fabrics.iter().enumerate() {
         let names = Names::of(fabric);
         let speed = fabric.port_rate.bits_per_second() / 1e9;
-        let per_cage = links_per_plug(
-            switch(&fabric.switch)
-                .map(|s| s.links_per_cage(speed))
-                .unwrap_or(1),
-        );
-        let host_per_cage = if fabric.role == Role::Compute {
-            links_per_plug(node_cages)
-        } else {
-            1
-        };
-        let plug = |end: End| match end {
-            End::Switch { .. } if per_cage > 1 => format!("{per_cage}-port"),
-            End::Node { .. } if host_per_cage > 1 => format!("{host_per_cage}-port"),
-            _ => "single-port".to_string(),
-        };
-        let table = MediumTable::new(speed);
+        let placer = Placer::new(spec, fabric, fi, &site);
         links(fabric, &mut |link: Link| {
             if stopped {
                 return;
             }
-            let z = site.spot(fi, link.z, None);
-            let a = site.spot(fi, link.a, Some(z));
-            let route_m = site.route_m(a, z);
-            let to_node = !matches!(link.a, End::Switch { .. });
-            let (bin, class) = table.link(route_m, to_node);
+            let (placing, route_m) = placer.place(link);
             let (a_device, a_port) = names.end(link.a);
             let (z_device, z_port) = names.end(link.z);
-            let medium = match class {
-                Some(c) if c.is_optical() => format!(
-                    "{}G {}: {} transceiver at {}, {} at {}",
-                    speed.round(),
-                    c.label(),
-                    plug(link.a),
-                    a_device,
-                    plug(link.z),
-                    z_device
-                ),
-                Some(c) => format!("{}G {}", speed.round(), c.label()),
-                None => "no medium reaches this route".into(),
-            };
+            let medium = placing.medium(speed, &a_device, &z_device);
             stopped = each(Cable {
                 fabric: fabric.name.clone(),
                 tier: link.tier,
@@ -95,13 +202,13 @@ pub fn cabling_each(
                 a_port,
                 z_device,
                 z_port,
-                reach: class,
-                length_m: bin.map(|b| crate::units::Metres::new(ORDERABLE_M[b])),
-                a_rack: site.rack(a),
-                a_u: site.rack_unit(fi, link.a),
-                z_rack: site.rack(z),
-                z_u: site.rack_unit(fi, link.z),
-                route_m: Some(crate::units::Metres::new((route_m * 100.0).round() / 100.0)),
+                reach: placing.reach,
+                length_m: placing.length_m,
+                a_rack: rack(placing.a_rack),
+                a_u: placing.a_u,
+                z_rack: rack(placing.z_rack),
+                z_u: placing.z_u,
+                route_m: Some(Metres::new((route_m * 100.0).round() / 100.0)),
                 medium: Some(medium),
             })
             .is_break();

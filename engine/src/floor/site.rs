@@ -42,6 +42,17 @@ impl Site {
         self.racks.get(spot.rack as usize).cloned()
     }
 
+    /// The index of the rack at `spot`, as [`Site::rack_names`] lists them: none beside the
+    /// racks.
+    pub fn rack_index(&self, spot: Spot) -> Option<u32> {
+        ((spot.rack as usize) < self.racks.len()).then_some(spot.rack)
+    }
+
+    /// Every rack's name, in the floor's order.
+    pub fn rack_names(&self) -> Vec<String> {
+        self.racks.clone()
+    }
+
     /// The lowest rack unit of the device at `end` of fabric `fabric`: none for a device the
     /// floor does not place.
     pub fn rack_unit(&self, fabric: usize, end: End) -> Option<u32> {

@@ -344,11 +344,13 @@ pub fn write_bundle(
         f.adapters = crate::catalog::adapters_of(spec, &f.fabric.name);
     }
     // The floor's sheet walks the same links in the same order; it has a cable for every
-    // planned one only when every fabric fits its switches.
-    let placed = crate::floor::cabling(spec, report).ok();
-    let floor = placed
-        .as_deref()
-        .filter(|sheet| sheet.len() == fabrics.iter().map(|f| f.cables.len()).sum::<usize>());
+    // planned one only when every fabric fits its switches. Where each lies is kept apart from
+    // the names the planned fabrics hold already: a large design's sheet twice over would take
+    // a kilobyte of memory a cable.
+    let placed = crate::floor::placements(spec, report).ok();
+    let floor = placed.as_ref().filter(|placed| {
+        placed.cables.len() == fabrics.iter().map(|f| f.cables.len()).sum::<usize>()
+    });
     let mut names: Vec<String> = Vec::new();
     let mut files = |name: String, text: String| {
         names.push(name.clone());
@@ -358,7 +360,7 @@ pub fn write_bundle(
     let mut first_cable = 0;
     for f in &fabrics {
         let name = &f.fabric.name;
-        let placed = floor.map(|sheet| &sheet[first_cable..first_cable + f.cables.len()]);
+        let placed = floor.map(|floor| &floor.cables[first_cable..first_cable + f.cables.len()]);
         first_cable += f.cables.len();
         files(format!("cvt/{name}-p2p.csv"), cvt::p2p_csv(f));
         match f.transport() {
@@ -444,5 +446,5 @@ pub fn write_bundle(
             );
         }
     }
-    readme::readme(spec, &names, &skipped)
+    readme::readme(spec, &names, &skipped, label_digits(report))
 }

@@ -7,14 +7,14 @@
 //! device types, racks, devices, interfaces, cables (each names objects of the files before it).
 //! Interfaces keep the sheet's port names; cables carry the sheet's labels. Where the design's floor places every
 //! fabric, devices stand in their racks at their rack units and each cable has its own routed,
-//! orderable length and medium (`crate::floor::cabling`); otherwise devices have no rack and
+//! orderable length and medium (`crate::floor::placements`); otherwise devices have no rack and
 //! cables the run and medium their tier was given.
 
 use super::text::{csv_row, push_csv_row, yaml_string as q};
 use super::{role_of, PlannedFabric};
-use crate::cabling::Cable;
 use crate::catalog::{node_preset, switch, ReachClass};
 use crate::fast_hash::{FastMap, FastSet};
+use crate::floor::Placements;
 use crate::technology::Transport;
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -204,12 +204,16 @@ fn role(f: &PlannedFabric, device: &str) -> &'static str {
 
 /// Racks: every rack of the floor that holds a device of the bundle, 19-inch, as tall as the
 /// design's racks; none without a floor.
-pub fn racks(floor: Option<&[Cable]>, rack_units: u32, title: &str) -> String {
+pub fn racks(floor: Option<&Placements>, rack_units: u32, title: &str) -> String {
     let site = site(title);
     let names: BTreeSet<&str> = floor
-        .unwrap_or_default()
-        .iter()
-        .flat_map(|c| [c.a_rack.as_deref(), c.z_rack.as_deref()])
+        .into_iter()
+        .flat_map(|floor| {
+            floor
+                .cables
+                .iter()
+                .flat_map(|c| [floor.rack(c.a_rack), floor.rack(c.z_rack)])
+        })
         .flatten()
         .collect();
     let mut out = csv_row(&RACK_COLUMNS);
@@ -220,17 +224,26 @@ pub fn racks(floor: Option<&[Cable]>, rack_units: u32, title: &str) -> String {
     out
 }
 
-/// (rack, lowest rack unit) of every device the floor places.
-fn positions(floor: Option<&[Cable]>) -> FastMap<&str, (&str, String)> {
+/// (rack, lowest rack unit) of every device the floor places: `floor` lists where each cable
+/// of `fabrics` lies, in their order.
+fn positions<'a>(
+    fabrics: &'a [PlannedFabric],
+    floor: Option<&'a Placements>,
+) -> FastMap<&'a str, (&'a str, String)> {
     let mut at = FastMap::default();
-    for c in floor.unwrap_or_default() {
+    let Some(floor) = floor else {
+        return at;
+    };
+    let cables = fabrics.iter().flat_map(|f| &f.cables);
+    for (lc, placed) in cables.zip(&floor.cables) {
+        let c = &lc.cable;
         for (device, rack, u) in [
-            (&c.a_device, &c.a_rack, c.a_u),
-            (&c.z_device, &c.z_rack, c.z_u),
+            (&c.a_device, placed.a_rack, placed.a_u),
+            (&c.z_device, placed.z_rack, placed.z_u),
         ] {
-            if let (Some(rack), Some(u)) = (rack, u) {
+            if let (Some(rack), Some(u)) = (floor.rack(rack), u) {
                 at.entry(device.as_str())
-                    .or_insert_with(|| (rack.as_str(), u.to_string()));
+                    .or_insert_with(|| (rack, u.to_string()));
             }
         }
     }
@@ -241,14 +254,14 @@ fn positions(floor: Option<&[Cable]>) -> FastMap<&str, (&str, String)> {
 /// its lowest rack unit, front-mounted, where the floor places it.
 pub fn devices(
     fabrics: &[PlannedFabric],
-    floor: Option<&[Cable]>,
+    floor: Option<&Placements>,
     preset: Option<&str>,
     node_units: u32,
     title: &str,
 ) -> String {
     let site = site(title);
     let h = hosts(preset, node_units);
-    let at = positions(floor);
+    let at = positions(fabrics, floor);
     let mut out = csv_row(&DEVICE_COLUMNS);
     let mut seen = FastSet::default();
     let row = |out: &mut String, name: &str, role: &str, t: &(String, String, String, f64)| {
@@ -332,11 +345,14 @@ pub fn cable_type(reach: Option<ReachClass>) -> &'static str {
 }
 
 /// Cables: one row per cable, labelled as on the sheet; each with its length and medium on the
-/// floor (`floor`, the floor's sheet in the same order), else its tier's.
-pub fn cables(fabrics: &[PlannedFabric], floor: Option<&[Cable]>) -> String {
+/// floor (`floor`, where each cable of `fabrics` lies, in their order), else its tier's.
+pub fn cables(fabrics: &[PlannedFabric], floor: Option<&Placements>) -> String {
     let mut out = csv_row(&CABLE_COLUMNS);
     out.reserve(fabrics.iter().map(|f| 200 * f.cables.len()).sum());
-    let mut on_floor = floor.unwrap_or_default().iter();
+    let mut on_floor = floor
+        .map(|f| f.cables.as_slice())
+        .unwrap_or_default()
+        .iter();
     let mut length = String::new();
     let mut description = String::new();
     for f in fabrics {
@@ -345,16 +361,16 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&[Cable]>) -> String {
         let mut tier = "";
         for lc in &f.cables {
             let planned = &lc.cable;
-            let c = match on_floor.next() {
+            let reach = match on_floor.next() {
                 Some(placed) => {
                     length.clear();
                     description.clear();
                     if let Some(m) = placed.length_m {
                         let _ = write!(length, "{}", m.metres());
                     }
-                    let medium = placed.medium.as_deref().unwrap_or_default();
+                    let medium = placed.medium(speed, &planned.a_device, &planned.z_device);
                     let _ = write!(description, "{} {medium}", f.fabric.name);
-                    placed
+                    placed.reach
                 }
                 None if tier != planned.tier => {
                     tier = planned.tier;
@@ -364,9 +380,9 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&[Cable]>) -> String {
                         let _ = write!(length, "{}", m.metres());
                     }
                     let _ = write!(description, "{} {}", f.fabric.name, planned.media(speed));
-                    planned
+                    planned.reach
                 }
-                None => planned,
+                None => planned.reach,
             };
             let unit = if length.is_empty() { "" } else { "m" };
             push_csv_row(
@@ -378,7 +394,7 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&[Cable]>) -> String {
                     &planned.z_device,
                     "dcim.interface",
                     &planned.z_port,
-                    cable_type(c.reach),
+                    cable_type(reach),
                     "planned",
                     &lc.label,
                     &length,

@@ -24,8 +24,8 @@
 use super::text::{comment, push_yaml_string};
 use super::underlay::{leaf_as, loopback, CORE_AS, SPINE_AS};
 use super::{port_number, role_of, PlannedFabric};
-use crate::cabling::Cable;
 use crate::fast_hash::FastMap;
+use crate::floor::Placing;
 use crate::operations::{pfc_headroom, SWITCH_MTU_BYTES};
 use crate::spec::DesignSpec;
 use crate::technology::Transport;
@@ -55,7 +55,7 @@ struct Port {
 pub fn switch_configs(
     spec: &DesignSpec,
     f: &PlannedFabric,
-    placed: Option<&[Cable]>,
+    placed: Option<&[Placing]>,
     tenants: &[TenantPlacement],
     out: &mut dyn FnMut(String, String),
 ) {

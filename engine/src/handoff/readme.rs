@@ -41,13 +41,22 @@ fn per_switch_fabric(file: &str) -> Option<&str> {
         .map(|at| &switch[..at])
 }
 
-pub fn readme(spec: &DesignSpec, files: &[String], skipped: &[String]) -> String {
+/// The bundle's README: what each of `files` is for, and why the fabrics `skipped` have none;
+/// the labels have `label_digits` digits, as on the sheet.
+pub fn readme(
+    spec: &DesignSpec,
+    files: &[String],
+    skipped: &[String],
+    label_digits: usize,
+) -> String {
+    let mut first_label = String::new();
+    super::push_label(&mut first_label, 1, label_digits);
     let mut out = format!(
         "Hand-off bundle: {}\n\n\
          Every file is generated from the same design revision as the cabling sheet. Device names\n\
          are the sheet's; switch port pN is port N of the switch (InfiniBand port N, Cumulus swpN or\n\
          swpCsS for lane S of split cage C, EOS EthernetN or EthernetC/L); cables carry the sheet's\n\
-         labels (C and the cable's number on the sheet, zero-padded: C00001 onwards).\n\nFiles:\n",
+         labels (C and the cable's number on the sheet, zero-padded: {first_label} onwards).\n\nFiles:\n",
         comment(&spec.title)
     );
     let mut i = 0;

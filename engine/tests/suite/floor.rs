@@ -351,6 +351,53 @@ fn a_floor_of_thousands_of_racks_is_drawn_in_blocks_that_hold_each_rack_once() {
     assert!(height <= 1_300.0, "{height} px");
 }
 
+/// Where each cable lies, as the hand-off files read it beside the names they hold, is the
+/// cabling sheet's row: rack and rack unit at both ends, orderable length, reach and the medium
+/// with its transceivers, cable for cable on every example.
+#[test]
+fn where_each_cable_lies_is_its_row_of_the_cabling_sheet_on_every_example() {
+    let mut compared = 0;
+    for (name, example) in examples::ALL {
+        let spec = DesignSpec::from_json(example).unwrap();
+        let report = evaluate(&spec).unwrap();
+        let sheet = floor::cabling(&spec, &report).unwrap();
+        let placed = floor::placements(&spec, &report).unwrap();
+        assert_eq!(sheet.len(), placed.cables.len(), "{name}");
+        for (row, at) in sheet.iter().zip(&placed.cables) {
+            let fabric = report
+                .fabrics
+                .iter()
+                .find(|f| f.name == row.fabric)
+                .unwrap();
+            let speed = fabric.port_rate.bits_per_second() / 1e9;
+            let medium = at.medium(speed, &row.a_device, &row.z_device);
+            assert_eq!(
+                (
+                    row.a_rack.as_deref(),
+                    row.a_u,
+                    row.z_rack.as_deref(),
+                    row.z_u,
+                    row.length_m,
+                    row.reach,
+                    row.medium.as_deref(),
+                ),
+                (
+                    placed.rack(at.a_rack),
+                    at.a_u,
+                    placed.rack(at.z_rack),
+                    at.z_u,
+                    at.length_m,
+                    at.reach,
+                    Some(medium.as_str()),
+                ),
+                "{name}: {row:?}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 3_000, "{compared} cables compared");
+}
+
 /// A sheet whose reader has gone (a download cut off) stops: the cables after are not named.
 #[test]
 fn a_cabling_sheet_stops_where_its_reader_does() {

@@ -42,11 +42,15 @@ pub fn routes(store: Store, evaluations: Evaluations) -> Router {
 /// those of some 250,000 GPUs on three fabrics.
 pub const MAX_SHEET_ROWS: u64 = 1_000_000;
 
-/// Most cables of a design whose hand-off files are written, whose as-built check is made or
-/// whose move list is drawn up: each is made whole in memory before it is sent (the files are
-/// kept), so 250,000 cables, those of some 60,000 GPUs; a larger fabric is handed off from its
-/// own tools in parts.
-pub const MAX_HANDOFF_CABLES: u64 = 250_000;
+/// Most cables of a design whose hand-off files are written or whose as-built check is made:
+/// each is made whole in memory before it is sent (the files are kept). The files take under a
+/// kilobyte a cable while they are written, one bundle at a time: 500,000 cables, those of some
+/// 125,000 GPUs on three fabrics; a larger fabric is handed off from its own tools in parts.
+pub const MAX_HANDOFF_CABLES: u64 = 500_000;
+
+/// Most rows of a move list: it is drawn up whole in memory before it is sent, each row named
+/// in full.
+pub const MAX_MOVE_ROWS: usize = 250_000;
 
 /// A text cell: kept as text where a spreadsheet would run it as a formula.
 fn cell(text: &str) -> std::borrow::Cow<'_, str> {
@@ -283,7 +287,7 @@ pub struct MoveSheet {
 pub fn move_sheet(spec: &DesignSpec, report: &Report) -> Result<MoveSheet, String> {
     let (Some(growth), Some(list)) = (
         spec.growth.as_ref(),
-        engine::phases::move_list(spec, report, MAX_HANDOFF_CABLES as usize),
+        engine::phases::move_list(spec, report, MAX_MOVE_ROWS),
     ) else {
         return Err("This design lists no growth phases: it is built in one step, and its cabling sheet lists every cable.".into());
     };

@@ -5,8 +5,8 @@
 //! (`crate::work::kept`), on the blocking pool, one bundle at a time, and kept as its zip: every
 //! file is compressed into the zip as soon as it is written, so the job never holds the whole
 //! bundle as text. A file is sent by inflating its entry of the kept zip as it streams, so a
-//! download holds a few kilobytes however large the file. A design with more cables than a
-//! cabling sheet holds is refused, since every file names every cable or port.
+//! download holds a few kilobytes however large the file. A design of more cables than
+//! [`MAX_HANDOFF_CABLES`] is refused, since every file names every cable or port.
 
 use crate::resources::exports::MAX_HANDOFF_CABLES;
 use crate::resources::respond::{
@@ -33,9 +33,9 @@ use view::handoff_page;
 mod view;
 
 /// Bundles kept, in bytes of zip: a few thousand of the usual design's (25 to 130 KB), or
-/// nine of the largest accepted design's (7 MB).
+/// three of the largest accepted design's (17 MB for 400,000 cables).
 const KEPT_BYTES: usize = 64 << 20;
-/// Bundles made at once: the largest takes a few hundred megabytes while it is made.
+/// Bundles made at once: the largest takes some 450 MB while it is made.
 const MADE_AT_ONCE: usize = 1;
 /// Distinct bundles waiting or being made; more at once get 503.
 const QUEUED: usize = 8;

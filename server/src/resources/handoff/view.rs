@@ -20,7 +20,7 @@ pub fn handoff_page(
         .iter()
         .map(|(name, bytes)| {
             let href = format!("{base}/{name}");
-            let size = format!("{:.1} KB", *bytes as f64 / 1000.0);
+            let size = file_size(*bytes);
             view! { <li><a href=href download="">{name.clone()}</a> " " <span class="note">{size}</span></li> }
         })
         .collect_view();
@@ -38,4 +38,30 @@ pub fn handoff_page(
     }
     .to_html();
     Page::ok(document(&format!("Hand-off: {title}"), body))
+}
+
+/// A file's size as a reader takes it in: kilobytes below a megabyte, megabytes from one (as
+/// it rounds to a tenth).
+fn file_size(bytes: usize) -> String {
+    let bytes = bytes as f64;
+    if bytes < 999_950.0 {
+        format!("{} KB", engine::grouped(bytes / 1e3, 1))
+    } else {
+        format!("{} MB", engine::grouped(bytes / 1e6, 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_size;
+
+    #[test]
+    fn a_file_reads_in_kilobytes_below_a_megabyte_and_in_megabytes_from_one() {
+        assert_eq!(file_size(9_365), "9.4 KB");
+        assert_eq!(file_size(999_949), "999.9 KB");
+        assert_eq!(file_size(999_950), "1.0 MB");
+        assert_eq!(file_size(1_378_685), "1.4 MB");
+        assert_eq!(file_size(86_076_834), "86.1 MB");
+        assert_eq!(file_size(1_234_567_890), "1,234.6 MB");
+    }
 }
