@@ -230,3 +230,70 @@ async fn the_key_holder_keeps_checks_which_the_page_charts_and_the_report_lists(
     assert_eq!(status, 404);
     server.stop().await;
 }
+
+/// `text` gzip-compressed, as `gzip` writes it.
+fn gzipped(text: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(text).unwrap();
+    gz.finish().unwrap()
+}
+
+fn upload(bytes: Vec<u8>, file_name: &str) -> Form {
+    Form::new()
+        .text("fabric", "compute")
+        .text("tool", "ibnetdiscover")
+        .part("file", Part::bytes(bytes).file_name(file_name.to_string()))
+}
+
+/// A dump too large for the form (that of a 100,000-GPU fabric is 63 MB) is uploaded gzipped and
+/// checked as the dump itself would be; a file that would decompress past what any checked
+/// fabric's dump takes is refused, naming the file, and nothing is kept.
+#[tokio::test]
+async fn a_gzipped_dump_is_checked_as_the_dump_and_a_bomb_is_refused() {
+    let (_dir, database) = temp_database();
+    let server = TestServer::start(&database).await;
+    let spec: serde_json::Value =
+        serde_json::from_str(engine::examples::SEVENTY_B_TRAINING).unwrap();
+    let design = server.create(&spec).await;
+    let dump = dump(1);
+    let compressed = gzipped(dump.as_bytes());
+    assert!(compressed.len() * 5 < dump.len(), "{} bytes", compressed.len());
+    let response = post(
+        &server,
+        &design.id,
+        None,
+        upload(compressed, "ibnetdiscover.txt.gz"),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let page = response.text().await.unwrap();
+    assert!(
+        page.contains("missing: no link on either end"),
+        "the dropped cable is found: {page}"
+    );
+
+    // 1 MiB of zeros compressed to a few kilobytes, as 129 gzip members one after another: a
+    // file well within the form that decompresses to 129 MiB.
+    let member = gzipped(&vec![0u8; 1 << 20]);
+    let bomb: Vec<u8> = member.iter().copied().cycle().take(member.len() * 129).collect();
+    assert!(bomb.len() < 2 << 20, "{} bytes", bomb.len());
+    let response = post(
+        &server,
+        &design.id,
+        Some(&design.cookie),
+        upload(bomb, "dump.gz")
+            .text("keep", "on")
+            .text("label", "bomb")
+            .text("checked_on", "2026-12-07"),
+    )
+    .await;
+    assert_eq!(response.status(), 422);
+    let page = response.text().await.unwrap();
+    assert!(
+        page.contains("uploaded file: decompresses to more than 128 MiB"),
+        "{page}"
+    );
+    assert_eq!(kept_count(&database, &design.id).await, 0);
+    server.stop().await;
+}

@@ -58,14 +58,50 @@ fn summary_row(s: &Summary) -> impl IntoView {
     }
 }
 
-fn summary_table(id: &'static str, caption: &'static str, rows: &[Summary]) -> impl IntoView {
+fn summary_table<'a>(
+    id: &'static str,
+    caption: String,
+    rows: impl Iterator<Item = &'a Summary>,
+) -> AnyView {
     view! {
         <table class="headroom" id=id>
             <caption>{caption}</caption>
             <thead><tr><th scope="col"></th><th scope="col" class="num">"As planned"</th><th scope="col" class="num">"Missing"</th><th scope="col" class="num">"Swapped"</th><th scope="col" class="num">"Degraded"</th><th scope="col" class="num">"Extra"</th></tr></thead>
-            <tbody>{rows.iter().map(summary_row).collect_view()}</tbody>
+            <tbody>{rows.map(summary_row).collect_view()}</tbody>
         </table>
     }
+    .into_any()
+}
+
+/// Switches the by-switch table lists one by one; a larger fabric's table lists those with a
+/// cable not as planned or a link on no planned port, so that a few among thousands stand out.
+const SWITCHES_LISTED: usize = 100;
+
+/// The check by switch: every switch of a small fabric; of a large one, those with a finding.
+fn by_switch(switches: &[Summary]) -> AnyView {
+    if switches.len() <= SWITCHES_LISTED {
+        return summary_table("asbuilt-by-switch", "By switch".into(), switches.iter());
+    }
+    let short = switches.iter().filter(|s| s.findings() > 0).count();
+    if short == 0 {
+        return view! {
+            <p id="asbuilt-by-switch">{format!("Each of the {} switches has every cable as planned.", number(switches.len() as u64))}</p>
+        }
+        .into_any();
+    }
+    let listed = short.min(MAX_LISTED);
+    let caption = format!(
+        "By switch: {} of the {} switches have a cable not as planned or a link on no planned port{}",
+        number(short as u64),
+        number(switches.len() as u64),
+        if listed < short {
+            format!(" (the first {} listed)", number(listed as u64))
+        } else {
+            String::new()
+        }
+    );
+    let rows = switches.iter().filter(|s| s.findings() > 0).take(listed);
+    summary_table("asbuilt-by-switch", caption, rows)
 }
 
 fn what_was_found(c: &CableCheck) -> String {
@@ -121,8 +157,8 @@ fn result_view(check: &AsBuiltCheck) -> impl IntoView {
         <section class="panel" aria-labelledby="asbuilt-result-heading">
             <h2 id="asbuilt-result-heading">"As built against the plan"</h2>
             <p id="asbuilt-verdict" role="status">{verdict}</p>
-            {summary_table("asbuilt-by-switch", "By switch", &check.by_switch)}
-            {(!check.by_rail.is_empty()).then(|| summary_table("asbuilt-by-rail", "By rail", &check.by_rail))}
+            {by_switch(&check.by_switch)}
+            {(!check.by_rail.is_empty()).then(|| summary_table("asbuilt-by-rail", "By rail".into(), check.by_rail.iter()))}
             {(!check.findings.is_empty()).then(|| view! {
                 <table class="headroom" id="asbuilt-findings">
                     <caption>{format!("Cables not as planned{}", if not_as_planned > check.findings.len().min(MAX_LISTED) { format!(" (the first {} of {not_as_planned})", check.findings.len().min(MAX_LISTED)) } else { String::new() })}</caption>
@@ -241,6 +277,10 @@ pub fn asbuilt_page(
     } else {
         "Nothing is stored: only a browser holding the design's edit key keeps checks."
     };
+    let upload_note = format!(
+        "A file over {} MB is uploaded gzipped: a 100,000-GPU fabric's ibnetdiscover is 63 MB, 6 MB gzipped.",
+        super::MAX_ASBUILT_BODY_BYTES >> 20
+    );
     let body = view! {
         <section class="panel" aria-labelledby="asbuilt-heading">
             <h1 id="asbuilt-heading">{format!("As-built check of “{title}”, revision {n}")}</h1>
@@ -259,7 +299,8 @@ pub fn asbuilt_page(
                 <label for="asbuilt-output">"The output (paste it)"</label>
                 <textarea id="asbuilt-output" name="output" rows="14" cols="100" spellcheck="false" inner_html=escape(&form.output)></textarea>
                 <label for="asbuilt-file">"or upload it"</label>
-                <input id="asbuilt-file" type="file" name="file" accept=".txt,.log,.json,text/plain,application/json"/>
+                <input id="asbuilt-file" type="file" name="file" aria-describedby="asbuilt-file-note" accept=".txt,.log,.json,.gz,text/plain,application/json,application/gzip"/>
+                <p class="note" id="asbuilt-file-note">{upload_note}</p>
                 {page.editable.then(|| keep_fields(form))}
                 <button type="submit" id="asbuilt-submit">"Check against the plan"</button>
             </form>
@@ -271,5 +312,42 @@ pub fn asbuilt_page(
     Page {
         status,
         html: document(&format!("As built: {title}"), body),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn switches(count: usize, short: &[usize]) -> Vec<Summary> {
+        (0..count)
+            .map(|i| Summary {
+                name: format!("compute-leaf-{:04}", i + 1),
+                as_planned: 64,
+                missing: u32::from(short.contains(&i)),
+                swapped: 0,
+                degraded: 0,
+                extra: 0,
+            })
+            .collect()
+    }
+
+    fn rows(html: &str) -> usize {
+        html.matches("<tr").count() - 1
+    }
+
+    #[test]
+    fn a_small_fabric_lists_every_switch_and_a_large_one_those_with_a_finding() {
+        let small = by_switch(&switches(SWITCHES_LISTED, &[3])).to_html();
+        assert_eq!(rows(&small), SWITCHES_LISTED, "{small}");
+
+        let large = by_switch(&switches(3_984, &[7, 2_500])).to_html();
+        assert_eq!(rows(&large), 2, "{large}");
+        assert!(large.contains("compute-leaf-0008") && large.contains("compute-leaf-2501"));
+        assert!(large.contains("2 of the 3,984 switches have a cable not as planned"));
+
+        let clean = by_switch(&switches(3_984, &[])).to_html();
+        assert!(!clean.contains("<table"), "{clean}");
+        assert!(clean.contains("Each of the 3,984 switches has every cable as planned."));
     }
 }
