@@ -400,9 +400,11 @@ fn no_room_why(spec: &DesignSpec, units: &Units, ask: &Ask, span: u32) -> String
         )
     } else {
         format!(
-            "needs {} nodes in one run; {free} of the cluster's {} nodes are left, in pieces, \
+            "needs {} nodes in one run; {} of the cluster's {} nodes are left, in pieces, \
              once the tenants placed before it have theirs",
-            ask.nodes, spec.cluster.nodes
+            crate::units::thousands(f64::from(ask.nodes)),
+            crate::units::thousands(f64::from(free)),
+            crate::units::thousands(f64::from(spec.cluster.nodes))
         )
     }
 }
