@@ -283,13 +283,15 @@ fn three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
     let leaves_per_pod = agg_down;
     let aggs_per_pod = up;
     let leaves = d.endpoints.div_ceil(down).max(1);
-    let pods = leaves.div_ceil(leaves_per_pod).max(1);
+    // The pods of the size the fabric grows to, each with its aggregation switches: bought with
+    // the first phase, as the cores are, so that growing adds leaves and their cables only.
     let growth_pods = d
         .growth_endpoints
         .max(d.endpoints)
         .div_ceil(down)
         .div_ceil(leaves_per_pod)
         .clamp(1, k);
+    let pods = leaves.div_ceil(leaves_per_pod).max(growth_pods);
     let cores_needed = (u64::from(growth_pods) * u64::from(aggs_per_pod) * u64::from(agg_up))
         .div_ceil(u64::from(k));
     let cores = cores_needed.min(u64::from(u32::MAX)) as u32;
@@ -335,19 +337,21 @@ fn rail_three_tier(d: &Demand, k: u32, down: u32, up: u32) -> Plan {
     let rails = d.ports_per_node.max(1);
     let per_rail = |endpoints: u32| endpoints.div_ceil(rails).div_ceil(down).max(1);
     let leaves_per_rail = per_rail(d.endpoints);
-    let pods_per_rail = leaves_per_rail.div_ceil(agg_down);
-    let leaves_per_pod = leaves_per_rail.div_ceil(pods_per_rail);
-    // Spines per pod for the pod the fabric grows to: a leaf's `up` links, `up / s` to each.
+    // Pods for the size the fabric grows to, each rail's numbered from the rail's first: a leaf
+    // keeps its pod and its spines as the fabric grows, and the spines of the final size are
+    // bought with the first phase (sized for today's leaves alone, each rail's pods would be
+    // numbered anew at each size and most leaf-spine cables would move).
     let growth_per_rail = per_rail(d.growth_endpoints.max(d.endpoints));
-    let growth_pod = growth_per_rail.div_ceil(growth_per_rail.div_ceil(agg_down));
+    let pods_per_rail = growth_per_rail.div_ceil(agg_down);
+    let leaves_per_pod = growth_per_rail.div_ceil(pods_per_rail);
+    // Spines per pod: a leaf's `up` links, `up / s` to each.
     let spines_per_pod = (1..=up)
         .filter(|s| up.is_multiple_of(*s))
-        .find(|s| u64::from(growth_pod) * u64::from(up / s) <= u64::from(agg_down))
+        .find(|s| u64::from(leaves_per_pod) * u64::from(up / s) <= u64::from(agg_down))
         .unwrap_or(up);
     let pods = rails * pods_per_rail;
     let spines = pods * spines_per_pod;
-    let growth_spines = rails * growth_per_rail.div_ceil(agg_down) * spines_per_pod;
-    let cores = (u64::from(growth_spines) * u64::from(agg_up))
+    let cores = (u64::from(spines) * u64::from(agg_up))
         .div_ceil(u64::from(k))
         .min(u64::from(u32::MAX)) as u32;
     let leaves = rails * leaves_per_rail;

@@ -293,8 +293,8 @@ fn cabling_row(p: &PhaseReport) -> Vec<String> {
     };
     vec![
         phase_name(p),
-        p.racks_in_use.to_string(),
-        p.racks_reserved.to_string(),
+        engine::thousands(f64::from(p.racks_in_use)),
+        engine::thousands(f64::from(p.racks_reserved)),
         kw(p.power_reserved.value),
         count(p.added()),
         count(p.removed()),

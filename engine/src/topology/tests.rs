@@ -178,3 +178,32 @@ fn a_forced_two_tier_fabric_that_cannot_fit_is_flagged_and_sized_as_three_tiers(
 fn a_three_to_one_leaf_has_48_ports_down_and_16_up() {
     assert_eq!(split(64, 3.0), (48, 16));
 }
+
+/// A three-tier fabric planned for growth buys the spines of the size it grows to, in the pods
+/// it will have then, so that growing adds leaves and their cables only: by rail (100,000 B200
+/// GPUs on 144-port XDR switches, from half of them) and not (8,192 ports of 64, from a quarter).
+#[test]
+fn a_three_tier_fabric_planned_for_growth_has_the_pods_and_spines_of_its_final_size() {
+    for (endpoints, growth_endpoints, ports_per_node, radix, topology) in [
+        (50_000, 100_000, 8, 144, Topology::RailOptimized),
+        (2_048, 8_192, 1, 64, Topology::Auto),
+    ] {
+        let demand = |endpoints| Demand {
+            endpoints,
+            growth_endpoints,
+            ports_per_node,
+            radix,
+            leaf_oversubscription: 1.0,
+            spine_oversubscription: 1.0,
+            topology,
+        };
+        let (first, last) = (size(&demand(endpoints)), size(&demand(growth_endpoints)));
+        assert_eq!(first.tiers, 3);
+        assert!(first.leaves < last.leaves, "{topology:?}");
+        assert_eq!(
+            (first.pods, first.leaves_per_pod, first.spines, first.cores),
+            (last.pods, last.leaves_per_pod, last.spines, last.cores),
+            "{topology:?}"
+        );
+    }
+}
