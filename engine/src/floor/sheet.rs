@@ -2,13 +2,13 @@
 //! cable's routed and orderable length, and its medium with the transceivers at each end.
 
 use super::lengths::MediumTable;
-use super::media::links_per_plug;
+use super::media::cages_of;
 use super::routing::ORDERABLE_M;
 use super::Site;
 use crate::cabling::{links, Cable, DoesNotFit, End, Link, Names};
-use crate::catalog::{chassis, switch, ReachClass};
+use crate::catalog::ReachClass;
 use crate::report::{FabricReport, Report};
-use crate::spec::{DesignSpec, Role};
+use crate::spec::DesignSpec;
 use crate::units::Metres;
 use std::borrow::Cow;
 use std::ops::ControlFlow;
@@ -122,23 +122,14 @@ struct Placer<'s> {
 
 impl<'s> Placer<'s> {
     fn new(spec: &DesignSpec, fabric: &FabricReport, fi: usize, site: &'s Site) -> Self {
-        let speed = fabric.port_rate.bits_per_second() / 1e9;
-        let per_cage = links_per_plug(
-            switch(&fabric.switch)
-                .map(|s| s.links_per_cage(speed))
-                .unwrap_or(1),
-        );
-        let host_per_cage = if fabric.role == Role::Compute {
-            links_per_plug(chassis(&spec.cluster).links_per_cage)
-        } else {
-            1
-        };
+        let cages = cages_of(spec, fabric);
+        let plug = |links: u32| links.min(u32::from(u8::MAX)) as u8;
         Placer {
             site,
             fabric: fi,
-            table: MediumTable::new(speed),
-            per_cage: per_cage.min(u32::from(u8::MAX)) as u8,
-            host_per_cage: host_per_cage.min(u32::from(u8::MAX)) as u8,
+            table: MediumTable::new(fabric.port_rate.bits_per_second() / 1e9),
+            per_cage: plug(cages.per_switch),
+            host_per_cage: plug(cages.per_node),
         }
     }
 
