@@ -27,18 +27,28 @@ pub(super) const FONT: &str = "sans-serif";
 pub(super) const CAPTION: u32 = 17;
 pub(super) const LABEL: u32 = 14;
 
-/// An axis number with at most three significant digits and no trailing zeros.
+/// An axis number with at most three significant digits and no trailing zeros, its whole part
+/// in thousands ("10,000,000" on a log axis of bandwidth).
 pub(super) fn axis_number(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return "0".into();
     }
     let digits = (2 - v.abs().log10().floor() as i32).clamp(0, 6) as usize;
-    let text = format!("{v:.digits$}");
+    let text = engine::grouped(v, digits);
     if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
         text
     }
+}
+
+/// The unit that keeps the labels of a rate axis short from `lowest` (bytes per second) up, a
+/// large fabric's petabytes a second not written in gigabytes: (divisor, unit).
+fn rate_unit(lowest: f64) -> (f64, &'static str) {
+    [(1e15, "PB/s"), (1e12, "TB/s")]
+        .into_iter()
+        .find(|(per_unit, _)| lowest >= *per_unit)
+        .unwrap_or((1e9, "GB/s"))
 }
 
 /// The unit that keeps the largest of `seconds` readable: (divisor, unit).
@@ -158,6 +168,7 @@ pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) 
         } else {
             (1e6, 1e12)
         };
+        let (per_unit, unit) = rate_unit(low);
         let mut chart = ChartBuilder::on(root)
             .caption(
                 format!("Fabric {fabric}: bandwidth per tier, one direction"),
@@ -184,8 +195,8 @@ pub fn headroom(fabric: &str, tiers: &[TierHeadroom], bottleneck: Option<&str>) 
                     .unwrap_or_default(),
                 _ => String::new(),
             })
-            .y_label_formatter(&|v| axis_number(v / 1e9))
-            .y_desc("GB/s (log scale)")
+            .y_label_formatter(&|v| axis_number(v / per_unit))
+            .y_desc(format!("{unit} (log scale)"))
             .label_style((FONT, LABEL))
             .axis_desc_style((FONT, LABEL))
             .draw()

@@ -2,7 +2,9 @@ use super::*;
 
 #[test]
 fn axis_numbers_keep_three_significant_digits() {
-    assert_eq!(axis_number(10000.0), "10000");
+    assert_eq!(axis_number(10000.0), "10,000");
+    assert_eq!(axis_number(10_000_000.0), "10,000,000");
+    assert_eq!(axis_number(-2500.0), "-2,500");
     assert_eq!(axis_number(12.5), "12.5");
     assert_eq!(axis_number(0.125), "0.125");
     assert_eq!(axis_number(1.0), "1");
@@ -75,4 +77,11 @@ fn the_other_charts_draw_their_points() {
         },
     ]);
     assert!(degraded.contains("<svg"));
+}
+
+#[test]
+fn a_rate_axis_is_in_the_unit_of_its_lowest_value() {
+    assert_eq!(rate_unit(4e10), (1e9, "GB/s"));
+    assert_eq!(rate_unit(1.5e13), (1e12, "TB/s"));
+    assert_eq!(rate_unit(2e15), (1e15, "PB/s"));
 }
