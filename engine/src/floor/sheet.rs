@@ -81,8 +81,7 @@ impl Placing {
     }
 }
 
-/// Every cable of [`cabling`], in its order, as where it lies ([`Placing`]), with the racks'
-/// names; `Err` as [`cabling`].
+/// Where every cable of [`cabling`] lies ([`Placing`]), in its order, with the racks' names.
 pub struct Placements {
     pub racks: Vec<String>,
     pub cables: Vec<Placing>,
@@ -95,7 +94,7 @@ impl Placements {
     }
 }
 
-/// Where every cable of [`cabling`] lies, without naming any.
+/// Where every cable of [`cabling`] lies, without naming any; `Err` as [`cabling`].
 pub fn placements(spec: &DesignSpec, report: &Report) -> Result<Placements, DoesNotFit> {
     cabling_fits(report)?;
     let site = Site::new(spec, report);

@@ -32,8 +32,8 @@ pub const MAX_ASBUILT_BODY_BYTES: usize = 16 * 1024 * 1024;
 /// Largest output an uploaded gzip file may decompress to: the ibnetdiscover of a fabric of
 /// [`MAX_HANDOFF_CABLES`] cables is about 100 MB.
 pub const MAX_ASBUILT_OUTPUT_BYTES: usize = 128 * 1024 * 1024;
-/// Checks of an output larger than the form, run one at a time: each holds some 250 MB while
-/// it reads and matches a dump of 100,000 GPUs.
+/// Checks of an output larger than the form, run one at a time: each holds some 300 MB while
+/// it reads and matches the dump of a 100,000-GPU fabric.
 static LARGE_CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
 /// Outputs larger than this are not shown back in the form.
 const SHOWN_BACK_BYTES: usize = 256 * 1024;
@@ -214,9 +214,10 @@ async fn run(
         Ok(engine::asbuilt::check(&report, Some(&fabric), &links))
     };
     // Never closed, so a turn always comes.
-    let _turn = match output_len > MAX_ASBUILT_BODY_BYTES {
-        true => LARGE_CHECKS.acquire().await.ok(),
-        false => None,
+    let _turn = if output_len > MAX_ASBUILT_BODY_BYTES {
+        LARGE_CHECKS.acquire().await.ok()
+    } else {
+        None
     };
     app::compute::run(job)
         .await
