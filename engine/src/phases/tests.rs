@@ -295,6 +295,50 @@ fn a_hundred_thousand_gpus_grown_from_half_count_their_moves() {
     );
 }
 
+/// The SuperPOD example's storage fabric (two ports a node on 64-port NDR switches, not by rail)
+/// at 4,096 nodes, three tiers, grown from a quarter of them with the upper tiers bought for the
+/// final size: its pods and their spines are bought with the first phase, so the step adds
+/// leaves and their cables and moves none in service.
+#[test]
+fn a_three_tier_fabric_grown_from_a_quarter_moves_no_cable_in_service() {
+    let mut spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
+    spec.cluster.nodes = 4_096;
+    spec.fabrics.retain(|f| f.name == "storage");
+    spec.workloads.retain(|w| w.fabric() == "storage");
+    spec.growth = Some(Growth {
+        policy: GrowthPolicy::ProvisionFinal,
+        phases: [1_024, 4_096]
+            .map(|nodes| Phase {
+                label: format!("{nodes} nodes"),
+                date: None,
+                nodes,
+            })
+            .to_vec(),
+    });
+    let report = crate::evaluate(&spec).unwrap();
+    assert_eq!(
+        report.fabrics[0].plan.layout,
+        crate::topology::Layout::ThreeTier
+    );
+    let plan = phases(&spec, &report).unwrap().unwrap();
+    let step = &plan.phases[1];
+    assert_eq!(step.moves_not_counted, None);
+    let tier = |name: &str| step.moves.iter().find(|m| m.tier == name).unwrap();
+    assert!(tier("leaf-spine").kept > 0 && tier("leaf-spine").added > 0);
+    assert_eq!(
+        tier("spine-core").added,
+        0,
+        "the spines and cores came first"
+    );
+    assert!(
+        ["leaf-spine", "spine-core"]
+            .iter()
+            .all(|t| tier(t).re_terminated == 0 && tier(t).removed == 0),
+        "{:?}",
+        step.moves
+    );
+}
+
 /// A step too large to compare cable by cable within a request is said so, not counted: 160,000
 /// GPUs grown from half of them.
 #[test]
