@@ -9,11 +9,27 @@ pub(super) fn superpod(
     sizes: &[u32],
     policy: GrowthPolicy,
 ) -> (DesignSpec, PhasePlan) {
+    let (spec, report) = one_fabric_grown("compute", final_nodes, sizes, policy, |f| {
+        f.extra_endpoints = 0;
+    });
+    let plan = phases(&spec, &report).unwrap().unwrap();
+    (spec, plan)
+}
+
+/// The SuperPOD example's fabric `fabric` alone, as `adjust` leaves it, with its workloads, at
+/// `final_nodes` nodes grown in `sizes` (nodes each) under `policy`; evaluated.
+fn one_fabric_grown(
+    fabric: &str,
+    final_nodes: u32,
+    sizes: &[u32],
+    policy: GrowthPolicy,
+    adjust: impl FnOnce(&mut crate::spec::Fabric),
+) -> (DesignSpec, Report) {
     let mut spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
     spec.cluster.nodes = final_nodes;
-    spec.fabrics.retain(|f| f.name == "compute");
-    spec.fabrics[0].extra_endpoints = 0;
-    spec.workloads.retain(|w| w.fabric() == "compute");
+    spec.fabrics.retain(|f| f.name == fabric);
+    adjust(&mut spec.fabrics[0]);
+    spec.workloads.retain(|w| w.fabric() == fabric);
     spec.growth = Some(Growth {
         policy,
         phases: sizes
@@ -28,8 +44,7 @@ pub(super) fn superpod(
     });
     spec.validate().unwrap();
     let report = crate::evaluate(&spec).unwrap();
-    let plan = phases(&spec, &report).unwrap().unwrap();
-    (spec, plan)
+    (spec, report)
 }
 
 pub(super) const SU: u32 = 32;
@@ -242,24 +257,17 @@ fn each_rack_stands_from_the_first_phase_that_uses_it() {
 /// The SuperPOD example's compute fabric alone at `nodes` nodes of 8 GPUs on XDR switches
 /// (three tiers), grown from half of them with the upper tiers bought for the final size.
 fn xdr_grown_from_half(nodes: u32) -> (DesignSpec, Report) {
-    let mut spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
-    spec.cluster.nodes = nodes;
-    spec.fabrics.retain(|f| f.name == "compute");
-    spec.fabrics[0].technology = crate::Technology::IbXdr;
-    spec.fabrics[0].switch = Some("q3400".into());
-    spec.workloads.retain(|w| w.fabric() == "compute");
-    spec.growth = Some(Growth {
-        policy: GrowthPolicy::ProvisionFinal,
-        phases: [nodes / 2, nodes]
-            .map(|nodes| Phase {
-                label: format!("{nodes} nodes"),
-                date: None,
-                nodes,
-            })
-            .to_vec(),
-    });
-    let report = crate::evaluate(&spec).unwrap();
-    (spec, report)
+    let sizes = [nodes / 2, nodes];
+    one_fabric_grown(
+        "compute",
+        nodes,
+        &sizes,
+        GrowthPolicy::ProvisionFinal,
+        |f| {
+            f.technology = crate::Technology::IbXdr;
+            f.switch = Some("q3400".into());
+        },
+    )
 }
 
 /// 100,000 GPUs grown from half of them, their spines and cores bought for the final size: the
@@ -301,21 +309,14 @@ fn a_hundred_thousand_gpus_grown_from_half_count_their_moves() {
 /// leaves and their cables and moves none in service.
 #[test]
 fn a_three_tier_fabric_grown_from_a_quarter_moves_no_cable_in_service() {
-    let mut spec = DesignSpec::from_json(crate::examples::SUPERPOD_4SU).unwrap();
-    spec.cluster.nodes = 4_096;
-    spec.fabrics.retain(|f| f.name == "storage");
-    spec.workloads.retain(|w| w.fabric() == "storage");
-    spec.growth = Some(Growth {
-        policy: GrowthPolicy::ProvisionFinal,
-        phases: [1_024, 4_096]
-            .map(|nodes| Phase {
-                label: format!("{nodes} nodes"),
-                date: None,
-                nodes,
-            })
-            .to_vec(),
-    });
-    let report = crate::evaluate(&spec).unwrap();
+    let sizes = [1_024, 4_096];
+    let (spec, report) = one_fabric_grown(
+        "storage",
+        4_096,
+        &sizes,
+        GrowthPolicy::ProvisionFinal,
+        |_| {},
+    );
     assert_eq!(
         report.fabrics[0].plan.layout,
         crate::topology::Layout::ThreeTier

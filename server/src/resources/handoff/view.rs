@@ -40,15 +40,9 @@ pub fn handoff_page(
     Page::ok(document(&format!("Hand-off: {title}"), body))
 }
 
-/// A file's size as a reader takes it in: kilobytes below a megabyte, megabytes from one (as
-/// it rounds to a tenth).
+/// A file's size in the unit the engine writes bytes in: "86.1 MB".
 fn file_size(bytes: usize) -> String {
-    let bytes = bytes as f64;
-    if bytes < 999_950.0 {
-        format!("{} KB", engine::grouped(bytes / 1e3, 1))
-    } else {
-        format!("{} MB", engine::grouped(bytes / 1e6, 1))
-    }
+    engine::Bytes::gigabytes(bytes as f64 / 1e9).to_string()
 }
 
 #[cfg(test)]
@@ -56,12 +50,9 @@ mod tests {
     use super::file_size;
 
     #[test]
-    fn a_file_reads_in_kilobytes_below_a_megabyte_and_in_megabytes_from_one() {
-        assert_eq!(file_size(9_365), "9.4 KB");
-        assert_eq!(file_size(999_949), "999.9 KB");
-        assert_eq!(file_size(999_950), "1.0 MB");
-        assert_eq!(file_size(1_378_685), "1.4 MB");
+    fn a_file_reads_in_the_unit_of_its_size() {
+        assert_eq!(file_size(9_365), "9.37 kB");
+        assert_eq!(file_size(1_378_685), "1.38 MB");
         assert_eq!(file_size(86_076_834), "86.1 MB");
-        assert_eq!(file_size(1_234_567_890), "1,234.6 MB");
     }
 }
