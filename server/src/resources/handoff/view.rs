@@ -40,8 +40,12 @@ pub fn handoff_page(
     Page::ok(document(&format!("Hand-off: {title}"), body))
 }
 
-/// A file's size in the unit the engine writes bytes in: "86.1 MB".
+/// A file's size in the unit the engine writes bytes in ("86.1 MB"); below a kilobyte, the
+/// whole bytes a file has ("53 B", not "53.0 B").
 fn file_size(bytes: usize) -> String {
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
     engine::Bytes::gigabytes(bytes as f64 / 1e9).to_string()
 }
 
@@ -51,6 +55,7 @@ mod tests {
 
     #[test]
     fn a_file_reads_in_the_unit_of_its_size() {
+        assert_eq!(file_size(53), "53 B");
         assert_eq!(file_size(9_365), "9.37 kB");
         assert_eq!(file_size(1_378_685), "1.38 MB");
         assert_eq!(file_size(86_076_834), "86.1 MB");
