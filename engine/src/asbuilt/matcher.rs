@@ -12,7 +12,7 @@
 use super::result::{AsBuiltCheck, CableCheck, Miscabled, Status, Summary};
 use super::{port_key, FastMap, FastSet, ObservedLink};
 use crate::handoff::{
-    links_per_cage, nic_number, role_of, speed_gbps, written, PlannedFabric, WrittenCable,
+    links_per_cage, nic_number, planned_only, role_of, speed_gbps, LabelledCable, PlannedFabric,
 };
 use crate::report::{FabricReport, Report};
 use crate::technology::Transport;
@@ -22,16 +22,8 @@ use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 
-/// One cable as the matcher reads it: its names borrowed from a prepared plan, or from the text
-/// [`check`] writes the sheet into.
-struct Row<'a> {
-    tier: &'static str,
-    a_device: &'a str,
-    a_port: &'a str,
-    z_device: &'a str,
-    z_port: &'a str,
-    label: &'a str,
-}
+/// One cable as the matcher reads it, its names borrowed from the plan.
+type Row<'a> = LabelledCable<'a>;
 
 /// A fabric's cables in sheet order, and its switches.
 struct Sheet<'a> {
@@ -91,31 +83,9 @@ fn reduced(port: &str, links_per_cage: impl FnOnce() -> u32) -> Cow<'_, str> {
 
 /// Checks `links` against the plan of `report`'s fabric named `fabric`, or of every fabric.
 pub fn check(report: &Report, fabric: Option<&str>, links: &[ObservedLink]) -> AsBuiltCheck {
-    // The sheet's names are written into one text for this check rather than allocated name
-    // by name, as a prepared plan holds them: the check only looks them up.
-    let written = written(report, fabric);
-    let text = written.text.as_str();
-    let sheets: Vec<Sheet> = written
-        .fabrics
-        .iter()
-        .map(|f| Sheet {
-            fabric: f.fabric,
-            switches: f.switches.iter().map(|(s, e)| &text[*s..*e]).collect(),
-            rows: f
-                .cables
-                .iter()
-                .map(|WrittenCable { tier, at }| Row {
-                    tier,
-                    a_device: &text[at[0]..at[1]],
-                    a_port: &text[at[1]..at[2]],
-                    z_device: &text[at[2]..at[3]],
-                    z_port: &text[at[3]..at[4]],
-                    label: &text[at[4]..at[5]],
-                })
-                .collect(),
-        })
-        .collect();
-    matched(&sheets, links, hash)
+    let (fabrics, _) = planned_only(report, fabric);
+    let fabrics: Vec<&PlannedFabric> = fabrics.iter().collect();
+    matched(&sheets(&fabrics), links, hash)
 }
 
 /// Checks `links` against the cables of `fabrics`.
@@ -126,28 +96,14 @@ pub fn check_fabrics<'a>(
     matched(&sheets(fabrics), links, hash)
 }
 
-/// The sheets of prepared fabrics, borrowing their names.
+/// The sheets of planned fabrics, borrowing their names.
 fn sheets<'a>(fabrics: &[&'a PlannedFabric<'a>]) -> Vec<Sheet<'a>> {
     fabrics
         .iter()
         .map(|f| Sheet {
             fabric: f.fabric,
             switches: f.switches(),
-            rows: f
-                .cables
-                .iter()
-                .map(|lc| {
-                    let c = &lc.cable;
-                    Row {
-                        tier: c.tier,
-                        a_device: &c.a_device,
-                        a_port: &c.a_port,
-                        z_device: &c.z_device,
-                        z_port: &c.z_port,
-                        label: &lc.label,
-                    }
-                })
-                .collect(),
+            rows: f.cables().collect(),
         })
         .collect()
 }

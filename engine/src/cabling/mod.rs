@@ -54,10 +54,15 @@ pub struct Cable {
 impl Cable {
     /// The cable or optic, as the bill of materials names it.
     pub fn media(&self, speed_gbps: f64) -> String {
-        match self.reach {
-            Some(reach) => format!("{}G {}", speed_gbps.round(), reach.label()),
-            None => "no cable reaches this run".into(),
-        }
+        media(self.reach, speed_gbps)
+    }
+}
+
+/// A cable or optic of `reach` at `speed_gbps`, as the bill of materials names it.
+pub fn media(reach: Option<ReachClass>, speed_gbps: f64) -> String {
+    match reach {
+        Some(reach) => format!("{}G {}", speed_gbps.round(), reach.label()),
+        None => "no cable reaches this run".into(),
     }
 }
 

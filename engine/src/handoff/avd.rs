@@ -58,13 +58,10 @@ fn uplinks<'a>(f: &'a PlannedFabric, tier: &str) -> Uplinks<'a> {
     let links = f.links_per_cage();
     let eos = |p: &str| port_number(p).map_or(p.to_string(), |n| eos_port(n, links));
     let mut out: Uplinks = BTreeMap::new();
-    for lc in f.cables.iter().filter(|c| c.cable.tier == tier) {
-        let c = &lc.cable;
-        out.entry(c.a_device.as_str()).or_default().push((
-            eos(&c.a_port),
-            c.z_device.as_str(),
-            eos(&c.z_port),
-        ));
+    for c in f.cables().filter(|c| c.tier == tier) {
+        out.entry(c.a_device)
+            .or_default()
+            .push((eos(c.a_port), c.z_device, eos(c.z_port)));
     }
     out
 }
@@ -80,12 +77,11 @@ type HostPorts<'a> = BTreeMap<&'a str, Vec<(String, String)>>;
 fn host_ports<'a>(f: &'a PlannedFabric) -> HostPorts<'a> {
     let links = f.links_per_cage();
     let mut out: HostPorts = BTreeMap::new();
-    for lc in f.cables.iter().filter(|c| c.cable.tier == "node-leaf") {
-        let c = &lc.cable;
-        let Some(n) = port_number(&c.z_port) else {
+    for c in f.cables().filter(|c| c.tier == "node-leaf") {
+        let Some(n) = port_number(c.z_port) else {
             continue;
         };
-        out.entry(c.z_device.as_str())
+        out.entry(c.z_device)
             .or_default()
             .push((eos_port(n, links), format!("{} {}", c.a_device, c.a_port)));
     }

@@ -11,7 +11,7 @@
 //! nodes' adapters are known and not numbered as CVT assumes (a DGX H100's compute adapters are
 //! mlx5_0, 3, 4, 5, 6, 9, 10 and 11), the bundle gives CVT its hca_mapping file too.
 
-use super::text::{csv_row, push_csv_row};
+use super::text::{csv_row, hand_on, push_csv_row, Pieces};
 use super::{nic_number, port_number, role_of, PlannedFabric};
 use crate::catalog::{Adapter, SwitchOs};
 use crate::technology::Transport;
@@ -96,7 +96,7 @@ pub fn hca_mapping(adapters: &[Adapter]) -> String {
     out
 }
 
-pub fn p2p_csv(f: &PlannedFabric) -> String {
+pub fn p2p_csv(f: &PlannedFabric, pieces: &mut Pieces) {
     let ports = Ports::of(f);
     let kind = |d: &str| if ports.switch(d) { "Switch" } else { "Host" };
     let mut out = if ports.ib {
@@ -104,29 +104,28 @@ pub fn p2p_csv(f: &PlannedFabric) -> String {
     } else {
         csv_row(&ETHERNET_HEADER)
     };
-    out.reserve(f.cables.len() * 64);
     let (mut a, mut z) = (String::new(), String::new());
-    for lc in &f.cables {
-        let c = &lc.cable;
+    for c in f.cables() {
+        hand_on(&mut out, pieces, false);
         a.clear();
-        ports.push(&mut a, &c.a_device, &c.a_port);
+        ports.push(&mut a, c.a_device, c.a_port);
         z.clear();
-        ports.push(&mut z, &c.z_device, &c.z_port);
+        ports.push(&mut z, c.z_device, c.z_port);
         if ports.ib {
-            push_csv_row(&mut out, &[c.a_device.as_str(), &a, &c.z_device, &z]);
+            push_csv_row(&mut out, &[c.a_device, &a, c.z_device, &z]);
         } else {
             push_csv_row(
                 &mut out,
                 &[
-                    c.a_device.as_str(),
-                    kind(&c.a_device),
+                    c.a_device,
+                    kind(c.a_device),
                     &a,
-                    &c.z_device,
-                    kind(&c.z_device),
+                    c.z_device,
+                    kind(c.z_device),
                     &z,
                 ],
             );
         }
     }
-    out
+    hand_on(&mut out, pieces, true);
 }

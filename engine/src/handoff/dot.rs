@@ -4,6 +4,7 @@
 //! between ports, `"leaf":"swp1" -- "host":"eth1"` [CumulusNetworks/docs nvidia-air-v2
 //! Custom-Topology.md; graphviz.org/docs/attr-types/portPos]. Edges carry the sheet's label.
 
+use super::text::{hand_on, Pieces};
 use super::{cvt, role_of, PlannedFabric};
 use crate::technology::Transport;
 use std::fmt::Write;
@@ -35,12 +36,12 @@ fn push_id(out: &mut String, s: &str) {
     out.push('"');
 }
 
-pub fn graph(f: &PlannedFabric) -> String {
+pub fn graph(f: &PlannedFabric, pieces: &mut Pieces) {
     let name = &f.fabric.name;
     let ethernet = f.transport() != Transport::InfiniBand;
     let ports = cvt::Ports::of(f);
     let os = f.os().dot_name();
-    let mut out = String::with_capacity(64 * (f.cables.len() + 1));
+    let mut out = String::new();
     out.push_str("graph ");
     push_id(&mut out, name);
     out.push_str(" {\n");
@@ -74,18 +75,18 @@ pub fn graph(f: &PlannedFabric) -> String {
             push_id(out, p);
         }
     };
-    for lc in &f.cables {
-        let c = &lc.cable;
+    for c in f.cables() {
+        hand_on(&mut out, pieces, false);
         out.push_str("  ");
-        end(&mut out, &c.a_device, &c.a_port);
+        end(&mut out, c.a_device, c.a_port);
         out.push_str(" -- ");
-        end(&mut out, &c.z_device, &c.z_port);
+        end(&mut out, c.z_device, c.z_port);
         out.push_str(" [label=");
-        push_id(&mut out, &lc.label);
+        push_id(&mut out, c.label);
         out.push_str("]\n");
     }
     out.push_str("}\n");
-    out
+    hand_on(&mut out, pieces, true);
 }
 
 /// Fabrics with more links than this also get a summary graph: `dot` lays out a 64-SU fabric's
@@ -117,19 +118,18 @@ pub fn summary(f: &PlannedFabric) -> String {
     };
     let mut links: BTreeMap<(String, String), usize> = BTreeMap::new();
     let mut members: BTreeMap<String, (usize, &'static str)> = BTreeMap::new();
-    for lc in &f.cables {
-        let c = &lc.cable;
+    for c in f.cables() {
         match c.tier {
             "leaf-spine" => {
-                let block = group.get(c.a_device.as_str()).cloned().unwrap_or_default();
+                let block = group.get(c.a_device).cloned().unwrap_or_default();
                 let spines = above(&block);
-                group.entry(c.z_device.as_str()).or_insert(spines.clone());
+                group.entry(c.z_device).or_insert(spines.clone());
                 *links.entry((block, spines)).or_default() += 1;
             }
             "spine-core" => {
-                let pod = group.get(c.a_device.as_str()).cloned().unwrap_or_default();
+                let pod = group.get(c.a_device).cloned().unwrap_or_default();
                 let core = format!("{name}-core");
-                group.entry(c.z_device.as_str()).or_insert(core.clone());
+                group.entry(c.z_device).or_insert(core.clone());
                 *links.entry((pod, core)).or_default() += 1;
             }
             _ => {}

@@ -9,6 +9,7 @@
 //! it with `--node-name-map`). Each switch's description is its sheet name. GUIDs are made up,
 //! stable for a given plan.
 
+use super::text::{hand_on_bytes, whole, Pieces};
 use super::{nic_number, role_of, PlannedFabric};
 use crate::catalog::Adapter;
 use crate::fast_hash::FastMap;
@@ -25,13 +26,12 @@ fn planned_rate(f: &PlannedFabric) -> String {
 pub fn planned_links(f: &PlannedFabric) -> Vec<ObservedLink> {
     let rate = planned_rate(f);
     let speed = ib_rate(&rate).map(|r| r.1);
-    f.cables
-        .iter()
+    f.cables()
         .map(|c| ObservedLink {
-            device: c.cable.a_device.clone(),
-            port: c.cable.a_port.clone(),
-            peer_device: c.cable.z_device.clone(),
-            peer_port: c.cable.z_port.clone(),
+            device: c.a_device.to_string(),
+            port: c.a_port.to_string(),
+            peer_device: c.z_device.to_string(),
+            peer_port: c.z_port.to_string(),
             width: Some(4),
             speed_gbps: speed.map(GigabitsPerSecond::new),
             rate: Some(rate.clone()),
@@ -43,18 +43,16 @@ pub fn planned_links(f: &PlannedFabric) -> Vec<ObservedLink> {
 /// The planned fabric as an `ibnetdiscover` topology file (and `ibsim` net file): the cables
 /// printed as [`ibnetdiscover`] prints [`planned_links`], read in place; hosts' ports named as
 /// `adapters` names them.
-pub fn topology(f: &PlannedFabric, adapters: &[Adapter]) -> String {
+pub fn topology(f: &PlannedFabric, adapters: &[Adapter], pieces: &mut Pieces) {
     let rate = planned_rate(f);
     print(
         f,
         adapters,
-        f.cables.iter().map(|c| {
-            let c = &c.cable;
-            Printed {
-                a: (&c.a_device, &c.a_port),
-                z: (&c.z_device, &c.z_port),
-                rate: &rate,
-            }
+        pieces,
+        f.cables().map(|c| Printed {
+            a: (c.a_device, c.a_port),
+            z: (c.z_device, c.z_port),
+            rate: &rate,
         }),
     )
 }
@@ -63,15 +61,18 @@ pub fn topology(f: &PlannedFabric, adapters: &[Adapter]) -> String {
 /// channel adapters, each link from both ends, hosts' ports named as `adapters` names them.
 /// Links whose switch port is not `pN` are left out.
 pub fn ibnetdiscover(f: &PlannedFabric, links: &[ObservedLink], adapters: &[Adapter]) -> String {
-    print(
-        f,
-        adapters,
-        links.iter().map(|l| Printed {
-            a: (&l.device, &l.port),
-            z: (&l.peer_device, &l.peer_port),
-            rate: l.rate.as_deref().unwrap_or("4xSDR"),
-        }),
-    )
+    whole(|pieces| {
+        print(
+            f,
+            adapters,
+            pieces,
+            links.iter().map(|l| Printed {
+                a: (&l.device, &l.port),
+                z: (&l.peer_device, &l.peer_port),
+                rate: l.rate.as_deref().unwrap_or("4xSDR"),
+            }),
+        )
+    })
 }
 
 /// A link to print: (device, port) at each end, and its rate.
@@ -118,8 +119,9 @@ fn host_port<'p>(fabric: &str, port: &'p str, adapters: &'p [Adapter]) -> &'p st
 fn print<'a>(
     f: &'a PlannedFabric,
     adapters: &[Adapter],
-    links: impl ExactSizeIterator<Item = Printed<'a>>,
-) -> String {
+    pieces: &mut Pieces,
+    links: impl Iterator<Item = Printed<'a>>,
+) {
     let fabric = f.fabric.name.as_str();
     let is_switch = |d: &str| role_of(fabric, d).is_some();
     // Switches (with their port lines) and channel adapters (with their one port line) by the
@@ -136,7 +138,6 @@ fn print<'a>(
         switches.push(name);
         switch_ends.push(Vec::new());
     }
-    let lines = links.len();
     for l in links {
         let mut node = |(device, port): (&'a str, &'a str)| -> (Node, Option<u32>) {
             if !is_switch(device) {
@@ -191,8 +192,8 @@ fn print<'a>(
     let ca_guid = |at: usize| ca_base + 0x10 * ca_rank[at] as u64;
     let ca_lid = |at: usize| (switches.len() + ca_rank[at]) as u64 + 1;
     let radix = f.fabric.plan.radix;
-    // Bytes, checked as UTF-8 once at the end rather than number by number.
-    let mut out: Vec<u8> = Vec::with_capacity(160 * (2 * lines + switches.len()));
+    // Bytes, checked as UTF-8 a piece at a time rather than number by number.
+    let mut out: Vec<u8> = Vec::new();
     out.extend_from_slice(b"#\n# Topology file: fabric ");
     out.extend_from_slice(fabric.as_bytes());
     out.extend_from_slice(b", as planned\n#\n");
@@ -242,6 +243,7 @@ fn print<'a>(
         out.push(b'\n');
     };
     for at in switch_order {
+        hand_on_bytes(&mut out, pieces, false);
         let (name, ends) = (switches[at], &mut switch_ends[at]);
         let (guid, lid) = (switch_guid(at), switch_lid(at));
         ends.sort_by_key(|e| e.port);
@@ -271,6 +273,7 @@ fn print<'a>(
         }
     }
     for at in ca_order {
+        hand_on_bytes(&mut out, pieces, false);
         let ((host, port), e) = (cas[at], &ca_ends[at]);
         let (guid, lid) = (ca_guid(at), ca_lid(at));
         out.extend_from_slice(b"\nvendid=0x2c9\ndevid=0x1021\nsysimgguid=0x");
@@ -292,8 +295,7 @@ fn print<'a>(
         out.extend_from_slice(b" lmc 0 \"");
         description(&mut out, e, switch, peer_lid);
     }
-    // Only whole strings and ASCII were written: always UTF-8, so nothing is ever replaced.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    hand_on_bytes(&mut out, pieces, true);
 }
 
 /// FNV-1a: a stable GUID block per fabric name, so two fabrics never share GUIDs.

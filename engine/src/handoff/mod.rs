@@ -9,6 +9,7 @@
 //! with a sixth digit and more on a sheet of 100,000 cables or more: [`label_digits`]).
 
 pub mod avd;
+mod bundle;
 pub mod cvt;
 pub mod dot;
 pub mod ibnet;
@@ -22,35 +23,52 @@ pub mod tenants;
 mod text;
 pub mod underlay;
 
-use crate::cabling::{cabling, links, Cable, End, Link, Names};
+use crate::cabling::{links, DoesNotFit, End, Link, Names};
 use crate::catalog::SwitchOs;
 use crate::fast_hash::FastSet;
 use crate::report::{FabricReport, Report};
-use crate::spec::{DesignSpec, Role};
+use crate::spec::Role;
 use crate::technology::Transport;
 use crate::units::push_decimal;
 
-pub use text::{comment, csv_row, hostlist, spreadsheet_text, yaml_string};
+pub use bundle::{bundle, write_bundle, Files};
+pub use text::{comment, csv_row, hostlist, spreadsheet_text, whole, yaml_string, Pieces};
 
-/// A cable of the sheet with its label.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LabelledCable {
+/// A cable of the sheet with its label, its names borrowed from its fabric's plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabelledCable<'p> {
     /// `C00001` onwards across every fabric, as the cabling sheet numbers its rows
     /// ([`label_digits`] digits).
-    pub label: String,
-    pub cable: Cable,
+    pub label: &'p str,
+    /// `node-leaf`, `leaf-spine` or `spine-core`.
+    pub tier: &'static str,
+    pub a_device: &'p str,
+    pub a_port: &'p str,
+    pub z_device: &'p str,
+    pub z_port: &'p str,
 }
 
-/// One fabric with its cables.
+/// One fabric with its cables: their names and labels written one after another into one
+/// text, a few dozen bytes a cable, rather than allocated name by name, since a bundle holds
+/// every cable of the design while its files are written.
 #[derive(Debug, Clone)]
 pub struct PlannedFabric<'a> {
     pub fabric: &'a FabricReport,
-    pub cables: Vec<LabelledCable>,
     /// The nodes' adapters on this fabric, rail 1 first, where the node type names them: the
     /// files name a host's port as the host does. Empty until the bundle sets them.
     pub adapters: &'static [crate::catalog::Adapter],
-    /// Switch names in sheet order, found once: every file needs them.
-    switch_names: Vec<String>,
+    text: String,
+    rows: Vec<WrittenCable>,
+    /// Where in the text each switch is first named, in sheet order.
+    switch_names: Vec<(u32, u32)>,
+}
+
+/// A cable of a [`PlannedFabric`]: its tier, and where in the fabric's text its A device, A
+/// port, Z device, Z port and label start, and where the label ends.
+#[derive(Debug, Clone, Copy)]
+struct WrittenCable {
+    tier: &'static str,
+    at: [u32; 6],
 }
 
 impl PlannedFabric<'_> {
@@ -74,18 +92,59 @@ impl PlannedFabric<'_> {
 
     /// Switches of the fabric in sheet order: leaves, spines, cores.
     pub fn switches(&self) -> Vec<&str> {
-        self.switch_names.iter().map(String::as_str).collect()
+        self.switch_names
+            .iter()
+            .map(|&(s, e)| self.at(s, e))
+            .collect()
     }
 
     /// Hosts (nodes and extra endpoints) in sheet order.
     pub fn hosts(&self) -> Vec<&str> {
         let mut seen = FastSet::default();
-        self.cables
-            .iter()
-            .filter(|c| c.cable.tier == "node-leaf")
-            .map(|c| c.cable.a_device.as_str())
+        self.cables()
+            .filter(|c| c.tier == "node-leaf")
+            .map(|c| c.a_device)
             .filter(|d| seen.insert(*d))
             .collect()
+    }
+
+    /// The medium and run the design gives the cables of `tier` (the whole tier at its nominal
+    /// run): what they are ordered as where the floor does not place them.
+    pub fn tier_media(&self, tier: &str) -> Option<&crate::report::CableCount> {
+        self.fabric.cables.iter().find(|c| c.tier == tier)
+    }
+
+    /// How many cables the fabric has.
+    pub fn cable_count(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Every cable in sheet order.
+    pub fn cables(&self) -> impl ExactSizeIterator<Item = LabelledCable<'_>> + Clone + '_ {
+        self.rows.iter().map(|row| self.labelled(row))
+    }
+
+    /// The `i`-th cable of the fabric, from 0.
+    pub fn cable(&self, i: usize) -> Option<LabelledCable<'_>> {
+        self.rows.get(i).map(|row| self.labelled(row))
+    }
+
+    fn labelled(&self, row: &WrittenCable) -> LabelledCable<'_> {
+        let at = row.at;
+        LabelledCable {
+            label: self.at(at[4], at[5]),
+            tier: row.tier,
+            a_device: self.at(at[0], at[1]),
+            a_port: self.at(at[1], at[2]),
+            z_device: self.at(at[2], at[3]),
+            z_port: self.at(at[3], at[4]),
+        }
+    }
+
+    fn at(&self, start: u32, end: u32) -> &str {
+        self.text
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
     }
 }
 
@@ -107,17 +166,6 @@ pub(crate) fn speed_gbps(fabric: &FabricReport) -> f64 {
     fabric.port_rate.bits_per_second() / 1e9
 }
 
-/// The switches among `devices` (both ends of each cable), each once, in sheet order.
-fn switch_names<'a>(name: &str, devices: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
-    let mut seen = FastSet::default();
-    let mut out: Vec<&str> = devices
-        .filter(|d| role_of(name, d).is_some() && seen.insert(*d))
-        .collect();
-    // Numbers are zero-padded, so names sort in sheet order within a tier.
-    out.sort_by(|a, b| (tier_rank(name, a), a).cmp(&(tier_rank(name, b), b)));
-    out
-}
-
 /// Digits of every cable's label on the sheet of `report` and in its hand-off files: five, or
 /// as many as its last cable's number takes, so that every label has as many digits and the
 /// labels sort in the sheet's order.
@@ -129,15 +177,6 @@ pub fn label_digits(report: &Report) -> usize {
 pub fn push_label(out: &mut String, n: usize, digits: usize) {
     out.push('C');
     push_decimal(out, n as u64, digits);
-}
-
-fn tier_rank(fabric: &str, device: &str) -> u8 {
-    match role_of(fabric, device) {
-        Some("leaf") => 0,
-        Some("spine") => 1,
-        Some("core") => 2,
-        _ => 3,
-    }
 }
 
 /// `leaf`, `spine` or `core` for a switch of `fabric`, named as the sheet names them.
@@ -164,85 +203,17 @@ pub fn nic_number(fabric: &str, port: &str) -> Option<u32> {
 /// Every fabric whose switches take its cables, with the sheet's labels; the others with the
 /// reason they have no sheet.
 pub fn planned(report: &Report) -> (Vec<PlannedFabric<'_>>, Vec<String>) {
-    planned_up_to(report, None)
+    planned_only(report, None)
 }
 
-/// As [`planned`], stopping after the fabric named `last` (the fabrics after it do not change
-/// its labels, so they need no cabling).
-pub fn planned_up_to<'r>(
+/// As [`planned`], of the fabric named `only` (or of every fabric), labelled as the whole
+/// sheet labels it: the fabrics before it are only counted.
+pub(crate) fn planned_only<'r>(
     report: &'r Report,
-    last: Option<&str>,
+    only: Option<&str>,
 ) -> (Vec<PlannedFabric<'r>>, Vec<String>) {
     let mut fabrics = Vec::new();
     let mut skipped = Vec::new();
-    let mut next = 1usize;
-    let digits = label_digits(report);
-    for fabric in &report.fabrics {
-        let done = last == Some(fabric.name.as_str());
-        match cabling(fabric) {
-            Ok(sheet) => {
-                let cables: Vec<LabelledCable> = sheet
-                    .into_iter()
-                    .map(|cable| {
-                        let mut label = String::with_capacity(1 + digits);
-                        push_label(&mut label, next, digits);
-                        next += 1;
-                        LabelledCable { label, cable }
-                    })
-                    .collect();
-                let ends = cables
-                    .iter()
-                    .flat_map(|c| [c.cable.a_device.as_str(), c.cable.z_device.as_str()]);
-                let switch_names = switch_names(&fabric.name, ends)
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect();
-                fabrics.push(PlannedFabric {
-                    fabric,
-                    cables,
-                    adapters: &[],
-                    switch_names,
-                });
-            }
-            Err(e) => skipped.push(e.0),
-        }
-        if done {
-            break;
-        }
-    }
-    (fabrics, skipped)
-}
-
-/// The cables of a sheet with their names and labels written one after another into one text,
-/// rather than allocated one by one as [`planned`] does: for the as-built check, which only
-/// looks them up.
-pub(crate) struct WrittenSheet<'r> {
-    pub text: String,
-    pub fabrics: Vec<WrittenFabric<'r>>,
-}
-
-/// A fabric of a [`WrittenSheet`].
-pub(crate) struct WrittenFabric<'r> {
-    pub fabric: &'r FabricReport,
-    pub cables: Vec<WrittenCable>,
-    /// Where in the text the name of each switch is, in sheet order (as
-    /// [`PlannedFabric::switches`]).
-    pub switches: Vec<(usize, usize)>,
-}
-
-/// A cable of a [`WrittenSheet`].
-pub(crate) struct WrittenCable {
-    pub tier: &'static str,
-    /// Where in the text its A device, A port, Z device, Z port and label start, and where
-    /// the label ends.
-    pub at: [usize; 6],
-}
-
-/// The sheet of `report`'s fabric named `only` (or of every fabric), labelled as
-/// [`planned_up_to`] labels it: the fabrics before it are only counted.
-pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenSheet<'r> {
-    let mut text = String::new();
-    let mut fabrics = Vec::new();
     let mut next = 1usize;
     let digits = label_digits(report);
     for fabric in &report.fabrics {
@@ -253,63 +224,86 @@ pub(crate) fn written<'r>(report: &'r Report, only: Option<&str>) -> WrittenShee
             }
             continue;
         }
-        let names = Names::of(fabric);
-        let plan = &fabric.plan;
-        let count = (u64::from(plan.node_leaf_links)
-            + u64::from(plan.leaf_spine_links)
-            + u64::from(plan.spine_core_links))
-        .min(1 << 22) as usize;
-        text.reserve(count * (4 * fabric.name.len() + 48));
-        let start = text.len();
-        let mut cables = Vec::with_capacity(count);
-        // The first place each switch is named, by tier and number: numbers are zero-padded,
-        // so that order is the sheet's order of names, found without sorting or hashing them.
-        let mut first: [Vec<Option<(usize, usize)>>; 3] = Default::default();
-        let walked = links(fabric, &mut |link: Link| {
-            let mut at = [text.len(); 6];
-            names.push_device(&mut text, link.a);
-            at[1] = text.len();
-            names.push_port(&mut text, link.a);
-            at[2] = text.len();
-            names.push_device(&mut text, link.z);
-            at[3] = text.len();
-            names.push_port(&mut text, link.z);
-            at[4] = text.len();
-            push_label(&mut text, next + cables.len(), digits);
-            at[5] = text.len();
-            for (end, name) in [(link.a, (at[0], at[1])), (link.z, (at[2], at[3]))] {
-                if let End::Switch { role, index, .. } = end {
-                    let tier = &mut first[role as usize];
-                    let index = index as usize;
-                    if tier.len() <= index {
-                        tier.resize(index + 1, None);
-                    }
-                    tier[index].get_or_insert(name);
-                }
+        match planned_fabric(fabric, next, digits) {
+            Ok(planned) => {
+                next += planned.cable_count();
+                fabrics.push(planned);
             }
-            cables.push(WrittenCable {
-                tier: link.tier,
-                at,
-            });
-        });
-        match walked {
-            Ok(()) => {
-                next += cables.len();
-                let switches = first.into_iter().flatten().flatten().collect();
-                fabrics.push(WrittenFabric {
-                    fabric,
-                    cables,
-                    switches,
-                });
-            }
-            // A fabric whose switches cannot take its cables has no sheet.
-            Err(_) => text.truncate(start),
+            Err(e) => skipped.push(e.0),
         }
         if only.is_some() {
             break;
         }
     }
-    WrittenSheet { text, fabrics }
+    (fabrics, skipped)
+}
+
+/// The cables of `fabric` named and labelled from label number `first`.
+fn planned_fabric(
+    fabric: &FabricReport,
+    first: usize,
+    digits: usize,
+) -> Result<PlannedFabric<'_>, DoesNotFit> {
+    let names = Names::of(fabric);
+    let plan = &fabric.plan;
+    let count = (u64::from(plan.node_leaf_links)
+        + u64::from(plan.leaf_spine_links)
+        + u64::from(plan.spine_core_links))
+    .min(1 << 22) as usize;
+    let mut text = String::with_capacity(count * (2 * fabric.name.len() + 40));
+    let mut rows = Vec::with_capacity(count);
+    // The first place each switch is named, by tier and number: numbers are zero-padded, so
+    // that order is the sheet's order of names, found without sorting or hashing them.
+    let mut first_named: [Vec<Option<(u32, u32)>>; 3] = Default::default();
+    let mut too_long = false;
+    links(fabric, &mut |link: Link| {
+        let mut at = [0usize; 6];
+        at[0] = text.len();
+        names.push_device(&mut text, link.a);
+        at[1] = text.len();
+        names.push_port(&mut text, link.a);
+        at[2] = text.len();
+        names.push_device(&mut text, link.z);
+        at[3] = text.len();
+        names.push_port(&mut text, link.z);
+        at[4] = text.len();
+        push_label(&mut text, first + rows.len(), digits);
+        at[5] = text.len();
+        // A fabric's names stay far below 4 GiB (a few million cables of a few dozen bytes),
+        // so every offset fits 32 bits once the last does.
+        if u32::try_from(text.len()).is_err() {
+            too_long = true;
+            return;
+        }
+        let at = at.map(|i| i as u32);
+        for (end, name) in [(link.a, (at[0], at[1])), (link.z, (at[2], at[3]))] {
+            if let End::Switch { role, index, .. } = end {
+                let tier = &mut first_named[role as usize];
+                let index = index as usize;
+                if tier.len() <= index {
+                    tier.resize(index + 1, None);
+                }
+                tier[index].get_or_insert(name);
+            }
+        }
+        rows.push(WrittenCable {
+            tier: link.tier,
+            at,
+        });
+    })?;
+    if too_long {
+        return Err(DoesNotFit(format!(
+            "fabric {}: too many cables to name",
+            fabric.name
+        )));
+    }
+    Ok(PlannedFabric {
+        fabric,
+        adapters: &[],
+        text,
+        rows,
+        switch_names: first_named.into_iter().flatten().flatten().collect(),
+    })
 }
 
 /// The fabric the workload managers schedule by: the compute fabric, else the first one.
@@ -320,131 +314,4 @@ pub fn scheduling_fabric<'p, 'a>(
         .iter()
         .find(|f| f.fabric.role == Role::Compute)
         .or_else(|| fabrics.first())
-}
-
-/// Every file of the hand-off bundle: (file name, content), in a fixed order, the README
-/// first.
-pub fn bundle(spec: &DesignSpec, report: &Report) -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    let readme = write_bundle(spec, report, |name, text| files.push((name, text)));
-    files.insert(0, ("README.txt".into(), readme));
-    files
-}
-
-/// The files of [`bundle`] but its README, handed to `out` one at a time as each is written,
-/// so that a caller that compresses or sends them need not hold them all at once; returns the
-/// README, which lists them.
-pub fn write_bundle(
-    spec: &DesignSpec,
-    report: &Report,
-    mut out: impl FnMut(String, String),
-) -> String {
-    let (mut fabrics, skipped) = planned(report);
-    for f in &mut fabrics {
-        f.adapters = crate::catalog::adapters_of(spec, &f.fabric.name);
-    }
-    // The floor's sheet walks the same links in the same order; it has a cable for every
-    // planned one only when every fabric fits its switches. Where each lies is kept apart from
-    // the names the planned fabrics hold already: a large design's sheet twice over would take
-    // a kilobyte of memory a cable.
-    let placed = crate::floor::placements(spec, report).ok();
-    let floor = placed.as_ref().filter(|placed| {
-        placed.cables.len() == fabrics.iter().map(|f| f.cables.len()).sum::<usize>()
-    });
-    let mut names: Vec<String> = Vec::new();
-    let mut files = |name: String, text: String| {
-        names.push(name.clone());
-        out(name, text);
-    };
-    let preset = spec.cluster.node_preset.as_deref();
-    let mut first_cable = 0;
-    for f in &fabrics {
-        let name = &f.fabric.name;
-        let placed = floor.map(|floor| &floor.cables[first_cable..first_cable + f.cables.len()]);
-        first_cable += f.cables.len();
-        files(format!("cvt/{name}-p2p.csv"), cvt::p2p_csv(f));
-        match f.transport() {
-            Transport::InfiniBand => {
-                let adapters = f.adapters;
-                if !adapters.is_empty() {
-                    files(
-                        format!("cvt/{name}-hca-mapping.csv"),
-                        cvt::hca_mapping(adapters),
-                    );
-                }
-                files(
-                    format!("infiniband/{name}-ibnetdiscover.net"),
-                    ibnet::topology(f, adapters),
-                );
-                if report.tenants.iter().any(|t| t.partition.is_some()) {
-                    files(format!("ufm/{name}-pkeys.json"), tenants::ufm_pkeys(report));
-                    files(
-                        format!("ufm/{name}-pkey-members.csv"),
-                        tenants::ufm_members(report, f),
-                    );
-                }
-            }
-            Transport::Roce | Transport::Tcp => match f.os() {
-                SwitchOs::Eos => {
-                    files(
-                        format!("avd/{name}.yml"),
-                        avd::fabric_vars(spec, f, &report.tenants),
-                    );
-                    files(format!("avd/{name}-inventory.yml"), avd::inventory(f));
-                }
-                SwitchOs::CumulusLinux | SwitchOs::MlnxOs => {
-                    nvue::switch_configs(spec, f, placed, &report.tenants, &mut files);
-                }
-            },
-        }
-        files(format!("graphviz/{name}.dot"), dot::graph(f));
-        if f.cables.len() > dot::SUMMARY_OVER_LINKS {
-            files(format!("graphviz/{name}-summary.dot"), dot::summary(f));
-        }
-    }
-    let node_units = crate::floor::node_rack_units(spec);
-    files("netbox/sites.csv".into(), netbox::sites(&spec.title));
-    files(
-        "netbox/manufacturers.csv".into(),
-        netbox::manufacturers(&fabrics, preset, node_units),
-    );
-    files("netbox/device-roles.csv".into(), netbox::device_roles());
-    files(
-        "netbox/device-types.yaml".into(),
-        netbox::device_types(&fabrics, preset, node_units),
-    );
-    files(
-        "netbox/racks.csv".into(),
-        netbox::racks(floor, spec.floor.rack_units, &spec.title),
-    );
-    files(
-        "netbox/devices.csv".into(),
-        netbox::devices(&fabrics, floor, preset, node_units, &spec.title),
-    );
-    files("netbox/interfaces.csv".into(), netbox::interfaces(&fabrics));
-    files("netbox/cables.csv".into(), netbox::cables(&fabrics, floor));
-    if let Some(f) = scheduling_fabric(&fabrics) {
-        files("slurm/topology.conf".into(), slurm::tree(f));
-        files("slurm/topology-block.conf".into(), slurm::block(f));
-        files("kubernetes/node-labels.yaml".into(), k8s::node_labels(f));
-        files(
-            "kubernetes/node-labels-topograph-0x.yaml".into(),
-            k8s::node_labels_0x(f),
-        );
-        files(
-            "kubernetes/kueue-topology.yaml".into(),
-            k8s::kueue_topology(f),
-        );
-        if !report.tenants.is_empty() {
-            files(
-                "slurm/partitions.conf".into(),
-                tenants::slurm_partitions(report, f),
-            );
-            files(
-                "kubernetes/tenants.yaml".into(),
-                tenants::kubernetes(report, f),
-            );
-        }
-    }
-    readme::readme(spec, &names, &skipped, label_digits(report))
 }

@@ -10,7 +10,7 @@
 //! orderable length and medium (`crate::floor::placements`); otherwise devices have no rack and
 //! cables the run and medium their tier was given.
 
-use super::text::{csv_row, push_csv_row, yaml_string as q};
+use super::text::{csv_row, hand_on, push_csv_row, yaml_string as q, Pieces};
 use super::{role_of, PlannedFabric};
 use crate::catalog::{node_preset, switch, ReachClass};
 use crate::fast_hash::{FastMap, FastSet};
@@ -234,16 +234,14 @@ fn positions<'a>(
     let Some(floor) = floor else {
         return at;
     };
-    let cables = fabrics.iter().flat_map(|f| &f.cables);
-    for (lc, placed) in cables.zip(&floor.cables) {
-        let c = &lc.cable;
+    let cables = fabrics.iter().flat_map(|f| f.cables());
+    for (c, placed) in cables.zip(&floor.cables) {
         for (device, rack, u) in [
             (&c.a_device, placed.a_rack, placed.a_u),
             (&c.z_device, placed.z_rack, placed.z_u),
         ] {
             if let (Some(rack), Some(u)) = (floor.rack(rack), u) {
-                at.entry(device.as_str())
-                    .or_insert_with(|| (rack, u.to_string()));
+                at.entry(*device).or_insert_with(|| (rack, u.to_string()));
             }
         }
     }
@@ -313,24 +311,23 @@ pub fn interface_type(transport: Transport, gbps: f64) -> &'static str {
 }
 
 /// Interfaces: both ends of every cable, named as on the sheet; speed in kb/s.
-pub fn interfaces(fabrics: &[PlannedFabric]) -> String {
+pub fn interfaces(fabrics: &[PlannedFabric], pieces: &mut Pieces) {
     let mut out = csv_row(&INTERFACE_COLUMNS);
-    out.reserve(fabrics.iter().map(|f| 2 * 64 * f.cables.len()).sum());
     for f in fabrics {
         let kind = interface_type(f.transport(), f.speed_gbps());
         let speed = format!("{}", (f.speed_gbps() * 1e6).round() as u64);
         let ports = super::cvt::Ports::of(f);
         let mut label = String::new();
-        for lc in &f.cables {
-            let c = &lc.cable;
-            for (d, p) in [(&c.a_device, &c.a_port), (&c.z_device, &c.z_port)] {
+        for c in f.cables() {
+            hand_on(&mut out, pieces, false);
+            for (d, p) in [(c.a_device, c.a_port), (c.z_device, c.z_port)] {
                 label.clear();
                 ports.push(&mut label, d, p);
-                push_csv_row(&mut out, &[d.as_str(), p, &label, kind, &speed]);
+                push_csv_row(&mut out, &[d, p, &label, kind, &speed]);
             }
         }
     }
-    out
+    hand_on(&mut out, pieces, true);
 }
 
 /// NetBox's cable type for a reach class.
@@ -346,9 +343,8 @@ pub fn cable_type(reach: Option<ReachClass>) -> &'static str {
 
 /// Cables: one row per cable, labelled as on the sheet; each with its length and medium on the
 /// floor (`floor`, where each cable of `fabrics` lies, in their order), else its tier's.
-pub fn cables(fabrics: &[PlannedFabric], floor: Option<&Placements>) -> String {
+pub fn cables(fabrics: &[PlannedFabric], floor: Option<&Placements>, pieces: &mut Pieces) {
     let mut out = csv_row(&CABLE_COLUMNS);
-    out.reserve(fabrics.iter().map(|f| 200 * f.cables.len()).sum());
     let mut on_floor = floor
         .map(|f| f.cables.as_slice())
         .unwrap_or_default()
@@ -359,8 +355,8 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&Placements>) -> String {
         let speed = f.speed_gbps();
         // Without a floor, media and length are the same for every cable of a tier.
         let mut tier = "";
-        for lc in &f.cables {
-            let planned = &lc.cable;
+        for planned in f.cables() {
+            hand_on(&mut out, pieces, false);
             let reach = match on_floor.next() {
                 Some(placed) => {
                     length.clear();
@@ -368,7 +364,7 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&Placements>) -> String {
                     if let Some(m) = placed.length_m {
                         let _ = write!(length, "{}", m.metres());
                     }
-                    let medium = placed.medium(speed, &planned.a_device, &planned.z_device);
+                    let medium = placed.medium(speed, planned.a_device, planned.z_device);
                     let _ = write!(description, "{} {medium}", f.fabric.name);
                     placed.reach
                 }
@@ -376,27 +372,34 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&Placements>) -> String {
                     tier = planned.tier;
                     length.clear();
                     description.clear();
-                    if let Some(m) = planned.length_m {
-                        let _ = write!(length, "{}", m.metres());
+                    let media = f.tier_media(tier);
+                    if let Some(m) = media {
+                        let _ = write!(length, "{}", m.length_m.metres());
                     }
-                    let _ = write!(description, "{} {}", f.fabric.name, planned.media(speed));
-                    planned.reach
+                    let reach = media.map(|m| m.reach);
+                    let _ = write!(
+                        description,
+                        "{} {}",
+                        f.fabric.name,
+                        crate::cabling::media(reach, speed)
+                    );
+                    reach
                 }
-                None => planned.reach,
+                None => f.tier_media(tier).map(|m| m.reach),
             };
             let unit = if length.is_empty() { "" } else { "m" };
             push_csv_row(
                 &mut out,
                 &[
-                    planned.a_device.as_str(),
+                    planned.a_device,
                     "dcim.interface",
-                    &planned.a_port,
-                    &planned.z_device,
+                    planned.a_port,
+                    planned.z_device,
                     "dcim.interface",
-                    &planned.z_port,
+                    planned.z_port,
                     cable_type(reach),
                     "planned",
-                    &lc.label,
+                    planned.label,
                     &length,
                     unit,
                     &description,
@@ -404,5 +407,5 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&Placements>) -> String {
             );
         }
     }
-    out
+    hand_on(&mut out, pieces, true);
 }

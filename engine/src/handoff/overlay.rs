@@ -33,13 +33,10 @@ pub fn tenant_ports<'t>(f: &PlannedFabric, tenants: &'t [TenantPlacement]) -> Ve
             let p = t.partition.as_ref()?;
             let index = usize::from(p.pkey.saturating_sub(crate::tenancy::FIRST_PKEY));
             let ports: Vec<RoutedPort> = f
-                .cables
-                .iter()
-                .filter(|c| c.cable.tier == "node-leaf")
-                .filter(|c| {
-                    crate::floor::node_number(&c.cable.a_device).is_some_and(|n| t.holds(n))
-                })
-                .filter_map(|c| Some((c.cable.z_device.clone(), port_number(&c.cable.z_port)?)))
+                .cables()
+                .filter(|c| c.tier == "node-leaf")
+                .filter(|c| crate::floor::node_number(c.a_device).is_some_and(|n| t.holds(n)))
+                .filter_map(|c| Some((c.z_device.to_string(), port_number(c.z_port)?)))
                 .take(MAX_TENANT_PORTS)
                 .enumerate()
                 .map(|(k, (leaf, port))| {

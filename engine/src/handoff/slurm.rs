@@ -38,12 +38,11 @@ pub fn blocks(f: &PlannedFabric) -> Vec<Block> {
     let mut groups: BTreeMap<u32, Block> = BTreeMap::new();
     let mut placed: FastSet<&str> = FastSet::default();
     let endpoint = format!("{name}-endpoint-");
-    for lc in f.cables.iter().filter(|c| c.cable.tier == "node-leaf") {
-        let c = &lc.cable;
+    for c in f.cables().filter(|c| c.tier == "node-leaf") {
         if c.a_device.starts_with(&endpoint) {
             continue;
         }
-        let Some(leaf) = trailing(&c.z_device) else {
+        let Some(leaf) = trailing(c.z_device) else {
             continue;
         };
         let key = if rails {
@@ -51,21 +50,21 @@ pub fn blocks(f: &PlannedFabric) -> Vec<Block> {
         } else {
             leaf
         };
-        if rails || !placed.contains(c.a_device.as_str()) {
+        if rails || !placed.contains(c.a_device) {
             let entry = groups.entry(key).or_insert_with(|| Block {
                 name: if rails {
                     format!("{name}-su{key:02}")
                 } else {
-                    c.z_device.clone()
+                    c.z_device.to_string()
                 },
                 leaves: Vec::new(),
                 nodes: Vec::new(),
             });
-            if !entry.leaves.contains(&c.z_device) {
-                entry.leaves.push(c.z_device.clone());
+            if !entry.leaves.iter().any(|l| l == c.z_device) {
+                entry.leaves.push(c.z_device.to_string());
             }
-            if placed.insert(&c.a_device) {
-                entry.nodes.push(c.a_device.clone());
+            if placed.insert(c.a_device) {
+                entry.nodes.push(c.a_device.to_string());
             }
         }
     }

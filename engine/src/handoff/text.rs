@@ -7,6 +7,38 @@
 use crate::units::push_hex;
 use std::borrow::Cow;
 
+/// Bytes a large file is handed on in: a file that lists every cable (hundreds of megabytes
+/// for a million cables) is written a piece at a time and never held whole.
+const PIECE_BYTES: usize = 1 << 16;
+
+/// Where the pieces of a file being written go, in order.
+pub type Pieces<'o> = dyn FnMut(&str) + 'o;
+
+/// Hands `text` on to `out` once it holds a piece, or whatever it holds when `last`, and
+/// empties it for more.
+pub(crate) fn hand_on(text: &mut String, out: &mut Pieces, last: bool) {
+    if (last && !text.is_empty()) || text.len() >= PIECE_BYTES {
+        out(text);
+        text.clear();
+    }
+}
+
+/// [`hand_on`] for a file written as bytes: only whole strings and ASCII are written into it,
+/// so each piece, cut at the end of a line, is UTF-8 and nothing is ever replaced.
+pub(crate) fn hand_on_bytes(bytes: &mut Vec<u8>, out: &mut Pieces, last: bool) {
+    if (last && !bytes.is_empty()) || bytes.len() >= PIECE_BYTES {
+        out(&String::from_utf8_lossy(bytes));
+        bytes.clear();
+    }
+}
+
+/// The file a writer hands on in pieces, as one text: for a caller that wants it whole.
+pub fn whole(write: impl FnOnce(&mut Pieces)) -> String {
+    let mut text = String::new();
+    write(&mut |piece: &str| text.push_str(piece));
+    text
+}
+
 /// A cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or
 /// a carriage return) with a leading apostrophe, so that it stays text [OWASP, "CSV
 /// Injection"]; and the same after every `;` in it, where a spreadsheet whose list separator is

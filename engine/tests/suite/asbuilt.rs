@@ -282,7 +282,7 @@ fn a_dgx_fabric_that_names_its_adapters_itself_is_checked_through_the_node_type(
     assert_eq!(adapters.len(), 8);
     let (fabrics, _) = planned(&report);
     let compute = fabrics.iter().find(|f| f.fabric.name == "compute").unwrap();
-    let topology = ibnet::topology(compute, adapters);
+    let topology = engine::handoff::whole(|p| ibnet::topology(compute, adapters, p));
     assert!(topology.contains("# \"node-001 mlx5_0\""), "rail 1");
     assert!(topology.contains("# \"node-001 mlx5_11\""), "rail 8");
     assert!(!topology.contains("compute-nic"));

@@ -238,10 +238,9 @@ fn avd_inputs_are_yaml_whose_uplinks_pair_with_their_switches_as_cabled_with_roc
         let leaves = f.switches().iter().filter(|s| s.contains("-leaf-")).count();
         assert_eq!(groups.len(), leaves);
         let cabled: BTreeSet<_> = f
-            .cables
-            .iter()
-            .filter(|c| c.cable.tier == "leaf-spine")
-            .map(|c| (c.cable.a_device.clone(), c.cable.z_device.clone()))
+            .cables()
+            .filter(|c| c.tier == "leaf-spine")
+            .map(|c| (c.a_device.to_string(), c.z_device.to_string()))
             .collect();
         assert_eq!(uplinks, cabled, "{name}: uplinks as cabled");
         // RoCE: the lossless profile on the fabric links.
@@ -352,8 +351,8 @@ fn a_dgx_fabric_on_ethernet_names_each_host_port_by_its_interface() {
     let adapters = engine::catalog::adapters_of(&spec, "compute");
     assert_eq!(adapters.len(), 8);
     let mut hosts = 0;
-    for (row, lc) in rows[1..].iter().zip(&plan.cables) {
-        if let Some(rail) = lc.cable.a_port.strip_prefix("compute-nic") {
+    for (row, lc) in rows[1..].iter().zip(plan.cables()) {
+        if let Some(rail) = lc.a_port.strip_prefix("compute-nic") {
             let rail: usize = rail.parse().unwrap();
             assert_eq!(row[1], "Host");
             assert_eq!(row[2], adapters[rail - 1].ethernet, "{row:?}");
@@ -409,8 +408,8 @@ fn the_labels_of_a_sheet_of_a_hundred_thousand_cables_have_one_width_and_sort_in
     assert!(skipped.is_empty(), "{skipped:?}");
     let labels: Vec<&str> = fabrics
         .iter()
-        .flat_map(|f| &f.cables)
-        .map(|c| c.label.as_str())
+        .flat_map(|f| f.cables())
+        .map(|c| c.label)
         .collect();
     assert!(labels.len() >= 100_000, "{} cables", labels.len());
     assert_eq!(label_digits(&report), 6);
@@ -422,4 +421,50 @@ fn the_labels_of_a_sheet_of_a_hundred_thousand_cables_have_one_width_and_sort_in
     );
     let (_, example) = design(engine::examples::SUPERPOD_4SU);
     assert_eq!(label_digits(&example), 5, "61,144 cables keep five digits");
+}
+
+/// A bundle's files reach whoever zips or sends them a piece at a time: the files that list
+/// every cable (the NetBox cables, the InfiniBand topology, hundreds of megabytes for a million
+/// cables) are never held whole, and the pieces make up exactly the files of the bundle.
+#[test]
+fn the_files_that_list_every_cable_are_handed_on_in_pieces_that_make_up_the_bundle() {
+    struct Pieces {
+        files: Vec<(String, String)>,
+        largest_piece: usize,
+        /// How many pieces each file came in.
+        pieces: Vec<usize>,
+    }
+    impl engine::handoff::Files for Pieces {
+        fn begin(&mut self, name: &str) {
+            self.files.push((name.to_string(), String::new()));
+            self.pieces.push(0);
+        }
+        fn write(&mut self, text: &str) {
+            self.largest_piece = self.largest_piece.max(text.len());
+            *self.pieces.last_mut().unwrap() += 1;
+            self.files.last_mut().unwrap().1.push_str(text);
+        }
+    }
+    let (spec, report) = design(engine::examples::SUPERPOD_4SU);
+    let mut pieces = Pieces {
+        files: Vec::new(),
+        largest_piece: 0,
+        pieces: Vec::new(),
+    };
+    let readme = engine::handoff::write_bundle(&spec, &report, &mut pieces);
+    let mut whole = bundle(&spec, &report);
+    assert_eq!(whole.remove(0), ("README.txt".to_string(), readme));
+    assert_eq!(pieces.files, whole, "the pieces make up every file");
+    let (largest, largest_file) = (0..whole.len())
+        .map(|i| (i, whole[i].1.len()))
+        .max_by_key(|(_, len)| *len)
+        .unwrap();
+    assert!(largest_file > 256 << 10, "{largest_file} bytes");
+    // A piece is handed on once it holds 64 KiB, at the end of a row or a switch's lines.
+    assert!(
+        pieces.largest_piece < 80 << 10,
+        "largest piece {} bytes",
+        pieces.largest_piece
+    );
+    assert!(pieces.pieces[largest] > largest_file / (80 << 10));
 }

@@ -16,15 +16,12 @@ fn cabled_ports(report: &engine::Report, fabric: &str) -> BTreeMap<(String, Stri
     let f = fabrics.iter().find(|f| f.fabric.name == fabric).unwrap();
     let links = f.links_per_cage();
     let mut out = BTreeMap::new();
-    for c in &f.cables {
-        for (device, port) in [
-            (&c.cable.a_device, &c.cable.a_port),
-            (&c.cable.z_device, &c.cable.z_port),
-        ] {
+    for c in f.cables() {
+        for (device, port) in [(&c.a_device, &c.a_port), (&c.z_device, &c.z_port)] {
             if role_of(fabric, device).is_some() {
                 let n = port_number(port).unwrap();
                 let name = engine::asbuilt::cumulus_port(n, links);
-                assert!(out.insert((device.clone(), name), c.cable.tier).is_none());
+                assert!(out.insert((device.to_string(), name), c.tier).is_none());
             }
         }
     }

@@ -204,7 +204,7 @@ fn the_dot_graph_has_a_quoted_node_per_device_and_an_edge_per_cable_between_port
                         "{line}"
                     );
                     assert!(!COMPASS.contains(&quoted[1]) && !COMPASS.contains(&quoted[3]));
-                    assert_eq!(quoted[4], f.cables[edges].label);
+                    assert_eq!(quoted[4], f.cable(edges).unwrap().label);
                     edges += 1;
                 } else {
                     assert!(line.starts_with("  \"") && line.ends_with(']'), "{line}");
@@ -217,7 +217,7 @@ fn the_dot_graph_has_a_quoted_node_per_device_and_an_edge_per_cable_between_port
                     }
                 }
             }
-            assert_eq!(edges, f.cables.len());
+            assert_eq!(edges, f.cable_count());
         }
     }
 }

@@ -42,11 +42,11 @@ pub fn routes(store: Store, evaluations: Evaluations) -> Router {
 /// those of some 250,000 GPUs on three fabrics.
 pub const MAX_SHEET_ROWS: u64 = 1_000_000;
 
-/// Most cables of a design whose hand-off files are written or whose as-built check is made:
-/// each is made whole in memory before it is sent (the files are kept). The files take under a
-/// kilobyte a cable while they are written, one bundle at a time: 500,000 cables, those of some
-/// 125,000 GPUs on three fabrics; a larger fabric is handed off from its own tools in parts.
-pub const MAX_HANDOFF_CABLES: u64 = 500_000;
+/// Most cables of a design whose hand-off files are written: as many as the cabling sheet has
+/// rows. The bundle is made one at a time and kept as its zip; while it is made, the largest
+/// file is written a piece at a time and the plan names each cable in a few dozen bytes, so a
+/// million cables take about 330 MB (BENCHMARKS.md) and some 45 MB of zip.
+pub const MAX_HANDOFF_CABLES: u64 = MAX_SHEET_ROWS;
 
 /// Most rows of a move list: it is drawn up whole in memory before it is sent, each row named
 /// in full.

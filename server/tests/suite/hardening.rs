@@ -435,7 +435,7 @@ async fn the_largest_design_exports_or_is_refused_clearly_within_a_gibibyte() {
     assert!(sheet.contains("at most 1,000,000 rows"), "{sheet}");
     let (status, files) = server.page(&format!("/d/{id}/r/1/handoff")).await;
     assert_eq!(status, 422);
-    assert!(files.contains("at most 500,000"), "{files}");
+    assert!(files.contains("at most 1,000,000"), "{files}");
     let pdf = server.get(&format!("/d/{id}/r/1/report.pdf")).await;
     assert_eq!(pdf.status(), 200);
     assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF"));

@@ -170,7 +170,7 @@ pub(crate) fn ibnetdiscover_finds_every_planned_infiniband_cable_in_ibsim_on_its
     // C00001 (node-001 NIC 1 to leaf 01 port 1) and C00009 (node-002 NIC 1 to its port 2)
     // exchanged at the leaf; C00101 never plugged in.
     assert_eq!(
-        [0, 8, 100].map(|i| compute.cables[i].label.as_str()),
+        [0, 8, 100].map(|i| compute.cable(i).unwrap().label),
         ["C00001", "C00009", "C00101"]
     );
     assert_eq!(

@@ -141,15 +141,12 @@ fn lossless_ports(report: &Report) -> serde_json::Value {
     {
         let cage = f.links_per_cage();
         let mut ports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for c in &f.cables {
-            for (device, port) in [
-                (&c.cable.a_device, &c.cable.a_port),
-                (&c.cable.z_device, &c.cable.z_port),
-            ] {
+        for c in f.cables() {
+            for (device, port) in [(&c.a_device, &c.a_port), (&c.z_device, &c.z_port)] {
                 if let Some(n) = engine::handoff::port_number(port) {
                     if engine::handoff::role_of(&f.fabric.name, device).is_some() {
                         ports
-                            .entry(device.clone())
+                            .entry(device.to_string())
                             .or_default()
                             .insert(engine::asbuilt::eos_port(n, cage));
                     }
@@ -238,11 +235,8 @@ fn nvue_ports(report: &Report) -> serde_json::Value {
     {
         let cage = f.links_per_cage();
         let mut switches: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
-        for c in &f.cables {
-            for (device, port) in [
-                (&c.cable.a_device, &c.cable.a_port),
-                (&c.cable.z_device, &c.cable.z_port),
-            ] {
+        for c in f.cables() {
+            for (device, port) in [(&c.a_device, &c.a_port), (&c.z_device, &c.z_port)] {
                 let Some(n) = engine::handoff::port_number(port) else {
                     continue;
                 };
@@ -250,8 +244,8 @@ fn nvue_ports(report: &Report) -> serde_json::Value {
                     continue;
                 }
                 let name = engine::asbuilt::cumulus_port(n, cage);
-                let entry = switches.entry(device.clone()).or_default();
-                if c.cable.tier != "node-leaf" {
+                let entry = switches.entry(device.to_string()).or_default();
+                if c.tier != "node-leaf" {
                     entry.1.insert(name.clone());
                 }
                 entry.0.insert(name);

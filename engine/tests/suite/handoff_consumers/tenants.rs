@@ -89,15 +89,11 @@ fn tenant_ports(report: &Report) -> Vec<(String, u32, String, u32)> {
     let mut out = Vec::new();
     for t in &report.tenants {
         let Some(p) = &t.partition else { continue };
-        for c in compute
-            .cables
-            .iter()
-            .filter(|c| c.cable.tier == "node-leaf")
-        {
-            let n: u32 = c.cable.a_device["node-".len()..].parse().unwrap();
+        for c in compute.cables().filter(|c| c.tier == "node-leaf") {
+            let n: u32 = c.a_device["node-".len()..].parse().unwrap();
             if (t.first_node..=t.last_node()).contains(&n) {
-                let port = engine::handoff::port_number(&c.cable.z_port).unwrap();
-                out.push((c.cable.z_device.clone(), port, p.vrf.clone(), p.l3_vni));
+                let port = engine::handoff::port_number(c.z_port).unwrap();
+                out.push((c.z_device.to_string(), port, p.vrf.clone(), p.l3_vni));
             }
         }
     }

@@ -272,8 +272,7 @@ pub fn cable_count(report: &engine::Report, fabric: &str) -> usize {
         .iter()
         .find(|f| f.fabric.name == fabric)
         .unwrap()
-        .cables
-        .len()
+        .cable_count()
 }
 
 pub fn all_digits(s: &str) -> bool {

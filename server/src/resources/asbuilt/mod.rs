@@ -6,7 +6,6 @@
 //! gzip-compressed (a 100,000-GPU compute fabric's ibnetdiscover: 63 MB, 6 MB gzipped), and
 //! checks of outputs larger than the form take their turn one at a time.
 
-use crate::resources::exports::MAX_HANDOFF_CABLES;
 use crate::resources::records::{check_label_and_day, today};
 use crate::resources::respond::{html, Answer, PageError};
 use crate::resources::revisions::stored_revision;
@@ -29,8 +28,11 @@ mod view;
 /// Largest form: `ibnetdiscover` of a 1,024-node, 8-rail fabric with room to spare, or the
 /// gzip-compressed dump of a fabric of 500,000 cables.
 pub const MAX_ASBUILT_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// Most cables of a fabric a check is made against: the check reads the whole dump (about 200
+/// bytes a cable) and matches it cable by cable in memory.
+pub const MAX_CHECKED_CABLES: u64 = 500_000;
 /// Largest output an uploaded gzip file may decompress to: the ibnetdiscover of a fabric of
-/// [`MAX_HANDOFF_CABLES`] cables is about 100 MB.
+/// [`MAX_CHECKED_CABLES`] cables is about 100 MB.
 pub const MAX_ASBUILT_OUTPUT_BYTES: usize = 128 * 1024 * 1024;
 /// Checks of an output larger than the form, run one at a time: each holds some 300 MB while
 /// it reads and matches the dump of a 100,000-GPU fabric.
@@ -158,7 +160,7 @@ fn decompressed(bytes: Vec<u8>) -> Result<Vec<u8>, String> {
             "uploaded file: decompresses to more than {} MiB, more than the dump of a fabric of {} \
              cables, the most a check is made against",
             most >> 20,
-            app::words::number(MAX_HANDOFF_CABLES)
+            app::words::number(MAX_CHECKED_CABLES)
         ));
     }
     Ok(text)
@@ -189,20 +191,18 @@ async fn run(
     let (fabric, device) = (fabric.to_string(), device.to_string());
     let job = move || -> Result<AsBuiltCheck, Vec<String>> {
         let report = report.map_err(|e| vec![e.to_string()])?;
-        // The check lists every planned cable of the fabric by name, as the hand-off files do:
-        // a design they are not written for is not checked either.
+        // The check holds every planned cable of the fabric and every link of the dump.
         let count: u64 = report
             .fabrics
             .iter()
             .filter(|f| f.name == fabric)
             .map(engine::FabricReport::cable_count)
             .sum();
-        if count > MAX_HANDOFF_CABLES {
+        if count > MAX_CHECKED_CABLES {
             return Err(vec![format!(
-                "fabric: {fabric} has {} cables; a check is made against at most {}, as many \
-                 as the hand-off files are written for",
+                "fabric: {fabric} has {} cables; a check is made against a fabric of at most {}",
                 app::words::number(count),
-                app::words::number(MAX_HANDOFF_CABLES)
+                app::words::number(MAX_CHECKED_CABLES)
             )]);
         }
         let mut links = match tool {

@@ -3,8 +3,8 @@
 //!
 //! A revision never changes, so its bundle is made once, by one job however many ask
 //! (`crate::work::kept`), on the blocking pool, one bundle at a time, and kept as its zip: every
-//! file is compressed into the zip as soon as it is written, so the job never holds the whole
-//! bundle as text. A file is sent by inflating its entry of the kept zip as it streams, so a
+//! file is compressed into the zip as it is written, the largest a piece at a time, so the job
+//! never holds the bundle, nor its largest files, as text. A file is sent by inflating its entry of the kept zip as it streams, so a
 //! download holds a few kilobytes however large the file. A design of more cables than
 //! [`MAX_HANDOFF_CABLES`] is refused, since every file names every cable or port.
 
@@ -32,10 +32,10 @@ use view::handoff_page;
 
 mod view;
 
-/// Bundles kept, in bytes of zip: a few thousand of the usual design's (25 to 130 KB), or
-/// three of the largest accepted design's (17 MB for 400,000 cables).
+/// Bundles kept, in bytes of zip: a few thousand of the usual design's (25 to 130 KB), or one
+/// of the largest whose files are written (some 45 MB for a million cables; 17 MB for 400,000).
 const KEPT_BYTES: usize = 64 << 20;
-/// Bundles made at once: the largest takes some 450 MB while it is made.
+/// Bundles made at once: the largest takes some 330 MB while it is made.
 const MADE_AT_ONCE: usize = 1;
 /// Distinct bundles waiting or being made; more at once get 503.
 const QUEUED: usize = 8;
@@ -168,56 +168,65 @@ pub(crate) struct Zipped {
     pub(crate) files: Vec<(String, usize)>,
 }
 
-/// The bundle as a zip, each file compressed as it is written.
+/// The bundle as a zip, each file compressed a piece at a time as it is written.
 pub(crate) fn zipped_bundle(
     spec: &engine::DesignSpec,
     report: &engine::Report,
 ) -> zip::result::ZipResult<Zipped> {
-    let mut archive = Zip::new();
-    let mut files = Vec::new();
-    let mut failed = None;
-    let readme = engine::handoff::write_bundle(spec, report, |name, text| {
-        if failed.is_none() {
-            files.push((name.clone(), text.len()));
-            failed = archive.add(&name, &text).err();
-        }
-    });
-    if let Some(error) = failed {
+    let mut archive = Zip {
+        writer: zip::ZipWriter::new(std::io::Cursor::new(Vec::new())),
+        files: Vec::new(),
+        failed: None,
+    };
+    let readme = engine::handoff::write_bundle(spec, report, &mut archive);
+    engine::handoff::Files::begin(&mut archive, "README.txt");
+    engine::handoff::Files::write(&mut archive, &readme);
+    if let Some(error) = archive.failed {
         return Err(error);
     }
-    archive.add("README.txt", &readme)?;
-    files.insert(0, ("README.txt".into(), readme.len()));
+    let mut files = archive.files;
+    files.rotate_right(1);
     Ok(Zipped {
-        zip: archive.finish()?,
+        zip: archive.writer.finish()?.into_inner(),
         readme,
         files,
     })
 }
 
-/// A zip being written, its entries deflated.
-struct Zip(zip::ZipWriter<std::io::Cursor<Vec<u8>>>);
+/// A zip being written, its entries deflated, with each file's name and size; the first error
+/// stops it.
+struct Zip {
+    writer: zip::ZipWriter<std::io::Cursor<Vec<u8>>>,
+    files: Vec<(String, usize)>,
+    failed: Option<zip::result::ZipError>,
+}
 
-impl Zip {
-    fn new() -> Zip {
-        Zip(zip::ZipWriter::new(std::io::Cursor::new(Vec::new())))
-    }
-
-    /// Adds `text` as the entry `name`, which must be a safe entry name ([`safe_entry_name`]).
-    fn add(&mut self, name: &str, text: &str) -> zip::result::ZipResult<()> {
+impl engine::handoff::Files for Zip {
+    /// Begins the entry `name`, which must be a safe entry name ([`safe_entry_name`]).
+    fn begin(&mut self, name: &str) {
+        if self.failed.is_some() {
+            return;
+        }
         if !safe_entry_name(name) {
-            return Err(zip::result::ZipError::InvalidArchive(
+            self.failed = Some(zip::result::ZipError::InvalidArchive(
                 "a file name that is not a plain relative path".into(),
             ));
+            return;
         }
         let options = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated);
-        self.0.start_file(name, options)?;
-        self.0.write_all(text.as_bytes())?;
-        Ok(())
+        self.failed = self.writer.start_file(name, options).err();
+        self.files.push((name.to_string(), 0));
     }
 
-    fn finish(self) -> zip::result::ZipResult<Vec<u8>> {
-        Ok(self.0.finish()?.into_inner())
+    fn write(&mut self, text: &str) {
+        if self.failed.is_some() {
+            return;
+        }
+        if let Some((_, size)) = self.files.last_mut() {
+            *size += text.len();
+        }
+        self.failed = self.writer.write_all(text.as_bytes()).err().map(Into::into);
     }
 }
 
