@@ -86,6 +86,9 @@ pub struct Editor {
     pub settled: RwSignal<bool>,
     /// Counts changes, so that only the newest change's timer settles the inputs.
     changes: RwSignal<u64>,
+    /// Whether any field shows a message. Compared when it is worked out: a change of a design
+    /// that shows none (most changes) reads no field's message again.
+    any_shown: Memo<bool>,
 }
 
 /// How long the inputs must be still before the engine's errors show, ms.
@@ -137,14 +140,19 @@ impl Editor {
             }
             Err(SpecErrors(errors))
         });
+        let settled = RwSignal::new(true);
+        let any_shown = Memo::new(move |_| {
+            unparsed.with(|u| !u.is_empty()) || (settled.get() && evaluation.with(|e| e.is_err()))
+        });
         Editor {
             spec,
             unparsed,
             evaluation,
             editing: RwSignal::new(None),
             unsaved: RwSignal::new(false),
-            settled: RwSignal::new(true),
+            settled,
             changes: RwSignal::new(0),
+            any_shown,
         }
     }
 
@@ -181,18 +189,29 @@ impl Editor {
     /// The message for the field at `path`, if its text does not parse (at once) or the engine
     /// refuses it (once the inputs have settled).
     pub fn error(&self, path: String) -> Signal<Option<String>> {
-        let (evaluation, unparsed, settled) = (self.evaluation, self.unparsed, self.settled);
-        Signal::derive(move || {
-            if let Some(reason) = unparsed.with(|u| u.get(&path).cloned()) {
-                return Some(reason);
-            }
-            if !settled.get() {
-                return None;
-            }
-            evaluation.with(|e| match e {
-                Err(errors) => errors.for_path(&path).map(|e| e.reason.clone()),
-                Ok(_) => None,
-            })
+        let this = *self;
+        Signal::derive(move || this.error_at(&path))
+    }
+
+    /// Whether any field shows a message: while none does, no field's message need be read.
+    pub fn shows_any_error(&self) -> bool {
+        self.any_shown.get()
+    }
+
+    /// [`Editor::error`], read once.
+    pub fn error_at(&self, path: &str) -> Option<String> {
+        if !self.shows_any_error() {
+            return None;
+        }
+        if let Some(reason) = self.unparsed.with(|u| u.get(path).cloned()) {
+            return Some(reason);
+        }
+        if !self.settled.get() {
+            return None;
+        }
+        self.evaluation.with(|e| match e {
+            Err(errors) => errors.for_path(path).map(|e| e.reason.clone()),
+            Ok(_) => None,
         })
     }
 

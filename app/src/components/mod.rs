@@ -8,4 +8,4 @@ mod summary;
 pub use headline::{headline_figures, Findings, Headline, SummaryBar};
 pub use link::{absolute, replace_address, CopyableLink};
 pub use site::{NotFoundMessage, SiteHeader};
-pub use summary::{workload_kind, DesignSummary};
+pub use summary::{design_summary, workload_kind};

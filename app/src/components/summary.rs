@@ -3,8 +3,7 @@ use engine::{DesignSpec, Workload};
 use leptos::prelude::*;
 
 /// What a design holds, in words: cluster, workloads with their fabrics, fabrics.
-#[component]
-pub fn DesignSummary(spec: DesignSpec) -> AnyView {
+pub fn design_summary(spec: &DesignSpec) -> AnyView {
     let c = &spec.cluster;
     let gpu = engine::catalog::gpu(&c.gpu).map_or(c.gpu.as_str(), |g| g.name);
     let cluster = format!(

@@ -122,7 +122,13 @@ fn QuoteInput(item: String, quoted: Quoted, label: String) -> impl IntoView {
     };
     let error = {
         let path = path.clone();
-        Signal::derive(move || editor.error(path()).get())
+        // The path is read from the design, so only while some field shows a message.
+        Signal::derive(move || {
+            editor
+                .shows_any_error()
+                .then(&path)
+                .and_then(|path| editor.error_at(&path))
+        })
     };
     let error_id = format!("{id}-error");
     let input_id = id.clone();

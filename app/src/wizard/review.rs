@@ -1,4 +1,4 @@
-use crate::components::{replace_address, CopyableLink, DesignSummary};
+use crate::components::{design_summary, replace_address, CopyableLink};
 use crate::design::{save_design, save_revision, SavedDesign};
 use crate::editor::{Editor, Stored};
 use crate::error::AppError;
@@ -55,7 +55,7 @@ pub fn ReviewStep() -> AnyView {
             }
         }
     };
-    let summary = move || view! { <DesignSummary spec=editor.spec.get()/> };
+    let summary = move || editor.spec.with(design_summary);
     let label = move || match (save.pending().get(), editor.editing.get().is_some()) {
         (true, _) => "Saving…",
         (false, true) => "Save a new revision",

@@ -4,7 +4,7 @@
 //! they load at once for whoever the link was sent to, and a revision's page never changes.
 
 use app::blocks::html::blocks_view;
-use app::components::DesignSummary;
+use app::components::design_summary;
 use app::components::{Findings, Headline};
 use app::dashboard::dashboard_view;
 use app::pages::document::{date, document, Page};
@@ -99,7 +99,7 @@ pub fn design_page(
                     "Share link: " <a id="share-latest" href=format!("/d/{id}")>{format!("/d/{id}")}</a>
                     " · this revision: " <a id="share-revision" href=format!("/d/{id}/r/{n}")>{format!("/d/{id}/r/{n}")}</a>
                 </p>
-                <DesignSummary spec=spec.clone()/>
+                {design_summary(&spec)}
             </section>
             <aside class="panel results-panel" aria-labelledby="results-heading">
                 <h2 id="results-heading">"Results"</h2>
