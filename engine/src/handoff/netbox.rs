@@ -237,11 +237,11 @@ fn positions<'a>(
     let cables = fabrics.iter().flat_map(|f| f.cables());
     for (c, placed) in cables.zip(&floor.cables) {
         for (device, rack, u) in [
-            (&c.a_device, placed.a_rack, placed.a_u),
-            (&c.z_device, placed.z_rack, placed.z_u),
+            (c.a_device, placed.a_rack, placed.a_u),
+            (c.z_device, placed.z_rack, placed.z_u),
         ] {
             if let (Some(rack), Some(u)) = (floor.rack(rack), u) {
-                at.entry(*device).or_insert_with(|| (rack, u.to_string()));
+                at.entry(device).or_insert_with(|| (rack, u.to_string()));
             }
         }
     }
@@ -354,7 +354,7 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&Placements>, pieces: &mu
     for f in fabrics {
         let speed = f.speed_gbps();
         // Without a floor, media and length are the same for every cable of a tier.
-        let mut tier = "";
+        let (mut tier, mut tier_reach) = ("", None);
         for planned in f.cables() {
             hand_on(&mut out, pieces, false);
             let reach = match on_floor.next() {
@@ -376,16 +376,16 @@ pub fn cables(fabrics: &[PlannedFabric], floor: Option<&Placements>, pieces: &mu
                     if let Some(m) = media {
                         let _ = write!(length, "{}", m.length_m.metres());
                     }
-                    let reach = media.map(|m| m.reach);
+                    tier_reach = media.map(|m| m.reach);
                     let _ = write!(
                         description,
                         "{} {}",
                         f.fabric.name,
-                        crate::cabling::media(reach, speed)
+                        crate::cabling::media(tier_reach, speed)
                     );
-                    reach
+                    tier_reach
                 }
-                None => f.tier_media(tier).map(|m| m.reach),
+                None => tier_reach,
             };
             let unit = if length.is_empty() { "" } else { "m" };
             push_csv_row(

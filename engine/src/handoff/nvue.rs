@@ -68,13 +68,13 @@ pub fn switch_configs(
         let length_m = placed
             .and_then(|p| p.get(i))
             .and_then(|p| p.length_m)
-            .or(f.tier_media(c.tier).map(|m| m.length_m))
+            .or_else(|| f.tier_media(c.tier).map(|m| m.length_m))
             .map_or(0.0, |m| m.metres());
         for (own, own_port, peer, peer_port) in [
-            (&c.a_device, &c.a_port, &c.z_device, &c.z_port),
-            (&c.z_device, &c.z_port, &c.a_device, &c.a_port),
+            (c.a_device, c.a_port, c.z_device, c.z_port),
+            (c.z_device, c.z_port, c.a_device, c.a_port),
         ] {
-            let (Some(&k), Some(number)) = (at.get(*own), port_number(own_port)) else {
+            let (Some(&k), Some(number)) = (at.get(own), port_number(own_port)) else {
                 continue;
             };
             let mut text = String::with_capacity(peer.len() + 16);
