@@ -1,7 +1,7 @@
 //! The medium of each orderable length, looked up once per fabric for every link of it, and
 //! the longest cables, kept for the floor plan.
 
-use super::routing::{orderable, Spot, ORDERABLE_M};
+use super::routing::{not_below_zero, orderable, Spot, ORDERABLE_M};
 use crate::catalog::ReachClass;
 
 /// One of the longest cables, kept for the floor plan.
@@ -24,6 +24,10 @@ pub(crate) struct MediumTable {
 }
 
 const DIRECT_M: f64 = 100.0;
+
+/// Index of [`DIRECT_M`] among the orderable lengths: every length before it is shorter.
+const BEYOND_DIRECT: usize = 15;
+const _: () = assert!(ORDERABLE_M[BEYOND_DIRECT] == DIRECT_M);
 
 /// Orderable length index of each half metre up to the last length that is a multiple of half
 /// a metre (100 m), so that most links find theirs without a search: [`orderable`] of `k / 2`
@@ -55,18 +59,28 @@ impl MediumTable {
     }
 
     /// The orderable length index of a route, or `ORDERABLE_M.len()` when it is longer than
-    /// every orderable length.
-    #[inline]
+    /// every orderable length. Inlined into the walk over the cables even where the code is
+    /// built for size (the browser's).
+    #[inline(always)]
     pub fn bin(&self, route_m: f64) -> usize {
         let bin = if (0.0..=DIRECT_M).contains(&route_m) {
             // Every orderable length up to 100 m is a whole number of half metres.
             // Rounded up by hand: `ceil` is a library call on the baseline x86-64 target, and
             // a conversion to `u32` (at most 200 here) is a few instructions where one to
             // `usize` is a dozen.
-            let x = (route_m * 2.0 - 2e-9).max(0.0);
+            let x = not_below_zero(route_m * 2.0 - 2e-9);
             let whole = x as u32;
             let k = whole + u32::from(f64::from(whole) < x);
             HALF_METRES.get(k as usize).map(|b| usize::from(*b))
+        } else if route_m > DIRECT_M {
+            // Past 100 m: every shorter length is below it, so count the longer ones it passes
+            // (as many comparisons as there are, without a search that is a call in the
+            // browser's build).
+            let mut i = BEYOND_DIRECT;
+            for l in &ORDERABLE_M[BEYOND_DIRECT..] {
+                i += usize::from(*l < route_m - 1e-9);
+            }
+            Some(i).filter(|&i| i < ORDERABLE_M.len())
         } else {
             orderable(route_m)
         };
