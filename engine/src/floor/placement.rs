@@ -400,6 +400,11 @@ impl Network<'_> {
         }
         // The group's racks, each with the power it holds.
         let mut held: Vec<(usize, f64)> = Vec::new();
+        // Per size of switch (height, power) in the group: racks before this one have no room
+        // for it. Racks only fill, so the search for the first with room goes on from there
+        // rather than from the group's first rack each time (which, with every rack full, made
+        // placing a network row of thousands of switches quadratic).
+        let mut sizes: Vec<((u32, u64), usize)> = Vec::new();
         for (i, p) in group.iter().enumerate() {
             let room = |racks: &[PlacedRack], held: &[(usize, f64)], k: usize| {
                 held.get(k)
@@ -414,9 +419,23 @@ impl Network<'_> {
                 while held.len() <= turn {
                     held.push(open(racks, &mut row, position));
                 }
-                std::iter::once(turn)
-                    .chain(0..held.len())
-                    .find(|&k| room(racks, &held, k))
+                if room(racks, &held, turn) {
+                    Some(turn)
+                } else {
+                    let size = (p.height, p.power_w.to_bits());
+                    let at = match sizes.iter().position(|(s, _)| *s == size) {
+                        Some(at) => at,
+                        None => {
+                            sizes.push((size, 0));
+                            sizes.len() - 1
+                        }
+                    };
+                    let first = &mut sizes[at].1;
+                    while *first < held.len() && !room(racks, &held, *first) {
+                        *first += 1;
+                    }
+                    (*first < held.len()).then_some(*first)
+                }
             };
             let k = at.unwrap_or_else(|| {
                 held.push(open(racks, &mut row, position));
