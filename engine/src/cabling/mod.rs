@@ -16,7 +16,7 @@ use crate::units::push_decimal;
 mod walk;
 
 use serde::{Deserialize, Serialize};
-pub(crate) use walk::{leaf_position, links, End, Link, Role, Visit};
+pub(crate) use walk::{leaf_position, links, End, Link, Rails, Role, Run, Visit};
 
 /// One cable. The rack, U and route fields are filled by the floor's sheet
 /// (`crate::floor::cabling`); the fabric's own sheet leaves them empty.

@@ -53,6 +53,86 @@ pub(crate) struct Link {
 /// inlined into every loop of the walk.
 pub(crate) trait Visit {
     fn link(&mut self, link: Link);
+
+    /// Every link of `run`, in order.
+    #[inline(always)]
+    fn run(&mut self, run: Run) {
+        for i in 0..run.count {
+            self.link(run.link(i));
+        }
+    }
+
+    /// Every link of `rails`, in order.
+    #[inline(always)]
+    fn rails(&mut self, rails: Rails) {
+        for i in 0..rails.count {
+            self.link(rails.link(i));
+        }
+    }
+}
+
+/// The links of a node's NICs, from its first, each to the leaf of its rail on one port: NIC i
+/// to leaf `first + i × stride` of `leaves` (first, stride).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rails {
+    pub node: u32,
+    pub count: u32,
+    pub leaves: (u32, u32),
+    pub port: u32,
+}
+
+impl Rails {
+    /// Link `i`: from NIC `i`.
+    #[inline(always)]
+    pub fn link(&self, i: u32) -> Link {
+        Link {
+            tier: "node-leaf",
+            level: 0,
+            a: End::Node {
+                node: self.node,
+                nic: i,
+            },
+            z: End::Switch {
+                role: Role::Leaf,
+                index: self.leaves.0 + i * self.leaves.1,
+                port: self.port,
+            },
+        }
+    }
+}
+
+/// Links from consecutive ports of one switch to consecutive switches of the tier above, each
+/// on the same port: how a leaf's uplinks reach the spines and a spine's the cores.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Run {
+    pub tier: &'static str,
+    pub level: usize,
+    /// The switch below: its role, number and first port.
+    pub from: (Role, u32, u32),
+    /// The first switch above: its role, number and port.
+    pub to: (Role, u32, u32),
+    pub count: u32,
+}
+
+impl Run {
+    /// Link `i` of the run.
+    #[inline(always)]
+    pub fn link(&self, i: u32) -> Link {
+        Link {
+            tier: self.tier,
+            level: self.level,
+            a: End::Switch {
+                role: self.from.0,
+                index: self.from.1,
+                port: self.from.2 + i,
+            },
+            z: End::Switch {
+                role: self.to.0,
+                index: self.to.1 + i,
+                port: self.to.2,
+            },
+        }
+    }
 }
 
 impl<F: FnMut(Link)> Visit for F {
@@ -104,47 +184,60 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
     // Node to leaf. `used[l]` counts the downlink ports taken on leaf l.
     let down = plan.leaf_downlinks.max(1);
     let mut used = vec![0u32; plan.leaves as usize];
-    // Counters stepped along instead of divisions per link (this walk runs on every floor plan):
-    // rail-optimised, NIC r of node n goes to leaf r × leaves per rail + n ÷ down, port n mod
-    // down; otherwise the node ports fill the leaves in order.
-    let rail_optimized = plan.layout.by_rail();
     let leaves_per_rail = leaves_per_rail(fabric);
-    let (mut block, mut slot) = (0u32, 0u32);
-    let (mut next_leaf, mut next_port) = (0u32, 0u32);
     // Nodes by their number in the cluster, from 0: the fabric's are the `nodes` from its first.
     let first = fabric.first_node.max(1) - 1;
-    for n in first..first.saturating_add(nodes) {
-        for r in 0..rails {
-            let (leaf, leaf_port) = if rail_optimized {
-                (r * leaves_per_rail + block, slot)
-            } else {
-                let at = (next_leaf, next_port);
+    let nodes = first..first.saturating_add(nodes);
+    // Counters stepped along instead of divisions per link (this walk runs on every floor plan).
+    if plan.layout.by_rail() {
+        // NIC r of node n goes to leaf r × leaves per rail + n ÷ down, port n mod down: a node's
+        // rails in one run.
+        let (mut block, mut slot) = (0u32, 0u32);
+        for n in nodes {
+            let fit = (0..rails)
+                .take_while(|r| r * leaves_per_rail + block < plan.leaves)
+                .count() as u32;
+            for r in 0..fit {
+                if let Some(taken) = used.get_mut((r * leaves_per_rail + block) as usize) {
+                    *taken = (*taken).max(slot + 1);
+                }
+            }
+            visit.rails(Rails {
+                node: n,
+                count: fit,
+                leaves: (block, leaves_per_rail),
+                port: slot,
+            });
+            if fit < rails {
+                return Err(no_leaf(fabric, n));
+            }
+            slot += 1;
+            if slot == down {
+                slot = 0;
+                block += 1;
+            }
+        }
+    } else {
+        // The node ports fill the leaves in order.
+        let (mut next_leaf, mut next_port) = (0u32, 0u32);
+        for n in nodes {
+            for r in 0..rails {
+                let Some(taken) = used.get_mut(next_leaf as usize) else {
+                    return Err(no_leaf(fabric, n));
+                };
+                *taken = (*taken).max(next_port + 1);
+                visit.link(Link {
+                    tier: "node-leaf",
+                    level: 0,
+                    a: End::Node { node: n, nic: r },
+                    z: switch(Role::Leaf, next_leaf, next_port),
+                });
                 next_port += 1;
                 if next_port == down {
                     next_port = 0;
                     next_leaf += 1;
                 }
-                at
-            };
-            let Some(taken) = used.get_mut(leaf as usize) else {
-                return Err(DoesNotFit(format!(
-                    "fabric {}: node {} has no leaf",
-                    fabric.name,
-                    n + 1
-                )));
-            };
-            *taken = (*taken).max(leaf_port + 1);
-            visit.link(Link {
-                tier: "node-leaf",
-                level: 0,
-                a: End::Node { node: n, nic: r },
-                z: switch(Role::Leaf, leaf, leaf_port),
-            });
-        }
-        slot += 1;
-        if slot == down {
-            slot = 0;
-            block += 1;
+            }
         }
     }
     let mut leaf = 0usize;
@@ -168,65 +261,69 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
         *taken += 1;
     }
 
-    // Leaf to spine.
+    // Leaf to spine: each leaf's uplinks in runs, each run to consecutive spines on one port.
     let up = plan.leaf_uplinks;
     if plan.spines > 0 && up > 0 {
-        let three_tier = plan.layout == Layout::ThreeTier;
-        let by_rail = plan.layout == Layout::RailOptimizedThreeTier;
-        let per_pod = plan.leaves_per_pod.max(1);
-        let per_spine = (up / plan.spines).max(1);
-        // By rail: the pods of each rail in turn, each of `pod_spines` spines that every leaf of
-        // the pod reaches `up / pod_spines` times.
-        let pod_spines = (plan.spines / plan.pods.max(1)).max(1);
-        let pods_per_rail = (plan.pods / rails).max(1);
-        let links_per_spine = (up / pod_spines).max(1);
-        let (mut pod, mut in_pod) = (0u32, 0u32);
-        for l in 0..plan.leaves {
-            // 2-tier: uplink j goes to spine j mod spines, port l × per spine + j ÷ spines.
-            let (mut round_robin, mut round) = (0u32, 0u32);
-            // By rail: uplink j goes to spine j mod pod spines of the leaf's pod, port
-            // (its place in the pod) × links per spine + j ÷ pod spines.
-            let (rail, block) = (l / leaves_per_rail, l % leaves_per_rail);
-            let first_spine = (rail * pods_per_rail + block / per_pod) * pod_spines;
-            let first_port = (block % per_pod) * links_per_spine;
-            for j in 0..up {
-                let (spine, spine_port) = if by_rail {
-                    let at = (first_spine + round_robin, first_port + round);
-                    round_robin += 1;
-                    if round_robin == pod_spines {
-                        round_robin = 0;
-                        round += 1;
-                    }
-                    at
-                } else if three_tier {
-                    (pod * up + j, in_pod)
-                } else {
-                    let at = (round_robin, l * per_spine + round);
-                    round_robin += 1;
-                    if round_robin == plan.spines {
-                        round_robin = 0;
-                        round += 1;
-                    }
-                    at
-                };
-                if spine >= plan.spines || spine_port >= k {
-                    return Err(DoesNotFit(format!(
-                        "fabric {}: the spines have too few ports for leaf {}",
-                        fabric.name,
-                        l + 1
-                    )));
-                }
-                visit.link(Link {
-                    tier: "leaf-spine",
-                    level: 1,
-                    a: switch(Role::Leaf, l, down + j),
-                    z: switch(Role::Spine, spine, spine_port),
-                });
+        // The links before a spine or port the switches lack are visited, as one by one.
+        let mut leaf_run = |l: u32, j: u32, count: u32, (spine, port): (u32, u32)| {
+            let fit = if port < k {
+                count.min(plan.spines.saturating_sub(spine))
+            } else {
+                0
+            };
+            visit.run(Run {
+                tier: "leaf-spine",
+                level: 1,
+                from: (Role::Leaf, l, down + j),
+                to: (Role::Spine, spine, port),
+                count: fit,
+            });
+            if fit < count {
+                return Err(DoesNotFit(format!(
+                    "fabric {}: the spines have too few ports for leaf {}",
+                    fabric.name,
+                    l + 1
+                )));
             }
-            in_pod += 1;
-            if in_pod == per_pod {
-                in_pod = 0;
-                pod += 1;
+            Ok(())
+        };
+        match plan.layout {
+            Layout::RailOptimizedThreeTier => {
+                // The pods of each rail in turn, each of `pod_spines` spines that every leaf of
+                // the pod reaches `up / pod_spines` times: uplink j goes to spine j mod pod
+                // spines of the leaf's pod, port (its place in the pod) × links per spine + j ÷
+                // pod spines.
+                let per_pod = plan.leaves_per_pod.max(1);
+                let pod_spines = (plan.spines / plan.pods.max(1)).max(1);
+                let pods_per_rail = (plan.pods / rails).max(1);
+                let links_per_spine = (up / pod_spines).max(1);
+                for l in 0..plan.leaves {
+                    let (rail, block) = (l / leaves_per_rail, l % leaves_per_rail);
+                    let first_spine = (rail * pods_per_rail + block / per_pod) * pod_spines;
+                    let first_port = (block % per_pod) * links_per_spine;
+                    for (round, j) in (0..up).step_by(pod_spines as usize).enumerate() {
+                        let count = pod_spines.min(up - j);
+                        leaf_run(l, j, count, (first_spine, first_port + round as u32))?;
+                    }
+                }
+            }
+            Layout::ThreeTier => {
+                // Every leaf of pod p reaches each of its `up` spines once, on the port of its
+                // place in the pod.
+                let per_pod = plan.leaves_per_pod.max(1);
+                for l in 0..plan.leaves {
+                    leaf_run(l, 0, up, ((l / per_pod) * up, l % per_pod))?;
+                }
+            }
+            _ => {
+                // 2-tier: uplink j goes to spine j mod spines, port l × per spine + j ÷ spines.
+                let per_spine = (up / plan.spines).max(1);
+                for l in 0..plan.leaves {
+                    for (round, j) in (0..up).step_by(plan.spines as usize).enumerate() {
+                        let count = plan.spines.min(up - j);
+                        leaf_run(l, j, count, (0, l * per_spine + round as u32))?;
+                    }
+                }
             }
         }
     }
@@ -235,24 +332,35 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
     if plan.cores > 0 && plan.spines > 0 {
         let spine_up = plan.spine_core_links / plan.spines;
         let spine_down = k.saturating_sub(spine_up);
-        // Uplink g = s × spine_up + u goes to core g mod cores, port g ÷ cores.
+        // Uplink g = s × spine_up + u goes to core g mod cores, port g ÷ cores: a spine's
+        // uplinks reach consecutive cores on one port, until the cores wrap round.
         let (mut core, mut core_port) = (0u32, 0u32);
         for s in 0..plan.spines {
-            for u in 0..spine_up {
-                if core_port >= k || spine_down + u >= k {
+            let mut u = 0;
+            while u < spine_up {
+                let count = (spine_up - u).min(plan.cores - core);
+                // The links before a port the switches lack are visited, as one by one.
+                let fit = if core_port < k {
+                    count.min(k.saturating_sub(spine_down + u))
+                } else {
+                    0
+                };
+                visit.run(Run {
+                    tier: "spine-core",
+                    level: 2,
+                    from: (Role::Spine, s, spine_down + u),
+                    to: (Role::Core, core, core_port),
+                    count: fit,
+                });
+                if fit < count {
                     return Err(DoesNotFit(format!(
                         "fabric {}: the cores have too few ports for spine {}",
                         fabric.name,
                         s + 1
                     )));
                 }
-                visit.link(Link {
-                    tier: "spine-core",
-                    level: 2,
-                    a: switch(Role::Spine, s, spine_down + u),
-                    z: switch(Role::Core, core, core_port),
-                });
-                core += 1;
+                u += count;
+                core += count;
                 if core == plan.cores {
                     core = 0;
                     core_port += 1;
@@ -261,4 +369,14 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// The error of node `n` (from 0) finding no leaf.
+#[cold]
+fn no_leaf(fabric: &FabricReport, n: u32) -> DoesNotFit {
+    DoesNotFit(format!(
+        "fabric {}: node {} has no leaf",
+        fabric.name,
+        n + 1
+    ))
 }

@@ -6,7 +6,7 @@
 
 use super::lengths::{Long, MediumTable, LONGEST_KEPT};
 use super::routing::{Router, Spot, ORDERABLE_M};
-use crate::cabling::{links, End, Link, Visit};
+use crate::cabling::{links, End, Link, Rails, Run, Visit};
 use crate::catalog::ReachClass;
 use crate::report::FabricReport;
 
@@ -259,6 +259,30 @@ impl Visit for Counter<'_> {
         }
         self.count(link, bin, to_node);
     }
+
+    /// Counts the links of a run; one by one where the longest routes are kept.
+    #[inline(always)]
+    fn run(&mut self, run: Run) {
+        if self.longest.is_some() {
+            for i in 0..run.count {
+                self.link(run.link(i));
+            }
+            return;
+        }
+        self.count_run(run);
+    }
+
+    /// Counts the links of a node's rails; one by one where the longest routes are kept.
+    #[inline(always)]
+    fn rails(&mut self, rails: Rails) {
+        if self.longest.is_some() {
+            for i in 0..rails.count {
+                self.link(rails.link(i));
+            }
+            return;
+        }
+        self.count_rails(rails);
+    }
 }
 
 impl Counter<'_> {
@@ -300,9 +324,21 @@ impl Counter<'_> {
     fn far_rack(&self, key: (u64, u64), link: Link, z_kind: usize) -> FarRack {
         let z = self.ends.locate(link.z, ORIGIN);
         let a = self.ends.locate(link.a, z);
+        let (bin, longest_m) = self.bound(a, z, z_kind);
+        FarRack {
+            key,
+            bin,
+            longest_m,
+        }
+    }
+
+    /// The orderable length index every cable from `a` to the devices of kind `kind` in the
+    /// rack of `z` takes, if they share one, and the longest such cable can run.
+    #[inline(always)]
+    fn bound(&self, a: Spot, z: Spot, kind: usize) -> (Option<usize>, f64) {
         let (low, high) = self
             .heights
-            .get(z_kind)
+            .get(kind)
             .and_then(|h| h.get(z.rack as usize))
             .copied()
             .unwrap_or((f64::NAN, f64::NAN));
@@ -311,10 +347,109 @@ impl Counter<'_> {
         let (long, short) = (self.table.bin(longest_m), self.table.bin(shortest_m));
         let shared =
             a.rack != z.rack && longest_m.is_finite() && shortest_m.is_finite() && long == short;
-        FarRack {
-            key,
-            bin: shared.then_some(long),
-            longest_m,
+        (shared.then_some(long), longest_m)
+    }
+
+    /// Routes and counts the links of `run` in a loop of their own: both ends are switches of
+    /// one tier each, the near one the same throughout.
+    #[inline(never)]
+    fn count_run(&mut self, run: Run) {
+        let (near_role, near, first_port) = run.from;
+        let (far_role, first_far, far_port) = run.to;
+        let (near_role, far_role) = (near_role as usize, far_role as usize);
+        let a = self.ends.switches[near_role]
+            .get(near as usize)
+            .copied()
+            .unwrap_or(ORIGIN);
+        let far = self.ends.switches[far_role]
+            .get(first_far as usize..)
+            .unwrap_or(&[]);
+        let level = run.level.min(2);
+        let (per, shift) = (self.per_switch, self.cage_shift);
+        let far_cage = (far_port >> shift) as usize;
+        let placed = far.len().min(run.count as usize);
+        let mut shared: (u32, Option<usize>) = (u32::MAX, None);
+        for (i, z) in far[..placed].iter().enumerate() {
+            if z.rack != shared.0 {
+                shared = (z.rack, self.shared_bin(a, *z, 1 + far_role));
+            }
+            let bin = match shared.1 {
+                Some(bin) => bin,
+                None => self.table.bin(self.router.route(a, *z)),
+            };
+            self.out.by_length[level][0][bin] += 1;
+            let code = self.codes[0][bin];
+            if code > 0 {
+                let port = (first_port + i as u32) >> shift;
+                let cages = &mut self.out.switch_cages;
+                raise(
+                    cages[near_role].get_mut(near as usize * per + port as usize),
+                    code,
+                );
+                raise(
+                    cages[far_role].get_mut((first_far as usize + i) * per + far_cage),
+                    code,
+                );
+            }
+        }
+        // Switches without a spot (none of a sized fabric) as one by one.
+        for i in placed as u32..run.count {
+            self.link(run.link(i));
+        }
+    }
+
+    /// Routes and counts the links of a node's rails in a loop of their own.
+    #[inline(never)]
+    fn count_rails(&mut self, rails: Rails) {
+        let a = self
+            .ends
+            .nodes
+            .get(rails.node as usize)
+            .copied()
+            .unwrap_or(ORIGIN);
+        let (first, stride) = rails.leaves;
+        let leaf_cage = (rails.port >> self.cage_shift) as usize;
+        let host = rails.node as usize * self.per_node;
+        let mut shared: (u32, Option<usize>) = (u32::MAX, None);
+        for i in 0..rails.count {
+            let leaf = first + i * stride;
+            let Some(z) = self.ends.switches[0].get(leaf as usize) else {
+                // A leaf without a spot (none of a sized fabric) as one by one.
+                self.link(rails.link(i));
+                continue;
+            };
+            if z.rack != shared.0 {
+                shared = (z.rack, self.shared_bin(a, *z, 1));
+            }
+            let bin = match shared.1 {
+                Some(bin) => bin,
+                None => self.table.bin(self.router.route(a, *z)),
+            };
+            self.out.by_length[0][1][bin] += 1;
+            let code = self.codes[1][bin];
+            if code > 0 {
+                let host_cage = host + (i >> self.host_shift) as usize;
+                raise(self.out.host.get_mut(host_cage), code);
+                let cage = leaf as usize * self.per_switch + leaf_cage;
+                raise(self.out.switch_cages[0].get_mut(cage), code);
+            }
+        }
+    }
+
+    /// [`Counter::bound`]'s shared orderable length, where the rack of `z` holds enough devices
+    /// of kind `kind` for bounding to spare routes.
+    #[inline(never)]
+    fn shared_bin(&self, a: Spot, z: Spot, kind: usize) -> Option<usize> {
+        let crowded = self
+            .crowded
+            .get(kind)
+            .and_then(|c| c.get(z.rack as usize))
+            .copied()
+            .unwrap_or(false);
+        if crowded {
+            self.bound(a, z, kind).0
+        } else {
+            None
         }
     }
 
@@ -346,9 +481,16 @@ impl Counter<'_> {
                 None
             }
         };
-        if let Some(c) = cage {
-            *c = (*c).max(code);
-        }
+        raise(cage, code);
+    }
+}
+
+/// Marks `cage` (when there is one) as holding a cable of cage code `code`: a cage takes the
+/// dearest optical class of its cables.
+#[inline(always)]
+fn raise(cage: Option<&mut u8>, code: u8) {
+    if let Some(c) = cage {
+        *c = (*c).max(code);
     }
 }
 
