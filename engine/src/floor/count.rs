@@ -265,7 +265,7 @@ impl Visit for Counter<'_> {
     fn run(&mut self, run: Run) {
         if self.longest.is_some() {
             for i in 0..run.count {
-                self.link(run.link(i));
+                self.one(run.link(i));
             }
             return;
         }
@@ -277,7 +277,7 @@ impl Visit for Counter<'_> {
     fn rails(&mut self, rails: Rails) {
         if self.longest.is_some() {
             for i in 0..rails.count {
-                self.link(rails.link(i));
+                self.one(rails.link(i));
             }
             return;
         }
@@ -350,6 +350,14 @@ impl Counter<'_> {
         (shared.then_some(long), longest_m)
     }
 
+    /// [`Visit::link`], out of line: for a run taken a link at a time (the longest routes
+    /// kept, or a switch without a spot), so that the walk holds one copy of it rather than one
+    /// in every loop.
+    #[inline(never)]
+    fn one(&mut self, link: Link) {
+        self.link(link);
+    }
+
     /// Routes and counts the links of `run` in a loop of their own: both ends are switches of
     /// one tier each, the near one the same throughout.
     #[inline(never)]
@@ -394,7 +402,7 @@ impl Counter<'_> {
         }
         // Switches without a spot (none of a sized fabric) as one by one.
         for i in placed as u32..run.count {
-            self.link(run.link(i));
+            self.one(run.link(i));
         }
     }
 
@@ -415,7 +423,7 @@ impl Counter<'_> {
             let leaf = first + i * stride;
             let Some(z) = self.ends.switches[0].get(leaf as usize) else {
                 // A leaf without a spot (none of a sized fabric) as one by one.
-                self.link(rails.link(i));
+                self.one(rails.link(i));
                 continue;
             };
             if z.rack != shared.0 {
