@@ -5,10 +5,10 @@ use browser_tests::{workspace_root, Browser, JavaScript, Server};
 use std::io::Write;
 
 /// The most the planner's bundle weighs, gzip -9, as the release build writes it: its budget,
-/// 386 KB (BENCHMARKS.md, "Browser bundle size"), so that a change that brings a large part of
+/// 389 KB (BENCHMARKS.md, "Browser bundle size"), so that a change that brings a large part of
 /// a crate into the browser (Unicode's case tables, serde's JSON decoder, a router) fails here
 /// rather than ships.
-const BUNDLE_CEILING_BYTES: usize = 386_000;
+const BUNDLE_CEILING_BYTES: usize = 389_000;
 
 #[test]
 fn the_planners_bundle_stays_under_its_ceiling() {
