@@ -218,6 +218,43 @@ mod tests {
         crate::evaluate(&spec).unwrap().fabrics
     }
 
+    #[test]
+    fn a_walk_visits_every_link_before_the_first_a_spine_lacks_a_port_for_then_says_which_leaf() {
+        let fabric = fabrics(crate::examples::SEVENTY_B_TRAINING).remove(0);
+        let mut all = Vec::new();
+        links(&fabric, &mut |l: Link| all.push(l)).unwrap();
+        let spine_port = |l: &Link| match l.z {
+            End::Switch {
+                role: Role::Spine,
+                port,
+                ..
+            } => Some(port),
+            _ => None,
+        };
+        // Spines one port short of the highest port the walk gives them.
+        let highest = all.iter().filter_map(spine_port).max().unwrap();
+        let mut short = fabric.clone();
+        short.plan.radix = highest;
+        let first_lacking = all
+            .iter()
+            .position(|l| spine_port(l) == Some(highest))
+            .unwrap();
+        let mut visited = Vec::new();
+        let err = links(&short, &mut |l: Link| visited.push(l)).unwrap_err();
+        assert_eq!(visited, all[..first_lacking]);
+        let End::Switch { index: leaf, .. } = all[first_lacking].a else {
+            panic!("a leaf-spine link starts at a leaf");
+        };
+        assert!(
+            err.0.ends_with(&format!(
+                "the spines have too few ports for leaf {}",
+                leaf + 1
+            )),
+            "{}",
+            err.0
+        );
+    }
+
     /// Every (device, port) appears at most once across both ends of every cable.
     fn ports_used_once(sheet: &[Cable]) {
         let mut seen = HashSet::new();
