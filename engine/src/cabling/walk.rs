@@ -194,13 +194,14 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
         // rails in one run.
         let (mut block, mut slot) = (0u32, 0u32);
         for n in nodes {
-            let fit = (0..rails)
-                .take_while(|r| r * leaves_per_rail + block < plan.leaves)
-                .count() as u32;
-            for r in 0..fit {
-                if let Some(taken) = used.get_mut((r * leaves_per_rail + block) as usize) {
-                    *taken = (*taken).max(slot + 1);
-                }
+            // The rails up to the first whose leaf the fabric lacks.
+            let mut fit = 0;
+            while let Some(taken) = (fit < rails)
+                .then(|| used.get_mut((fit * leaves_per_rail + block) as usize))
+                .flatten()
+            {
+                *taken = (*taken).max(slot + 1);
+                fit += 1;
             }
             visit.rails(Rails {
                 node: n,
@@ -264,28 +265,26 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
     // Leaf to spine: each leaf's uplinks in runs, each run to consecutive spines on one port.
     let up = plan.leaf_uplinks;
     if plan.spines > 0 && up > 0 {
-        // The links before a spine or port the switches lack are visited, as one by one.
         let mut leaf_run = |l: u32, j: u32, count: u32, (spine, port): (u32, u32)| {
+            let run = Run {
+                tier: "leaf-spine",
+                level: 1,
+                from: (Role::Leaf, l, down + j),
+                to: (Role::Spine, spine, port),
+                count,
+            };
             let fit = if port < k {
                 count.min(plan.spines.saturating_sub(spine))
             } else {
                 0
             };
-            visit.run(Run {
-                tier: "leaf-spine",
-                level: 1,
-                from: (Role::Leaf, l, down + j),
-                to: (Role::Spine, spine, port),
-                count: fit,
-            });
-            if fit < count {
-                return Err(DoesNotFit(format!(
+            visit_fitting(visit, run, fit, || {
+                format!(
                     "fabric {}: the spines have too few ports for leaf {}",
                     fabric.name,
                     l + 1
-                )));
-            }
-            Ok(())
+                )
+            })
         };
         match plan.layout {
             Layout::RailOptimizedThreeTier => {
@@ -339,26 +338,25 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
             let mut u = 0;
             while u < spine_up {
                 let count = (spine_up - u).min(plan.cores - core);
-                // The links before a port the switches lack are visited, as one by one.
+                let run = Run {
+                    tier: "spine-core",
+                    level: 2,
+                    from: (Role::Spine, s, spine_down + u),
+                    to: (Role::Core, core, core_port),
+                    count,
+                };
                 let fit = if core_port < k {
                     count.min(k.saturating_sub(spine_down + u))
                 } else {
                     0
                 };
-                visit.run(Run {
-                    tier: "spine-core",
-                    level: 2,
-                    from: (Role::Spine, s, spine_down + u),
-                    to: (Role::Core, core, core_port),
-                    count: fit,
-                });
-                if fit < count {
-                    return Err(DoesNotFit(format!(
+                visit_fitting(visit, run, fit, || {
+                    format!(
                         "fabric {}: the cores have too few ports for spine {}",
                         fabric.name,
                         s + 1
-                    )));
-                }
+                    )
+                })?;
                 u += count;
                 core += count;
                 if core == plan.cores {
@@ -367,6 +365,23 @@ pub(crate) fn links(fabric: &FabricReport, visit: &mut impl Visit) -> Result<(),
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// Visits the first `fit` links of `run`, those the switches have ports for, as a walk one link
+/// at a time would before it stopped; `Err` of what `lacking` says when that is not all of them.
+#[inline(always)]
+fn visit_fitting(
+    visit: &mut impl Visit,
+    run: Run,
+    fit: u32,
+    lacking: impl FnOnce() -> String,
+) -> Result<(), DoesNotFit> {
+    let fit = fit.min(run.count);
+    visit.run(Run { count: fit, ..run });
+    if fit < run.count {
+        return Err(DoesNotFit(lacking()));
     }
     Ok(())
 }
