@@ -82,7 +82,8 @@ pub struct Editor {
     /// Whether the spec has changed since it was opened or last saved.
     pub unsaved: RwSignal<bool>,
     /// False from a change until the inputs have been still for `GRACE_MS`: the engine's
-    /// errors wait until then, so that "2" on the way to "24" does not flash a complaint.
+    /// errors wait until then, so that "2" on the way to "24" does not flash a complaint, and
+    /// so does the dashboard drawn on the server.
     pub settled: RwSignal<bool>,
     /// Counts changes, so that only the newest change's timer settles the inputs.
     changes: RwSignal<u64>,
@@ -91,7 +92,8 @@ pub struct Editor {
     any_shown: Memo<bool>,
 }
 
-/// How long the inputs must be still before the engine's errors show, ms.
+/// How long the inputs must be still before the engine's errors show and the dashboard is asked
+/// for again, ms.
 #[cfg(feature = "hydrate")]
 const GRACE_MS: u64 = 700;
 

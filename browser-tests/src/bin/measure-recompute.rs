@@ -5,12 +5,17 @@
 //! change, is left to arrive between changes; how long the browser takes to draw its blocks,
 //! from the server's answer to the page's last change below the planner, is printed too.
 //!
-//! `cargo run -p browser-tests --release --bin measure-recompute [CHANGES] [NODES,NODES,...] [batch]`
+//! The main thread's long tasks (over 50 ms, as the browser reports them) from each change until
+//! the next are summed too: what a keystroke made in that time would wait behind.
+//!
+//! `cargo run -p browser-tests --release --bin measure-recompute [CHANGES] [NODES,NODES,...] [batch|typed]`
 //! (default 100 changes over 16, 64, 32 and 128 nodes; 12500,12000 is a design of some 100,000
 //! GPUs: the training job's global batch is set to a multiple of every size, which must stay
 //! within the spec's rules) after `cargo leptos build --release`. With `batch`, the cluster stays at
 //! the first size and the change is the training job's global batch (2, 4, 6 and 8 sequences
-//! per node in turn), an edit that moves no cable, seen in the slowdown it gives.
+//! per node in turn), an edit that moves no cable, seen in the slowdown it gives. With `typed`,
+//! each node count is typed a digit at a time, [`KEYSTROKE_MS`] apart, as a person types it
+//! ("1", "12", "125", "1250", "12500"), and the time is the last keystroke's.
 
 use browser_tests::{Browser, JavaScript, Server};
 
@@ -31,8 +36,25 @@ new MutationObserver(() => { redrawn = performance.now(); })
   .observe(frame, { subtree: true, childList: true, characterData: true });
 const drawn = [];
 const settle = () => new Promise(r => setTimeout(r, arguments[2]));
+// The main thread's long tasks: when each began and how long it took.
+const long = [];
+new PerformanceObserver(list => {
+  for (const e of list.getEntries()) long.push([e.startTime, e.duration]);
+}).observe({ type: 'longtask', buffered: false });
+const blocked = [];
+const [typed, keystroke] = [arguments[5], arguments[6]];
+const pause = ms => new Promise(r => setTimeout(r, ms));
 (async () => {
   for (let i = 0; i < changes; i++) {
+    const value = String(sizes[i % sizes.length]);
+    const typing = performance.now();
+    if (typed) {
+      for (let k = 1; k < value.length; k++) {
+        input.value = value.slice(0, k);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await pause(keystroke);
+      }
+    }
     const before = result();
     const changed = new Promise(resolve => {
       const observer = new MutationObserver(() => {
@@ -41,7 +63,7 @@ const settle = () => new Promise(r => setTimeout(r, arguments[2]));
       observer.observe(panel, { subtree: true, childList: true, characterData: true });
     });
     const t0 = performance.now();
-    input.value = String(sizes[i % sizes.length]);
+    input.value = value;
     input.dispatchEvent(new Event('input', { bubbles: true }));
     const t1 = await Promise.race([changed, new Promise(r => setTimeout(() => r(null), 20000))]);
     if (t1 === null) { done({ error: 'the results did not change at change ' + i }); return; }
@@ -50,10 +72,15 @@ const settle = () => new Promise(r => setTimeout(r, arguments[2]));
     answered = 0;
     await settle();
     if (answered > 0 && redrawn > answered) drawn.push(redrawn - answered);
+    blocked.push(long.filter(([at]) => at >= typing).reduce((sum, [, ms]) => sum + ms, 0));
+    long.length = 0;
   }
-  done({ times, drawn });
+  done({ times, drawn, blocked });
 })();
 "#;
+
+/// Time between two keystrokes of a node count typed a digit at a time, ms: a quick typist's.
+const KEYSTROKE_MS: u32 = 120;
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 {
@@ -77,12 +104,15 @@ async fn main() {
                 .collect()
         })
         .unwrap_or_else(|| vec![16, 64, 32, 128]);
-    let batch_edits = std::env::args().nth(3).as_deref() == Some("batch");
-    // A large design's dashboard takes longer to draw: the next change waits for it.
+    let mode = std::env::args().nth(3);
+    let batch_edits = mode.as_deref() == Some("batch");
+    let typed = mode.as_deref() == Some("typed");
+    // The next change waits for the dashboard, asked for once the inputs have been still for
+    // 700 ms: a large design's takes longer to draw.
     let settle_ms = if sizes.iter().any(|n| *n > 1024) {
         3000
     } else {
-        400
+        1500
     };
     let server = Server::start().await;
     let browser = Browser::start(JavaScript::Enabled).await;
@@ -153,6 +183,8 @@ async fn main() {
                 serde_json::json!(settle_ms),
                 serde_json::json!(input),
                 serde_json::json!(observed),
+                serde_json::json!(typed),
+                serde_json::json!(KEYSTROKE_MS),
             ],
         )
         .await
@@ -163,8 +195,13 @@ async fn main() {
     let mut times: Vec<f64> = serde_json::from_value(outcome["times"].clone()).unwrap();
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    let change = if typed {
+        format!("the last keystroke of a node count typed a digit at a time ({input})")
+    } else {
+        format!("an input change ({input})")
+    };
     println!(
-        "recompute after an input change ({input}), 3-workload design of {sizes:?} nodes, {} changes: median {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+        "recompute after {change}, 3-workload design of {sizes:?} nodes, {} changes: median {:.2} ms, p95 {:.2} ms, max {:.2} ms",
         times.len(),
         at(0.5),
         at(0.95),
@@ -177,6 +214,15 @@ async fn main() {
             "the dashboard drawn from the server's blocks, from its answer to the page's last change, {} redraws: median {median:.2} ms, max {:.2} ms",
             drawn.len(),
             drawn.last().copied().unwrap_or_default()
+        );
+    }
+    let mut blocked: Vec<f64> = serde_json::from_value(outcome["blocked"].clone()).unwrap();
+    blocked.sort_by(f64::total_cmp);
+    if let Some(median) = blocked.get(blocked.len() / 2) {
+        println!(
+            "the main thread in long tasks from each change to the next, {} changes: median {median:.0} ms, max {:.0} ms",
+            blocked.len(),
+            blocked.last().copied().unwrap_or_default()
         );
     }
     browser.close().await;

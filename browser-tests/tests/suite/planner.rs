@@ -163,9 +163,34 @@ async fn a_training_design_with_storage_changes_its_switch_count_when_the_topolo
     browser
         .select("#fabrics-0-topology", "rail_optimized")
         .await;
-    browser
+    let rail_optimized = browser
         .wait_for_text("#headline-switches", |t| t != three_tier)
         .await;
+
+    // A node count typed a digit at a time: the results follow every keystroke, the dashboard
+    // is asked for once, when the inputs are still, not once for "1", "12" and "128".
+    let asked_for_dashboards = "return performance.getEntriesByType('resource')\
+        .filter(e => e.name.endsWith('/fn/dashboard')).length";
+    browser
+        .wait_for_text("#fabric-report-compute .fabric-tiers", |t| t == "2")
+        .await;
+    let before = browser.run(asked_for_dashboards).await.as_u64().unwrap();
+    browser.click("#step-cluster").await;
+    browser.type_into("#cluster-nodes", "128").await;
+    browser
+        .wait_for_text("#headline-switches", |t| t != rail_optimized)
+        .await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while browser.run(asked_for_dashboards).await.as_u64().unwrap() == before {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no dashboard asked for after typing 128"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let after = browser.run(asked_for_dashboards).await.as_u64().unwrap();
+    assert_eq!(after - before, 1, "dashboards asked for while typing 128");
     browser.close().await;
 }
 
