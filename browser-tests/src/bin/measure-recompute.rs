@@ -207,23 +207,27 @@ async fn main() {
         at(0.95),
         at(1.0)
     );
-    let mut drawn: Vec<f64> = serde_json::from_value(outcome["drawn"].clone()).unwrap();
-    drawn.sort_by(f64::total_cmp);
-    if let Some(median) = drawn.get(drawn.len() / 2) {
-        println!(
-            "the dashboard drawn from the server's blocks, from its answer to the page's last change, {} redraws: median {median:.2} ms, max {:.2} ms",
-            drawn.len(),
-            drawn.last().copied().unwrap_or_default()
-        );
-    }
-    let mut blocked: Vec<f64> = serde_json::from_value(outcome["blocked"].clone()).unwrap();
-    blocked.sort_by(f64::total_cmp);
-    if let Some(median) = blocked.get(blocked.len() / 2) {
-        println!(
-            "the main thread in long tasks from each change to the next, {} changes: median {median:.0} ms, max {:.0} ms",
-            blocked.len(),
-            blocked.last().copied().unwrap_or_default()
-        );
-    }
+    print_median_and_max(
+        &outcome["drawn"],
+        "the dashboard drawn from the server's blocks, from its answer to the page's last change",
+        "redraws",
+    );
+    print_median_and_max(
+        &outcome["blocked"],
+        "the main thread in long tasks from each change to the next",
+        "changes",
+    );
     browser.close().await;
+}
+
+/// Prints the median and the largest of the times (ms) in `times`, if there are any.
+fn print_median_and_max(times: &serde_json::Value, what: &str, each: &str) {
+    let mut times: Vec<f64> = serde_json::from_value(times.clone()).unwrap_or_default();
+    times.sort_by(f64::total_cmp);
+    if let (Some(median), Some(max)) = (times.get(times.len() / 2), times.last()) {
+        println!(
+            "{what}, {} {each}: median {median:.1} ms, max {max:.1} ms",
+            times.len()
+        );
+    }
 }
